@@ -1,0 +1,73 @@
+# gpurent: every check is one command. `make help` lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PG_URL ?= postgres://postgres@127.0.0.1:5432/gpurent
+
+.PHONY: help setup db run test test-fast test-postgres test-browser lint format typecheck check-deploy messages bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP) ## Create the virtualenv and install the pinned dependencies
+
+db: setup ## Migrate the SQLite database and load the demo catalog
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+
+run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
+	@echo ""
+	@echo "  Shop:        http://127.0.0.1:8000/"
+	@echo "  Back office: http://127.0.0.1:8000/backoffice/  (operator@example.com / demo-operator-passphrase)"
+	@echo "  API docs:    http://127.0.0.1:8000/api/v1/docs"
+	@echo ""
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: setup ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
+	$(PY) -m pytest -m "not browser"
+	bash scripts/ensure-chromium.sh
+	$(PY) -m pytest -m browser
+
+test-fast: setup ## The suite without the browser tests
+	$(PY) -m pytest -m "not browser"
+
+test-postgres: setup ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"
+
+test-browser: setup ## Only the browser tests (headless Debian Chromium)
+	bash scripts/ensure-chromium.sh
+	$(PY) -m pytest -m browser
+
+lint: setup ## ruff lint and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup ## Apply ruff's fixes and formatting
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+typecheck: setup ## mypy (django-stubs on the apps, --strict on vramcalc)
+	$(VENV)/bin/mypy
+
+check-deploy: setup ## Django's deployment checks with the production settings
+	DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))')" \
+	  ALLOWED_HOSTS=shop.example.com DATABASE_URL=$(PG_URL) $(PY) manage.py check --deploy --fail-level WARNING
+	$(PY) manage.py makemigrations --check --dry-run
+
+messages: setup ## Extract translatable strings into locale/
+	$(PY) manage.py makemessages -a --ignore=.venv --ignore=vramcalc
+
+bench: setup ## Benchmarks (ratios against a baseline measured in the same run)
+	$(PY) bench/catalog_pages.py
+
+clean: ## Remove the virtualenv, the SQLite database and collected files
+	rm -rf $(VENV) db.sqlite3* staticfiles artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis

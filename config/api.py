@@ -1,0 +1,19 @@
+"""The JSON API root (django-ninja): one router per app, mounted under /api/v1/."""
+
+from django.conf import settings
+from ninja import NinjaAPI
+
+from gpurent.catalog.api import router as catalog_router
+from gpurent.core.api import install_error_handlers
+
+api = NinjaAPI(
+    title=f"{settings.BRAND_NAME} API",
+    version="1",
+    description=(
+        "Rent GPU lots for fixed 3, 7 or 30-day terms. Money is a decimal string (USD with two decimals); "
+        'errors are `{"error": {"code", "message"}}`.'
+    ),
+    urls_namespace="api",
+)
+install_error_handlers(api)
+api.add_router("/catalog", catalog_router)

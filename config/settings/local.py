@@ -1,0 +1,15 @@
+"""Settings for `make run`: the embedded setup on one machine with SQLite, debug pages and console email."""
+
+import os
+
+from .base import *  # noqa: F403 (settings modules extend the base namespace on purpose)
+from .base import env_list
+
+DEBUG = True
+# A development-only key; production refuses to start without its own SECRET_KEY.
+SECRET_KEY = os.environ.get("SECRET_KEY", "local-development-key-not-for-production-use-0123456789abcdef")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+DEMO_OPERATOR_ENABLED = True
+# Serve static files straight from the apps and static/ (no collectstatic needed to run locally).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

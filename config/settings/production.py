@@ -1,0 +1,35 @@
+"""Production settings: PostgreSQL through DATABASE_URL, behind a TLS-terminating proxy.
+
+Refuses to start without SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL. `manage.py check --deploy
+--fail-level WARNING` passes with these settings (tests/test_deploy.py).
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *  # noqa: F403 (settings modules extend the base namespace on purpose)
+from .base import ALLOWED_HOSTS, env_bool
+
+DEBUG = False
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("SECRET_KEY must be set to a random value of at least 50 characters.")
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must list the host names the shop is served on.")
+if not os.environ.get("DATABASE_URL") and not env_bool("ALLOW_SQLITE_IN_PRODUCTION", False):
+    raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL in production.")
+
+CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS]
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = 31_536_000
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+DEMO_OPERATOR_ENABLED = False

@@ -1,0 +1,17 @@
+"""Settings for the test suite: the same as local, with a fast password hasher and a file SQLite test DB.
+
+`DATABASE_URL` switches the suite to PostgreSQL (`make test-postgres`).
+"""
+
+from .base import DATABASES
+from .local import *  # noqa: F403 (settings modules extend the base namespace on purpose)
+
+DEBUG = False
+# Argon2 costs ~150 ms and 100 MiB per hash; tests that are not about hashing use a fast one.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+DEMO_OPERATOR_ENABLED = True
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Threaded tests need a file: the in-memory shared-cache database reports "table is locked".
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}  # noqa: F405

@@ -1,0 +1,54 @@
+"""Fixtures shared by every test package (apps' tests/ and the cross-app tests/)."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from gpurent.catalog.models import GpuModel
+
+
+def make_gpu(**overrides: object) -> GpuModel:
+    fields: dict[str, object] = {
+        "slug": "a100-80gb",
+        "name": "A100 80GB",
+        "vendor": "NVIDIA",
+        "stack": "CUDA",
+        "memory_mib_per_card": 81_920,
+        "cards_per_lot": 1,
+        "stock_lots": 8,
+        "price_3d_cents": 9_500,
+        "price_7d_cents": 20_500,
+        "price_30d_cents": 79_000,
+        "summary": "Ampere training card.",
+        "glossary_terms": ["vram", "fsdp"],
+    }
+    fields.update(overrides)
+    return GpuModel.objects.create(**fields)
+
+
+@pytest.fixture
+def gpu(db) -> GpuModel:
+    """An A100 80GB: one card per lot, 8 lots in stock, $95 / $205 / $790."""
+    return make_gpu()
+
+
+@pytest.fixture
+def b200(db) -> GpuModel:
+    """A B200: two cards per lot, 2 lots in stock, $780 / $1,700 / $6,600 per lot."""
+    return make_gpu(
+        slug="b200-2x180gb",
+        name="B200 (2 × 180GB)",
+        memory_mib_per_card=183_359,
+        cards_per_lot=2,
+        stock_lots=2,
+        price_3d_cents=78_000,
+        price_7d_cents=170_000,
+        price_30d_cents=660_000,
+        position=5,
+    )
+
+
+@pytest.fixture
+def demo_catalog(db) -> None:
+    call_command("load_demo", stdout=io.StringIO())

@@ -1,0 +1,17 @@
+from django.contrib.auth.forms import BaseUserCreationForm, UserChangeForm
+
+from .models import User
+
+
+class OperatorUserCreationForm(BaseUserCreationForm):  # type: ignore[type-arg]
+    """The back office's "add user" form, for the email-based user model."""
+
+    class Meta:
+        model = User
+        fields = ("email", "first_name", "last_name")
+
+
+class OperatorUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+    class Meta:
+        model = User
+        fields = "__all__"

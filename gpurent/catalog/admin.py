@@ -1,0 +1,31 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.core.admin import AuditedModelAdmin
+
+from .models import GpuModel
+
+
+@admin.register(GpuModel)
+class GpuModelAdmin(AuditedModelAdmin):
+    list_display = [
+        "name",
+        "vendor",
+        "stack",
+        "memory_mib_per_card",
+        "cards_per_lot",
+        "stock_lots",
+        "price_3d_cents",
+        "price_7d_cents",
+        "price_30d_cents",
+        "on_sale",
+    ]
+    list_filter = ["vendor", "stack", "on_sale"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "vendor", "stack", "on_sale", "position"]}),
+        (_("Hardware"), {"fields": ["memory_mib_per_card", "cards_per_lot"]}),
+        (_("Sale"), {"fields": ["stock_lots", "price_3d_cents", "price_7d_cents", "price_30d_cents"]}),
+        (_("Description"), {"fields": ["summary", "good_for", "glossary_terms"]}),
+    ]

@@ -1,0 +1,75 @@
+"""The JSON API's shared parts: the error schema and the mapping of every exception to it.
+
+Every error the API returns has the shape `{"error": {"code": ..., "message": ...}}` (DESIGN §11.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from .errors import ApplicationError, error_body
+
+__all__ = ["ErrorOut", "install_error_handlers"]
+
+_CODES_BY_STATUS = {
+    400: "invalid_request",
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    422: "invalid_request",
+    429: "rate_limited",
+}
+
+
+class ErrorDetail(Schema):
+    code: str
+    message: str
+
+
+class ErrorOut(Schema):
+    """The API's error body."""
+
+    error: ErrorDetail
+
+
+def _describe_validation_errors(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for error in errors[:5]:
+        location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
+        message = str(error.get("msg", _("invalid value")))
+        parts.append(f"{location}: {message}" if location else message)
+    return "; ".join(parts) or _("Some fields are missing or invalid.")
+
+
+def install_error_handlers(api: NinjaAPI) -> None:
+    """Make every error of `api` answer in the shop's JSON error format."""
+
+    def respond(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
+        return api.create_response(request, error_body(code, message), status=status)
+
+    @api.exception_handler(ApplicationError)
+    def application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+        return respond(request, exc.status, exc.code, exc.message)
+
+    @api.exception_handler(ValidationError)
+    def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+        return respond(request, 422, "invalid_request", _describe_validation_errors(list(exc.errors)))
+
+    @api.exception_handler(AuthenticationError)
+    def authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+        return respond(request, 401, "not_authenticated", _("Authentication required."))
+
+    @api.exception_handler(HttpError)
+    def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return respond(request, exc.status_code, _CODES_BY_STATUS.get(exc.status_code, "error"), str(exc))
+
+    @api.exception_handler(Http404)
+    def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+        return respond(request, 404, "not_found", _("Not found."))

@@ -1,0 +1,197 @@
+"""Idempotency keys: a POST that creates or moves something takes effect at most once per key (DESIGN §5).
+
+How a request runs:
+
+1. **Claim** the key in its own short transaction: a row per (owner, key) with a fingerprint of the request.
+   - Same key, other fingerprint → `IdempotencyKeyReused` (422), nothing done.
+   - Same key, finished → the stored response is replayed.
+   - Same key, claimed by a request still running → `IdempotencyKeyInUse` (409), retryable.
+2. **Run** the action in a second transaction that also stores the response on the row, so the effect and
+   "this key is done" commit together or not at all.
+3. A business failure (an `ApplicationError` that is `replayable`, e.g. insufficient balance) is stored and
+   replayed like a success; a validation error or a crash removes the claim so the client can retry.
+
+The claim is committed before the action runs (not merged into one transaction) so that a concurrent request
+with the same key sees it and gets a 409 instead of queueing behind the first one.
+
+API views read the key from the `Idempotency-Key` header; HTML forms carry it in a hidden field rendered by
+`{% idempotency_key_field %}` (see `templatetags/shop.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
+from .models import IdempotencyKey, IdempotencyState
+
+__all__ = [
+    "FORM_FIELD",
+    "HEADER",
+    "Outcome",
+    "form_key",
+    "header_key",
+    "owner_of",
+    "request_fingerprint",
+    "run_idempotent",
+]
+
+HEADER = "Idempotency-Key"
+FORM_FIELD = "idempotency_key"
+# Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys).
+_KEY_PATTERN = re.compile(r"[!-~]{1,255}")
+# Fields of an HTML form that differ between two submissions of the same request.
+_VOLATILE_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", FORM_FIELD})
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The response of an idempotent request: HTTP status and JSON body; `replayed` when it was stored."""
+
+    status: int
+    body: dict[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+    @property
+    def is_error(self) -> bool:
+        return self.status >= 400
+
+
+def owner_of(request: HttpRequest) -> str:
+    """The scope of a request's keys: the user when logged in, else the guest's session (created if needed)."""
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    if request.session.session_key is None:
+        request.session.save()
+    return f"session:{request.session.session_key}"
+
+
+def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> str:
+    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON."""
+    canonical = json.dumps(
+        {"method": method.upper(), "path": path, "params": dict(params)},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _validated(key: str | None) -> str:
+    if key is None or not _KEY_PATTERN.fullmatch(key):
+        raise InvalidRequest(_("An idempotency key of 1 to 255 printable characters is required."))
+    return key
+
+
+def header_key(request: HttpRequest) -> str:
+    """The `Idempotency-Key` header of an API request.
+
+    Raises:
+        InvalidRequest: the header is missing or malformed.
+    """
+    return _validated(request.headers.get(HEADER))
+
+
+def form_key(request: HttpRequest) -> str:
+    """The hidden idempotency key of a submitted HTML form.
+
+    Raises:
+        InvalidRequest: the field is missing or malformed (a page rendered without `{% idempotency_key_field %}`).
+    """
+    return _validated(request.POST.get(FORM_FIELD))
+
+
+def form_params(request: HttpRequest) -> dict[str, list[str]]:
+    """The submitted form fields that identify the request (CSRF token and key excluded)."""
+    return {name: request.POST.getlist(name) for name in request.POST if name not in _VOLATILE_FORM_FIELDS}
+
+
+def _claim(*, owner: str, key: str, fingerprint: str) -> IdempotencyKey:
+    now = timezone.now()
+    with transaction.atomic():
+        record, created = IdempotencyKey.objects.select_for_update().get_or_create(
+            owner=owner,
+            key=key,
+            defaults={"fingerprint": fingerprint, "locked_at": now, "created_at": now},
+        )
+        if created:
+            return record
+        if record.created_at < now - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS):
+            # Past retention the key is forgotten: it starts a new request, as if it had been pruned.
+            record.fingerprint, record.created_at = fingerprint, now
+            record.state, record.locked_at = IdempotencyState.STARTED, now
+            record.response_status = record.response_body = None
+            record.save()
+            return record
+        if record.fingerprint != fingerprint:
+            raise IdempotencyKeyReused()
+        if record.state == IdempotencyState.FINISHED:
+            return record
+        lock_timeout = timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS)
+        if record.locked_at is not None and record.locked_at > now - lock_timeout:
+            raise IdempotencyKeyInUse()
+        # The first request crashed without releasing its claim: nothing of it committed, so take over.
+        record.locked_at = now
+        record.save(update_fields=["locked_at"])
+        return record
+
+
+def _finish(record: IdempotencyKey, outcome: Outcome) -> None:
+    updated = IdempotencyKey.objects.filter(pk=record.pk, state=IdempotencyState.STARTED).update(
+        state=IdempotencyState.FINISHED,
+        locked_at=None,
+        response_status=outcome.status,
+        response_body=outcome.body,
+    )
+    if updated != 1:
+        # Another process took the claim over after our lock timed out; let our transaction roll back.
+        raise IdempotencyKeyInUse()
+
+
+def _release(record: IdempotencyKey) -> None:
+    IdempotencyKey.objects.filter(pk=record.pk, state=IdempotencyState.STARTED).delete()
+
+
+def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[], Outcome]) -> Outcome:
+    """Run `action` at most once for (owner, key) and return its outcome, or the stored one on a retry.
+
+    `action` runs inside a transaction together with the storing of its outcome. It returns an `Outcome`
+    or raises an `ApplicationError`: replayable ones are stored as the outcome, others propagate and release
+    the key, as does any other exception.
+
+    Raises:
+        IdempotencyKeyReused: the key was used before for a different request.
+        IdempotencyKeyInUse: a request with this key is still running.
+    """
+    record = _claim(owner=owner, key=key, fingerprint=fingerprint)
+    if record.state == IdempotencyState.FINISHED:
+        # A check constraint guarantees a finished key has a status.
+        return Outcome(record.response_status or 500, record.response_body or {}, replayed=True)
+    try:
+        with transaction.atomic():
+            outcome = action()
+            _finish(record, outcome)
+        return outcome
+    except ApplicationError as error:
+        if not error.replayable:
+            _release(record)
+            raise
+        outcome = Outcome(error.status, error.as_body())
+        with transaction.atomic():
+            _finish(record, outcome)
+        return outcome
+    except BaseException:
+        _release(record)
+        raise

@@ -1,0 +1,88 @@
+"""Shared model bases and the two cross-cutting tables: the audit log and idempotency keys."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class TimeStampedModel(models.Model):
+    """Base for every domain model: when a row was created and last changed (timezone-aware, UTC)."""
+
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class AuditLogEntry(models.Model):
+    """One operator or system action: who did what to which object, with the state before and after.
+
+    Rows are written by `gpurent.core.audit.audit_record` inside the transaction of the change they describe,
+    so an action and its audit row commit or roll back together. Rows are never updated or deleted.
+    """
+
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Kept as text too, so the entry still says who acted after the account is gone.
+    actor_label = models.CharField(_("who"), max_length=254)
+    action = models.CharField(_("what"), max_length=100)
+    target_type = models.CharField(_("object type"), max_length=100)
+    target_id = models.CharField(_("object id"), max_length=100)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
+        indexes = [models.Index(fields=["target_type", "target_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action} {self.target_type}#{self.target_id}"
+
+
+class IdempotencyState(models.TextChoices):
+    """Where a request made with an idempotency key stands.
+
+    - `started`: claimed by a request that is still running (or crashed; the claim lapses after
+      `IDEMPOTENCY_LOCK_TIMEOUT_SECONDS`).
+    - `finished`: the request completed; its response is stored and is replayed for the same key.
+    """
+
+    STARTED = "started", _("started")
+    FINISHED = "finished", _("finished")
+
+
+class IdempotencyKey(models.Model):
+    """A client-chosen key that makes one POST take effect at most once (DESIGN §5).
+
+    Keys are scoped to their owner (`user:<id>` or `session:<key>`), remember a fingerprint of the request
+    they were first used with, and store the response to replay. See `gpurent.core.idempotency`.
+    """
+
+    owner = models.CharField(max_length=100)
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    state = models.CharField(max_length=10, choices=IdempotencyState.choices, default=IdempotencyState.STARTED)
+    locked_at = models.DateTimeField(null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "key"], name="idempotency_key_unique_per_owner"),
+            models.CheckConstraint(
+                condition=Q(state=IdempotencyState.STARTED) | Q(response_status__isnull=False),
+                name="idempotency_finished_has_response",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owner}/{self.key} ({self.state})"

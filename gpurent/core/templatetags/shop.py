@@ -1,0 +1,41 @@
+"""Template helpers shared by every page: money formatting and the idempotency key of a form."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from gpurent.core.idempotency import FORM_FIELD
+from gpurent.core.money import Usd
+
+register = template.Library()
+
+
+@register.filter
+def usd(value: Usd | int | None) -> str:
+    """Format a `Usd` (or integer cents) as "$1,234.50"."""
+    if value is None:
+        return ""
+    amount = value if isinstance(value, Usd) else Usd(int(value))
+    return amount.display()
+
+
+@register.filter
+def usd_short(value: Usd | int | None) -> str:
+    """Like `usd`, without ".00" on whole dollars."""
+    if value is None:
+        return ""
+    amount = value if isinstance(value, Usd) else Usd(int(value))
+    return amount.display_short()
+
+
+@register.simple_tag
+def idempotency_key_field() -> SafeString:
+    """A hidden field with a fresh idempotency key, made when the page renders (DESIGN §5).
+
+    A double click or a browser retry submits the same key, so the action takes effect once.
+    """
+    return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, uuid.uuid4())

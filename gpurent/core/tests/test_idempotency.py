@@ -1,0 +1,202 @@
+"""The idempotency mechanism of DESIGN §5, tested directly on `run_idempotent` and its request helpers."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.test import RequestFactory
+from django.utils import timezone
+
+from gpurent.core.errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
+from gpurent.core.idempotency import (
+    Outcome,
+    form_key,
+    form_params,
+    header_key,
+    request_fingerprint,
+    run_idempotent,
+)
+from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
+
+pytestmark = pytest.mark.django_db
+
+
+class InsufficientFunds(ApplicationError):
+    code = "insufficient_balance"
+    status = 422
+    default_message = "Not enough balance."
+
+
+def make_effect(counter):
+    """An action with a visible effect: one audit-log row per run."""
+
+    def action():
+        counter.append(1)
+        AuditLogEntry.objects.create(actor_label="test", action="effect", target_type="t", target_id=str(len(counter)))
+        return Outcome(201, {"effect": len(counter)})
+
+    return action
+
+
+def test_run_idempotent_same_key_same_request_replays_the_stored_result():
+    calls = []
+    first = run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
+    for _ in range(3):
+        again = run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
+        assert (again.status, again.body, again.replayed) == (201, {"effect": 1}, True)
+    assert (first.status, first.body, first.replayed) == (201, {"effect": 1}, False)
+    assert len(calls) == 1
+    assert AuditLogEntry.objects.filter(action="effect").count() == 1
+
+
+def test_run_idempotent_same_key_other_request_is_refused_with_422_and_does_nothing():
+    calls = []
+    run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
+    with pytest.raises(IdempotencyKeyReused) as raised:
+        run_idempotent(owner="user:1", key="k-1", fingerprint="other", action=make_effect(calls))
+    assert (raised.value.status, raised.value.code) == (422, "idempotency_key_reused")
+    assert len(calls) == 1
+
+
+def test_run_idempotent_same_key_while_in_flight_is_refused_with_409():
+    calls = []
+
+    def action():
+        # The first request is still running when the retry arrives.
+        with pytest.raises(IdempotencyKeyInUse) as raised:
+            run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
+        assert (raised.value.status, raised.value.code) == (409, "idempotency_key_in_use")
+        return Outcome(200, {"ok": True})
+
+    assert run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=action).body == {"ok": True}
+    assert calls == []
+
+
+def test_run_idempotent_keys_are_scoped_to_their_owner():
+    calls = []
+    run_idempotent(owner="user:1", key="shared", fingerprint="f", action=make_effect(calls))
+    other = run_idempotent(owner="session:abc", key="shared", fingerprint="g", action=make_effect(calls))
+    assert not other.replayed
+    assert len(calls) == 2
+
+
+def test_run_idempotent_business_failure_is_stored_and_replayed():
+    attempts = []
+
+    def action():
+        attempts.append(1)
+        AuditLogEntry.objects.create(actor_label="t", action="half-done", target_type="t", target_id="1")
+        raise InsufficientFunds()
+
+    first = run_idempotent(owner="user:1", key="pay", fingerprint="f", action=action)
+    second = run_idempotent(owner="user:1", key="pay", fingerprint="f", action=action)
+    assert first.status == second.status == 422
+    assert second.body == {"error": {"code": "insufficient_balance", "message": "Not enough balance."}}
+    assert second.replayed
+    assert len(attempts) == 1
+    # The failed action's writes rolled back: no half-written row.
+    assert not AuditLogEntry.objects.filter(action="half-done").exists()
+
+
+def test_run_idempotent_validation_error_is_not_stored_so_a_corrected_retry_runs():
+    def invalid():
+        raise InvalidRequest("lots: must be 1..10")
+
+    with pytest.raises(InvalidRequest):
+        run_idempotent(owner="user:1", key="k", fingerprint="f", action=invalid)
+    assert not IdempotencyKey.objects.exists()
+    calls = []
+    assert run_idempotent(owner="user:1", key="k", fingerprint="f2", action=make_effect(calls)).status == 201
+
+
+def test_run_idempotent_crash_releases_the_key_and_rolls_back():
+    def crash():
+        AuditLogEntry.objects.create(actor_label="t", action="crash", target_type="t", target_id="1")
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        run_idempotent(owner="user:1", key="k", fingerprint="f", action=crash)
+    assert not IdempotencyKey.objects.exists()
+    assert not AuditLogEntry.objects.filter(action="crash").exists()
+
+
+def test_run_idempotent_abandoned_claim_is_taken_over_after_the_lock_timeout(settings):
+    stale = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS + 1)
+    IdempotencyKey.objects.create(owner="user:1", key="k", fingerprint="f", locked_at=stale, created_at=stale)
+    calls = []
+    outcome = run_idempotent(owner="user:1", key="k", fingerprint="f", action=make_effect(calls))
+    assert (outcome.status, outcome.replayed, len(calls)) == (201, False, 1)
+    assert IdempotencyKey.objects.get().state == IdempotencyState.FINISHED
+
+
+def test_run_idempotent_key_past_retention_starts_a_new_request(settings):
+    old = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS + 1)
+    IdempotencyKey.objects.create(
+        owner="user:1",
+        key="k",
+        fingerprint="other",
+        state=IdempotencyState.FINISHED,
+        response_status=201,
+        response_body={"old": True},
+        created_at=old,
+    )
+    calls = []
+    outcome = run_idempotent(owner="user:1", key="k", fingerprint="f", action=make_effect(calls))
+    assert (outcome.body, len(calls)) == ({"effect": 1}, 1)
+
+
+def test_request_fingerprint_ignores_parameter_order_but_not_values():
+    a = request_fingerprint("post", "/api/v1/orders", {"gpu": "a100-80gb", "lots": 2})
+    b = request_fingerprint("POST", "/api/v1/orders", {"lots": 2, "gpu": "a100-80gb"})
+    c = request_fingerprint("POST", "/api/v1/orders", {"lots": 3, "gpu": "a100-80gb"})
+    assert a == b != c
+
+
+@pytest.mark.parametrize("value", [None, "", "has space", "x" * 256, "ключ"])
+def test_header_key_missing_or_malformed_is_a_validation_error(value):
+    headers = {} if value is None else {"HTTP_IDEMPOTENCY_KEY": value}
+    request = RequestFactory().post("/api/v1/orders", **headers)
+    with pytest.raises(InvalidRequest):
+        header_key(request)
+
+
+def test_form_key_and_params_leave_out_the_volatile_fields():
+    request = RequestFactory().post(
+        "/checkout/", {"idempotency_key": "3f1c", "csrfmiddlewaretoken": "t", "lots": "2", "gpu": "h100-80gb"}
+    )
+    assert form_key(request) == "3f1c"
+    assert form_params(request) == {"lots": ["2"], "gpu": ["h100-80gb"]}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL")
+def test_run_idempotent_concurrent_requests_with_one_key_take_effect_once():
+    """Eight threads send the same request with the same key at once: one effect; the others replay or 409."""
+    barrier = threading.Barrier(8)
+    results: list[str] = []
+    effects = []
+
+    def slow_effect():
+        effects.append(1)
+        AuditLogEntry.objects.create(actor_label="t", action="once", target_type="t", target_id="1")
+        return Outcome(201, {"done": True})
+
+    def worker():
+        try:
+            barrier.wait()
+            outcome = run_idempotent(owner="user:7", key="same", fingerprint="f", action=slow_effect)
+            results.append("replayed" if outcome.replayed else "ran")
+        except IdempotencyKeyInUse:
+            results.append("in_use")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count("ran") == 1
+    assert len(results) == 8
+    assert AuditLogEntry.objects.filter(action="once").count() == 1

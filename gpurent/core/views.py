@@ -1,0 +1,45 @@
+"""Views that belong to no domain: the health check and the error pages."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .errors import error_body
+
+logger = logging.getLogger(__name__)
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 with `{"status": "ok", "database": "ok"}` when the database answers, else 503."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("health check: the database did not answer")
+        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok", "vendor": connection.vendor})
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse(error_body("server_error", "Something went wrong on our side."), status=500)
+    return render(request, "500.html", status=500)

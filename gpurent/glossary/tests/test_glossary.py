@@ -1,0 +1,46 @@
+import re
+
+import pytest
+
+from gpurent.glossary.terms import TERMS
+
+pytestmark = pytest.mark.django_db
+
+ANCHORS = [
+    "vram",
+    "kv-cache",
+    "quantization",
+    "tensor-parallelism",
+    "ddp",
+    "fsdp",
+    "cuda",
+    "rocm",
+    "training-checkpoint",
+    "vae",
+    "fixed-rental-term",
+    "idempotency-key",
+]
+
+
+def test_glossary_has_the_twelve_terms_at_stable_anchors(client):
+    assert [term.slug for term in TERMS] == ANCHORS
+    html = client.get("/glossary/").content.decode()
+    for anchor in ANCHORS:
+        assert f'id="{anchor}"' in html
+    assert len(re.findall(r'class="glossary-entry"', html)) == 12
+
+
+def test_glossary_says_a_definition_is_not_a_promise(client):
+    html = client.get("/glossary/").content.decode()
+    assert "it is not a promise that a given workload runs on a given allocation" in html
+
+
+def test_glossary_fixed_term_states_week_month_and_no_pause():
+    text = " ".join(str(p) for p in next(t for t in TERMS if t.slug == "fixed-rental-term").paragraphs)
+    assert "A week is always 7 days and a month always 30 days" in text
+    assert "does not pause it and does not extend it" in text
+
+
+def test_glossary_see_also_points_at_existing_entries():
+    for term in TERMS:
+        assert all(other.slug in ANCHORS for other in term.related())

@@ -1,0 +1,64 @@
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_catalog_term_and_lots_update_the_total_live(live_server, page, demo_catalog, screenshot, console_errors):
+    page.goto(live_server.url + "/")
+    expect(page.get_by_role("heading", name="Rent GPUs for 3, 7 or 30 days")).to_be_visible()
+    screenshot("catalog")
+
+    card = page.locator("article[data-gpu='b200-2x180gb']")
+    expect(card.get_by_text("2 cards per lot")).to_be_visible()
+    total = card.get_by_test_id("quote-total")
+    expect(total).to_have_text("$1,700.00")
+
+    # Count full page loads: the total must change without one.
+    loads = []
+    page.on("load", lambda _: loads.append(1))
+    card.locator("label.term-option", has_text="30 days").click()
+    expect(total).to_have_text("$6,600.00")
+    card.get_by_label(re.compile("^Lots")).fill("2")
+    expect(total).to_have_text("$13,200.00")
+    expect(card.get_by_test_id("quote-cards")).to_contain_text("4 GPUs")
+    assert loads == []
+    screenshot("catalog-b200-two-lots")
+
+    card.get_by_label(re.compile("^Lots")).fill("12")
+    expect(card.locator(".quote-error")).to_have_text("An order holds at most 10 lots.")
+    assert console_errors == []
+
+
+def test_catalog_keyboard_only_customer_can_change_the_term(live_server, page, demo_catalog):
+    page.goto(live_server.url + "/")
+    card = page.locator("article[data-gpu='a100-80gb']")
+    card.get_by_label("3 days").focus()
+    page.keyboard.press("ArrowRight")  # radio groups move with the arrow keys
+    expect(card.get_by_label("7 days")).to_be_checked()
+    card.get_by_label("7 days").focus()
+    page.keyboard.press("ArrowRight")
+    expect(card.get_by_test_id("quote-total")).to_have_text("$790.00")
+
+
+def test_catalog_on_a_phone_and_the_gpu_page(live_server, page, demo_catalog, screenshot, console_errors):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/")
+    screenshot("catalog-phone")
+    page.get_by_role("link", name="H100 80GB").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("H100 80GB")
+    expect(page.get_by_role("link", name="Tensor parallelism")).to_be_visible()
+    screenshot("gpu-h100-phone")
+    page.get_by_role("link", name="KV cache").click()
+    expect(page).to_have_url(re.compile(r"/glossary/#kv-cache$"))
+    expect(page.locator("#kv-cache")).to_be_in_viewport()
+    screenshot("glossary-phone", full_page=False)
+    assert console_errors == []
+
+
+def test_api_docs_render_under_the_content_security_policy(live_server, page, console_errors):
+    page.goto(live_server.url + "/api/v1/docs")
+    expect(page.get_by_text("/api/v1/catalog")).to_be_visible()
+    assert console_errors == []
