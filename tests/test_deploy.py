@@ -10,7 +10,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    clean = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,

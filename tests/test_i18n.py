@@ -11,7 +11,16 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_makemessages_runs_clean_and_finds_the_shop_texts(tmp_path):
     env = {**os.environ, "LOCALE_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings.test"}
     result = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "es", "--ignore=.venv", "--ignore=vramcalc", "--no-obsolete"],
+        [
+            sys.executable,
+            "manage.py",
+            "makemessages",
+            "-l",
+            "es",
+            "--ignore=.venv",
+            "--ignore=vramcalc",
+            "--no-obsolete",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -30,7 +39,7 @@ def test_makemessages_runs_clean_and_finds_the_shop_texts(tmp_path):
     ]:
         assert text in catalog
     check = subprocess.run(
-        ["msgfmt", "--check-format", "-o", os.devnull, str(tmp_path / "es" / "LC_MESSAGES" / "django.po")],
+        ["/usr/bin/msgfmt", "--check-format", "-o", os.devnull, str(tmp_path / "es" / "LC_MESSAGES" / "django.po")],
         capture_output=True,
         text=True,
         timeout=60,

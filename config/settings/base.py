@@ -9,8 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
+
+# Lets generic Django classes be subscripted at run time (ModelAdmin[User]) as the type stubs expect.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ from .models import User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):  # type: ignore[type-arg]
+class UserAdmin(BaseUserAdmin):
     form = OperatorUserChangeForm
     add_form = OperatorUserCreationForm
     ordering = ["email"]

@@ -3,7 +3,7 @@ from django.contrib.auth.forms import BaseUserCreationForm, UserChangeForm
 from .models import User
 
 
-class OperatorUserCreationForm(BaseUserCreationForm):  # type: ignore[type-arg]
+class OperatorUserCreationForm(BaseUserCreationForm[User]):
     """The back office's "add user" form, for the email-based user model."""
 
     class Meta:
@@ -11,7 +11,7 @@ class OperatorUserCreationForm(BaseUserCreationForm):  # type: ignore[type-arg]
         fields = ("email", "first_name", "last_name")
 
 
-class OperatorUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+class OperatorUserChangeForm(UserChangeForm[User]):
     class Meta:
         model = User
         fields = "__all__"

@@ -40,7 +40,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
 
-    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
+    objects: ClassVar[UserManager] = UserManager()
 
     EMAIL_FIELD = "email"
     USERNAME_FIELD = "email"

@@ -9,6 +9,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from gpurent.core.htmx import HtmxHttpRequest
+
 from .enums import Term
 from .forms import QuoteForm
 from .models import GpuModel
@@ -51,7 +53,7 @@ def gpu_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def gpu_quote(request: HttpRequest, slug: str) -> HttpResponse:
+def gpu_quote(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The total for a term and a number of lots: an htmx partial, or the GPU page for a plain request."""
     gpu = gpu_get(slug)
     if not request.htmx:

@@ -13,7 +13,7 @@ from .audit import audit_record, snapshot
 from .models import AuditLogEntry
 
 
-class AuditedModelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditedModelAdmin(admin.ModelAdmin[Any]):
     """A ModelAdmin whose saves and deletes write an audit row (who, what, before, after) in the same
     transaction as the change itself."""
 
@@ -42,7 +42,7 @@ class AuditedModelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(AuditLogEntry)
-class AuditLogEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditLogEntryAdmin(admin.ModelAdmin[AuditLogEntry]):
     """Read-only: the audit log is append-only, even for superusers."""
 
     list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]

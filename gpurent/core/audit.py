@@ -39,7 +39,7 @@ def audit_record(
         raise RuntimeError("audit_record must run inside the transaction of the change it records")
     user = actor if actor is not None and actor.is_authenticated else None
     return AuditLogEntry.objects.create(
-        actor=user,
+        actor_id=user.pk if user is not None else None,
         actor_label=user.get_username() if user is not None else "system",
         action=action,
         target_type=target._meta.label_lower,

@@ -39,6 +39,8 @@ def test_admin_change_writes_an_audit_row_with_before_and_after(admin_client, gp
     )
     assert response.status_code == 302
     entry = AuditLogEntry.objects.get(action="admin.change")
+    assert entry.before is not None
+    assert entry.after is not None
     assert entry.actor_label == "admin@example.com"
     assert (entry.target_type, entry.target_id) == ("catalog.gpumodel", str(gpu.pk))
     assert entry.before["stock_lots"] == 8

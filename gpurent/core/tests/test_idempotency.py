@@ -40,7 +40,7 @@ def make_effect(counter):
 
 
 def test_run_idempotent_same_key_same_request_replays_the_stored_result():
-    calls = []
+    calls: list[int] = []
     first = run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
     for _ in range(3):
         again = run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
@@ -51,7 +51,7 @@ def test_run_idempotent_same_key_same_request_replays_the_stored_result():
 
 
 def test_run_idempotent_same_key_other_request_is_refused_with_422_and_does_nothing():
-    calls = []
+    calls: list[int] = []
     run_idempotent(owner="user:1", key="k-1", fingerprint="f", action=make_effect(calls))
     with pytest.raises(IdempotencyKeyReused) as raised:
         run_idempotent(owner="user:1", key="k-1", fingerprint="other", action=make_effect(calls))
@@ -60,7 +60,7 @@ def test_run_idempotent_same_key_other_request_is_refused_with_422_and_does_noth
 
 
 def test_run_idempotent_same_key_while_in_flight_is_refused_with_409():
-    calls = []
+    calls: list[int] = []
 
     def action():
         # The first request is still running when the retry arrives.
@@ -74,7 +74,7 @@ def test_run_idempotent_same_key_while_in_flight_is_refused_with_409():
 
 
 def test_run_idempotent_keys_are_scoped_to_their_owner():
-    calls = []
+    calls: list[int] = []
     run_idempotent(owner="user:1", key="shared", fingerprint="f", action=make_effect(calls))
     other = run_idempotent(owner="session:abc", key="shared", fingerprint="g", action=make_effect(calls))
     assert not other.replayed
@@ -106,7 +106,7 @@ def test_run_idempotent_validation_error_is_not_stored_so_a_corrected_retry_runs
     with pytest.raises(InvalidRequest):
         run_idempotent(owner="user:1", key="k", fingerprint="f", action=invalid)
     assert not IdempotencyKey.objects.exists()
-    calls = []
+    calls: list[int] = []
     assert run_idempotent(owner="user:1", key="k", fingerprint="f2", action=make_effect(calls)).status == 201
 
 
@@ -124,7 +124,7 @@ def test_run_idempotent_crash_releases_the_key_and_rolls_back():
 def test_run_idempotent_abandoned_claim_is_taken_over_after_the_lock_timeout(settings):
     stale = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS + 1)
     IdempotencyKey.objects.create(owner="user:1", key="k", fingerprint="f", locked_at=stale, created_at=stale)
-    calls = []
+    calls: list[int] = []
     outcome = run_idempotent(owner="user:1", key="k", fingerprint="f", action=make_effect(calls))
     assert (outcome.status, outcome.replayed, len(calls)) == (201, False, 1)
     assert IdempotencyKey.objects.get().state == IdempotencyState.FINISHED
@@ -141,7 +141,7 @@ def test_run_idempotent_key_past_retention_starts_a_new_request(settings):
         response_body={"old": True},
         created_at=old,
     )
-    calls = []
+    calls: list[int] = []
     outcome = run_idempotent(owner="user:1", key="k", fingerprint="f", action=make_effect(calls))
     assert (outcome.body, len(calls)) == ({"effect": 1}, 1)
 
