@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.admin import AuditedModelAdmin
 
+from .enums import Term
 from .models import GpuModel
 
 
@@ -15,9 +16,9 @@ class GpuModelAdmin(AuditedModelAdmin):
         "memory_mib_per_card",
         "cards_per_lot",
         "stock_lots",
-        "price_3d_cents",
-        "price_7d_cents",
-        "price_30d_cents",
+        "price_3_days",
+        "price_7_days",
+        "price_30_days",
         "on_sale",
     ]
     list_filter = ["vendor", "stack", "on_sale"]
@@ -29,3 +30,15 @@ class GpuModelAdmin(AuditedModelAdmin):
         (_("Sale"), {"fields": ["stock_lots", "price_3d_cents", "price_7d_cents", "price_30d_cents"]}),
         (_("Description"), {"fields": ["summary", "good_for", "glossary_terms"]}),
     ]
+
+    @admin.display(description=_("3 days"), ordering="price_3d_cents")
+    def price_3_days(self, gpu: GpuModel) -> str:
+        return gpu.lot_price(Term.THREE_DAYS).display()
+
+    @admin.display(description=_("7 days"), ordering="price_7d_cents")
+    def price_7_days(self, gpu: GpuModel) -> str:
+        return gpu.lot_price(Term.WEEK).display()
+
+    @admin.display(description=_("30 days"), ordering="price_30d_cents")
+    def price_30_days(self, gpu: GpuModel) -> str:
+        return gpu.lot_price(Term.MONTH).display()
