@@ -33,7 +33,7 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: setup ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m "not browser" --cov --cov-report=term
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
 
@@ -57,6 +57,7 @@ format: setup ## Apply ruff's fixes and formatting
 
 typecheck: setup ## mypy (django-stubs on the apps, --strict on vramcalc)
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict vramcalc bench/estimator_accuracy.py
 
 check-deploy: setup ## Django's deployment checks with the production settings
 	DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))')" \
@@ -68,6 +69,7 @@ messages: setup ## Extract translatable strings into locale/
 
 bench: setup ## Benchmarks (ratios against a baseline measured in the same run)
 	$(PY) bench/catalog_pages.py
+	$(PY) bench/estimator_accuracy.py
 
 clean: ## Remove the virtualenv, the SQLite database and collected files
 	rm -rf $(VENV) db.sqlite3* staticfiles artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,110 @@
+"""Questions about a card: does it fit, how many tokens of KV cache fit, how many cards are needed."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .errors import InvalidInput
+from .estimate import estimate
+from .inputs import EstimateInput
+from .options import Strategy
+
+__all__ = ["Fit", "KVCapacity", "fits", "kv_token_capacity", "min_cards"]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Whether a per-card peak fits in a card.
+
+    Attributes:
+        fits: ``peak <= usable``.
+        headroom_bytes: ``usable - peak`` (negative when it does not fit).
+        usable_bytes: the card bytes considered usable.
+    """
+
+    fits: bool
+    headroom_bytes: int
+    usable_bytes: int
+
+
+def fits(peak_bytes: int, card_bytes: int, usable_pct: int = 100) -> Fit:
+    """Does ``peak_bytes`` fit in ``usable_pct``% of ``card_bytes``?
+
+    Args:
+        peak_bytes: the estimate's per-card peak.
+        card_bytes: the card's memory as reported by the driver.
+        usable_pct: share of the card that may be used (e.g. 90 to keep a safety margin).
+
+    Raises:
+        InvalidInput: non-positive card size or a percentage outside 1..100.
+    """
+    if card_bytes <= 0:
+        raise InvalidInput("card_bytes", "must be > 0")
+    if not 1 <= usable_pct <= 100:
+        raise InvalidInput("usable_pct", "must be within 1..100")
+    usable = card_bytes * usable_pct // 100
+    return Fit(peak_bytes <= usable, usable - peak_bytes, usable)
+
+
+@dataclass(frozen=True)
+class KVCapacity:
+    """KV-cache capacity of one card (vLLM-style: everything left is KV blocks).
+
+    Attributes:
+        tokens: tokens of KV cache that fit at the average per-token cost of the requested context.
+        sequences: full-context sequences that fit (``tokens // context``).
+        free_bytes: bytes left for KV after weights, workspace, context and slack.
+        per_token_bytes: average KV bytes per cached token at the requested context.
+    """
+
+    tokens: int
+    sequences: int
+    free_bytes: int
+    per_token_bytes: int
+
+
+def kv_token_capacity(inp: EstimateInput, card_bytes: int) -> KVCapacity:
+    """Tokens of KV cache that fit on a card of ``card_bytes`` for inference inputs ``inp``.
+
+    ``tokens = floor((U x card - everything but the KV cache) / per_token)`` with ``U`` =
+    ``runtime.gpu_memory_utilization_pct`` (estimator.md §2.5).
+
+    Raises:
+        InvalidInput: the workload has no KV cache.
+    """
+    if inp.workload.is_training or not inp.model.has_kv_cache:
+        raise InvalidInput("workload", "KV capacity applies to inference of models with a KV cache")
+    result = estimate(inp)
+    per_token = result.kv_bytes_per_token or 1
+    others = result.peak_bytes - result.bytes_of("kv_cache")
+    free = card_bytes * inp.runtime.gpu_memory_utilization_pct // 100 - others
+    tokens = max(0, free // per_token)
+    return KVCapacity(tokens, tokens // inp.context_tokens, free, per_token)
+
+
+def _with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
+    plan = inp.parallel
+    tp = cards if plan.strategy is Strategy.SINGLE else plan.tensor_parallel
+    try:
+        return dataclasses.replace(inp, parallel=dataclasses.replace(plan, cards=cards, tensor_parallel=tp))
+    except InvalidInput:
+        return None
+
+
+def min_cards(inp: EstimateInput, card_bytes: int, max_cards: int = 8, usable_pct: int = 100) -> int | None:
+    """Smallest number of cards (1..``max_cards``) on which ``inp`` fits under its strategy.
+
+    ``single`` grows tensor parallelism; other strategies keep ``tensor_parallel`` and grow the
+    data-parallel/sharding/pipeline degree. Card counts the plan rejects (e.g. TP not dividing the
+    heads) are skipped. Returns ``None`` when nothing up to ``max_cards`` fits.
+    """
+    if max_cards < 1:
+        raise InvalidInput("max_cards", "must be >= 1")
+    for cards in range(1, max_cards + 1):
+        candidate = _with_cards(inp, cards)
+        if candidate is None:
+            continue
+        if fits(estimate(candidate).peak_bytes, card_bytes, usable_pct).fits:
+            return cards
+    return None

@@ -1,0 +1,184 @@
+"""``python -m vramcalc``: estimate from the terminal, as a readable breakdown or ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .capacity import fits, kv_token_capacity, min_cards
+from .errors import InvalidInput
+from .estimate import estimate
+from .hf_config import model_from_hf_config, parse_hf_config
+from .inputs import EstimateInput
+from .model import ModelSpec
+from .presets import get_preset, list_presets
+from .result import Estimate
+from .safetensors_header import apply_header, read_safetensors_header, summarize_header, summarize_index
+from .serialize import inputs_from_dict, inputs_to_dict
+from .units import GIB, format_bytes
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (flags map onto :class:`EstimateInput` fields)."""
+    p = argparse.ArgumentParser(prog="python -m vramcalc", description="Per-card GPU memory estimate.")
+    src = p.add_argument_group("model")
+    src.add_argument("--preset", help="preset id (see --list-presets)")
+    src.add_argument("--config", type=Path, help="Hugging Face config.json")
+    src.add_argument("--safetensors", type=Path, help="a .safetensors file (only its header is read)")
+    src.add_argument("--index", type=Path, help="model.safetensors.index.json")
+    src.add_argument("--input", type=Path, help="JSON file with the full inputs (inputs_from_dict format)")
+    src.add_argument("--list-presets", action="store_true")
+    p.add_argument("--workload", default="inference")
+    p.add_argument("--weights", help="weights dtype: fp32, bf16, fp16")
+    p.add_argument("--compute", help="compute dtype")
+    p.add_argument("--kv-dtype", help="KV cache dtype: bf16, fp16, fp8, q8_0, q4_0")
+    p.add_argument("--optimizer-dtype", help="optimizer state dtype")
+    p.add_argument("--master-weights", action="store_true")
+    p.add_argument("--quant", help="quantization method: gptq, awq, bnb_nf4, bnb_int8, fp8, mxfp4, gguf …")
+    p.add_argument("--bits", type=int)
+    p.add_argument("--group-size", type=int)
+    p.add_argument("--double-quant", action="store_true")
+    p.add_argument("--gguf-type")
+    p.add_argument("--batch", type=int)
+    p.add_argument("--seq-len", type=int)
+    p.add_argument("--context", type=int, help="inference tokens kept per sequence")
+    p.add_argument("--concurrent", type=int, help="inference sequences in the KV cache")
+    p.add_argument("--image", type=int, help="image resolution (square, pixels)")
+    p.add_argument("--no-flash", action="store_true", help="attention without a fused kernel")
+    p.add_argument("--optimizer")
+    p.add_argument("--checkpointing", action="store_true")
+    p.add_argument("--chunked-loss", action="store_true")
+    p.add_argument("--optimizer-in-backward", action="store_true")
+    p.add_argument("--fused-optimizer", action="store_true")
+    p.add_argument("--lora-rank", type=int)
+    p.add_argument("--lora-targets")
+    p.add_argument("--strategy", help="single, ddp, zero1, zero2, zero3, fsdp, pipeline")
+    p.add_argument("--cards", type=int)
+    p.add_argument("--tp", type=int)
+    p.add_argument("--offload-optimizer", action="store_true")
+    p.add_argument("--offload-params", action="store_true")
+    p.add_argument("--engine", help="transformers, vllm, llama_cpp")
+    p.add_argument("--context-mib", type=int, help="CUDA context per process (MiB)")
+    p.add_argument("--no-guidance", action="store_true", help="diffusion without classifier-free guidance")
+    p.add_argument("--vae-tiling", action="store_true")
+    p.add_argument("--cpu-offload", action="store_true")
+    p.add_argument("--card-gib", type=float, help="card memory: report fit, headroom and KV capacity")
+    p.add_argument("--max-cards", type=int, default=8, help="with --card-gib: search 1..N cards")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def _model(args: argparse.Namespace) -> ModelSpec:
+    if args.config is not None:
+        model = model_from_hf_config(parse_hf_config(args.config.read_text(encoding="utf-8")))
+    elif args.preset:
+        model = get_preset(args.preset)
+    else:
+        raise InvalidInput("model", "give --preset, --config or --input")
+    if args.safetensors is not None:
+        model = apply_header(model, summarize_header(read_safetensors_header(args.safetensors)))
+    if args.index is not None:
+        model = apply_header(model, summarize_index(json.loads(args.index.read_text(encoding="utf-8"))))
+    return model
+
+
+def _set(target: dict[str, Any], path: str, value: object) -> None:
+    if value is None or value is False:
+        return
+    *parents, leaf = path.split(".")
+    for key in parents:
+        target = target.setdefault(key, {})
+    target[leaf] = value
+
+
+_FLAGS = {
+    "weights": "precision.weights", "compute": "precision.compute", "kv_dtype": "precision.kv_cache",
+    "optimizer_dtype": "precision.optimizer_states", "master_weights": "precision.master_weights",
+    "quant": "quantization.method", "bits": "quantization.bits", "group_size": "quantization.group_size",
+    "double_quant": "quantization.double_quant", "gguf_type": "quantization.gguf_type",
+    "batch": "batch_size", "seq_len": "seq_len", "context": "context_len", "concurrent": "concurrent_sequences",
+    "optimizer": "training.optimizer", "checkpointing": "training.activation_checkpointing",
+    "chunked_loss": "training.chunked_loss", "optimizer_in_backward": "training.optimizer_in_backward",
+    "fused_optimizer": "training.fused_optimizer", "lora_rank": "lora.rank", "lora_targets": "lora.targets",
+    "strategy": "parallel.strategy", "cards": "parallel.cards", "tp": "parallel.tensor_parallel",
+    "offload_optimizer": "parallel.offload_optimizer", "offload_params": "parallel.offload_params",
+    "engine": "runtime.engine", "context_mib": "runtime.cuda_context_mib",
+    "vae_tiling": "diffusion.vae_tiling", "cpu_offload": "diffusion.cpu_offload",
+}  # fmt: skip
+
+
+def inputs_from_args(args: argparse.Namespace) -> EstimateInput:
+    """Inputs from parsed flags (or the ``--input`` JSON file)."""
+    if args.input is not None:
+        return inputs_from_dict(json.loads(args.input.read_text(encoding="utf-8")))
+    data: dict[str, Any] = {"workload": args.workload}
+    for flag, path in _FLAGS.items():
+        _set(data, path, getattr(args, flag))
+    if args.cards and not args.strategy and not args.tp:
+        _set(data, "parallel.tensor_parallel", args.cards)
+    _set(data, "image_height", args.image)
+    _set(data, "image_width", args.image)
+    if args.no_flash:
+        data["flash_attention"] = False
+    if args.no_guidance:
+        data.setdefault("diffusion", {})["guidance"] = False
+    return inputs_from_dict({**data, "model": _model(args)})
+
+
+def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_cards: int) -> dict[str, Any]:
+    card = round(card_gib * GIB)
+    fit = fits(result.peak_bytes, card)
+    report: dict[str, Any] = {
+        "card_bytes": card,
+        "fits": fit.fits,
+        "headroom_bytes": fit.headroom_bytes,
+        "min_cards": min_cards(inp, card, max_cards),
+    }
+    if not inp.workload.is_training and inp.model.has_kv_cache:
+        report["kv_capacity_tokens"] = kv_token_capacity(inp, card).tokens
+    return report
+
+
+def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
+    """Readable per-card breakdown."""
+    out.write(f"{inp.model.name} — {result.workload}, {result.cards} card(s) — {result.engine_version}\n")
+    out.write(f"Peak per card: {format_bytes(result.peak_bytes)} (phase: {result.peak_phase})\n\n")
+    for c in result.components:
+        mark = "*" if result.peak_phase in c.phases else " "
+        out.write(f"{mark} {c.label:<34} {format_bytes(c.bytes):>12}   {c.formula}\n")
+    out.write("\n* counted in the peak phase. Phases: ")
+    out.write(", ".join(f"{p.phase} {format_bytes(p.bytes)}" for p in result.phases) + "\n")
+    for note in result.notes:
+        out.write(f"Note: {note}\n")
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 2 invalid input)."""
+    stream = out if out is not None else sys.stdout
+    args = build_parser().parse_args(argv)
+    if args.list_presets:
+        for preset in list_presets():
+            stream.write(f"{preset.id:<26} {', '.join(preset.workloads):<40} {preset.source}\n")
+        return 0
+    try:
+        inp = inputs_from_args(args)
+        result = estimate(inp)
+        card = _card_report(inp, result, args.card_gib, args.max_cards) if args.card_gib else None
+    except (InvalidInput, OSError, json.JSONDecodeError) as exc:
+        stream.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        payload = {"inputs": inputs_to_dict(inp), "estimate": result.to_dict(), "card": card}
+        stream.write(json.dumps(payload, indent=2) + "\n")
+        return 0
+    render(result, inp, stream)
+    if card is not None:
+        stream.write(f"Card {args.card_gib} GiB: {'fits' if card['fits'] else 'does not fit'}, headroom ")
+        stream.write(f"{format_bytes(card['headroom_bytes'])}; smallest card count: {card['min_cards']}\n")
+    return 0

@@ -1,0 +1,123 @@
+"""Activations: tensors saved for backward (training) and the per-layer working set (inference).
+
+Training follows Korthikanti et al. 2022 generalised to GQA, gated MLPs and dtypes (estimator.md §4.2):
+per layer and token, elements saved are ``4h`` (two norm inputs, the attention and MLP inputs;
+replicated under TP) plus ``2ad + 2kd`` (q, k, v, attention output) and ``4f`` (gated MLP) or ``2f``
+(GeLU MLP), divided by ``t``; dropout adds 1-byte masks; without fused attention the score matrices
+``a·s²`` are stored. For a GPT block at 16 bits this is exactly ``s·b·h·(34 + 5as/h)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..architecture import linear_shapes
+from ..dtypes import DType, dtype_bytes
+from ..inputs import EstimateInput
+from ..model import ModelKind, ModelSpec
+from ..options import LoRATargets
+
+__all__ = [
+    "LayerActivation",
+    "autocast_upcasts",
+    "compute_bytes",
+    "layer_activation",
+    "sequence_tokens",
+]
+
+
+@dataclass(frozen=True)
+class LayerActivation:
+    """Bytes saved for backward by one transformer layer for one micro-batch.
+
+    Attributes:
+        linear: the part linear in sequence length.
+        scores: the attention-score part (``s²``), 0 with fused attention except logsumexp.
+        expression: the per-token expression in elements.
+    """
+
+    linear: int
+    scores: int
+    expression: str
+
+    @property
+    def total(self) -> int:
+        """All bytes of the layer."""
+        return self.linear + self.scores
+
+
+def compute_bytes(inp: EstimateInput) -> int:
+    """Bytes per activation element (``precision.compute``)."""
+    return dtype_bytes(inp.precision.compute)
+
+
+def autocast_upcasts(inp: EstimateInput) -> bool:
+    """AMP autocast (fp32 weights, 16-bit compute): softmax and norms run in fp32."""
+    return inp.precision.weights is DType.FP32 and inp.precision.compute is not DType.FP32
+
+
+def sequence_tokens(inp: EstimateInput) -> int:
+    """Tokens per sequence: ``seq_len``, or image patches (+1 class token) for vision models."""
+    model = inp.model
+    if model.kind is not ModelKind.VISION:
+        return inp.seq_len
+    height = inp.image_height or model.image_size
+    width = inp.image_width or model.image_size
+    return (height // model.patch_size) * (width // model.patch_size) + 1
+
+
+def _mlp_elements(model: ModelSpec, per_matrix: int) -> tuple[int, str]:
+    """MLP elements saved per token: ``per_matrix`` tensors of width f per expert path."""
+    moe = model.moe
+    if moe is None:
+        return per_matrix * model.intermediate_size, f"{per_matrix}f"
+    active = moe.experts_per_token + moe.num_shared_experts
+    return per_matrix * moe.expert_intermediate_size * active, f"{per_matrix}·{active}·f_expert"
+
+
+def _lora_dropout_elements(inp: EstimateInput) -> int:
+    """LoRA dropout keeps a dropped-out copy of each distinct adapted input per token."""
+    if not (inp.workload.is_adapter and inp.lora.dropout):
+        return 0
+    model = inp.model
+    h, ad = model.hidden_size, model.num_attention_heads * model.dim_per_head
+    targets = inp.lora.targets
+    elements = h  # the q/k/v input (shared by q, k, v adapters)
+    if targets is not LoRATargets.QV:
+        elements += ad  # o-projection input
+    if targets is LoRATargets.ALL_LINEAR:
+        down = next((s.d_in for s in linear_shapes(model) if s.role in ("down", "expert_down")), 0)
+        elements += h + down
+    return elements
+
+
+def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> LayerActivation:
+    """Bytes one layer saves for backward for ``batch`` sequences of ``tokens_per_seq`` tokens."""
+    model = inp.model
+    t = inp.parallel.tensor_parallel
+    b_act = compute_bytes(inp)
+    h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
+    if model.mla is not None:
+        d = model.mla.qk_nope_head_dim + model.mla.qk_rope_head_dim
+        k = a
+    compiled = inp.training.compiled
+    per_matrix = 4 if model.gated_mlp else 2
+    mlp, mlp_expr = _mlp_elements(model, per_matrix // 2 if compiled else per_matrix)
+    split = 2 * a * d + 2 * k * d + mlp
+    tokens = tokens_per_seq * batch
+    replicated = 2 if compiled else 4  # norm inputs (+ norm outputs unless recomputed by the compiler)
+    per_token = (replicated * h + _lora_dropout_elements(inp)) * b_act + split * b_act // t
+    expression = f"({replicated}h + (2ad + 2kd + {mlp_expr})/{t}) x {b_act} B"
+    if model.dropout:
+        per_token += 2 * h  # 1-byte dropout masks after attention and MLP
+        expression += " + 2h masks"
+    heads = max(1, a // t)
+    if inp.flash_attention:
+        scores = 4 * heads * tokens  # fp32 logsumexp per head and token
+        expression += " + fp32 logsumexp"
+    else:
+        softmax = 4 if autocast_upcasts(inp) else b_act
+        per_score = softmax + (1 + b_act if model.dropout else 0)
+        scores = heads * tokens_per_seq * tokens_per_seq * batch * per_score
+        expression += f" + a·s² x {per_score} B scores"
+    return LayerActivation(tokens * per_token, scores, expression)

@@ -1,0 +1,64 @@
+"""Memory outside the model: CUDA context, communication buffers, allocator fragmentation."""
+
+from __future__ import annotations
+
+from ..fmt import show
+from ..inputs import EstimateInput
+from ..options import Strategy
+from ..result import Component
+from ..units import MIB
+
+__all__ = ["FRAGMENTATION_PCT", "comm_component", "context_component", "fragmentation_component"]
+
+# Caching-allocator slack on memory that is allocated and freed during the step (activations, logits,
+# temporaries): reserved ~ allocated x 1.05-1.15 for steady loops (estimator.md §3). One constant,
+# calibrated on the public measured cases (see bench/estimator_cases_map.json).
+FRAGMENTATION_PCT = 15
+
+
+def context_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component:
+    """CUDA context, kernels and library handles of one process per card."""
+    size = inp.runtime.cuda_context_mib * MIB
+    return Component(
+        key="cuda_context",
+        label="CUDA context",
+        bytes=size,
+        formula=show(f"{inp.runtime.cuda_context_mib} MiB", size),
+        assumption="CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, "
+        "driver and lazy loading. Not part of PyTorch's reserved memory.",
+        phases=phases,
+        in_allocator=False,
+    )
+
+
+def comm_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component | None:
+    """NCCL buffers when cards communicate (not for independent inference replicas)."""
+    plan = inp.parallel
+    replicas = not inp.workload.is_training and plan.strategy is Strategy.DDP and plan.tensor_parallel == 1
+    if plan.cards == 1 or replicas:
+        return None
+    size = inp.runtime.comm_buffer_mib * MIB
+    return Component(
+        key="comm_buffers",
+        label="Communication buffers",
+        bytes=size,
+        formula=show(f"{inp.runtime.comm_buffer_mib} MiB per card", size),
+        assumption="NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory "
+        "growing from TP=1 to TP=2).",
+        phases=phases,
+        in_allocator=False,
+    )
+
+
+def fragmentation_component(dynamic_bytes: int, phase: str) -> Component:
+    """Allocator slack for ``dynamic_bytes`` churned during ``phase``."""
+    size = dynamic_bytes * FRAGMENTATION_PCT // 100
+    return Component(
+        key="fragmentation",
+        label="Allocator fragmentation",
+        bytes=size,
+        formula=show(f"{FRAGMENTATION_PCT}% x {dynamic_bytes:,} B allocated and freed during {phase}", size),
+        assumption="PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
+        "expandable_segments reduces it.",
+        phases=(phase,),
+    )

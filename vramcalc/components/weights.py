@@ -1,0 +1,111 @@
+"""Weights of a transformer model: whole-model bytes by part, then per card under the plan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..architecture import linear_shapes, param_counts
+from ..dtypes import bytes_for, dtype_bytes
+from ..fmt import num, show
+from ..inputs import EstimateInput
+from ..model import ModelSpec
+from ..options import Quantization, QuantMethod, Strategy
+from ..quant import GGUF_BLOCKS, quantized_role_bytes, storage_note
+from ..result import Component
+
+__all__ = ["WeightBytes", "dense_bytes", "model_weight_bytes", "per_card_weights", "weights_component"]
+
+
+@dataclass(frozen=True)
+class WeightBytes:
+    """Whole-model weight bytes split by how they are divided under tensor/pipeline parallelism.
+
+    Attributes:
+        linear: transformer-block linear layers (split by TP, by PP stage).
+        embedding: token embedding and LM head (vocab-parallel under TP).
+        other: norms, biases, routers, position embeddings (replicated under TP).
+        note: storage assumption.
+    """
+
+    linear: int
+    embedding: int
+    other: int
+    note: str
+
+    @property
+    def total(self) -> int:
+        """All weight bytes of the model."""
+        return self.linear + self.embedding + self.other
+
+
+def _gguf_embedding(model: ModelSpec, quant: Quantization) -> int:
+    base = quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
+    one = model.vocab_size * model.hidden_size
+    token = bytes_for(one, *GGUF_BLOCKS[base])
+    if model.tie_word_embeddings:
+        return token
+    head_type = "q6_k" if quant.gguf_type.endswith("_m") else base
+    return token + bytes_for(one, *GGUF_BLOCKS[head_type])
+
+
+def model_weight_bytes(model: ModelSpec, dense: int, quant: Quantization) -> WeightBytes:
+    """Whole-model weight bytes of ``model`` stored with ``dense`` bytes per weight or ``quant``.
+
+    Quantizers convert only the linear layers; embeddings, LM head, norms and routers stay 16-bit
+    (GGUF quantizes the embeddings too). A pre-quantized checkpoint's header bytes are used as-is.
+    """
+    counts = param_counts(model)
+    if model.checkpoint_prequantized and model.checkpoint_bytes is not None:
+        return WeightBytes(model.checkpoint_bytes, 0, 0, "exact bytes from the checkpoint header")
+    if quant.method is QuantMethod.NONE:
+        return WeightBytes(
+            counts.linear * dense, counts.embedding * dense, counts.other * dense, f"{dense} B per parameter"
+        )
+    linear = quantized_role_bytes(linear_shapes(model), quant, dense)
+    embedding = _gguf_embedding(model, quant) if quant.method is QuantMethod.GGUF else counts.embedding * dense
+    note = f"{storage_note(quant)}; embeddings/LM head, norms and routers {dense}-byte"
+    return WeightBytes(linear, embedding, counts.other * dense, note)
+
+
+def per_card_weights(inp: EstimateInput, weights: WeightBytes) -> tuple[int, str]:
+    """Weights on the busiest card under tensor or pipeline parallelism (before ZeRO-3 sharding).
+
+    TP splits block linears and the vocab-parallel embedding/LM head by ``t`` and replicates the rest;
+    a pipeline stage holds ``ceil(L/p)`` blocks plus the larger of embedding and LM head.
+    """
+    plan = inp.parallel
+    t = plan.tensor_parallel
+    if plan.strategy is Strategy.PIPELINE:
+        p = plan.data_parallel
+        layers = inp.model.total_layers
+        stage_layers = -(-layers // p)
+        per_layer = weights.linear + weights.other
+        stage = per_layer * stage_layers // layers + weights.embedding // (1 if inp.model.tie_word_embeddings else 2)
+        return stage, f"ceil({layers}/{p}) of {layers} blocks + embedding on the first stage"
+    if t == 1:
+        return weights.total, "whole model"
+    split = (weights.linear + weights.embedding) // t + weights.other
+    return split, f"(linear + embedding)/{t} + replicated norms/biases"
+
+
+def weights_component(inp: EstimateInput, weights: WeightBytes, card_bytes: int, phases: tuple[str, ...]) -> Component:
+    """The ``weights`` line for ``card_bytes`` bytes already divided for this card."""
+    counts = param_counts(inp.model)
+    frozen = " (frozen base)" if inp.workload.is_adapter else ""
+    formula = show(f"{num(counts.total)} params: {weights.note}", weights.total)
+    if card_bytes != weights.total:
+        formula += f"; per card {card_bytes:,} B"
+    return Component(
+        key="weights",
+        label="Weights" + frozen,
+        bytes=card_bytes,
+        formula=formula,
+        assumption="All weights resident on the card (MoE: every expert). Quantized formats store "
+        "metadata (scales/zeros/constants), counted here.",
+        phases=phases,
+    )
+
+
+def dense_bytes(inp: EstimateInput) -> int:
+    """Bytes per unquantized weight: ``precision.weights``."""
+    return dtype_bytes(inp.precision.weights)

@@ -1,0 +1,148 @@
+"""Diffusion image generation: text encoders, denoiser steady state and the separate VAE-decode peak.
+
+Phases: ``text_encode`` (encoders), ``denoise`` (UNet/DiT, the denoising loop) and ``vae_decode``.
+Without CPU offload every component stays resident; with ``enable_model_cpu_offload`` only the
+active one is on the card (estimator.md §6).
+"""
+
+from __future__ import annotations
+
+from .architecture import LinearShape
+from .components.activations import compute_bytes
+from .components.weights import dense_bytes
+from .errors import InvalidInput
+from .fmt import num, show
+from .inputs import EstimateInput
+from .model import DiffusionSpec
+from .options import QuantMethod
+from .quant import linear_bytes, storage_note
+from .result import Component
+
+__all__ = ["DECODE", "DENOISE", "ENCODE", "VAE_FP32_TENSORS", "VAE_HALF_TENSORS", "diffusion_components"]
+
+ENCODE = "text_encode"
+DENOISE = "denoise"
+DECODE = "vae_decode"
+ALL = (ENCODE, DENOISE, DECODE)
+
+# VAE decoder peak: live full-resolution 256-channel tensors in the last up-blocks (input, norm
+# output, activation, conv outputs, upsample) in the compute dtype, plus one fp32 tensor for the
+# GroupNorm upcast. Fitted, together with the allocator slack (FRAGMENTATION_PCT), on the SD 1.5 (fp16)
+# and SDXL (fp32) decode measurements at 512 and 1024 px (cases I13, I15); the decoder widths are
+# 512-512-256-128 and the last two up-blocks run at H/2 and H.
+VAE_HALF_TENSORS = 6
+VAE_FP32_TENSORS = 1
+_VAE_CHANNELS = 256
+
+
+def _quantized(params: int, linear_pct: int, width: int, inp: EstimateInput) -> int:
+    """Bytes of ``params`` parameters of which ``linear_pct``% are linear weights quantized by ``inp``."""
+    dense = dense_bytes(inp)
+    if inp.quantization.method is QuantMethod.NONE:
+        return params * dense
+    linear = params * linear_pct // 100
+    shape = LinearShape("linear", width, max(1, linear // width), 1)
+    return linear_bytes(shape, inp.quantization, dense) + (params - shape.params) * dense
+
+
+def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
+    offload = inp.diffusion.cpu_offload
+    note = storage_note(inp.quantization)
+    dense = dense_bytes(inp)
+    denoiser = _quantized(spec.denoiser_params, spec.denoiser_linear_fraction_pct, spec.denoiser_hidden, inp)
+    quantize_text = inp.diffusion.quantize_text_encoders
+    text = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in spec.text_encoder_params)
+    vae = spec.vae_params * dense
+    where = "resident only while used (model CPU offload)" if offload else "all components resident"
+    return [
+        Component(
+            "text_encoder_weights",
+            "Text encoder weights",
+            text,
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", text),
+            ("quantized: " + note if quantize_text else f"{dense} B per parameter") + f"; {where}.",
+            (ENCODE,) if offload else ALL,
+        ),
+        Component(
+            "weights",
+            "Denoiser weights",
+            denoiser,
+            show(f"{num(spec.denoiser_params)} params ({spec.denoiser_linear_fraction_pct}% linear)", denoiser),
+            f"{note if inp.quantization.method is not QuantMethod.NONE else f'{dense} B per parameter'}; {where}.",
+            (DENOISE,) if offload else ALL,
+        ),
+        Component(
+            "vae_weights",
+            "VAE weights",
+            vae,
+            show(f"{num(spec.vae_params)} params x {dense} B", vae),
+            f"The VAE is not quantized; {where}.",
+            (DECODE,) if offload else ALL,
+        ),
+    ]
+
+
+def _pixels(inp: EstimateInput) -> tuple[int, int]:
+    height = inp.image_height or 1024
+    width = inp.image_width or 1024
+    return height, width
+
+
+def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    height, width = _pixels(inp)
+    step = spec.vae_scale_factor * spec.patch_size
+    tokens = (height // step) * (width // step)
+    if spec.denoiser_kind == "dit":
+        tokens += spec.text_tokens  # joint attention over image and text tokens
+    batch = inp.batch_size * (2 if inp.diffusion.guidance else 1)
+    b_act = compute_bytes(inp)
+    # DiT block working set ~10h per token (residual, norm, qkv + out, 4h MLP and its activation);
+    # a UNet also holds its skip connections (~6h per token at the first level's width).
+    per_token = 10 if spec.denoiser_kind == "dit" else 16
+    size = batch * tokens * per_token * spec.denoiser_hidden * b_act
+    expr = f"{batch} x {num(tokens)} tokens x {per_token}h (h={spec.denoiser_hidden}) x {b_act} B"
+    if not inp.flash_attention:
+        size += batch * spec.denoiser_heads * tokens * tokens * 2 * b_act
+        expr += f" + scores {spec.denoiser_heads} heads x tokens² x {2 * b_act} B"
+    return Component(
+        "activations",
+        "Denoiser activations",
+        size,
+        show(expr, size),
+        "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch.",
+        (DENOISE,),
+        dynamic=True,
+    )
+
+
+def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    height, width = _pixels(inp)
+    tiled = inp.diffusion.vae_tiling
+    if tiled:
+        height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
+    images = 1 if inp.diffusion.vae_slicing else inp.batch_size
+    b_vae = dense_bytes(inp)
+    per_pixel = _VAE_CHANNELS * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    size = images * height * width * per_pixel
+    expr = (
+        f"{images} image(s) x {height}x{width} px x 256 ch x ({VAE_HALF_TENSORS} x {b_vae} B"
+        f" + {VAE_FP32_TENSORS} x 4 B)"
+    )
+    return Component(
+        "vae_decode",
+        "VAE decode activations",
+        size,
+        show(expr, size),
+        ("Tiled decode: the peak is one tile's. " if tiled else "")
+        + "Convolutions at full output resolution; the peak grows with pixel count.",
+        (DECODE,),
+        dynamic=True,
+    )
+
+
+def diffusion_components(inp: EstimateInput) -> list[Component]:
+    """All components of a text-to-image generation on one card."""
+    spec = inp.model.diffusion
+    if spec is None:  # pragma: no cover - ModelSpec validation requires it for kind == diffusion
+        raise InvalidInput("model.diffusion", "a diffusion model needs its pipeline description")
+    return [*_weights(inp, spec), _denoiser_activations(inp, spec), _vae_decode(inp, spec)]

@@ -1,0 +1,84 @@
+"""``estimate(inputs) -> Estimate``: assemble components per workload, find the peak phase."""
+
+from __future__ import annotations
+
+from .components.runtime import comm_component, context_component, fragmentation_component
+from .diffusion import ALL as DIFFUSION_PHASES
+from .diffusion import DECODE, diffusion_components
+from .infer import PHASES as SERVING_PHASES
+from .infer import inference_components
+from .inputs import EstimateInput
+from .options import Engine, Workload
+from .result import Component, Estimate, PhaseTotal
+from .train import BOTH as TRAINING_PHASES
+from .train import training_components
+from .version import ENGINE_VERSION
+
+__all__ = ["estimate"]
+
+
+def _phase_total(components: list[Component], phase: str) -> tuple[int, int]:
+    """(bytes live in ``phase`` without fragmentation, dynamic bytes in ``phase``)."""
+    live = [c for c in components if phase in c.phases]
+    return sum(c.bytes for c in live), sum(c.bytes for c in live if c.dynamic)
+
+
+def estimate(inp: EstimateInput) -> Estimate:
+    """Estimate per-card memory for ``inp``.
+
+    Args:
+        inp: validated inputs.
+
+    Returns:
+        The per-card breakdown of the busiest card and its peak over the phases of the workload.
+    """
+    kv_per_token: int | None = None
+    notes: list[str] = []
+    if inp.workload is Workload.DIFFUSION:
+        phases: tuple[str, ...] = DIFFUSION_PHASES
+        components = diffusion_components(inp)
+    elif inp.workload.is_training:
+        phases = TRAINING_PHASES
+        components = training_components(inp)
+    else:
+        phases = SERVING_PHASES
+        components, kv = inference_components(inp)
+        if kv is not None:
+            kv_per_token = kv.per_sequence // inp.context_tokens
+    components.append(context_component(inp, phases))
+    comm = comm_component(inp, phases)
+    if comm is not None:
+        components.append(comm)
+    totals: list[PhaseTotal] = []
+    frag_by_phase: dict[str, Component] = {}
+    for phase in phases:
+        live, dynamic = _phase_total(components, phase)
+        frag = fragmentation_component(dynamic, phase)
+        frag_by_phase[phase] = frag
+        totals.append(PhaseTotal(phase, live + frag.bytes))
+    peak = max(totals, key=lambda p: p.bytes)
+    components.append(frag_by_phase[peak.phase])
+    reserved = sum(c.bytes for c in components if peak.phase in c.phases and c.in_allocator)
+    if inp.parallel.cards > 1:
+        notes.append("Per card, busiest card; memory is never pooled across cards.")
+    if inp.runtime.engine is Engine.VLLM and not inp.workload.is_training:
+        notes.append(
+            "vLLM pre-allocates gpu_memory_utilization of the card for KV blocks, so the card looks full; "
+            "this peak is what the workload needs (see kv_token_capacity for the tokens that fit)."
+        )
+    if inp.runtime.engine is Engine.LLAMA_CPP and not inp.workload.is_training:
+        notes.append("llama.cpp allocates the whole n_ctx KV cache up front plus per-GPU compute buffers.")
+    decode = next((p.bytes for p in totals if p.phase == DECODE), None)
+    return Estimate(
+        engine_version=ENGINE_VERSION,
+        workload=inp.workload.value,
+        cards=inp.parallel.cards,
+        components=tuple(c for c in components if c.bytes > 0 or c.key == "weights"),
+        phases=tuple(totals),
+        peak_bytes=peak.bytes,
+        peak_phase=peak.phase,
+        peak_reserved_bytes=reserved,
+        kv_bytes_per_token=kv_per_token,
+        vae_decode_peak_bytes=decode,
+        notes=tuple(notes),
+    )

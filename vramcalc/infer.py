@@ -1,0 +1,100 @@
+"""Components of LLM / encoder inference and serving on one card (single phase ``serving``)."""
+
+from __future__ import annotations
+
+from .architecture import linear_shapes
+from .components.activations import compute_bytes, sequence_tokens
+from .components.kv import KVCache, kv_cache, kv_component
+from .components.weights import dense_bytes, model_weight_bytes, per_card_weights, weights_component
+from .fmt import num, show
+from .inputs import EstimateInput
+from .model import ModelSpec
+from .options import QuantMethod
+from .result import Component
+
+__all__ = ["SERVING", "inference_components", "prefill_workspace"]
+
+SERVING = "serving"
+PHASES = (SERVING,)
+
+
+def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache | None]:
+    """Weights, KV cache, prefill working set and logits on the busiest card."""
+    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+    card, _how = per_card_weights(inp, weights)
+    comps = [weights_component(inp, weights, card, PHASES)]
+    kv = kv_cache(inp) if inp.model.has_kv_cache else None
+    if kv is not None:
+        comps.append(kv_component(inp, kv))
+    comps.append(prefill_workspace(inp))
+    if inp.model.has_vocab_logits:
+        size = inp.batch_size * inp.model.vocab_size * 4 // inp.parallel.tensor_parallel
+        comps.append(
+            Component(
+                "logits",
+                "Logits",
+                size,
+                show(f"{inp.batch_size} seqs x {num(inp.model.vocab_size)} vocab x 4 B (fp32, last token)", size),
+                "Only the last position's logits are computed and upcast (current generate/vLLM).",
+                PHASES,
+                dynamic=True,
+            )
+        )
+    if inp.quantization.method in (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8):
+        biggest = max(s.d_in * s.d_out for s in linear_shapes(inp.model))
+        size = biggest * compute_bytes(inp) // inp.parallel.tensor_parallel
+        comps.append(
+            Component(
+                "dequant_workspace",
+                "Dequantization workspace",
+                size,
+                show(f"largest linear {num(biggest)} x {compute_bytes(inp)} B", size),
+                "bitsandbytes dequantizes one layer at a time.",
+                PHASES,
+                dynamic=True,
+            )
+        )
+    return comps, kv
+
+
+def _mlp_working(model: ModelSpec) -> tuple[int, str]:
+    moe = model.moe
+    per = 3 if model.gated_mlp else 2
+    if moe is None:
+        return per * model.intermediate_size, f"{per}f"
+    active = moe.experts_per_token + moe.num_shared_experts
+    return per * moe.expert_intermediate_size * active, f"{per}·{active}·f_expert"
+
+
+def prefill_workspace(inp: EstimateInput) -> Component:
+    """Working set of one layer during a prefill step of ``batch_size`` sequences (``seq_len`` tokens,
+    or image patches for vision models).
+
+    Activations are not kept across layers in inference: per token ``2h`` (residual and norm output)
+    plus the larger of the attention projections ``(2ad + 2kd)/t`` and the MLP ``3f/t`` (gated: gate,
+    up, product); without fused attention one layer's ``a·s²`` scores and softmax are added.
+    """
+    model = inp.model
+    t = inp.parallel.tensor_parallel
+    h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
+    mlp, mlp_expr = _mlp_working(model)
+    per_token = 2 * h + max(2 * a * d + 2 * k * d, mlp) // t
+    b_act = compute_bytes(inp)
+    seq = sequence_tokens(inp)
+    tokens = inp.batch_size * seq
+    size = tokens * per_token * b_act
+    expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})/{t}) x {b_act} B"
+    if not inp.flash_attention:
+        scores = inp.batch_size * max(1, a // t) * seq**2 * 2 * b_act
+        size += scores
+        expr += f" + scores and softmax a·s² x {2 * b_act} B"
+    return Component(
+        "workspace",
+        "Prefill activations / workspace",
+        size,
+        show(expr, size),
+        "One layer's intermediates are live at a time during prefill; engines may reserve more "
+        "(CUDA graphs, llama.cpp compute buffers).",
+        PHASES,
+        dynamic=True,
+    )

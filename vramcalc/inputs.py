@@ -1,0 +1,131 @@
+"""The estimator's input: one frozen dataclass, validated (fields and combinations) on construction.
+
+Every invalid value or combination raises :class:`~vramcalc.errors.InvalidInput` naming the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import InvalidInput
+from .model import ModelKind, ModelSpec
+from .options import (
+    DiffusionOptions,
+    LoRAConfig,
+    ParallelPlan,
+    Precision,
+    Quantization,
+    QuantMethod,
+    RuntimeOptions,
+    Strategy,
+    TrainingOptions,
+    Workload,
+)
+
+__all__ = ["EstimateInput"]
+
+
+@dataclass(frozen=True)
+class EstimateInput:
+    """Everything one estimate depends on. Validated on construction.
+
+    Args:
+        model: architecture.
+        workload: see :class:`Workload`.
+        precision: storage/compute precisions.
+        quantization: weight quantization.
+        batch_size: training micro-batch per data-parallel rank; inference: sequences per prefill step.
+        seq_len: training sequence length; inference: prompt tokens per sequence in one prefill step.
+        context_len: inference tokens kept per sequence (prompt + generated); ``None`` means ``seq_len``.
+        concurrent_sequences: inference sequences resident in the KV cache.
+        image_height: diffusion output / vision input pixels; ``None`` uses the model's default.
+        image_width: as ``image_height``.
+        flash_attention: fused attention (no ``s x s`` score matrices are stored).
+        training: optimizer and recipe switches.
+        lora: adapter configuration (LoRA/QLoRA only).
+        parallel: parallelism plan.
+        runtime: overheads.
+        diffusion: image-generation switches.
+    """
+
+    model: ModelSpec
+    workload: Workload = Workload.INFERENCE
+    precision: Precision = field(default_factory=Precision)
+    quantization: Quantization = field(default_factory=Quantization)
+    batch_size: int = 1
+    seq_len: int = 2048
+    context_len: int | None = None
+    concurrent_sequences: int = 1
+    image_height: int | None = None
+    image_width: int | None = None
+    flash_attention: bool = True
+    training: TrainingOptions = field(default_factory=TrainingOptions)
+    lora: LoRAConfig = field(default_factory=LoRAConfig)
+    parallel: ParallelPlan = field(default_factory=ParallelPlan)
+    runtime: RuntimeOptions = field(default_factory=RuntimeOptions)
+    diffusion: DiffusionOptions = field(default_factory=DiffusionOptions)
+
+    def __post_init__(self) -> None:
+        _check_sizes(self)
+        _check_workload(self)
+        _check_parallel(self)
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens cached per sequence (``context_len`` or ``seq_len``)."""
+        return self.seq_len if self.context_len is None else self.context_len
+
+
+def _check_sizes(inp: EstimateInput) -> None:
+    for name in ("batch_size", "seq_len", "concurrent_sequences"):
+        if getattr(inp, name) < 1:
+            raise InvalidInput(name, "must be >= 1")
+    if inp.context_len is not None and inp.context_len < 1:
+        raise InvalidInput("context_len", "must be >= 1")
+    for name in ("image_height", "image_width"):
+        value = getattr(inp, name)
+        if value is not None and value < 8:
+            raise InvalidInput(name, "must be >= 8 pixels")
+    if inp.model.kind is ModelKind.VISION:
+        patch = inp.model.patch_size
+        for name in ("image_height", "image_width"):
+            value = getattr(inp, name)
+            if value is not None and value < patch:
+                raise InvalidInput(name, f"must be at least one patch ({patch} px)")
+
+
+def _check_workload(inp: EstimateInput) -> None:
+    kind, workload, method = inp.model.kind, inp.workload, inp.quantization.method
+    if (workload is Workload.DIFFUSION) != (kind is ModelKind.DIFFUSION):
+        raise InvalidInput("workload", "diffusion models run the 'diffusion' workload, and only they do")
+    if workload is Workload.VISION_FINETUNE and kind is not ModelKind.VISION:
+        raise InvalidInput("workload", "vision fine-tuning needs a vision model")
+    full = workload in (Workload.FULL_FINETUNE, Workload.VISION_FINETUNE)
+    if full and (method is not QuantMethod.NONE or inp.model.checkpoint_prequantized):
+        raise InvalidInput("quantization.method", "full fine-tuning cannot update quantized weights")
+    if workload is Workload.QLORA and method not in (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8):
+        raise InvalidInput("quantization.method", "QLoRA needs a bitsandbytes base (bnb_nf4 or bnb_int8)")
+    if inp.model.checkpoint_prequantized and method is not QuantMethod.NONE:
+        raise InvalidInput("quantization.method", "the checkpoint is already quantized; its bytes are used")
+    if inp.training.optimizer_in_backward and inp.parallel.strategy.shard_stage >= 2:
+        raise InvalidInput("training.optimizer_in_backward", "not modelled with sharded gradients (ZeRO-2/3)")
+
+
+def _check_parallel(inp: EstimateInput) -> None:
+    plan, model = inp.parallel, inp.model
+    training = inp.workload.is_training
+    if plan.strategy.shard_stage and not training:
+        raise InvalidInput("parallel.strategy", "ZeRO/FSDP shard training states; not used for inference")
+    if plan.strategy is Strategy.PIPELINE and training:
+        raise InvalidInput("parallel.strategy", "pipeline split is modelled for inference only")
+    if inp.workload is Workload.DIFFUSION and (plan.tensor_parallel > 1 or plan.strategy is Strategy.PIPELINE):
+        raise InvalidInput("parallel.strategy", "diffusion runs as single card or replicas (ddp)")
+    t = plan.tensor_parallel
+    if t > 1 and model.kind is not ModelKind.DIFFUSION:
+        if model.num_attention_heads % t:
+            raise InvalidInput("parallel.tensor_parallel", "must divide the attention heads")
+        k = model.kv_heads
+        if k % t and t % k:
+            raise InvalidInput("parallel.tensor_parallel", "must divide, or be a multiple of, the KV heads")
+    if plan.strategy is Strategy.PIPELINE and plan.cards > model.total_layers:
+        raise InvalidInput("parallel.cards", "cannot split fewer layers than cards")

@@ -1,0 +1,301 @@
+"""Option dataclasses and enums that make up an :class:`~vramcalc.inputs.EstimateInput`.
+
+Each validates its own fields on construction and raises :class:`~vramcalc.errors.InvalidInput`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .dtypes import DType, KVDType
+from .errors import InvalidInput
+
+__all__ = [
+    "GGUF_MIXES",
+    "GGUF_TYPES",
+    "DiffusionOptions",
+    "Engine",
+    "LoRAConfig",
+    "LoRATargets",
+    "OptimizerKind",
+    "ParallelPlan",
+    "Precision",
+    "QuantMethod",
+    "Quantization",
+    "RuntimeOptions",
+    "Strategy",
+    "TrainingOptions",
+    "Workload",
+]
+
+
+class Workload(StrEnum):
+    """What the cards are doing."""
+
+    INFERENCE = "inference"
+    FULL_FINETUNE = "full_finetune"
+    LORA = "lora"
+    QLORA = "qlora"
+    DIFFUSION = "diffusion"
+    VISION_FINETUNE = "vision_finetune"
+
+    @property
+    def is_training(self) -> bool:
+        """Training workloads keep gradients, optimizer states and saved activations."""
+        return self in (Workload.FULL_FINETUNE, Workload.LORA, Workload.QLORA, Workload.VISION_FINETUNE)
+
+    @property
+    def is_adapter(self) -> bool:
+        """LoRA-style: the base weights are frozen, only adapters train."""
+        return self in (Workload.LORA, Workload.QLORA)
+
+
+class QuantMethod(StrEnum):
+    """Weight storage formats with their real metadata (see :mod:`vramcalc.quant`)."""
+
+    NONE = "none"
+    GPTQ = "gptq"
+    AWQ = "awq"
+    BNB_INT8 = "bnb_int8"
+    BNB_NF4 = "bnb_nf4"
+    FP8 = "fp8"
+    MXFP4 = "mxfp4"
+    NVFP4 = "nvfp4"
+    INT8_WEIGHT_ONLY = "int8_weight_only"
+    INT4_WEIGHT_ONLY = "int4_weight_only"
+    GGUF = "gguf"
+
+
+GGUF_TYPES = ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k")
+GGUF_MIXES = ("q4_k_m", "q5_k_m", "q3_k_m")
+
+
+@dataclass(frozen=True)
+class Quantization:
+    """Weight quantization.
+
+    Args:
+        method: storage format; ``none`` keeps ``Precision.weights``.
+        bits: GPTQ/AWQ bits (2, 3, 4 or 8).
+        group_size: GPTQ/AWQ group size; ``None`` for one group per column.
+        double_quant: bitsandbytes NF4 double quantization of the absmax constants.
+        gguf_type: llama.cpp type (``q4_0`` … ``q6_k``, or the ``q4_k_m``-style mixes).
+    """
+
+    method: QuantMethod = QuantMethod.NONE
+    bits: int = 4
+    group_size: int | None = 128
+    double_quant: bool = False
+    gguf_type: str = "q4_k_m"
+
+    def __post_init__(self) -> None:
+        if self.method in (QuantMethod.GPTQ, QuantMethod.AWQ) and self.bits not in (2, 3, 4, 8):
+            raise InvalidInput("quantization.bits", "GPTQ/AWQ support 2, 3, 4 or 8 bits")
+        if self.group_size is not None and self.group_size <= 0:
+            raise InvalidInput("quantization.group_size", "must be > 0 (or null for per-column)")
+        if self.method is QuantMethod.GGUF and self.gguf_type not in GGUF_TYPES + GGUF_MIXES:
+            raise InvalidInput("quantization.gguf_type", f"unknown GGUF type {self.gguf_type!r}")
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Storage and compute precisions.
+
+    Args:
+        weights: dtype of (unquantized) weights and therefore of their gradients.
+        compute: activation dtype (autocast dtype when weights are fp32).
+        kv_cache: KV-cache element format.
+        optimizer_states: dtype of Adam/Lion/SGD-momentum states (8-bit optimizers ignore it).
+        master_weights: keep an fp32 master copy of trainable weights stored in 16-bit.
+    """
+
+    weights: DType = DType.BF16
+    compute: DType = DType.BF16
+    kv_cache: KVDType = KVDType.BF16
+    optimizer_states: DType = DType.FP32
+    master_weights: bool = False
+
+    def __post_init__(self) -> None:
+        if self.weights is DType.FP8:
+            raise InvalidInput("precision.weights", "fp8 weights are a quantization format: use quantization")
+        if self.compute is DType.FP8:
+            raise InvalidInput("precision.compute", "fp8 compute is not modelled; use bf16 or fp16")
+        if self.optimizer_states is DType.FP8:
+            raise InvalidInput("precision.optimizer_states", "use optimizer 'adamw_8bit' for 8-bit states")
+
+
+class OptimizerKind(StrEnum):
+    """Optimizers with their per-parameter state."""
+
+    ADAMW = "adamw"
+    ADAMW_8BIT = "adamw_8bit"
+    PAGED_ADAMW = "paged_adamw"
+    PAGED_ADAMW_8BIT = "paged_adamw_8bit"
+    SGD = "sgd"
+    SGD_MOMENTUM = "sgd_momentum"
+    ADAFACTOR = "adafactor"
+    LION = "lion"
+
+
+@dataclass(frozen=True)
+class TrainingOptions:
+    """Training recipe switches.
+
+    Args:
+        optimizer: see :class:`OptimizerKind`.
+        fused_optimizer: fused/per-tensor optimizer step (no parameter-sized temporaries).
+        optimizer_in_backward: step each parameter during backward and free its gradient.
+        activation_checkpointing: recompute each layer in backward, keep only layer inputs.
+        chunked_loss: chunked cross-entropy (logits upcast one chunk at a time).
+        compiled: ``torch.compile``: its partitioner recomputes pointwise ops in backward instead of
+            saving their outputs (norm outputs, the MLP activation and gating product).
+    """
+
+    optimizer: OptimizerKind = OptimizerKind.ADAMW
+    fused_optimizer: bool = False
+    optimizer_in_backward: bool = False
+    activation_checkpointing: bool = False
+    chunked_loss: bool = False
+    compiled: bool = False
+
+
+class LoRATargets(StrEnum):
+    """Which linear layers get adapters."""
+
+    QV = "qv"
+    ATTENTION = "attention"
+    ALL_LINEAR = "all_linear"
+
+
+@dataclass(frozen=True)
+class LoRAConfig:
+    """LoRA adapters: ``r·(d_in + d_out)`` trainable parameters per adapted matrix.
+
+    Args:
+        rank: adapter rank ``r``.
+        targets: adapted layers.
+        dropout: LoRA dropout > 0 (saves a dropped-out copy of each adapted input).
+    """
+
+    rank: int = 8
+    targets: LoRATargets = LoRATargets.ALL_LINEAR
+    dropout: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rank <= 0:
+            raise InvalidInput("lora.rank", "must be > 0")
+
+
+class Strategy(StrEnum):
+    """How ``ParallelPlan.cards`` share the work (combined with ``tensor_parallel``).
+
+    single: one replica (on ``tensor_parallel`` cards). ddp: replicas, nothing sharded.
+    zero1/zero2/zero3: DeepSpeed ZeRO stages (FSDP SHARD_GRAD_OP is zero2, FULL_SHARD is zero3).
+    pipeline: layers split across cards (accelerate ``device_map``, inference only).
+    """
+
+    SINGLE = "single"
+    DDP = "ddp"
+    ZERO1 = "zero1"
+    ZERO2 = "zero2"
+    ZERO3 = "zero3"
+    FSDP = "fsdp"
+    PIPELINE = "pipeline"
+
+    @property
+    def shard_stage(self) -> int:
+        """ZeRO stage (0 for unsharded strategies); FSDP full shard counts as 3."""
+        return {Strategy.ZERO1: 1, Strategy.ZERO2: 2, Strategy.ZERO3: 3, Strategy.FSDP: 3}.get(self, 0)
+
+
+@dataclass(frozen=True)
+class ParallelPlan:
+    """Parallelism over ``cards`` cards; memory is always reported per card.
+
+    Args:
+        strategy: see :class:`Strategy`.
+        cards: total cards.
+        tensor_parallel: tensor-parallel degree ``t``; data-parallel degree is ``cards / t``.
+        offload_optimizer: ZeRO/FSDP optimizer states (and step) on CPU.
+        offload_params: ZeRO-3/FSDP parameters (and gradients) on CPU.
+        grad_bucket_view: DDP ``gradient_as_bucket_view=True`` (no separate bucket copy).
+    """
+
+    strategy: Strategy = Strategy.SINGLE
+    cards: int = 1
+    tensor_parallel: int = 1
+    offload_optimizer: bool = False
+    offload_params: bool = False
+    grad_bucket_view: bool = False
+
+    def __post_init__(self) -> None:
+        if self.cards < 1:
+            raise InvalidInput("parallel.cards", "must be >= 1")
+        if self.tensor_parallel < 1 or self.cards % self.tensor_parallel:
+            raise InvalidInput("parallel.tensor_parallel", "must be >= 1 and divide parallel.cards")
+        if self.strategy is Strategy.SINGLE and self.cards != self.tensor_parallel:
+            raise InvalidInput("parallel.cards", "strategy 'single' uses exactly tensor_parallel cards")
+        if self.strategy is Strategy.PIPELINE and self.tensor_parallel != 1:
+            raise InvalidInput("parallel.tensor_parallel", "pipeline split is modelled without tensor parallel")
+        if self.offload_optimizer and self.strategy.shard_stage == 0:
+            raise InvalidInput("parallel.offload_optimizer", "needs a ZeRO/FSDP strategy")
+        if self.offload_params and self.strategy.shard_stage != 3:
+            raise InvalidInput("parallel.offload_params", "needs ZeRO-3/FSDP full shard")
+
+    @property
+    def data_parallel(self) -> int:
+        """Data-parallel (or sharding, or pipeline) degree ``N = cards / t``."""
+        return self.cards // self.tensor_parallel
+
+
+class Engine(StrEnum):
+    """Inference runtime (changes overheads and what 'KV cache' means)."""
+
+    TRANSFORMERS = "transformers"
+    VLLM = "vllm"
+    LLAMA_CPP = "llama_cpp"
+
+
+@dataclass(frozen=True)
+class RuntimeOptions:
+    """Runtime overheads outside the model.
+
+    Args:
+        engine: inference runtime.
+        cuda_context_mib: CUDA context + kernels per process (300 MiB - 2 GiB; measure per image).
+        comm_buffer_mib: NCCL/communication buffers per card when more than one card is used.
+        gpu_memory_utilization_pct: vLLM's share of the card it may use (KV capacity).
+    """
+
+    engine: Engine = Engine.TRANSFORMERS
+    cuda_context_mib: int = 1024
+    comm_buffer_mib: int = 512
+    gpu_memory_utilization_pct: int = 90
+
+    def __post_init__(self) -> None:
+        if self.cuda_context_mib < 0:
+            raise InvalidInput("runtime.cuda_context_mib", "must be >= 0")
+        if self.comm_buffer_mib < 0:
+            raise InvalidInput("runtime.comm_buffer_mib", "must be >= 0")
+        if not 1 <= self.gpu_memory_utilization_pct <= 100:
+            raise InvalidInput("runtime.gpu_memory_utilization_pct", "must be within 1..100")
+
+
+@dataclass(frozen=True)
+class DiffusionOptions:
+    """Image-generation switches.
+
+    Args:
+        guidance: classifier-free guidance (doubles the denoiser batch).
+        vae_tiling: ``enable_tiling`` (decode in tiles of ``DiffusionSpec.vae_tile_px``).
+        vae_slicing: ``enable_slicing`` (decode batch items one at a time).
+        cpu_offload: ``enable_model_cpu_offload`` (one component resident at a time).
+        quantize_text_encoders: apply ``quantization`` to the text encoders too.
+    """
+
+    guidance: bool = True
+    vae_tiling: bool = False
+    vae_slicing: bool = False
+    cpu_offload: bool = False
+    quantize_text_encoders: bool = False

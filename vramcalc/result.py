@@ -1,0 +1,114 @@
+"""Estimator output: per-card components and the peak, JSON-ready through ``to_dict()``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .units import format_bytes
+
+__all__ = ["Component", "Estimate", "PhaseTotal"]
+
+
+@dataclass(frozen=True)
+class Component:
+    """One line of the per-card breakdown.
+
+    Attributes:
+        key: stable identifier (``weights``, ``kv_cache``, ``activations`` …).
+        label: human label.
+        bytes: bytes on one card (the busiest card when cards differ).
+        formula: the formula with the numbers that produced ``bytes``.
+        assumption: what the formula assumes; where it can be wrong.
+        phases: phases of the step during which the memory is held (``forward_backward``,
+            ``optimizer_step``, ``serving``, ``denoise``, ``vae_decode`` …).
+        dynamic: allocated and freed during the step (counts toward allocator fragmentation).
+        in_allocator: held by PyTorch's caching allocator (the CUDA context and NCCL buffers are not).
+    """
+
+    key: str
+    label: str
+    bytes: int
+    formula: str
+    assumption: str
+    phases: tuple[str, ...]
+    dynamic: bool = False
+    in_allocator: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form."""
+        return {
+            "key": self.key,
+            "label": self.label,
+            "bytes": self.bytes,
+            "human": format_bytes(self.bytes),
+            "formula": self.formula,
+            "assumption": self.assumption,
+            "phases": list(self.phases),
+            "dynamic": self.dynamic,
+            "in_allocator": self.in_allocator,
+        }
+
+
+@dataclass(frozen=True)
+class PhaseTotal:
+    """Bytes live on one card during a phase, allocator slack included."""
+
+    phase: str
+    bytes: int
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Per-card memory estimate.
+
+    Attributes:
+        engine_version: version of the formulas that produced it.
+        workload: the workload estimated.
+        cards: cards in the plan.
+        components: breakdown for the busiest card (the peak phase's fragmentation included).
+        phases: per-phase totals; the peak is their maximum.
+        peak_bytes: the peak per card: what must fit (includes context and non-PyTorch buffers).
+        peak_phase: the phase where the peak happens.
+        peak_reserved_bytes: the peak inside PyTorch's allocator (``max_memory_reserved``).
+        kv_bytes_per_token: KV cache per token per card (inference of KV models), else ``None``.
+        vae_decode_peak_bytes: the VAE-decode phase total (diffusion), else ``None``.
+        notes: caveats that apply to this estimate as a whole.
+    """
+
+    engine_version: str
+    workload: str
+    cards: int
+    components: tuple[Component, ...]
+    phases: tuple[PhaseTotal, ...]
+    peak_bytes: int
+    peak_phase: str
+    peak_reserved_bytes: int
+    kv_bytes_per_token: int | None = None
+    vae_decode_peak_bytes: int | None = None
+    notes: tuple[str, ...] = ()
+
+    def component(self, key: str) -> Component | None:
+        """The component with ``key``, or ``None``."""
+        return next((c for c in self.components if c.key == key), None)
+
+    def bytes_of(self, *keys: str) -> int:
+        """Sum of the bytes of the components with ``keys`` (missing keys count 0)."""
+        return sum(c.bytes for c in self.components if c.key in keys)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form (ints, strings, lists, dicts only)."""
+        return {
+            "engine_version": self.engine_version,
+            "workload": self.workload,
+            "cards": self.cards,
+            "peak_bytes": self.peak_bytes,
+            "peak_human": format_bytes(self.peak_bytes),
+            "peak_phase": self.peak_phase,
+            "peak_reserved_bytes": self.peak_reserved_bytes,
+            "kv_bytes_per_token": self.kv_bytes_per_token,
+            "vae_decode_peak_bytes": self.vae_decode_peak_bytes,
+            "phases": [{"phase": p.phase, "bytes": p.bytes} for p in self.phases],
+            "components": [c.to_dict() for c in self.components],
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,78 @@
+"""Diffusion: weights per component, denoiser activations, the separate VAE-decode peak (§6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vramcalc import DiffusionOptions, DType, EstimateInput, Precision, Quantization, QuantMethod, Workload, estimate
+from vramcalc.diffusion import DECODE, DENOISE
+from vramcalc.presets import get_preset
+from vramcalc.units import GIB
+
+
+def _gen(preset: str, **kwargs: Any) -> EstimateInput:
+    return EstimateInput(model=get_preset(preset), workload=Workload.DIFFUSION, **kwargs)
+
+
+def test_flux_bf16_weights_match_memory_after_loading() -> None:
+    result = estimate(_gen("flux.1-dev", diffusion=DiffusionOptions(guidance=False)))
+    weights = result.bytes_of("weights", "text_encoder_weights", "vae_weights")
+    assert weights / GIB == pytest.approx(31.45, rel=0.01)  # diffusers benchmark: 31.447 GB after loading
+    assert result.peak_phase == DECODE
+    assert result.vae_decode_peak_bytes == result.peak_bytes
+
+
+def test_vae_decode_grows_with_pixels_and_tiling_bounds_it() -> None:
+    small = estimate(_gen("sd-1.5", image_height=512, image_width=512, precision=Precision(weights=DType.FP16)))
+    big = estimate(_gen("sd-1.5", image_height=1024, image_width=1024, precision=Precision(weights=DType.FP16)))
+    assert big.bytes_of("vae_decode") == 4 * small.bytes_of("vae_decode")
+    tiled = estimate(_gen("sd-1.5", image_height=1024, image_width=1024, diffusion=DiffusionOptions(vae_tiling=True)))
+    assert tiled.bytes_of("vae_decode") == small.bytes_of("vae_decode")
+    component = tiled.component("vae_decode")
+    assert component is not None
+    assert component.assumption.startswith("Tiled")
+
+
+def test_vae_decode_fp16_1024_is_6_half_and_1_fp32_full_resolution_256_channel_tensors() -> None:
+    result = estimate(_gen("sd-1.5", precision=Precision(weights=DType.FP16, compute=DType.FP16)))
+    assert result.bytes_of("vae_decode") == 1024 * 1024 * 256 * (6 * 2 + 4)
+    assert result.bytes_of("vae_decode") / GIB == pytest.approx(4.0)
+
+
+def test_slicing_decodes_one_image_at_a_time() -> None:
+    batch = estimate(_gen("sdxl-base-1.0", batch_size=4))
+    sliced = estimate(_gen("sdxl-base-1.0", batch_size=4, diffusion=DiffusionOptions(vae_slicing=True)))
+    assert batch.bytes_of("vae_decode") == 4 * sliced.bytes_of("vae_decode")
+
+
+def test_cpu_offload_keeps_one_component_resident() -> None:
+    offload = estimate(_gen("flux.1-dev", diffusion=DiffusionOptions(cpu_offload=True, guidance=False)))
+    assert offload.peak_phase == DENOISE
+    resident = estimate(_gen("flux.1-dev", diffusion=DiffusionOptions(guidance=False)))
+    assert offload.peak_bytes < resident.peak_bytes - 8 * GIB
+
+
+def test_quantized_denoiser_and_text_encoders() -> None:
+    nf4 = Quantization(QuantMethod.BNB_NF4)
+    only_denoiser = estimate(_gen("flux.1-dev", quantization=nf4))
+    both = estimate(_gen("flux.1-dev", quantization=nf4, diffusion=DiffusionOptions(quantize_text_encoders=True)))
+    bf16 = estimate(_gen("flux.1-dev"))
+    assert only_denoiser.bytes_of("weights") < bf16.bytes_of("weights") / 3
+    assert both.bytes_of("text_encoder_weights") < only_denoiser.bytes_of("text_encoder_weights") / 3
+    assert only_denoiser.bytes_of("vae_weights") == bf16.bytes_of("vae_weights")
+
+
+def test_guidance_doubles_denoiser_batch_and_eager_attention_adds_scores() -> None:
+    cfg = estimate(_gen("sd-1.5")).bytes_of("activations")
+    no_cfg = estimate(_gen("sd-1.5", diffusion=DiffusionOptions(guidance=False))).bytes_of("activations")
+    assert cfg == 2 * no_cfg
+    eager = estimate(_gen("sd-1.5", flash_attention=False)).bytes_of("activations")
+    assert eager > cfg
+
+
+def test_dit_attends_to_text_tokens_too() -> None:
+    result = estimate(_gen("sd3-medium", diffusion=DiffusionOptions(guidance=False)))
+    tokens = (1024 // 16) ** 2 + 333
+    assert result.bytes_of("activations") == tokens * 10 * 1536 * 2

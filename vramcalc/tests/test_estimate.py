@@ -1,0 +1,248 @@
+"""The assembled estimate: phases, peak, JSON output, validation errors naming the field."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from vramcalc import (
+    DType,
+    Engine,
+    EstimateInput,
+    InvalidInput,
+    LoRAConfig,
+    MLASpec,
+    ModelKind,
+    ModelSpec,
+    MoESpec,
+    ParallelPlan,
+    Precision,
+    Quantization,
+    QuantMethod,
+    RuntimeOptions,
+    Strategy,
+    TrainingOptions,
+    Workload,
+    estimate,
+)
+from vramcalc.model import DiffusionSpec
+from vramcalc.presets import get_preset
+from vramcalc.units import GIB, MIB
+from vramcalc.version import ENGINE_VERSION
+
+
+def test_inference_breakdown_has_formula_and_assumption_for_each_component() -> None:
+    result = estimate(EstimateInput(model=get_preset("llama-3.1-8b"), context_len=8192, concurrent_sequences=4))
+    keys = [c.key for c in result.components]
+    assert keys[:2] == ["weights", "kv_cache"]
+    assert {"workspace", "logits", "cuda_context", "fragmentation"} <= set(keys)
+    for component in result.components:
+        assert component.formula
+        assert component.assumption
+    assert result.engine_version == ENGINE_VERSION
+    assert result.peak_bytes == sum(c.bytes for c in result.components)
+    assert result.peak_reserved_bytes == result.peak_bytes - 1024 * MIB
+
+
+def test_to_dict_is_json_ready() -> None:
+    result = estimate(
+        EstimateInput(model=get_preset("llama-3.1-8b"), parallel=ParallelPlan(cards=2, tensor_parallel=2))
+    )
+    payload = json.loads(json.dumps(result.to_dict()))
+    assert payload["cards"] == 2
+    assert payload["components"][0]["key"] == "weights"
+    assert payload["notes"]
+    assert result.component("nope") is None
+
+
+def test_tp_weights_per_card_match_vllm_log() -> None:
+    result = estimate(EstimateInput(model=get_preset("llama-3-8b"), parallel=ParallelPlan(cards=2, tensor_parallel=2)))
+    assert result.bytes_of("weights") / GIB == pytest.approx(7.48, abs=0.01)
+    assert result.bytes_of("comm_buffers") == 512 * MIB
+
+
+def test_pipeline_split_weights_on_busiest_stage() -> None:
+    plan = ParallelPlan(strategy=Strategy.PIPELINE, cards=2)
+    result = estimate(
+        EstimateInput(model=get_preset("gpt-neox-20b"), precision=Precision(weights=DType.FP16), parallel=plan)
+    )
+    whole = 20_554_567_680 * 2
+    assert whole / 2 <= result.bytes_of("weights") < whole * 0.55
+
+
+def test_bnb_inference_adds_dequant_workspace() -> None:
+    inp = EstimateInput(model=get_preset("llama-3.1-8b"), quantization=Quantization(QuantMethod.BNB_INT8))
+    assert estimate(inp).bytes_of("dequant_workspace") == 4096 * 14336 * 2
+
+
+def test_eager_prefill_adds_scores() -> None:
+    flash = estimate(EstimateInput(model=get_preset("llama-2-7b"), seq_len=4096))
+    eager = estimate(EstimateInput(model=get_preset("llama-2-7b"), seq_len=4096, flash_attention=False))
+    assert eager.bytes_of("workspace") - flash.bytes_of("workspace") == 32 * 4096 * 4096 * 4
+
+
+def test_moe_inference_working_set_uses_active_experts() -> None:
+    result = estimate(EstimateInput(model=get_preset("mixtral-8x7b"), seq_len=1024))
+    assert result.bytes_of("workspace") == 1024 * (2 * 4096 + 3 * 14336 * 2) * 2
+
+
+def test_prequantized_checkpoint_uses_header_bytes() -> None:
+    model = dataclasses.replace(get_preset("llama-2-7b"), checkpoint_bytes=3_894_000_000, checkpoint_prequantized=True)
+    assert estimate(EstimateInput(model=model)).bytes_of("weights") == 3_894_000_000
+
+
+def _bad(**kwargs: Any) -> InvalidInput:
+    defaults: dict[str, Any] = {"model": get_preset("llama-3.1-8b")}
+    defaults.update(kwargs)
+    with pytest.raises(InvalidInput) as info:
+        EstimateInput(**defaults)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"batch_size": 0}, "batch_size"),
+        ({"context_len": 0}, "context_len"),
+        ({"image_height": 4}, "image_height"),
+        ({"workload": Workload.DIFFUSION}, "workload"),
+        ({"workload": Workload.VISION_FINETUNE}, "workload"),
+        ({"workload": Workload.FULL_FINETUNE, "quantization": Quantization(QuantMethod.GPTQ)}, "quantization.method"),
+        ({"workload": Workload.QLORA}, "quantization.method"),
+        ({"parallel": ParallelPlan(Strategy.ZERO3, cards=4)}, "parallel.strategy"),
+        ({"workload": Workload.LORA, "parallel": ParallelPlan(Strategy.PIPELINE, cards=2)}, "parallel.strategy"),
+        ({"parallel": ParallelPlan(cards=3, tensor_parallel=3)}, "parallel.tensor_parallel"),
+        ({"parallel": ParallelPlan(Strategy.PIPELINE, cards=64)}, "parallel.cards"),
+        (
+            {
+                "workload": Workload.FULL_FINETUNE,
+                "training": TrainingOptions(optimizer_in_backward=True),
+                "parallel": ParallelPlan(Strategy.FSDP, cards=2),
+            },
+            "training.optimizer_in_backward",
+        ),
+    ],
+)
+def test_invalid_combinations_name_the_field(kwargs: dict[str, Any], field: str) -> None:
+    assert _bad(**kwargs).field == field
+
+
+def test_invalid_kv_head_split_and_prequantized_with_quant() -> None:
+    model = dataclasses.replace(get_preset("phi-4"))  # 40 heads, 10 KV heads
+    assert _bad(model=model, parallel=ParallelPlan(cards=4, tensor_parallel=4)).field == "parallel.tensor_parallel"
+    packed = dataclasses.replace(get_preset("llama-2-7b"), checkpoint_bytes=1, checkpoint_prequantized=True)
+    assert _bad(model=packed, quantization=Quantization(QuantMethod.GPTQ)).field == "quantization.method"
+
+
+def test_diffusion_rejects_tensor_parallel() -> None:
+    inp: dict[str, Any] = {"model": get_preset("sd-1.5"), "workload": Workload.DIFFUSION}
+    assert _bad(**inp, parallel=ParallelPlan(cards=2, tensor_parallel=2)).field == "parallel.strategy"
+
+
+def test_vision_image_smaller_than_patch_is_rejected() -> None:
+    model = get_preset("vit-base-patch16-224")
+    for name in ("image_height", "image_width"):
+        assert _bad(model=model, workload=Workload.VISION_FINETUNE, **{name: 8}).field == name
+
+
+@pytest.mark.parametrize(
+    ("factory", "field"),
+    [
+        (lambda: ModelSpec(name=" "), "model.name"),
+        (lambda: ModelSpec(name="x", num_layers=0), "model.num_layers"),
+        (
+            lambda: ModelSpec(name="x", num_layers=1, hidden_size=64, num_attention_heads=4, intermediate_size=8),
+            "model.vocab_size",
+        ),
+        (lambda: _model(num_kv_heads=3), "model.num_kv_heads"),
+        (lambda: _model(hidden_size=66), "model.head_dim"),
+        (lambda: _model(head_dim=0), "model.head_dim"),
+        (lambda: _model(sliding_window=0), "model.sliding_window"),
+        (lambda: _model(sliding_window_layers=1), "model.sliding_window_layers"),
+        (lambda: _model(sliding_window=8, sliding_window_layers=9), "model.sliding_window_layers"),
+        (lambda: _model(kind=ModelKind.ENCODER_DECODER), "model.num_decoder_layers"),
+        (lambda: _model(kind=ModelKind.VISION, vocab_size=0), "model.image_size"),
+        (lambda: _model(moe=MoESpec(4, 2, 16, dense_layers=3)), "model.moe.dense_layers"),
+        (lambda: _model(param_count=0), "model.param_count"),
+        (lambda: _model(checkpoint_bytes=0), "model.checkpoint_bytes"),
+        (lambda: _model(checkpoint_prequantized=True), "model.checkpoint_prequantized"),
+        (lambda: ModelSpec(name="d", kind=ModelKind.DIFFUSION), "model.diffusion"),
+        (lambda: MoESpec(0, 1, 1), "model.moe.num_experts"),
+        (lambda: MoESpec(2, 3, 1), "model.moe.experts_per_token"),
+        (lambda: MLASpec(0, 1, 1, 1), "model.mla.kv_lora_rank"),
+        (lambda: DiffusionSpec(1, "gan", 1, 1, 1), "model.diffusion.denoiser_kind"),
+        (
+            lambda: DiffusionSpec(1, "dit", 1, 1, 1, denoiser_linear_fraction_pct=101),
+            "model.diffusion.denoiser_linear_fraction_pct",
+        ),
+        (lambda: DiffusionSpec(1, "dit", 1, 1, 1, text_encoder_params=(0,)), "model.diffusion.text_encoder_params[0]"),
+        (lambda: DiffusionSpec(0, "dit", 1, 1, 1), "model.diffusion.denoiser_params"),
+        (lambda: Quantization(QuantMethod.GPTQ, bits=5), "quantization.bits"),
+        (lambda: Quantization(group_size=0), "quantization.group_size"),
+        (lambda: Quantization(QuantMethod.GGUF, gguf_type="q9"), "quantization.gguf_type"),
+        (lambda: Precision(weights=DType.FP8), "precision.weights"),
+        (lambda: Precision(compute=DType.FP8), "precision.compute"),
+        (lambda: Precision(optimizer_states=DType.FP8), "precision.optimizer_states"),
+        (lambda: LoRAConfig(rank=0), "lora.rank"),
+        (lambda: ParallelPlan(cards=0), "parallel.cards"),
+        (lambda: ParallelPlan(cards=2), "parallel.cards"),
+        (lambda: ParallelPlan(Strategy.PIPELINE, cards=4, tensor_parallel=2), "parallel.tensor_parallel"),
+        (lambda: ParallelPlan(Strategy.DDP, cards=2, offload_optimizer=True), "parallel.offload_optimizer"),
+        (lambda: ParallelPlan(Strategy.ZERO2, cards=2, offload_params=True), "parallel.offload_params"),
+        (lambda: RuntimeOptions(cuda_context_mib=-1), "runtime.cuda_context_mib"),
+        (lambda: RuntimeOptions(comm_buffer_mib=-1), "runtime.comm_buffer_mib"),
+        (lambda: RuntimeOptions(gpu_memory_utilization_pct=0), "runtime.gpu_memory_utilization_pct"),
+    ],
+)
+def test_option_validation_names_the_field(factory: Any, field: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        factory()
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+def _model(**kwargs: Any) -> ModelSpec:
+    defaults: dict[str, Any] = {
+        "name": "m",
+        "num_layers": 2,
+        "hidden_size": 64,
+        "num_attention_heads": 4,
+        "intermediate_size": 128,
+        "vocab_size": 100,
+    }
+    defaults.update(kwargs)
+    return ModelSpec(**defaults)
+
+
+def test_model_properties() -> None:
+    model = _model(kind=ModelKind.ENCODER_DECODER, num_decoder_layers=3)
+    assert model.total_layers == 5
+    assert model.has_kv_cache
+    assert model.has_vocab_logits
+    assert _model(kind=ModelKind.ENCODER).has_vocab_logits is False
+
+
+def test_vllm_engine_and_runtime_context_are_configurable() -> None:
+    runtime = RuntimeOptions(engine=Engine.VLLM, cuda_context_mib=500)
+    result = estimate(EstimateInput(model=get_preset("llama-3.1-8b"), runtime=runtime))
+    assert result.bytes_of("cuda_context") == 500 * MIB
+
+
+def test_engine_notes_and_replica_inference_has_no_comm_buffers() -> None:
+    replicas = EstimateInput(model=get_preset("llama-3.1-8b"), parallel=ParallelPlan(Strategy.DDP, cards=4))
+    assert estimate(replicas).bytes_of("comm_buffers") == 0
+    vllm = estimate(EstimateInput(model=get_preset("llama-3.1-8b"), runtime=RuntimeOptions(engine=Engine.VLLM)))
+    assert any("vLLM" in note for note in vllm.notes)
+    cpp = estimate(EstimateInput(model=get_preset("llama-3.1-8b"), runtime=RuntimeOptions(engine=Engine.LLAMA_CPP)))
+    assert any("llama.cpp" in note for note in cpp.notes)
+
+
+def test_vision_inference_prefill_uses_patches() -> None:
+    model = get_preset("vit-huge-patch14-224")
+    small = estimate(EstimateInput(model=model, image_height=224, image_width=224)).bytes_of("workspace")
+    big = estimate(EstimateInput(model=model, image_height=448, image_width=448)).bytes_of("workspace")
+    assert small == (16 * 16 + 1) * (2 * 1280 + 2 * 5120) * 2
+    assert big > 3.9 * small

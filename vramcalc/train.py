@@ -1,0 +1,212 @@
+"""Components of a training step (full fine-tuning, LoRA, QLoRA, vision fine-tuning) on one card.
+
+Two phases: ``forward_backward`` (weights, states, gradients, saved activations, logits) and
+``optimizer_step`` (weights, states, gradients and the step's temporaries). Gradients are counted
+in full during backward, as most estimators do; it is an upper bound when activations are freed
+while gradients fill.
+"""
+
+from __future__ import annotations
+
+from .architecture import linear_shapes, param_counts
+from .components.activations import autocast_upcasts, compute_bytes, layer_activation, sequence_tokens
+from .components.training import (
+    largest_tensor,
+    master_bytes,
+    optimizer_bytes,
+    step_transient_bytes,
+    trainable_params,
+)
+from .components.weights import dense_bytes, model_weight_bytes, per_card_weights, weights_component
+from .fmt import num, show
+from .inputs import EstimateInput
+from .options import QuantMethod, Strategy
+from .parallel import ShardDivisors, shard_divisors, sharded
+from .result import Component
+
+__all__ = ["FB", "STEP", "training_components"]
+
+FB = "forward_backward"
+STEP = "optimizer_step"
+BOTH = (FB, STEP)
+
+
+def training_components(inp: EstimateInput) -> list[Component]:
+    """Model states, activations and transients of one training step on the busiest card."""
+    div = shard_divisors(inp.parallel)
+    comps = _weights(inp, div)
+    comps += _states(inp, div)
+    comps += _activations(inp)
+    comps += _transients(inp, div)
+    return [c for c in comps if c.bytes > 0]
+
+
+def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
+    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+    card, _how = per_card_weights(inp, weights)
+    comps = [weights_component(inp, weights, sharded(card, div.weights), BOTH)]
+    if inp.workload.is_adapter:
+        params, expr = trainable_params(inp)
+        size = sharded(params * dense_bytes(inp) // inp.parallel.tensor_parallel, div.weights)
+        comps.append(
+            Component(
+                key="adapter_weights",
+                label="LoRA adapter weights",
+                bytes=size,
+                formula=show(f"{num(params)} params ({expr}) x {dense_bytes(inp)} B", size),
+                assumption="Adapters stored in the weights dtype.",
+                phases=BOTH,
+            )
+        )
+    return comps
+
+
+def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
+    params, expr = trainable_params(inp)
+    per_tp = params // inp.parallel.tensor_parallel
+    grad_bytes = dense_bytes(inp)
+    if inp.training.optimizer_in_backward:
+        grads = largest_tensor(inp) * grad_bytes
+        grad_formula = show(f"largest tensor {num(largest_tensor(inp))} x {grad_bytes} B (step in backward)", grads)
+    else:
+        grads = sharded(per_tp * grad_bytes, div.grads)
+        grad_formula = show(f"{num(per_tp)} trainable ({expr}) x {grad_bytes} B / {div.grads or 'offloaded'}", grads)
+    opt = optimizer_bytes(inp, per_tp)
+    optimizer = sharded(opt.bytes, div.optimizer)
+    master = sharded(master_bytes(inp, per_tp), div.optimizer)
+    label = div.label
+    return [
+        Component("gradients", "Gradients", grads, grad_formula, f"Gradients in the weights dtype; {label}.", BOTH),
+        Component(
+            "master_weights",
+            "Master weights (fp32)",
+            master,
+            show(f"4 B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
+            f"fp32 copy of 16-bit trainable weights (mixed precision); {label}.",
+            BOTH,
+        ),
+        Component(
+            "optimizer_state",
+            f"Optimizer state ({inp.training.optimizer.value})",
+            optimizer,
+            show(f"{opt.expression}, P = {num(per_tp)} / {div.optimizer or 'offloaded'}", optimizer),
+            ("" if opt.on_card else "Paged states can spill to host memory; not counted on the card. ") + label,
+            BOTH,
+        ),
+    ]
+
+
+def _activations(inp: EstimateInput) -> list[Component]:
+    model = inp.model
+    tokens = sequence_tokens(inp)
+    b = inp.batch_size
+    layer = layer_activation(inp, tokens, b)
+    layers = model.total_layers
+    b_act = compute_bytes(inp)
+    inputs = tokens * b * model.hidden_size * b_act
+    if inp.training.activation_checkpointing:
+        size = layers * inputs + layer.total
+        formula = f"{layers} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
+        assumption = "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."
+    else:
+        size = layers * layer.total + inputs
+        formula = f"{layers} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
+        assumption = "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."
+    if not inp.flash_attention:
+        assumption += " Attention scores are materialised (no fused attention)."
+    comps = [Component("activations", "Activations", size, show(formula, size), assumption, (FB,), dynamic=True)]
+    logits = _logits(inp, tokens * b)
+    if logits is not None:
+        comps.append(logits)
+    return comps
+
+
+def _logits(inp: EstimateInput, tokens: int) -> Component | None:
+    model = inp.model
+    if not model.has_vocab_logits:
+        return None
+    b_act = compute_bytes(inp)
+    t = inp.parallel.tensor_parallel
+    if inp.training.chunked_loss:
+        per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
+    else:
+        per_entry = b_act + (4 if b_act < 4 else 0) + 4
+        how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"
+    size = tokens * model.vocab_size * per_entry // t
+    return Component(
+        "logits",
+        "Logits / loss spike",
+        size,
+        show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
+        "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+        (FB,),
+        dynamic=True,
+    )
+
+
+def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
+    params, _expr = trainable_params(inp)
+    t = inp.parallel.tensor_parallel
+    step, how = step_transient_bytes(inp, params // t)
+    step = sharded(step, div.optimizer)
+    comps = [Component("optimizer_step", "Optimizer-step temporaries", step, show(how, step), how + ".", (STEP,), True)]
+    counts = param_counts(inp.model)
+    if inp.parallel.strategy.shard_stage == 3:
+        weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+        gathered = 2 * counts.largest_layer * weights.total // counts.total // t
+        comps.append(
+            Component(
+                "gathered_params",
+                "Gathered parameters (ZeRO-3/FSDP)",
+                gathered,
+                show(f"2 x largest unit {num(counts.largest_layer)} params x stored bytes", gathered),
+                "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit).",
+                (FB,),
+                dynamic=True,
+            )
+        )
+    if inp.parallel.strategy is Strategy.DDP and inp.parallel.data_parallel > 1 and not inp.parallel.grad_bucket_view:
+        grads = params // t * dense_bytes(inp)
+        comps.append(
+            Component(
+                "ddp_buckets",
+                "DDP gradient buckets",
+                grads,
+                show("one more copy of the gradients", grads),
+                "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+                BOTH,
+            )
+        )
+    if autocast_upcasts(inp):
+        linear = counts.linear * compute_bytes(inp) // t
+        comps.append(
+            Component(
+                "autocast_copies",
+                "Autocast weight copies",
+                linear,
+                show(f"{num(counts.linear)} linear params x {compute_bytes(inp)} B", linear),
+                "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
+                (FB,),
+                dynamic=True,
+            )
+        )
+    comps += _dequant(inp)
+    return comps
+
+
+def _dequant(inp: EstimateInput) -> list[Component]:
+    if inp.quantization.method is QuantMethod.NONE:
+        return []
+    biggest = max(s.d_in * s.d_out for s in linear_shapes(inp.model))
+    size = biggest * compute_bytes(inp) // inp.parallel.tensor_parallel
+    return [
+        Component(
+            "dequant_workspace",
+            "Dequantization workspace",
+            size,
+            show(f"largest linear {num(biggest)} x {compute_bytes(inp)} B", size),
+            "Quantized layers are dequantized one at a time for the matmul.",
+            (FB,),
+            dynamic=True,
+        )
+    ]

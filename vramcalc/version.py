@@ -1,0 +1,8 @@
+"""Engine version: bump when a formula or constant changes, so stored estimates say which one they used."""
+
+from __future__ import annotations
+
+__all__ = ["ENGINE_VERSION", "__version__"]
+
+__version__ = "0.1.0"
+ENGINE_VERSION = f"vramcalc {__version__} (formulas 2026-12)"
