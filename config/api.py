@@ -3,8 +3,11 @@
 from django.conf import settings
 from ninja import NinjaAPI
 
+from gpurent.accounts.api import router as accounts_router
 from gpurent.catalog.api import router as catalog_router
 from gpurent.core.api import install_error_handlers
+from gpurent.orders.api import router as orders_router
+from gpurent.sizing.api import router as sizing_router
 
 api = NinjaAPI(
     title=f"{settings.BRAND_NAME} API",
@@ -16,4 +19,7 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 install_error_handlers(api)
+api.add_router("/auth", accounts_router)
 api.add_router("/catalog", catalog_router)
+api.add_router("/orders", orders_router)
+api.add_router("/estimates", sizing_router)

@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "gpurent.accounts",
     "gpurent.catalog",
     "gpurent.glossary",
+    "gpurent.orders",
+    "gpurent.sizing",
 ]
 
 MIDDLEWARE = [
@@ -141,6 +143,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_FORM_FIELD = "username"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# A locked-out pair gets exactly what a wrong password gets (no "you are locked out" page, status 200 on the
+# login page, 401 in the API), so the answer never tells an attacker or a victim which case it was.
+AXES_LOCKOUT_CALLABLE = "gpurent.accounts.views.lockout_response"
+# Count failures per email in lower case: the same account must not get five tries per capitalisation.
+AXES_USERNAME_CALLABLE = "gpurent.accounts.throttling.axes_username"
+
+# A password reset link works once and for 24 hours.
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
@@ -204,3 +214,10 @@ DEMO_OPERATOR_ENABLED = False
 # claim is considered abandoned by a crashed process and may be taken over.
 IDEMPOTENCY_KEY_TTL_HOURS = 72
 IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = 60
+
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "orders:rentals"
+LOGOUT_REDIRECT_URL = "catalog:index"
+
+# How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
+ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))

@@ -3,6 +3,8 @@
 `DATABASE_URL` switches the suite to PostgreSQL (`make test-postgres`).
 """
 
+import os
+
 from .base import DATABASES
 from .local import *  # noqa: F403 (settings modules extend the base namespace on purpose)
 
@@ -13,5 +15,6 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 DEMO_OPERATOR_ENABLED = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Threaded tests need a file: the in-memory shared-cache database reports "table is locked".
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}  # noqa: F405
+    # Threaded tests need a file: the in-memory shared-cache database reports "table is locked". The process id
+    # keeps two test runs in one checkout (a developer and an editor plugin, say) off each other's file.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}  # noqa: F405

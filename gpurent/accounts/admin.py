@@ -1,9 +1,16 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.core.admin import AuditedModelAdmin
+from gpurent.core.audit import audit_record, snapshot
+
 from .forms import OperatorUserChangeForm, OperatorUserCreationForm
-from .models import User
+from .models import ApiToken, GuestSession, User
 
 
 @admin.register(User)
@@ -24,3 +31,52 @@ class UserAdmin(BaseUserAdmin):
     add_fieldsets = [
         (None, {"classes": ["wide"], "fields": ["email", "first_name", "last_name", "password1", "password2"]}),
     ]
+
+
+@admin.register(GuestSession)
+class GuestSessionAdmin(admin.ModelAdmin[GuestSession]):
+    """Read only: guest sessions are made by visitors and adopted by registration, never by hand."""
+
+    list_display = ["id", "created_at", "adopted_by", "adopted_at"]
+    list_filter = [("adopted_by", admin.EmptyFieldListFilter)]
+    search_fields = ["id", "adopted_by__email"]
+    readonly_fields = ["id", "created_at", "adopted_by", "adopted_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: GuestSession | None = None) -> bool:
+        return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(AuditedModelAdmin):
+    """Operators see who has which token and can revoke one; nobody can see or make a token's secret here."""
+
+    list_display = ["name", "user", "display_prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix", "user__email"]
+    readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    exclude = ["digest"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Revoke the selected tokens"))
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        revoked = 0
+        with transaction.atomic():
+            for token in queryset.filter(revoked_at__isnull=True).select_for_update():
+                before = snapshot(token)
+                token.revoked_at = timezone.now()
+                token.save(update_fields=["revoked_at"])
+                audit_record(
+                    actor=request.user,
+                    action="admin.api_token_revoke",
+                    target=token,
+                    before=before,
+                    after=snapshot(token),
+                )
+                revoked += 1
+        self.message_user(request, _("%(count)d tokens revoked.") % {"count": revoked})

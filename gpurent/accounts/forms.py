@@ -1,6 +1,165 @@
-from django.contrib.auth.forms import BaseUserCreationForm, UserChangeForm
+"""Input shapes of the account pages: registration, login, passwords, profile and API tokens.
 
+The checkout's account step uses `RegistrationForm` and `LoginForm` too (with a `prefix`), so both work on
+any page, not only on the account views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.core.errors import ApplicationError
+
+from .errors import EmailTaken, InvalidCredentials, WeakPassword
 from .models import User
+from .passwords import password_errors
+
+PASSWORD_HELP = _(
+    "At least 12 characters. A long passphrase of a few unrelated words works well; pasting from a password "
+    "manager is fine."
+)
+
+
+def _password_input(autocomplete: str) -> forms.PasswordInput:
+    return forms.PasswordInput(attrs={"autocomplete": autocomplete, "spellcheck": "false"})
+
+
+class RegistrationForm(forms.Form):
+    """First name, last name, email and one password (no confirmation field: paste and managers welcome).
+
+    Validates what it can show next to a field (email already used, weak password); `user_register` checks
+    both again because it is the authority (the API and races reach it without this form).
+    """
+
+    first_name = forms.CharField(
+        label=_("First name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "given-name"})
+    )
+    last_name = forms.CharField(
+        label=_("Last name"), max_length=150, widget=forms.TextInput(attrs={"autocomplete": "family-name"})
+    )
+    email = forms.EmailField(label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        help_text=PASSWORD_HELP,
+        widget=_password_input("new-password"),
+    )
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email=email).exists():
+            raise ValidationError(EmailTaken.default_message, code=EmailTaken.code)
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        password = cleaned.get("password")
+        if password:
+            # An unsaved user lets the similarity validator compare the password with the name and email.
+            candidate = User(
+                email=cleaned.get("email", ""),
+                first_name=cleaned.get("first_name", ""),
+                last_name=cleaned.get("last_name", ""),
+            )
+            for message in password_errors(password, candidate):
+                self.add_error("password", message)
+        return cleaned
+
+    def apply_error(self, error: ApplicationError) -> None:
+        """Show an error raised by `user_register` next to the field it is about."""
+        if isinstance(error, WeakPassword):
+            for message in error.messages or [error.message]:
+                self.add_error("password", message)
+        elif isinstance(error, EmailTaken):
+            self.add_error("email", error.message)
+        else:
+            self.add_error(None, error.message)
+
+
+class LoginForm(AuthenticationForm):
+    """Email and password. One message for every failure (wrong password, no such account, locked out)."""
+
+    username = forms.CharField(
+        label=_("Email"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+    password = forms.CharField(label=_("Password"), strip=False, widget=_password_input("current-password"))
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": InvalidCredentials.default_message,
+        # Django refuses inactive accounts before this message could show; kept generic all the same.
+        "inactive": InvalidCredentials.default_message,
+    }
+
+    def clean_username(self) -> str:
+        # Lower case so "Ana@Example.com" logs in and axes counts failures per account, not per spelling.
+        username: str = self.cleaned_data["username"].strip().lower()
+        return username
+
+
+class NewPasswordForm(forms.Form):
+    """Choose a new password for `user` (the password reset link's form). One field, no confirmation."""
+
+    new_password = forms.CharField(
+        label=_("New password"), strip=False, help_text=PASSWORD_HELP, widget=_password_input("new-password")
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_new_password(self) -> str:
+        password: str = self.cleaned_data["new_password"]
+        errors = password_errors(password, self.user)
+        if errors:
+            raise ValidationError(errors)
+        return password
+
+    def save(self, commit: bool = True) -> User:
+        self.user.set_password(self.cleaned_data["new_password"])
+        if commit:
+            self.user.save(update_fields=["password"])
+        return self.user
+
+
+class PasswordChangeForm(NewPasswordForm):
+    """The current password, then the new one (the account page's form)."""
+
+    field_order = ["old_password", "new_password"]
+
+    old_password = forms.CharField(label=_("Current password"), strip=False, widget=_password_input("current-password"))
+
+    def clean_old_password(self) -> str:
+        password: str = self.cleaned_data["old_password"]
+        if not self.user.check_password(password):
+            raise ValidationError(_("Your current password is not correct."), code="password_incorrect")
+        return password
+
+
+class ProfileForm(forms.ModelForm[User]):
+    class Meta:
+        model = User
+        fields = ["first_name", "last_name"]
+        widgets = {
+            "first_name": forms.TextInput(attrs={"autocomplete": "given-name"}),
+            "last_name": forms.TextInput(attrs={"autocomplete": "family-name"}),
+        }
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=100,
+        help_text=_("Say where it is used, e.g. “laptop” or “training cluster”."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
 
 
 class OperatorUserCreationForm(BaseUserCreationForm[User]):

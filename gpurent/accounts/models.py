@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +23,11 @@ class UserManager(BaseUserManager["User"]):
         user.set_password(password)
         user.save(using=self._db)
         return user
+
+    def get_by_natural_key(self, username: str | None) -> User:
+        # Emails are stored in lower case; looking the login up in lower case too makes "Ana@Example.com"
+        # log in to the account of "ana@example.com" (the admin's login form does not lower-case it).
+        return self.get(email=(username or "").lower())
 
     def create_superuser(self, email: str, password: str | None = None, **fields: Any) -> User:
         fields.update(is_staff=True, is_superuser=True)
@@ -59,3 +67,82 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self) -> str:
         return self.first_name
+
+
+class GuestSession(models.Model):
+    """The identity of a visitor who has no account yet: one per browser session (DESIGN §3).
+
+    Rows a guest creates in other apps (saved estimates, journal entries) point here. When an account is
+    registered from the same browser session the guest session is *adopted*: `adopted_by` is set once and
+    the registered adopters move the guest's rows to the new user. A guest session is never adopted twice
+    (the adoption is a conditional UPDATE on `adopted_by IS NULL`).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    adopted_by = models.ForeignKey(
+        "User",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="adopted_guest_sessions",
+        verbose_name=_("adopted by"),
+    )
+    adopted_at = models.DateTimeField(_("adopted at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("guest session")
+        verbose_name_plural = _("guest sessions")
+        constraints = [
+            # Both or neither: an adoption always records who and when.
+            models.CheckConstraint(
+                condition=Q(adopted_by__isnull=True, adopted_at__isnull=True)
+                | Q(adopted_by__isnull=False, adopted_at__isnull=False),
+                name="guest_session_adoption_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.id)
+
+
+class ApiToken(models.Model):
+    """A personal API token (`Authorization: Bearer gpr_...`), made and revoked on the account page.
+
+    Only the SHA-256 digest of the token is stored: the token itself is shown once, at creation. A plain
+    hash is enough (no salt, no slow KDF) because the token is 256 random bits, not a guessable password;
+    an unsalted digest also lets a request find its token with one indexed lookup. `prefix` keeps the first
+    characters of the random part so the owner can tell tokens apart. Revoked tokens stay as history.
+    """
+
+    PREFIX_LENGTH = 8
+
+    user = models.ForeignKey("User", on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(_("prefix"), max_length=PREFIX_LENGTH)
+    digest = models.CharField(_("SHA-256 digest"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.display_prefix})"
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        """The stored form of a token: its SHA-256 digest in hex."""
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @property
+    def display_prefix(self) -> str:
+        """How the token starts, as shown in lists: "gpr_Ab12Cd34…"."""
+        return f"{TOKEN_SCHEME}{self.prefix}…"
+
+
+# Every token starts with this, so a leaked one is recognisable (secret scanners, log redaction).
+TOKEN_SCHEME = "gpr_"  # noqa: S105 (a public marker, not a secret)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -27,6 +28,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
         logger.exception("health check: the database did not answer")
         return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
     return JsonResponse({"status": "ok", "database": "ok", "vendor": connection.vendor})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico on pages that name no icon (the back office).
+
+    Resolved per request, not at import: production's hashed static names exist only after collectstatic.
+    """
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 def _wants_json(request: HttpRequest) -> bool:

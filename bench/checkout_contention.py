@@ -1,0 +1,116 @@
+"""Benchmark: placing orders for one GPU model under contention, against a raw SQL baseline in the same run.
+
+    .venv/bin/python bench/checkout_contention.py [--threads 8] [--orders 400] [--database-url URL]
+
+Every thread places orders for the same GPU model (the hottest row of the shop). The baseline is the bare
+minimum a correct reservation needs: the raw conditional UPDATE `stock_lots = stock_lots - 1 WHERE
+stock_lots >= 1` in its own transaction. The service does that plus the order row, its two status-change
+rows and the reference. Reported: orders per second and p95 latency of each, and the ratios.
+Use PostgreSQL for meaningful contention (`--database-url postgres://...` to an empty scratch database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def timed_run(threads: int, per_thread: int, operation: Callable[[int], None]) -> tuple[float, float]:
+    """Run `operation` `per_thread` times in each of `threads` threads; return (ops per second, p95 ms)."""
+    from django.db import connections
+
+    latencies: list[float] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(threads + 1)
+
+    def worker(index: int) -> None:
+        mine = []
+        barrier.wait()
+        for _ in range(per_thread):
+            start = time.perf_counter()
+            operation(index)
+            mine.append(time.perf_counter() - start)
+        with lock:
+            latencies.extend(mine)
+        connections.close_all()
+
+    pool = [threading.Thread(target=worker, args=(index,)) for index in range(threads)]
+    for thread in pool:
+        thread.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for thread in pool:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    p95 = statistics.quantiles(latencies, n=20)[18]
+    return len(latencies) / elapsed, p95 * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--orders", type=int, default=400, help="orders (and baseline updates) in total")
+    parser.add_argument("--database-url", help="defaults to a scratch SQLite file")
+    args = parser.parse_args()
+    scratch = tempfile.TemporaryDirectory()
+    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{scratch.name}/bench.sqlite3"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from gpurent.catalog.models import GpuModel
+    from gpurent.orders.models import Order
+    from gpurent.orders.services import Contact, order_place
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench@example.com", "bench passphrase", first_name="B", last_name="B")
+    gpu = GpuModel.objects.create(
+        slug="bench-gpu", name="Bench GPU", vendor="NVIDIA", stack="CUDA", memory_mib_per_card=81920,
+        stock_lots=10**6, price_3d_cents=100, price_7d_cents=200, price_30d_cents=300, summary="bench",
+    )  # fmt: skip
+    per_thread = args.orders // args.threads
+    table = GpuModel._meta.db_table
+
+    def raw_reserve(_: int) -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET stock_lots = stock_lots - 1 WHERE id = %s AND stock_lots >= 1",  # noqa: S608
+                [gpu.pk],
+            )
+
+    contact = Contact("B", "B", "bench@example.com")
+
+    def place(_: int) -> None:
+        order_place(
+            owner=user, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact
+        )  # fmt: skip
+
+    timed_run(args.threads, 5, raw_reserve)  # warm-up: connections, statement caches
+    baseline = timed_run(args.threads, per_thread, raw_reserve)
+    service = timed_run(args.threads, per_thread, place)
+    assert Order.objects.count() == per_thread * args.threads
+    print(f"database: {connection.vendor}, {args.threads} threads, {per_thread * args.threads} operations of each kind")
+    print(f"{'operation':42} {'per second':>11} {'p95 ms':>8}")
+    print(f"{'baseline: raw conditional UPDATE':42} {baseline[0]:11.0f} {baseline[1]:8.2f}")
+    print(f"{'order_place (reserve + order + history)':42} {service[0]:11.0f} {service[1]:8.2f}")
+    throughput, p95 = service[0] / baseline[0], service[1] / baseline[1]
+    print(f"ratio: throughput {throughput:.2f}× the baseline, p95 latency {p95:.1f}× the baseline")
+    scratch.cleanup()
+
+
+if __name__ == "__main__":
+    main()

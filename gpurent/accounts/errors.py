@@ -1,0 +1,45 @@
+"""Account errors with stable codes (see `gpurent.core.errors` for how they become JSON or a message)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.core.errors import ApplicationError, InvalidRequest
+
+__all__ = ["EmailTaken", "InvalidCredentials", "WeakPassword"]
+
+
+class InvalidCredentials(ApplicationError):
+    """Wrong password, unknown email or a locked-out (email, IP) pair: deliberately one error for all three,
+    so the answer never tells whether an account exists or is being throttled."""
+
+    code = "invalid_credentials"
+    status = 401
+    replayable = False
+    default_message = _("The email or password is incorrect.")
+
+
+class EmailTaken(InvalidRequest):
+    """Registration with an email that already has an account (compared without regard to case).
+
+    A subclass of `InvalidRequest` for callers that catch that, but 409: the request is well formed and
+    conflicts with an existing account (as `out_of_stock` conflicts with the stock).
+    """
+
+    code = "email_taken"
+    status = 409
+    default_message = _("An account with this email already exists. Log in, or reset your password if you forgot it.")
+
+
+class WeakPassword(InvalidRequest):
+    """The password fails a validator (too short, too common, too close to the name or email).
+
+    `messages` holds each validator's message; `message` joins them for the API.
+    """
+
+    code = "weak_password"
+    default_message = _("Choose a stronger password.")
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+        super().__init__(" ".join(messages) if messages else None)

@@ -1,0 +1,171 @@
+"""Account actions: registration, login, profile, personal API tokens. The only module here that writes."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import authenticate, login
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gpurent.core.errors import InvalidRequest, NotFound
+
+from .errors import EmailTaken, InvalidCredentials, WeakPassword
+from .guests import guest_session_adopt, guest_session_for, register_guest_adopter
+from .models import TOKEN_SCHEME, ApiToken, User
+from .passwords import password_errors
+
+__all__ = [
+    "api_token_create",
+    "api_token_issue",
+    "api_token_mark_used",
+    "api_token_revoke",
+    "guest_session_adopt",
+    "guest_session_for",
+    "profile_update",
+    "register_guest_adopter",
+    "session_login",
+    "user_register",
+]
+
+logger = logging.getLogger(__name__)
+
+# `login()` needs to know which backend vouched for a user it did not get from `authenticate()` (a user
+# that has just registered); the model backend is the one that checks passwords.
+_PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"  # noqa: S105 (a class path)
+# Writing `last_used_at` on every API call would turn each read into a write; a minute is precise enough.
+_LAST_USED_PRECISION = timedelta(minutes=1)
+
+
+def _required(value: str, message: str) -> str:
+    value = value.strip()
+    if not value:
+        raise InvalidRequest(message)
+    return value
+
+
+@transaction.atomic
+def user_register(*, request: HttpRequest | None, first_name: str, last_name: str, email: str, password: str) -> User:
+    """Create a customer account; with a `request`, log it in and adopt that session's guest data.
+
+    The email is stored in lower case. Adoption (DESIGN §3) happens only here, for the new account and the
+    session it was registered from; see `guest_session_adopt`.
+
+    Raises:
+        InvalidRequest: a name or the email is missing or malformed.
+        EmailTaken: an account already uses this email (compared without regard to case).
+        WeakPassword: the password fails a validator; the message joins every reason.
+    """
+    first_name = _required(first_name, _("Enter your first name."))[:150]
+    last_name = _required(last_name, _("Enter your last name."))[:150]
+    email = _required(email, _("Enter your email address.")).lower()
+    try:
+        validate_email(email)
+    except ValidationError as error:
+        raise InvalidRequest(_("Enter a valid email address.")) from error
+    if User.objects.filter(email=email).exists():
+        raise EmailTaken()
+    errors = password_errors(password, User(email=email, first_name=first_name, last_name=last_name))
+    if errors:
+        raise WeakPassword(errors)
+    try:
+        # A savepoint, so a concurrent registration of the same email fails cleanly inside our transaction.
+        with transaction.atomic():
+            user = User.objects.create_user(email, password, first_name=first_name, last_name=last_name)
+    except IntegrityError as error:
+        raise EmailTaken() from error
+    logger.info("user %s registered", user.pk)
+    if request is not None:
+        session_login(request, user)
+        guest_session_adopt(request=request, user=user)
+    return user
+
+
+def session_login(request: HttpRequest, user: User) -> None:
+    """Log `user` in to this browser session, and nothing else.
+
+    Django's `login()` gives the session a new key (no session fixation) and keeps its data, so a checkout
+    draft made as a guest survives. It adopts no guest data: only a new account registered from the session
+    does (`user_register`).
+    """
+    login(request, user, backend=getattr(user, "backend", None) or _PASSWORD_BACKEND)
+
+
+@transaction.atomic
+def profile_update(*, user: User, first_name: str, last_name: str) -> User:
+    """Change the name on an account.
+
+    Raises:
+        InvalidRequest: a name is empty.
+    """
+    user.first_name = _required(first_name, _("Enter your first name."))[:150]
+    user.last_name = _required(last_name, _("Enter your last name."))[:150]
+    user.save(update_fields=["first_name", "last_name"])
+    return user
+
+
+@transaction.atomic
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """Make a personal API token for `user`; returns the row and the token, which is never stored.
+
+    The token is `gpr_` followed by 256 random bits (43 URL-safe characters, from `secrets`, a CSPRNG).
+
+    Raises:
+        InvalidRequest: the name is empty or longer than 100 characters.
+    """
+    name = _required(name, _("Give the token a name."))
+    if len(name) > 100:
+        raise InvalidRequest(_("A token name has at most 100 characters."))
+    random_part = secrets.token_urlsafe(32)
+    token = f"{TOKEN_SCHEME}{random_part}"
+    row = ApiToken.objects.create(
+        user=user, name=name, prefix=random_part[: ApiToken.PREFIX_LENGTH], digest=ApiToken.digest_of(token)
+    )
+    logger.info("user %s created API token %s", user.pk, row.pk)
+    return row, token
+
+
+def api_token_issue(*, request: HttpRequest, email: str, password: str, name: str) -> tuple[ApiToken, str]:
+    """Check an email and password (throttled by axes like the login page) and make a token for that account.
+
+    Raises:
+        InvalidCredentials: wrong password, unknown email or a locked-out (email, IP) pair: one error for all.
+        InvalidRequest: the name is unusable.
+    """
+    # `authenticate` with the request, so axes counts failures and refuses a locked-out pair.
+    user = authenticate(request, username=email.strip().lower(), password=password)
+    if not isinstance(user, User):
+        raise InvalidCredentials()
+    return api_token_create(user=user, name=name)
+
+
+@transaction.atomic
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
+    """Revoke one of `user`'s tokens; it stops working at once. Revoking a revoked token changes nothing.
+
+    Raises:
+        NotFound: no such token among `user`'s (another user's token is not found either).
+    """
+    token = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
+    if token is None:
+        raise NotFound(_("No such token."))
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+        logger.info("user %s revoked API token %s", user.pk, token.pk)
+    return token
+
+
+def api_token_mark_used(token: ApiToken) -> None:
+    """Record that `token` authenticated a request, at most once a minute (a conditional UPDATE)."""
+    now = timezone.now()
+    if token.last_used_at is not None and token.last_used_at > now - _LAST_USED_PRECISION:
+        return
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    token.last_used_at = now

@@ -1,0 +1,233 @@
+"""Account pages: register, log in and out, passwords, the account page with profile and API tokens.
+
+Login, password change and password reset are Django's views with this app's forms and templates. Every
+page that shows account data is `never_cache` (ASVS 14.3.2: no copy in a shared or back-button cache).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+
+from .forms import LoginForm, NewPasswordForm, PasswordChangeForm, ProfileForm, RegistrationForm, TokenCreateForm
+from .models import User
+from .selectors import api_token_list
+from .services import api_token_create, api_token_revoke, profile_update, session_login, user_register
+
+LOGIN_TEMPLATE = "accounts/login.html"
+
+
+def _account_user(request: HttpRequest) -> User:
+    # `login_required` has run: the user is a real account, which the type checker cannot know.
+    assert isinstance(request.user, User)  # noqa: S101
+    return request.user
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return None
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:account")
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_register(request=request, **form.cleaned_data)
+        except ApplicationError as error:
+            form.apply_error(error)
+        else:
+            messages.success(request, _("Welcome, %(name)s. Your account is ready.") % {"name": user.first_name})
+            return redirect(_safe_next(request) or "accounts:account")
+    return render(request, "accounts/register.html", {"form": form, "next": _safe_next(request) or ""})
+
+
+class LoginView(auth_views.LoginView):
+    form_class = LoginForm
+    template_name = LOGIN_TEMPLATE
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
+        session_login(self.request, form.get_user())
+        return HttpResponseRedirect(self.get_success_url())
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """What a locked-out (email, IP) pair gets (`AXES_LOCKOUT_CALLABLE`): exactly what a failed login gets.
+
+    axes refuses a locked-out pair inside `authenticate()`, so the view has already answered as for a wrong
+    password (the login page with the generic error, the admin's login page, or the API's 401); that answer
+    is returned unchanged, so locked, wrong-password and unknown-account responses cannot be told apart
+    (ASVS 6.1.1, OWASP enumeration advice) and nobody learns that an account is being throttled. Without one
+    (a caller that passes none), the login page is rendered with the same error and status 200.
+    """
+    if isinstance(original_response, HttpResponse):
+        return original_response
+    # Bound without a password, so validating it never calls `authenticate()` (which axes would count).
+    form = LoginForm(request, data={"username": request.POST.get("username", ""), "password": ""})
+    form.is_valid()
+    form.errors.clear()
+    form.add_error(None, form.error_messages["invalid_login"])
+    return render(request, LOGIN_TEMPLATE, {"form": form})
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    # Logging out ends this browser session and nothing else (DESIGN §3): Django's logout() flushes the
+    # server-side session, so the old cookie is dead even if someone kept a copy. It deliberately cancels
+    # no order, releases no reserved stock, revokes no API token and touches no other session: those are
+    # explicit actions of their own, and a logout is something people do by habit or by accident.
+    # POST only, with CSRF, so another site cannot log a customer out with an image or a link.
+    logout(request)
+    messages.info(request, _("You are logged out."))
+    return redirect(settings.LOGOUT_REDIRECT_URL)
+
+
+def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
+    user = _account_user(request)
+    context.setdefault("profile_form", ProfileForm(instance=user))
+    context.setdefault("token_form", TokenCreateForm())
+    context["tokens"] = api_token_list(user=user)
+    return render(request, "accounts/account.html", context)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET"])
+def account(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@never_cache
+@login_required
+@require_POST
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    user = _account_user(request)
+    form = ProfileForm(request.POST, instance=User.objects.get(pk=user.pk))
+    if not form.is_valid():
+        return _account_page(request, profile_form=form)
+    profile_update(user=user, **form.cleaned_data)
+    messages.success(request, _("Your name is saved."))
+    return redirect("accounts:account")
+
+
+@never_cache
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    """Create a token and show it once, in this response; a resubmitted form (same key) creates nothing.
+
+    The idempotency record stores only the token's id: the secret exists in this response and nowhere else,
+    so a replay cannot show it again and says so instead.
+    """
+    user = _account_user(request)
+    form = TokenCreateForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, token_form=form)
+    created: dict[str, str] = {}
+
+    def create() -> Outcome:
+        row, secret = api_token_create(user=user, name=form.cleaned_data["name"])
+        created.update(name=row.name, secret=secret)
+        return Outcome(201, {"token_id": row.pk})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=create,
+        )
+    except ApplicationError as error:
+        form.add_error(None, error.message)
+        return _account_page(request, token_form=form)
+    if outcome.replayed:
+        messages.info(
+            request,
+            _(
+                "This token was already created; it was shown once, when it was made. If you did not copy it, "
+                "revoke it and create a new one."
+            ),
+        )
+        return redirect("accounts:account")
+    return _account_page(request, new_token=created)
+
+
+@never_cache
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = api_token_revoke(user=_account_user(request), token_id=token_id)
+    messages.success(request, _("The token “%(name)s” is revoked and no longer works.") % {"name": token.name})
+    return redirect("accounts:account")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """The current password and a new one; this session stays logged in, every other session is logged out
+    (Django checks a hash of the password on each request of a session)."""
+
+    form_class = PasswordChangeForm
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:account")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, _("Your password is changed. Other devices have been logged out."))
+        return response
+
+
+class EmailPasswordResetForm(PasswordResetForm):
+    email = forms.EmailField(
+        label=gettext_lazy("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Always the same answer, whether or not an account uses the address (no account enumeration)."""
+
+    form_class = EmailPasswordResetForm
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/emails/password_reset.txt"
+    subject_template_name = "accounts/emails/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+    # The email names the shop, not the host name Django would use without the sites framework.
+    extra_email_context = {"site_name": settings.BRAND_NAME}
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    form_class = NewPasswordForm
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"

@@ -1,0 +1,141 @@
+"""`/api/v1/orders`: place an order (with an Idempotency-Key), list orders, read one, download the summary."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, cast
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from ninja import Field, Router, Schema, Status
+
+from gpurent.accounts.api_auth import api_auth
+from gpurent.accounts.models import User
+from gpurent.core.api import ErrorOut
+from gpurent.core.idempotency import Outcome as IdempotentOutcome
+from gpurent.core.idempotency import header_key, owner_of, request_fingerprint, run_idempotent
+
+from .export import orders_csv
+from .models import Order
+from .selectors import order_get_for, order_list_for
+from .services import Contact, order_place
+
+router = Router(tags=["orders"], auth=api_auth)
+
+
+class OrderIn(Schema):
+    gpu: str = Field(description="The GPU model's slug, as in /api/v1/catalog", min_length=1, max_length=50)
+    term_days: Literal[3, 7, 30]
+    lots: int = Field(ge=1, le=10)
+    environment: Literal["ubuntu", "pytorch", "blender", "other"]
+    environment_note: str = Field(default="", max_length=200)
+
+
+class OrderOut(Schema):
+    ref: str
+    gpu: str
+    gpu_name: str
+    term_days: int
+    lots: int
+    cards: int
+    environment: str
+    environment_note: str
+    lot_price_usd: str = Field(examples=["1700.00"])
+    total_usd: str = Field(examples=["3400.00"])
+    paid_usd: str = Field(examples=["0.00"])
+    payment_status: Literal["awaiting_payment", "paid", "expired", "cancelled"]
+    payment_reported: bool
+    provisioning_status: Literal["not_started", "preparing", "ready", "ended", "failed"]
+    reserved_until: datetime
+    term_starts_at: datetime | None
+    term_ends_at: datetime | None
+    access: dict[str, Any] | None
+    intents: list[dict[str, Any]]
+    created_at: datetime
+
+
+class OrderListOut(Schema):
+    items: list[OrderOut]
+
+
+def order_out(order: Order) -> dict[str, Any]:
+    """An order in the API's shape (DESIGN §11.1). Payment intents and access arrive with later work."""
+    return {
+        "ref": order.ref,
+        "gpu": order.gpu.slug,
+        "gpu_name": order.gpu.name,
+        "term_days": order.term_days,
+        "lots": order.lots,
+        "cards": order.cards,
+        "environment": order.environment,
+        "environment_note": order.environment_note,
+        "lot_price_usd": order.lot_price.to_api(),
+        "total_usd": order.total.to_api(),
+        "paid_usd": order.paid.to_api(),
+        "payment_status": order.payment_status,
+        "payment_reported": False,
+        "provisioning_status": order.provisioning_status,
+        "reserved_until": order.reserved_until,
+        "term_starts_at": order.term_starts_at,
+        "term_ends_at": order.term_ends_at,
+        "access": None,
+        "intents": [],
+        "created_at": order.created_at,
+    }
+
+
+def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in data.items()}
+
+
+@router.post(
+    "",
+    response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    summary="Place an order",
+)
+def create_order(request: HttpRequest, payload: OrderIn) -> Status:
+    """Place an order and reserve its lots until the payment deadline. Requires an `Idempotency-Key`
+    header: a retry with the same key and body returns the same order; the same key with another body is
+    refused (422 `idempotency_key_reused`); a retry while the first is running gets 409
+    `idempotency_key_in_use`. Not enough stock: 409 `out_of_stock` (stored and replayed for that key)."""
+    user = cast(User, request.user)
+    key = header_key(request)
+
+    def place() -> IdempotentOutcome:
+        order = order_place(
+            owner=user,
+            gpu_slug=payload.gpu,
+            term_days=payload.term_days,
+            lots=payload.lots,
+            environment=payload.environment,
+            environment_note=payload.environment_note,
+            contact=Contact(user.first_name, user.last_name, user.email),
+        )
+        return IdempotentOutcome(201, _json_safe(order_out(order)))
+
+    outcome = run_idempotent(
+        owner=owner_of(request),
+        key=key,
+        fingerprint=request_fingerprint("POST", request.path, payload.model_dump()),
+        action=place,
+    )
+    return Status(outcome.status, outcome.body)
+
+
+@router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
+def list_orders(request: HttpRequest) -> dict[str, Any]:
+    return {"items": [order_out(order) for order in order_list_for(cast(User, request.user))]}
+
+
+@router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
+def orders_summary_csv(request: HttpRequest) -> HttpResponse:
+    """Every order with the references a customer needs to keep; cells a spreadsheet would run are escaped."""
+    content = orders_csv(order_list_for(cast(User, request.user)))
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
+    return response
+
+
+@router.get("/{ref}", response={200: OrderOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}, summary="Read one of my orders")
+def get_order(request: HttpRequest, ref: str) -> dict[str, Any]:
+    return order_out(order_get_for(cast(User, request.user), ref))

@@ -1,0 +1,18 @@
+"""Errors of ordering, with the stable codes of DESIGN §11.1."""
+
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.core.errors import ApplicationError
+
+
+class OutOfStock(ApplicationError):
+    code = "out_of_stock"
+    status = 409
+    default_message = _("Sorry, there are not enough lots of this GPU in stock for your order.")
+
+
+class TransitionNotAllowed(ApplicationError):
+    code = "transition_not_allowed"
+    status = 409
+    replayable = False
+    default_message = _("The order is not in a state that allows this change.")

@@ -1,0 +1,123 @@
+"""Rental orders and their status history (DESIGN §4)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, MIN_LOTS_PER_ORDER, Term
+from gpurent.catalog.models import GpuModel
+from gpurent.core.models import TimeStampedModel
+from gpurent.core.money import Usd
+
+from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
+
+
+class Order(TimeStampedModel):
+    """A rental: `lots` lots of one GPU model for one fixed term, owned by one customer.
+
+    The price is frozen at placing (`lot_price_cents`, `total_cents` = lot price × lots). Payment and
+    provisioning are two separate tracks (see `enums.py`); every change of either writes an
+    `OrderStatusChange`. Lots are reserved from stock at placing and returned when the order expires, is
+    cancelled, fails or its term ends.
+    """
+
+    ref = models.CharField(_("reference"), max_length=16, unique=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="orders")
+    gpu = models.ForeignKey(GpuModel, on_delete=models.PROTECT, related_name="orders")
+    term_days = models.PositiveSmallIntegerField(_("term (days)"), choices=Term.choices)
+    lots = models.PositiveSmallIntegerField(_("lots"))
+    cards = models.PositiveSmallIntegerField(_("cards"))
+    environment = models.CharField(_("environment"), max_length=10, choices=Environment.choices)
+    environment_note = models.CharField(_("environment note"), max_length=200, blank=True)
+    lot_price_cents = models.PositiveIntegerField(_("price of one lot (cents)"))
+    total_cents = models.PositiveIntegerField(_("total (cents)"))
+    contact_first_name = models.CharField(_("first name"), max_length=150)
+    contact_last_name = models.CharField(_("last name"), max_length=150)
+    contact_email = models.EmailField(_("contact email"))
+    payment_status = models.CharField(
+        _("payment"), max_length=20, choices=PaymentStatus.choices, default=PaymentStatus.AWAITING_PAYMENT
+    )
+    provisioning_status = models.CharField(
+        _("provisioning"), max_length=20, choices=ProvisioningStatus.choices, default=ProvisioningStatus.NOT_STARTED
+    )
+    reserved_until = models.DateTimeField(_("lots reserved until"))
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    term_starts_at = models.DateTimeField(_("term starts"), null=True, blank=True)
+    term_ends_at = models.DateTimeField(_("term ends"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("order")
+        verbose_name_plural = _("orders")
+        indexes = [models.Index(fields=["payment_status", "reserved_until"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(lots__gte=MIN_LOTS_PER_ORDER) & Q(lots__lte=MAX_LOTS_PER_ORDER), name="order_lots_1_to_10"
+            ),
+            models.CheckConstraint(condition=Q(term_days__in=Term.values), name="order_term_is_fixed"),
+            models.CheckConstraint(condition=Q(lot_price_cents__gt=0), name="order_lot_price_positive"),
+            models.CheckConstraint(condition=Q(total_cents=F("lot_price_cents") * F("lots")), name="order_total"),
+            models.CheckConstraint(condition=Q(cards__gte=F("lots")), name="order_cards_at_least_lots"),
+            models.CheckConstraint(
+                condition=Q(payment_status__in=PaymentStatus.values), name="order_payment_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(provisioning_status__in=ProvisioningStatus.values), name="order_provisioning_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(provisioning_status=ProvisioningStatus.NOT_STARTED) | Q(payment_status=PaymentStatus.PAID),
+                name="order_provisioning_needs_payment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.ref
+
+    @property
+    def lot_price(self) -> Usd:
+        return Usd(self.lot_price_cents)
+
+    @property
+    def total(self) -> Usd:
+        return Usd(self.total_cents)
+
+    @property
+    def paid(self) -> Usd:
+        """What the customer has paid for this order: an order is debited exactly its total, at most once."""
+        return self.total if self.payment_status == PaymentStatus.PAID else Usd.zero()
+
+    @property
+    def term(self) -> Term:
+        return Term(self.term_days)
+
+
+class OrderStatusChange(models.Model):
+    """One move of one status track of an order: from where, to where, when, by whom and why.
+
+    Append-only: the history of an order is the list of its changes, oldest first.
+    """
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="status_changes")
+    track = models.CharField(max_length=20, choices=Track.choices)
+    from_status = models.CharField(max_length=20, blank=True)
+    to_status = models.CharField(max_length=20)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("status change")
+        verbose_name_plural = _("status changes")
+
+    def __str__(self) -> str:
+        return f"{self.order_id} {self.track}: {self.from_status or '∅'} → {self.to_status}"
+
+    @property
+    def to_status_label(self) -> str:
+        """The new status as a person reads it ("Awaiting payment")."""
+        vocabulary = PaymentStatus if self.track == Track.PAYMENT else ProvisioningStatus
+        return str(vocabulary(self.to_status).label)

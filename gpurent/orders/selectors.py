@@ -1,0 +1,34 @@
+"""Reads of orders, always scoped to their owner: another customer's order does not exist (404)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import QuerySet
+
+from gpurent.core.errors import NotFound
+
+from .models import Order, OrderStatusChange
+
+__all__ = ["order_get_for", "order_history", "order_list_for"]
+
+
+def order_list_for(owner: AbstractBaseUser) -> QuerySet[Order]:
+    """The owner's orders, newest first, with their GPU model."""
+    return Order.objects.filter(owner_id=owner.pk).select_related("gpu")
+
+
+def order_get_for(owner: AbstractBaseUser, ref: str) -> Order:
+    """One of the owner's orders by reference.
+
+    Raises:
+        NotFound: no such order, or it belongs to someone else (the two are indistinguishable on purpose).
+    """
+    try:
+        return order_list_for(owner).get(ref=ref.upper())
+    except Order.DoesNotExist:
+        raise NotFound() from None
+
+
+def order_history(order: Order) -> QuerySet[OrderStatusChange]:
+    """The order's status changes, oldest first."""
+    return order.status_changes.all()

@@ -1,0 +1,222 @@
+"""Every write to orders: placing, moving a status track, cancelling, expiring (DESIGN §4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gpurent.catalog.pricing import quote_for
+from gpurent.catalog.selectors import gpu_get
+from gpurent.catalog.services import stock_release, stock_reserve
+from gpurent.core.errors import InvalidRequest, NotFound
+
+from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
+from .errors import OutOfStock, TransitionNotAllowed
+from .models import Order, OrderStatusChange
+from .references import new_order_ref
+from .transitions import is_allowed
+
+__all__ = [
+    "Contact",
+    "order_cancel",
+    "order_place",
+    "order_transition",
+    "orders_expire_due",
+]
+
+# Statuses after which the order's lots are back in stock.
+_RELEASING = {
+    (Track.PAYMENT, PaymentStatus.EXPIRED),
+    (Track.PAYMENT, PaymentStatus.CANCELLED),
+    (Track.PROVISIONING, ProvisioningStatus.ENDED),
+    (Track.PROVISIONING, ProvisioningStatus.FAILED),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """Who to contact about an order; prefilled from the account, editable at checkout."""
+
+    first_name: str
+    last_name: str
+    email: str
+
+
+def _validated_environment(environment: str, note: str) -> tuple[str, str]:
+    if environment not in Environment.values:
+        raise InvalidRequest(_("Choose an environment: Ubuntu, PyTorch, Blender or Other."))
+    note = note.strip()
+    if environment == Environment.OTHER and not note:
+        raise InvalidRequest(_("Describe the environment you need."))
+    if len(note) > 200:
+        raise InvalidRequest(_("Keep the environment description under 200 characters."))
+    return environment, note if environment == Environment.OTHER else ""
+
+
+def order_place(
+    *,
+    owner: AbstractBaseUser,
+    gpu_slug: str,
+    term_days: int,
+    lots: int,
+    environment: str,
+    environment_note: str = "",
+    contact: Contact,
+) -> Order:
+    """Place an order and reserve its lots, atomically.
+
+    The lots leave stock in the same transaction that creates the order, through a conditional UPDATE, so two
+    customers can never buy the same last lot; if there are too few, the whole transaction rolls back.
+    The order waits for payment until `reserved_until`.
+
+    Raises:
+        NotFound: no GPU model on sale with that slug.
+        InvalidRequest: term, lots, environment or contact are invalid.
+        OutOfStock: fewer than `lots` lots are in stock.
+    """
+    try:
+        gpu = gpu_get(gpu_slug)
+    except NotFound:
+        raise InvalidRequest(_("This GPU model is not on sale.")) from None
+    quote = quote_for(gpu, term_days=term_days, lots=lots)
+    environment, environment_note = _validated_environment(environment, environment_note)
+    if not (contact.first_name.strip() and contact.last_name.strip() and contact.email.strip()):
+        raise InvalidRequest(_("A contact first name, last name and email are required."))
+    now = timezone.now()
+    with transaction.atomic():
+        order = _create_with_unique_ref(
+            owner=owner,
+            gpu=gpu,
+            term_days=quote.term.value,
+            lots=lots,
+            cards=quote.cards,
+            environment=environment,
+            environment_note=environment_note,
+            lot_price_cents=quote.lot_price.cents,
+            total_cents=quote.total.cents,
+            contact_first_name=contact.first_name.strip(),
+            contact_last_name=contact.last_name.strip(),
+            contact_email=contact.email.strip(),
+            reserved_until=now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS),
+        )
+        OrderStatusChange.objects.bulk_create(
+            [
+                OrderStatusChange(order=order, track=Track.PAYMENT, to_status=order.payment_status, actor_id=owner.pk),
+                OrderStatusChange(
+                    order=order, track=Track.PROVISIONING, to_status=order.provisioning_status, actor_id=owner.pk
+                ),
+            ]
+        )
+        # Reserve last: the GPU row is the one every buyer contends for, and its lock is held from this
+        # UPDATE to COMMIT, so taking it after the inserts keeps that window as short as it can be.
+        if not stock_reserve(gpu_id=gpu.pk, lots=lots):
+            raise OutOfStock()
+    return order
+
+
+def _create_with_unique_ref(**fields: object) -> Order:
+    # 40 random bits make a clash very unlikely; the unique index makes it impossible, and we retry.
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                return Order.objects.create(ref=new_order_ref(), **fields)
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not find a free order reference")
+
+
+def order_transition(
+    *,
+    order: Order,
+    track: Track,
+    to: str,
+    actor: AbstractBaseUser | None = None,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Order:
+    """Move one status track of `order` to `to`, as the transition table allows, and record the change.
+
+    Side effects in the same transaction: lots go back to stock when the order expires, is cancelled, fails
+    or ends; `paid_at` is set when paid; the term starts when access becomes ready.
+
+    Raises:
+        TransitionNotAllowed: the table does not allow it, or provisioning would start on an unpaid order.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Order.objects.select_for_update().get(pk=order.pk)
+        field = "payment_status" if track == Track.PAYMENT else "provisioning_status"
+        current = getattr(locked, field)
+        if not is_allowed(track, current, to):
+            raise TransitionNotAllowed()
+        if track == Track.PROVISIONING and locked.payment_status != PaymentStatus.PAID:
+            raise TransitionNotAllowed(_("Provisioning starts only once the order is paid."))
+        setattr(locked, field, to)
+        update_fields = [field, "updated_at"]
+        if (track, to) == (Track.PAYMENT, PaymentStatus.PAID):
+            locked.paid_at = now
+            update_fields.append("paid_at")
+        if (track, to) == (Track.PROVISIONING, ProvisioningStatus.READY):
+            # A term is exactly term_days × 24 h from the moment access is ready: no calendar arithmetic.
+            locked.term_starts_at = now
+            locked.term_ends_at = now + timedelta(days=locked.term_days)
+            update_fields += ["term_starts_at", "term_ends_at"]
+        locked.save(update_fields=update_fields)
+        OrderStatusChange.objects.create(
+            order=locked,
+            track=track,
+            from_status=current,
+            to_status=to,
+            actor_id=actor.pk if actor is not None else None,
+            reason=reason,
+        )
+        if (track, to) in _RELEASING:
+            stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
+    return locked
+
+
+def order_cancel(*, order: Order, actor: AbstractBaseUser) -> Order:
+    """The customer cancels an unpaid order; its lots go back to stock.
+
+    Raises:
+        TransitionNotAllowed: the order is no longer awaiting payment.
+    """
+    return order_transition(
+        order=order, track=Track.PAYMENT, to=PaymentStatus.CANCELLED, actor=actor, reason="cancelled by customer"
+    )
+
+
+def orders_expire_due(*, now: datetime | None = None) -> int:
+    """Expire every unpaid order whose payment deadline has passed and return its lots to stock.
+
+    Idempotent and safe to run from several machines at once: each order is locked with SKIP LOCKED on
+    PostgreSQL (another sweeper already has it) and re-checked under the lock, so an order expires once.
+    Returns how many orders this call expired.
+    """
+    now = now or timezone.now()
+    due = list(
+        Order.objects.filter(payment_status=PaymentStatus.AWAITING_PAYMENT, reserved_until__lte=now).values_list(
+            "pk", flat=True
+        )
+    )
+    expired = 0
+    for pk in due:
+        with transaction.atomic():
+            order = (
+                Order.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, payment_status=PaymentStatus.AWAITING_PAYMENT, reserved_until__lte=now)
+                .first()
+            )
+            if order is None:
+                continue
+            order_transition(
+                order=order, track=Track.PAYMENT, to=PaymentStatus.EXPIRED, reason="payment deadline passed", now=now
+            )
+            expired += 1
+    return expired

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "orders"
+
+urlpatterns = [
+    path("checkout/", views.checkout_start, name="checkout_start"),
+    path("checkout/account/", views.checkout_account, name="checkout_account"),
+    path("checkout/summary/", views.checkout_summary, name="checkout_summary"),
+    path("checkout/place/", views.checkout_place, name="checkout_place"),
+    path("rentals/", views.rentals, name="rentals"),
+    path("rentals/summary.csv", views.rentals_csv, name="rentals_csv"),
+    path("rentals/summary/", views.rentals_printable, name="rentals_printable"),
+    path("rentals/<str:ref>/", views.rental_detail, name="rental"),
+    path("rentals/<str:ref>/cancel/", views.rental_cancel, name="rental_cancel"),
+]

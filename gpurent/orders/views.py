@@ -1,0 +1,239 @@
+"""Checkout (choice → account → summary → place) and "My rentals"."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from gpurent.accounts.forms import LoginForm, RegistrationForm
+from gpurent.accounts.models import User
+from gpurent.accounts.services import session_login, user_register
+from gpurent.catalog.models import GpuModel
+from gpurent.catalog.pricing import quote_for
+from gpurent.catalog.selectors import gpu_get
+from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
+from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+
+from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
+from .enums import Environment
+from .export import orders_csv
+from .forms import CheckoutChoiceForm, PlaceOrderForm
+from .selectors import order_get_for, order_history, order_list_for
+from .services import Contact, order_cancel, order_place
+
+
+def _authenticated_user(request: HttpRequest) -> User:
+    # login_required (or an explicit check) guarantees it; this narrows the type for the services.
+    return cast(User, request.user)
+
+
+def _choice_initial(request: HttpRequest, draft: CheckoutDraft | None) -> dict[str, Any]:
+    initial: dict[str, Any] = {}
+    if draft is not None:
+        initial = {
+            "gpu": draft.gpu_slug,
+            "term": draft.term_days,
+            "lots": draft.lots,
+            "environment": draft.environment,
+            "environment_note": draft.environment_note,
+        }
+    # Coming from a catalog card: its choice wins over an older draft.
+    for field in ("gpu", "term", "lots"):
+        if request.GET.get(field):
+            initial[field] = request.GET[field]
+    return initial
+
+
+@require_http_methods(["GET", "POST"])
+def checkout_start(request: HttpRequest) -> HttpResponse:
+    """Step 1: GPU, term, lots and environment."""
+    if request.method == "POST":
+        form = CheckoutChoiceForm(request.POST)
+        if form.is_valid():
+            draft_save(request, form.to_draft())
+            return redirect("orders:checkout_summary" if request.user.is_authenticated else "orders:checkout_account")
+    else:
+        form = CheckoutChoiceForm(initial=_choice_initial(request, draft_get(request)))
+    gpus = {gpu.slug: gpu for gpu in form.fields["gpu"].queryset}  # type: ignore[attr-defined]
+    return render(request, "orders/checkout_start.html", {"form": form, "gpus": gpus, "step": 1})
+
+
+def _draft_quote(request: HttpRequest, draft: CheckoutDraft) -> tuple[GpuModel, Any] | None:
+    """The GPU and price of the draft, or None (with a message) when it can no longer be ordered."""
+    try:
+        gpu = gpu_get(draft.gpu_slug)
+        return gpu, quote_for(gpu, term_days=draft.term_days, lots=draft.lots)
+    except (NotFound, InvalidRequest):
+        draft_clear(request)
+        messages.error(request, _("That GPU is no longer on sale. Please choose again."))
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def checkout_account(request: HttpRequest) -> HttpResponse:
+    """Step 2 for guests: create an account, or log in to an existing one. The draft survives either."""
+    draft = draft_get(request)
+    if draft is None:
+        messages.info(request, _("Choose a GPU, a term and a number of lots first."))
+        return redirect("orders:checkout_start")
+    if request.user.is_authenticated:
+        return redirect("orders:checkout_summary")
+    register_form = RegistrationForm(auto_id="register_%s")
+    login_form = LoginForm(request, auto_id="login_%s")
+    if request.method == "POST" and request.POST.get("step_action") == "register":
+        register_form = RegistrationForm(request.POST, auto_id="register_%s")
+        if register_form.is_valid():
+            try:
+                user_register(request=request, **register_form.cleaned_data)
+            except ApplicationError as error:
+                register_form.apply_error(error)
+            else:
+                return redirect("orders:checkout_summary")
+    elif request.method == "POST" and request.POST.get("step_action") == "login":
+        login_form = LoginForm(request, data=request.POST, auto_id="login_%s")
+        if login_form.is_valid():
+            session_login(request, login_form.get_user())
+            return redirect("orders:checkout_summary")
+    context = {"register_form": register_form, "login_form": login_form, "draft": draft, "step": 2}
+    return render(request, "orders/checkout_account.html", context)
+
+
+@require_GET
+def checkout_summary(request: HttpRequest) -> HttpResponse:
+    """Step 3: everything the order will say, the contact prefilled from the account, and the place button."""
+    draft = draft_get(request)
+    if draft is None:
+        messages.info(request, _("Choose a GPU, a term and a number of lots first."))
+        return redirect("orders:checkout_start")
+    if not request.user.is_authenticated:
+        return redirect("orders:checkout_account")
+    priced = _draft_quote(request, draft)
+    if priced is None:
+        return redirect("orders:checkout_start")
+    gpu, quote = priced
+    user = _authenticated_user(request)
+    form = PlaceOrderForm.for_draft(draft, first_name=user.first_name, last_name=user.last_name, email=user.email)
+    return render(request, "orders/checkout_summary.html", _summary_context(draft, gpu, quote, form))
+
+
+def _summary_context(draft: CheckoutDraft, gpu: GpuModel, quote: Any, form: PlaceOrderForm) -> dict[str, Any]:
+    return {
+        "draft": draft,
+        "gpu": gpu,
+        "quote": quote,
+        "form": form,
+        "step": 3,
+        "payment_window_hours": settings.ORDER_PAYMENT_WINDOW_HOURS,
+        "environment_label": Environment(draft.environment).label,
+    }
+
+
+@login_required
+@require_POST
+def checkout_place(request: HttpRequest) -> HttpResponse:
+    """Place the order once, whatever the number of clicks or retries (the form's idempotency key)."""
+    user = _authenticated_user(request)
+    form = PlaceOrderForm(request.POST)
+
+    def place() -> Outcome:
+        draft = draft_get(request)
+        if not form.is_valid():
+            raise InvalidRequest(" ".join(str(error) for errors in form.errors.values() for error in errors))
+        if draft is None or not form.matches(draft):
+            raise InvalidRequest(_("Your choice changed in another tab. Please check the summary again."))
+        data = form.cleaned_data
+        order = order_place(
+            owner=user,
+            gpu_slug=draft.gpu_slug,
+            term_days=draft.term_days,
+            lots=draft.lots,
+            environment=draft.environment,
+            environment_note=draft.environment_note,
+            contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
+        )
+        return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=place,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect("orders:checkout_summary")
+    if outcome.is_error:
+        # A stored business failure (out of stock): back to the choice, which says how many lots are left.
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect("orders:checkout_start")
+    if not outcome.replayed:
+        draft_clear(request)
+        messages.success(request, _("Order %(ref)s placed. Your lots are reserved.") % {"ref": outcome.body["ref"]})
+    return redirect(outcome.body["redirect"])
+
+
+@login_required
+@require_GET
+def rentals(request: HttpRequest) -> HttpResponse:
+    """My rentals: every order with its payment and provisioning shown apart."""
+    orders = list(order_list_for(_authenticated_user(request)))
+    return render(request, "orders/rentals.html", {"orders": orders})
+
+
+@login_required
+@require_GET
+def rental_detail(request: HttpRequest, ref: str) -> HttpResponse:
+    order = order_get_for(_authenticated_user(request), ref)
+    context = {"order": order, "history": order_history(order), "now": timezone.now()}
+    return render(request, "orders/rental_detail.html", context)
+
+
+@login_required
+@require_POST
+def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
+    user = _authenticated_user(request)
+    order = order_get_for(user, ref)
+
+    def cancel() -> Outcome:
+        order_cancel(order=order, actor=user)
+        return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=cancel,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect("orders:rental", ref=order.ref)
+    if not outcome.replayed:
+        messages.success(request, _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref})
+    return redirect("orders:rental", ref=order.ref)
+
+
+@login_required
+@require_GET
+def rentals_csv(request: HttpRequest) -> HttpResponse:
+    content = orders_csv(order_list_for(_authenticated_user(request)))
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def rentals_printable(request: HttpRequest) -> HttpResponse:
+    orders = list(order_list_for(_authenticated_user(request)))
+    return render(request, "orders/rentals_print.html", {"orders": orders, "now": timezone.now()})

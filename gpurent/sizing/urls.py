@@ -1,0 +1,3 @@
+app_name = "sizing"
+
+urlpatterns: list[object] = []
