@@ -136,6 +136,8 @@ def orders_summary_csv(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@router.get("/{ref}", response={200: OrderOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}, summary="Read one of my orders")
+@router.get(
+    "/{ref}", response={200: OrderOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut}, summary="Read one of my orders"
+)
 def get_order(request: HttpRequest, ref: str) -> dict[str, Any]:
     return order_out(order_get_for(cast(User, request.user), ref))

@@ -94,7 +94,7 @@ def test_orders_api_concurrent_requests_with_one_key_place_one_order(django_user
 
     from gpurent.accounts.services import api_token_create
 
-    owner = django_user_model.objects.create_user("k@example.com", "long enough passphrase", first_name="K", last_name="E")
+    owner = django_user_model.objects.create_user("k@example.com", "passphrase 12", first_name="K", last_name="E")
     _, secret = api_token_create(user=owner, name="race")
     body = {"gpu": gpu.slug, "term_days": 7, "lots": 1, "environment": "ubuntu"}
 

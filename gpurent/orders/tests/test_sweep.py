@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_sweep_command_expires_overdue_orders_and_is_idempotent(gpu, django_user_model):
-    owner = django_user_model.objects.create_user("s@example.com", "long enough passphrase", first_name="S", last_name="W")
+    owner = django_user_model.objects.create_user("s@example.com", "passphrase 12", first_name="S", last_name="W")
     order = order_place(
         owner=owner, gpu_slug=gpu.slug, term_days=7, lots=2, environment="ubuntu", contact=Contact("S", "W", "s@x.io")
     )
