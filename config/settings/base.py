@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "gpurent.glossary",
     "gpurent.orders",
     "gpurent.sizing",
+    "gpurent.ledger",
 ]
 
 MIDDLEWARE = [

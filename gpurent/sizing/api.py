@@ -1,5 +1,177 @@
-"""`/api/v1/estimates`: memory estimates."""
+"""`/api/v1/estimates`: compute and save an estimate (with an Idempotency-Key), read one back.
 
-from ninja import Router
+Both operations need authentication (a personal token or the session cookie), because a saved estimate has
+an owner; the page at /estimate/ serves guests. The body of the POST is the engine's input object, the
+same one `python -m vramcalc --input inputs.json` and `manage.py estimate --input` read.
+"""
 
-router = Router(tags=["estimates"])
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, cast
+
+from django.http import HttpRequest
+from ninja import Field, Router, Schema, Status
+from pydantic import ConfigDict
+
+from gpurent.accounts.api_auth import api_auth
+from gpurent.accounts.models import User
+from gpurent.core.api import ErrorOut
+from gpurent.core.idempotency import Outcome, header_key, owner_of, request_fingerprint, run_idempotent
+
+from .calculation import inputs_from_payload, size_workload
+from .models import SavedEstimate
+from .owners import Owner
+from .selectors import estimate_get_for
+from .services import estimate_save
+
+router = Router(tags=["estimates"], auth=api_auth)
+
+
+class EstimateIn(Schema):
+    """Engine inputs (`vramcalc.serialize.inputs_from_dict`). `model` is a preset id (see
+    `python -m vramcalc --list-presets`) or a full model object; every other field is optional and takes the
+    engine's default. Unknown fields are refused with 422, naming the field."""
+
+    model_config = ConfigDict(extra="allow")
+
+    model: str | dict[str, Any] = Field(examples=["llama-3.1-70b"])
+    workload: str | None = Field(
+        default=None,
+        description="inference, full_finetune, lora, qlora, diffusion or vision_finetune",
+        examples=["inference"],
+    )
+    precision: dict[str, Any] | None = Field(default=None, examples=[{"weights": "bf16", "kv_cache": "bf16"}])
+    quantization: dict[str, Any] | None = Field(default=None, examples=[{"method": "bnb_nf4"}])
+    batch_size: int | None = Field(default=None, examples=[1])
+    seq_len: int | None = Field(default=None, examples=[8192])
+    context_len: int | None = None
+    concurrent_sequences: int | None = Field(default=None, examples=[16])
+    image_height: int | None = None
+    image_width: int | None = None
+    training: dict[str, Any] | None = Field(default=None, examples=[{"activation_checkpointing": True}])
+    lora: dict[str, Any] | None = None
+    parallel: dict[str, Any] | None = Field(default=None, examples=[{"strategy": "single", "cards": 1}])
+    runtime: dict[str, Any] | None = None
+    diffusion: dict[str, Any] | None = None
+
+
+class ComponentOut(Schema):
+    key: str
+    label: str
+    bytes: int
+    formula: str
+    assumption: str
+    phases: list[str]
+
+
+class ResultOut(Schema):
+    peak_bytes: int
+    peak_phase: str
+    peak_reserved_bytes: int
+    vae_decode_peak_bytes: int | None
+    kv_bytes_per_token: int | None
+    cards: int
+    workload: str
+    components: list[ComponentOut]
+    notes: list[str]
+
+
+class PricesOut(Schema):
+    three_days: str = Field(alias="3", examples=["510.00"])
+    seven_days: str = Field(alias="7", examples=["1110.00"])
+    thirty_days: str = Field(alias="30", examples=["4350.00"])
+
+
+class GpuFitOut(Schema):
+    gpu: str
+    name: str
+    memory_bytes_per_card: int
+    usable_bytes_per_card: int
+    cards_per_lot: int
+    fits: bool
+    lots: int | None
+    cards: int | None
+    peak_bytes_per_card: int
+    headroom_bytes: int
+    stock_lots: int
+    in_stock: bool
+    prices_usd: PricesOut | None
+
+
+class EstimateOut(Schema):
+    id: str = Field(description="The public id: /estimate/{id}/ on the web, /api/v1/estimates/{id} here")
+    title: str
+    inputs: dict[str, Any]
+    result: ResultOut
+    peak_bytes: int
+    vae_decode_peak_bytes: int | None
+    engine_version: str
+    usable_pct: int
+    created_at: datetime
+    measured_peak_bytes: int | None
+    measured_at: datetime | None
+    catalog_fit: list[GpuFitOut]
+    web_url: str
+
+
+def estimate_out(saved: SavedEstimate) -> dict[str, Any]:
+    """A saved estimate in the API's shape; the catalog table is the one stored when it was saved."""
+    return {
+        "id": str(saved.public_id),
+        "title": saved.title,
+        "inputs": saved.inputs,
+        "result": saved.result,
+        "peak_bytes": saved.peak_bytes,
+        "vae_decode_peak_bytes": saved.result.get("vae_decode_peak_bytes"),
+        "engine_version": saved.engine_version,
+        "usable_pct": saved.usable_pct,
+        "created_at": saved.created_at.isoformat(),
+        "measured_peak_bytes": saved.measured_peak_bytes,
+        "measured_at": saved.measured_at.isoformat() if saved.measured_at else None,
+        "catalog_fit": saved.catalog_fit,
+        "web_url": f"/estimate/{saved.public_id}/",
+    }
+
+
+@router.post(
+    "",
+    response={201: EstimateOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    by_alias=True,
+    summary="Estimate memory per card and save the estimate",
+)
+def create_estimate(request: HttpRequest, payload: EstimateIn) -> Status:
+    """Estimate the per-card memory of a workload, fit it against every GPU on sale (smallest number of lots
+    under the plan, at 90 % of each card's memory, with the price for 3, 7 and 30 days), and save it.
+    Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate.
+    Invalid inputs: 422 `invalid_request`, the message names the field (e.g. `parallel.tensor_parallel`).
+    With the session cookie instead of a token, the CSRF token is required (403 without it)."""
+    user = cast(User, request.user)
+    key = header_key(request)
+    # The engine reads the body as sent: the schema above documents it, but would drop unknown fields that the
+    # engine must refuse by name, and would coerce "8" to 8 where the engine asks for an integer.
+    data = json.loads(request.body)
+
+    def create() -> Outcome:
+        sizing = size_workload(inputs_from_payload(data))
+        return Outcome(201, estimate_out(estimate_save(owner=Owner(user=user), sizing=sizing)))
+
+    outcome = run_idempotent(
+        owner=owner_of(request),
+        key=key,
+        fingerprint=request_fingerprint("POST", request.path, data),
+        action=create,
+    )
+    return Status(outcome.status, outcome.body)
+
+
+@router.get(
+    "/{estimate_id}",
+    response={200: EstimateOut, 401: ErrorOut, 404: ErrorOut},
+    by_alias=True,
+    summary="Read one of my saved estimates",
+)
+def get_estimate(request: HttpRequest, estimate_id: str) -> dict[str, Any]:
+    """A saved estimate of the authenticated user; another owner's, or an unknown id, is a 404."""
+    return estimate_out(estimate_get_for(Owner(user=cast(User, request.user)), estimate_id))

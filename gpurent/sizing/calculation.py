@@ -1,0 +1,91 @@
+"""One estimate for the web page, the API and the command: engine inputs → breakdown + catalog table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gpurent.catalog.models import GpuModel
+from gpurent.catalog.selectors import gpu_list
+from vramcalc import Estimate, EstimateInput, InvalidInput, estimate
+from vramcalc.serialize import inputs_from_dict, inputs_to_dict
+
+from .catalog_fit import USABLE_PCT, GpuFit, catalog_fit
+from .errors import EstimateInputInvalid, EstimateTooLarge
+
+__all__ = ["MAX_PEAK_BYTES", "Sizing", "inputs_from_payload", "size_workload"]
+
+# 1 PiB per card: far beyond any card, still far below what a BIGINT column holds.
+MAX_PEAK_BYTES = 2**50
+
+
+@dataclass(frozen=True)
+class Sizing:
+    """An estimate and the catalog table computed from it.
+
+    Attributes:
+        inputs: the engine inputs.
+        result: the engine's estimate for the plan as chosen.
+        fit: one row per catalog GPU on sale, in catalog order.
+        usable_pct: the share of each card counted as usable.
+    """
+
+    inputs: EstimateInput
+    result: Estimate
+    fit: list[GpuFit]
+    usable_pct: int = USABLE_PCT
+
+    @property
+    def peak_components(self) -> list[dict[str, Any]]:
+        """The components live in the peak phase (they add up to `peak_bytes`), largest first."""
+        phase = self.result.peak_phase
+        live = [c.to_dict() for c in self.result.components if phase in c.phases and c.bytes > 0]
+        return sorted(live, key=lambda c: -int(c["bytes"]))
+
+    @property
+    def fitting(self) -> list[GpuFit]:
+        return [row for row in self.fit if row.fits]
+
+    @property
+    def cheapest(self) -> GpuFit | None:
+        """The fitting configuration with the lowest 7-day price (ties: catalog order)."""
+        priced = [row for row in self.fit if row.week_price is not None]
+        return min(priced, key=lambda row: row.week_price.cents) if priced else None  # type: ignore[union-attr]
+
+    def inputs_dict(self) -> dict[str, Any]:
+        return inputs_to_dict(self.inputs)
+
+    def fit_api(self) -> list[dict[str, Any]]:
+        return [row.to_api() for row in self.fit]
+
+
+def inputs_from_payload(data: Mapping[str, Any]) -> EstimateInput:
+    """Engine inputs from a JSON object (`vramcalc.serialize.inputs_from_dict` format).
+
+    Raises:
+        EstimateInputInvalid: the engine rejects a field (its name is in the message and in `field`).
+    """
+    try:
+        return inputs_from_dict(data)
+    except InvalidInput as error:
+        raise EstimateInputInvalid.from_engine(error) from None
+    except RecursionError:
+        raise EstimateInputInvalid("input", "nested too deeply") from None
+
+
+def size_workload(inp: EstimateInput, gpus: Iterable[GpuModel] | None = None) -> Sizing:
+    """Estimate `inp` and fit it against `gpus` (default: every GPU on sale).
+
+    Raises:
+        EstimateTooLarge: the per-card peak exceeds `MAX_PEAK_BYTES`.
+        EstimateInputInvalid: the engine rejects the inputs while estimating.
+    """
+    try:
+        result = estimate(inp)
+        if result.peak_bytes > MAX_PEAK_BYTES:
+            raise EstimateTooLarge()
+        rows = catalog_fit(inp, result, gpu_list() if gpus is None else gpus)
+    except InvalidInput as error:
+        raise EstimateInputInvalid.from_engine(error) from None
+    return Sizing(inputs=inp, result=result, fit=rows)

@@ -1,0 +1,149 @@
+"""Which catalog GPUs fit an estimate, with how many lots, and what that costs (DESIGN §6).
+
+Memory is per card and never pooled. For each GPU the search grows the chosen plan one card at a time,
+exactly as `vramcalc.capacity.min_cards` does (`single` grows tensor parallelism; ZeRO/FSDP and pipeline
+grow their degree; card counts the plan rejects are skipped), except for DDP: replicas do not reduce the
+memory per card, so a DDP plan keeps the card count the customer chose. Cards become lots with the GPU's
+`cards_per_lot` (a B200 lot is two cards), and an order holds at most 10 lots.
+
+A card counts as fitting when the per-card peak is within `USABLE_PCT` of the memory the driver reports,
+leaving room for what the estimate cannot see (other processes, library versions, fragmentation spikes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, Term
+from gpurent.catalog.models import GpuModel
+from gpurent.catalog.pricing import quote_for
+from gpurent.core.money import Usd
+from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, estimate
+from vramcalc.capacity import fits
+from vramcalc.units import MIB
+
+__all__ = ["USABLE_PCT", "GpuFit", "card_bytes", "catalog_fit", "plan_with_cards"]
+
+# The share of a card's driver-reported memory an estimate may use; vLLM's default utilisation is the same.
+USABLE_PCT = 90
+
+
+def card_bytes(gpu: GpuModel) -> int:
+    """Memory of one card of `gpu` in bytes (the driver-reported MiB)."""
+    return gpu.memory_mib_per_card * MIB
+
+
+def plan_with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
+    """`inp` over `cards` cards under the same strategy, or None when the plan rejects that count.
+
+    The same rule as `vramcalc.capacity.min_cards`: `single` is one replica split by tensor parallelism over
+    all its cards; the other strategies keep their tensor-parallel degree.
+    """
+    plan = inp.parallel
+    tp = cards if plan.strategy is Strategy.SINGLE else plan.tensor_parallel
+    try:
+        return dataclasses.replace(inp, parallel=dataclasses.replace(plan, cards=cards, tensor_parallel=tp))
+    except InvalidInput:
+        return None
+
+
+@dataclass(frozen=True)
+class GpuFit:
+    """One row of the catalog table.
+
+    Attributes:
+        gpu: the catalog model.
+        fits: some order of 1..10 lots fits under the plan.
+        cards: cards of the smallest configuration that fits (None when none does).
+        lots: lots of that configuration: ceil(cards / cards_per_lot).
+        peak_bytes: per-card peak of that configuration, else of the plan as chosen.
+        headroom_bytes: usable bytes − peak (negative when it does not fit).
+        usable_bytes: `USABLE_PCT` of one card.
+        prices: price of `lots` lots per term (lot price × lots), None when it does not fit.
+    """
+
+    gpu: GpuModel
+    fits: bool
+    cards: int | None
+    lots: int | None
+    peak_bytes: int
+    headroom_bytes: int
+    usable_bytes: int
+    prices: dict[int, Usd] | None
+
+    @property
+    def card_bytes(self) -> int:
+        return card_bytes(self.gpu)
+
+    @property
+    def in_stock(self) -> bool:
+        return self.lots is not None and self.lots <= self.gpu.stock_lots
+
+    @property
+    def week_price(self) -> Usd | None:
+        return None if self.prices is None else self.prices[Term.WEEK]
+
+    def to_api(self) -> dict[str, Any]:
+        """The API's shape: bytes as integers, prices as decimal strings (DESIGN §11.1)."""
+        return {
+            "gpu": self.gpu.slug,
+            "name": self.gpu.name,
+            "memory_bytes_per_card": self.card_bytes,
+            "usable_bytes_per_card": self.usable_bytes,
+            "cards_per_lot": self.gpu.cards_per_lot,
+            "fits": self.fits,
+            "lots": self.lots,
+            "cards": self.cards,
+            "peak_bytes_per_card": self.peak_bytes,
+            "headroom_bytes": self.headroom_bytes,
+            "stock_lots": self.gpu.stock_lots,
+            "in_stock": self.in_stock,
+            "prices_usd": None
+            if self.prices is None
+            else {str(term): price.to_api() for term, price in sorted(self.prices.items())},
+        }
+
+
+class _Peaks:
+    """Per-card peaks of `inp` by card count, each estimated once for the whole table."""
+
+    def __init__(self, inp: EstimateInput, chosen: Estimate) -> None:
+        self._inp = inp
+        self._cache: dict[int, Estimate | None] = {inp.parallel.cards: chosen}
+
+    def at(self, cards: int) -> Estimate | None:
+        if cards not in self._cache:
+            candidate = plan_with_cards(self._inp, cards)
+            self._cache[cards] = None if candidate is None else estimate(candidate)
+        return self._cache[cards]
+
+
+def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks) -> GpuFit:
+    per_lot = gpu.cards_per_lot
+    size = card_bytes(gpu)
+    counts: Iterable[int]
+    if inp.parallel.strategy is Strategy.DDP:
+        counts = (inp.parallel.cards,)
+    else:
+        counts = range(1, MAX_LOTS_PER_ORDER * per_lot + 1)
+    for cards in counts:
+        result = peaks.at(cards)
+        if result is None:
+            continue
+        fit = fits(result.peak_bytes, size, USABLE_PCT)
+        lots = -(-cards // per_lot)
+        if fit.fits and lots <= MAX_LOTS_PER_ORDER:
+            prices = {term.value: quote_for(gpu, term_days=term.value, lots=lots).total for term in Term}
+            return GpuFit(gpu, True, cards, lots, result.peak_bytes, fit.headroom_bytes, fit.usable_bytes, prices)
+    # Nothing fits: the headroom shown is the shortfall of the plan as chosen, as in the bar chart.
+    fit = fits(chosen.peak_bytes, size, USABLE_PCT)
+    return GpuFit(gpu, False, None, None, chosen.peak_bytes, fit.headroom_bytes, fit.usable_bytes, None)
+
+
+def catalog_fit(inp: EstimateInput, chosen: Estimate, gpus: Iterable[GpuModel]) -> list[GpuFit]:
+    """One `GpuFit` per GPU of `gpus`, in catalog order. `chosen` is `estimate(inp)`, reused."""
+    peaks = _Peaks(inp, chosen)
+    return [_row(gpu, inp, chosen, peaks) for gpu in gpus]

@@ -1,0 +1,68 @@
+"""The stacked-bar chart of the page: the per-card breakdown drawn against each catalog card's memory.
+
+Geometry only (numbers in SVG user units); the template draws it with presentation attributes and CSS
+classes, because the Content Security Policy forbids inline `style=` attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .calculation import Sizing
+
+__all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
+
+WIDTH = 1000
+PALETTE_SIZE = 8
+
+
+@dataclass(frozen=True)
+class Segment:
+    x: float
+    width: float
+    css: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One catalog GPU: its card (`track`), its usable share (`usable_x`) and the stacked estimate."""
+
+    name: str
+    slug: str
+    track: float
+    usable_x: float
+    segments: tuple[Segment, ...]
+    overflows: bool
+
+
+def component_css(index: int) -> str:
+    return f"seg-{index % PALETTE_SIZE}"
+
+
+def chart_rows(sizing: Sizing) -> list[Bar]:
+    """One bar per catalog GPU, all on the same scale (the largest card, or the peak if larger)."""
+    rows = sizing.fit
+    if not rows:
+        return []
+    peak = sizing.result.peak_bytes
+    scale = max([peak, *(row.card_bytes for row in rows)])
+    components: list[dict[str, Any]] = sizing.peak_components
+    segments: list[Segment] = []
+    x = 0.0
+    for index, component in enumerate(components):
+        width = int(component["bytes"]) * WIDTH / scale
+        segments.append(Segment(round(x, 2), round(width, 2), component_css(index), str(component["label"])))
+        x += width
+    return [
+        Bar(
+            name=row.gpu.name,
+            slug=row.gpu.slug,
+            track=round(row.card_bytes * WIDTH / scale, 2),
+            usable_x=round(row.usable_bytes * WIDTH / scale, 2),
+            segments=tuple(segments),
+            overflows=peak > row.usable_bytes,
+        )
+        for row in rows
+    ]

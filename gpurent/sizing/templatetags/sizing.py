@@ -1,0 +1,52 @@
+"""Template helpers of the estimator: byte formatting and the memory chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from gpurent.core.money import Usd
+from vramcalc.units import format_bytes
+
+from ..calculation import Sizing
+from ..chart import WIDTH, chart_rows, component_css
+
+register = template.Library()
+
+
+@register.filter
+def human_bytes(value: int | None) -> str:
+    """Bytes in binary units for people: "14.96 GiB" (negative values keep their sign)."""
+    if value is None:
+        return ""
+    return format_bytes(int(value))
+
+
+@register.filter
+def usd_from_api(value: str | None) -> str:
+    """A stored API amount ("1480.00") as the shop shows money ("$1,480")."""
+    if not value:
+        return ""
+    return Usd.parse(str(value)).display_short()
+
+
+@register.filter
+def segment_class(index: int) -> str:
+    """The colour class of the `index`-th component (0-based), shared by the chart and its legend."""
+    return component_css(int(index))
+
+
+@register.filter
+def signed_pct(value: float | None) -> str:
+    """ "+4.2 %" / "−3.0 %" for an estimate's error against a measurement."""
+    if value is None:
+        return ""
+    sign = "+" if value >= 0 else "−"
+    return f"{sign}{abs(value):.1f} %"
+
+
+@register.inclusion_tag("sizing/partials/chart.html")
+def memory_chart(sizing: Sizing) -> dict[str, Any]:
+    """Stacked bars of the per-card peak against each catalog card (inline SVG, no inline style)."""
+    return {"bars": chart_rows(sizing), "width": WIDTH, "sizing": sizing}

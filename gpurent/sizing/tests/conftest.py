@@ -1,0 +1,38 @@
+"""Fixtures of the estimator tests: accounts, the two questions of the issue as engine inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpurent.accounts.models import User
+
+PASSWORD = "plum orbit ferry lantern"
+
+# "Llama-3.1-70B serving 16 concurrent 8k-token requests in bf16".
+SERVING_70B = {
+    "model": "llama-3.1-70b",
+    "workload": "inference",
+    "precision": {"weights": "bf16", "compute": "bf16", "kv_cache": "bf16"},
+    "seq_len": 8192,
+    "concurrent_sequences": 16,
+    "runtime": {"engine": "vllm"},
+}
+# "QLoRA on a 70B model at 4k context" (NF4 with double quantization, paged AdamW, checkpointing, r=16).
+QLORA_70B = {
+    "model": "llama-3.1-70b",
+    "workload": "qlora",
+    "quantization": {"method": "bnb_nf4", "double_quant": True},
+    "seq_len": 4096,
+    "training": {"optimizer": "paged_adamw", "activation_checkpointing": True},
+    "lora": {"rank": 16},
+}
+
+
+@pytest.fixture
+def user(db) -> User:
+    return User.objects.create_user("ana@example.com", PASSWORD, first_name="Ana", last_name="Souza")
+
+
+@pytest.fixture
+def other_user(db) -> User:
+    return User.objects.create_user("bo@example.com", PASSWORD, first_name="Bo", last_name="Lind")

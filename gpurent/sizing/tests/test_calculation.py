@@ -1,0 +1,109 @@
+"""The estimate and the catalog table on the demo catalog: the two questions of the issue, end to end."""
+
+import pytest
+
+from gpurent.catalog.models import GpuModel
+from gpurent.core.money import Usd
+from gpurent.sizing.calculation import MAX_PEAK_BYTES, inputs_from_payload, size_workload
+from gpurent.sizing.catalog_fit import USABLE_PCT, plan_with_cards
+from gpurent.sizing.errors import EstimateInputInvalid, EstimateTooLarge
+from vramcalc import estimate
+from vramcalc.capacity import min_cards
+from vramcalc.units import GIB, MIB
+
+from .conftest import QLORA_70B, SERVING_70B
+
+pytestmark = pytest.mark.django_db
+
+
+def rows_by_slug(sizing):
+    return {row.gpu.slug: row for row in sizing.fit}
+
+
+def test_size_workload_70b_bf16_serving_needs_several_lots_of_80gb_cards(demo_catalog):
+    sizing = size_workload(inputs_from_payload(SERVING_70B))
+    rows = rows_by_slug(sizing)
+
+    # bf16 weights alone are 131.42 GiB: no single card of the catalog holds the whole job.
+    assert sizing.result.bytes_of("weights") == 70_553_706_496 * 2
+    assert sizing.result.peak_bytes > 170 * GIB  # 131 GiB weights + 40 GiB KV (16 x 8k x 320 KiB) + overheads
+    assert not any(row.fits and row.cards == 1 for row in sizing.fit)
+    # 80 GB cards: tensor parallel over 4 cards (3 does not divide the 64 heads), i.e. 4 lots.
+    for slug in ("a100-80gb", "h100-80gb"):
+        assert (rows[slug].fits, rows[slug].cards, rows[slug].lots) == (True, 4, 4)
+    assert (rows["h200-141gb"].cards, rows["h200-141gb"].lots) == (2, 2)
+    # One B200 lot is two cards: TP=2 fits in one lot.
+    assert (rows["b200-2x180gb"].cards, rows["b200-2x180gb"].lots) == (2, 1)
+    assert not rows["rtx-4090-24gb"].fits
+    assert rows["rtx-4090-24gb"].prices is None
+
+
+def test_size_workload_prices_are_lot_price_times_lots_for_each_term(demo_catalog):
+    rows = rows_by_slug(size_workload(inputs_from_payload(SERVING_70B)))
+    h100 = GpuModel.objects.get(slug="h100-80gb")
+    assert rows["h100-80gb"].prices == {3: Usd(17_000 * 4), 7: Usd(37_000 * 4), 30: Usd(145_000 * 4)}
+    assert rows["h100-80gb"].prices[7] == h100.lot_price(7) * 4
+    # B200: one lot of two cards costs one lot price, never × cards per lot again.
+    assert rows["b200-2x180gb"].prices[7] == Usd(170_000)
+
+
+def test_size_workload_headroom_is_usable_share_minus_the_peak_there(demo_catalog):
+    rows = rows_by_slug(size_workload(inputs_from_payload(SERVING_70B)))
+    row = rows["h100-80gb"]
+    usable = 81_559 * MIB * USABLE_PCT // 100
+    assert row.usable_bytes == usable
+    assert row.headroom_bytes == usable - row.peak_bytes
+    assert row.headroom_bytes > 0
+
+
+def test_size_workload_qlora_70b_at_4k_fits_one_80gb_lot(demo_catalog):
+    sizing = size_workload(inputs_from_payload(QLORA_70B))
+    rows = rows_by_slug(sizing)
+    assert 40 * GIB < sizing.result.peak_bytes < 72 * GIB
+    assert (rows["a100-80gb"].fits, rows["a100-80gb"].lots) == (True, 1)
+    assert (rows["h100-80gb"].fits, rows["h100-80gb"].lots) == (True, 1)
+    assert rows["a100-80gb"].prices[30] == Usd(79_000)
+    # 24 GB cards cannot hold the 4-bit 70B base (≈37 GiB) even with tensor parallelism over several.
+    assert rows["rtx-4090-24gb"].lots is None or rows["rtx-4090-24gb"].lots > 1
+    assert sizing.cheapest is not None
+    assert sizing.cheapest.lots == 1
+
+
+def test_catalog_fit_agrees_with_the_engines_min_cards(demo_catalog):
+    for payload in (SERVING_70B, QLORA_70B):
+        sizing = size_workload(inputs_from_payload(payload))
+        for row in sizing.fit:
+            expected = min_cards(sizing.inputs, row.card_bytes, max_cards=10 * row.gpu.cards_per_lot, usable_pct=90)
+            assert row.cards == expected, row.gpu.slug
+
+
+def test_catalog_fit_ddp_keeps_the_chosen_replicas(demo_catalog):
+    payload = {"model": "llama-3.1-8b", "workload": "lora", "parallel": {"strategy": "ddp", "cards": 3}}
+    rows = rows_by_slug(size_workload(inputs_from_payload(payload)))
+    assert (rows["h100-80gb"].cards, rows["h100-80gb"].lots) == (3, 3)
+    assert (rows["b200-2x180gb"].cards, rows["b200-2x180gb"].lots) == (3, 2)
+
+
+def test_plan_with_cards_rejected_count_is_none():
+    inp = inputs_from_payload({"model": "llama-3.1-70b"})
+    assert plan_with_cards(inp, 3) is None
+    four = plan_with_cards(inp, 4)
+    assert four is not None
+    assert four.parallel.tensor_parallel == 4
+
+
+def test_inputs_from_payload_names_the_field():
+    with pytest.raises(EstimateInputInvalid) as error:
+        inputs_from_payload(
+            {"model": "llama-3.1-70b", "parallel": {"strategy": "single", "cards": 3, "tensor_parallel": 3}}
+        )
+    assert error.value.field == "parallel.tensor_parallel"
+    assert error.value.status == 422
+    assert "parallel.tensor_parallel" in error.value.message
+
+
+def test_size_workload_absurd_sizes_are_refused(demo_catalog):
+    inp = inputs_from_payload({"model": "llama-3.1-70b", "seq_len": 1_000_000_000, "concurrent_sequences": 100_000})
+    assert estimate(inp).peak_bytes > MAX_PEAK_BYTES
+    with pytest.raises(EstimateTooLarge):
+        size_workload(inp)

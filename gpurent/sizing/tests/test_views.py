@@ -1,0 +1,212 @@
+"""The estimator page, its htmx partial, saving (once per key), saved lists and pages, measurements."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from gpurent.accounts.models import User
+from gpurent.sizing.forms import DEFAULTS, EXAMPLES
+from gpurent.sizing.models import SavedEstimate
+
+from .conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+SERVING_FORM = {**DEFAULTS, "preset": "llama-3.1-70b", "seq_len": "8192", "concurrent": "16"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def fit_row(html: str, slug: str) -> str:
+    match = re.search(rf'<tr class="[^"]*" data-gpu="{re.escape(slug)}">(.*?)</tr>', html, re.S)
+    assert match, slug
+    return match.group(1)
+
+
+def test_estimate_page_shows_the_form_the_examples_and_an_estimate(client, demo_catalog):
+    page = client.get(reverse("sizing:estimate"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "How much GPU memory does your workload need?" in html
+    assert "Llama-3.1-70B serving 16 concurrent 8k-token requests in bf16" in html
+    assert "QLoRA on a 70B model at 4k context" in html
+    assert 'href="/glossary/#kv-cache"' in html
+    assert "This is an estimate: an assumption computed from the inputs above" in html
+    assert "within 90 % of the memory its driver reports" in html
+    assert '<optgroup label="Image generation (diffusion)">' in html
+    assert "sizing/sizing.css" in html
+    assert " style=" not in html  # the Content Security Policy forbids inline styles
+
+
+def test_estimate_page_try_link_prefills_the_70b_serving_question(client, demo_catalog):
+    _label, query = EXAMPLES[0]
+    page = client.get(reverse("sizing:estimate"), query)
+    html = page.content.decode()
+    form = page.context["form"]
+    assert form["preset"].value() == "llama-3.1-70b"
+    assert page.context["sizing"].inputs.concurrent_sequences == 16
+    h100 = fit_row(html, "h100-80gb")
+    assert "4 lots" in h100
+    assert "$1,480" in h100  # 4 × $370 for 7 days
+    assert 'href="/checkout/?gpu=h100-80gb&amp;term=7&amp;lots=4"' in h100
+    assert "Does not fit" in fit_row(html, "rtx-4090-24gb")
+
+
+def test_estimate_page_try_link_qlora_fits_one_a100_lot(client, demo_catalog):
+    page = client.get(reverse("sizing:estimate"), EXAMPLES[1][1])
+    a100 = fit_row(page.content.decode(), "a100-80gb")
+    assert "1 lot" in a100
+    assert "$95" in a100
+    assert "$205" in a100
+    assert "$790" in a100
+
+
+def test_estimate_result_htmx_returns_only_the_partial(client, demo_catalog):
+    response = client.post(reverse("sizing:result"), SERVING_FORM, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert 'data-testid="fit-table"' in html
+    assert 'name="idempotency_key"' in html
+    assert "<svg" in html
+
+
+def test_estimate_result_without_htmx_renders_the_whole_page(client, demo_catalog):
+    response = client.post(reverse("sizing:result"), SERVING_FORM)
+    assert "<html" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"cards": "3", "strategy": "single"}, "cards", "parallel.tensor_parallel: must divide the attention heads"),
+        ({"workload": "qlora", "quantization": "none"}, "quantization", "QLoRA needs a bitsandbytes base"),
+        ({"preset": "sdxl-base-1.0"}, "workload", "diffusion models run the 'diffusion' workload"),
+        ({"seq_len": "0"}, "seq_len", "Ensure this value is greater than or equal to 1."),
+        ({"preset": "", "hf_config": "{not json"}, "hf_config", "config: not valid JSON"),
+        ({"preset": ""}, "preset", "choose a preset or paste a config.json"),
+        ({"header": "[1]"}, "header", "safetensors: must be a JSON object"),
+        ({"strategy": "fsdp", "cards": "2"}, "strategy", "ZeRO/FSDP shard training states"),
+    ],
+)
+def test_estimate_result_bad_input_is_shown_next_to_its_field(client, demo_catalog, change, field, message):
+    response = client.post(reverse("sizing:result"), {**SERVING_FORM, **change}, **HTMX)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert any(message in error for error in form.errors[field]), form.errors
+    html = response.content.decode()
+    assert 'data-testid="estimate-errors"' in html
+    assert f'href="#{form[field].id_for_label}"' in html
+
+
+def test_estimate_result_from_a_pasted_config_and_index(client, demo_catalog):
+    config = (
+        '{"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,'
+        ' "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}'
+    )
+    index = '{"metadata": {"total_size": 16060522496}, "weight_map": {"model.embed_tokens.weight": "a"}}'
+    response = client.post(
+        reverse("sizing:result"), {**SERVING_FORM, "preset": "", "hf_config": config, "header": index}, **HTMX
+    )
+    sizing = response.context["sizing"]
+    assert sizing is not None, response.context["form"].errors
+    assert sizing.result.bytes_of("weights") == 16_060_522_496
+
+
+def save(client, data, key="key-1"):
+    return client.post(reverse("sizing:save"), {**data, "idempotency_key": key})
+
+
+def test_estimate_save_as_a_guest_is_idempotent_and_owned_by_the_session(client, demo_catalog):
+    first = save(client, SERVING_FORM)
+    second = save(client, SERVING_FORM)
+    saved = SavedEstimate.objects.get()
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == f"/estimate/{saved.public_id}/"
+    assert saved.user is None
+    assert saved.guest is not None
+    assert str(saved.guest.pk) == client.session["guest_id"]
+    assert saved.form_data["preset"] == "llama-3.1-70b"
+    page = client.get(first["Location"])
+    assert page.status_code == 200
+    assert "An estimate is an assumption computed from its inputs, not a measurement." in page.content.decode()
+    listing = client.get(reverse("sizing:saved")).content.decode()
+    assert "llama-3.1-70b · serving · 1 card" in listing
+
+
+def test_estimate_save_same_key_other_inputs_is_refused(client, demo_catalog):
+    save(client, SERVING_FORM)
+    response = save(client, {**SERVING_FORM, "concurrent": "8"})
+    assert response.status_code == 422
+    assert "already used for a different request" in response.content.decode()
+    assert SavedEstimate.objects.count() == 1
+
+
+def test_estimate_save_invalid_inputs_saves_nothing(client, demo_catalog):
+    response = save(client, {**SERVING_FORM, "cards": "3"})
+    assert response.status_code == 422
+    assert SavedEstimate.objects.count() == 0
+
+
+def test_estimate_save_without_key_saves_nothing(client, demo_catalog):
+    response = client.post(reverse("sizing:save"), SERVING_FORM)
+    assert response.status_code == 422
+    assert SavedEstimate.objects.count() == 0
+
+
+def test_guest_estimates_move_to_the_account_registered_from_the_session(client, demo_catalog):
+    location = save(client, SERVING_FORM)["Location"]
+    registration = {"first_name": "Ines", "last_name": "Costa", "email": "ines@example.com", "password": PASSWORD}
+    assert client.post(reverse("accounts:register"), registration).status_code == 302
+    user = User.objects.get(email="ines@example.com")
+    saved = SavedEstimate.objects.get()
+    assert (saved.user, saved.guest) == (user, None)
+    assert client.get(location).status_code == 200
+    assert saved.title in client.get(reverse("sizing:saved")).content.decode()
+
+
+def test_another_owners_estimate_is_a_404(client, demo_catalog, user, other_user):
+    client.force_login(user)
+    location = save(client, SERVING_FORM)["Location"]
+    assert SavedEstimate.objects.get().user == user
+    client.force_login(other_user)
+    assert client.get(location).status_code == 404
+    assert client.post(location + "measure/", {"peak_gib": "150", "source": "nvidia-smi"}).status_code == 404
+    assert "llama-3.1-70b" not in client.get(reverse("sizing:saved")).content.decode()
+    client.logout()
+    assert client.get(location).status_code == 404
+
+
+def test_estimate_measure_records_the_peak_and_shows_the_error(client, demo_catalog, user):
+    client.force_login(user)
+    location = save(client, SERVING_FORM)["Location"]
+    saved = SavedEstimate.objects.get()
+    response = client.post(location + "measure/", {"peak_gib": "160.5", "source": "nvidia-smi"})
+    assert response["Location"] == location
+    saved.refresh_from_db()
+    assert saved.measured_peak_bytes == int(160.5 * 2**30)
+    html = client.get(location).content.decode()
+    expected = f"+{(saved.peak_bytes - saved.measured_peak_bytes) * 100 / saved.measured_peak_bytes:.1f} %"
+    assert f"Estimate error {expected} against the measurement (nvidia-smi" in html
+
+
+def test_estimate_measure_bad_value_shows_a_message(client, demo_catalog, user):
+    client.force_login(user)
+    location = save(client, SERVING_FORM)["Location"]
+    response = client.post(location + "measure/", {"peak_gib": "-1", "source": "nvidia-smi"})
+    assert response.status_code == 422
+    assert "Ensure this value is greater than or equal to 0.001." in response.content.decode()
+
+
+def test_saved_list_empty_for_a_new_visitor(client, db):
+    html = client.get(reverse("sizing:saved")).content.decode()
+    assert "No saved estimates yet" in html
+    assert "guest_id" not in client.session  # reading makes no guest session
+
+
+def test_saved_list_query_count_does_not_grow_with_estimates(client, demo_catalog, user, django_assert_max_num_queries):
+    client.force_login(user)
+    for key in ("a", "b", "c"):
+        save(client, SERVING_FORM, key=key)
+    with django_assert_max_num_queries(4):
+        client.get(reverse("sizing:saved"))

@@ -1,0 +1,130 @@
+"""The estimator page, its live result (htmx partial), saving, the saved list and a saved estimate's page."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from gpurent.core.errors import ApplicationError
+from gpurent.core.htmx import HtmxHttpRequest
+from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+
+from .calculation import Sizing, size_workload
+from .errors import EstimateInputInvalid
+from .forms import EXAMPLES, EstimateForm, MeasurementForm
+from .owners import owner_for
+from .selectors import estimate_get_for, estimate_list_for
+from .services import estimate_attach_measurement, estimate_save
+
+TEMPLATE = "sizing/estimate.html"
+PARTIAL = "sizing/partials/result.html"
+
+
+def _sizing(form: EstimateForm) -> Sizing | None:
+    """The estimate of a valid form; an engine refusal found while fitting becomes a form error."""
+    if not form.is_valid():
+        return None
+    try:
+        return size_workload(form.cleaned_data["inputs"])
+    except EstimateInputInvalid as error:
+        form.add_error(None, error.message)
+        return None
+
+
+def _context(form: EstimateForm, sizing: Sizing | None) -> dict[str, Any]:
+    return {"form": form, "sizing": sizing, "examples": EXAMPLES}
+
+
+@require_http_methods(["GET", "POST"])
+def estimate_page(request: HttpRequest) -> HttpResponse:
+    """The estimator. GET fields (the "Try" links) prefill it; a POST is the same page without JavaScript."""
+    form = EstimateForm(request.POST) if request.method == "POST" else EstimateForm.from_query(request.GET)
+    return render(request, TEMPLATE, _context(form, _sizing(form)))
+
+
+@require_POST
+def estimate_result(request: HtmxHttpRequest) -> HttpResponse:
+    """The breakdown and the catalog table for the current fields: an htmx partial, or the whole page.
+
+    A POST because a pasted config.json or safetensors header is too long for a URL; it writes nothing.
+    """
+    form = EstimateForm(request.POST)
+    template = PARTIAL if request.htmx else TEMPLATE
+    return render(request, template, _context(form, _sizing(form)))
+
+
+@require_POST
+def estimate_save_view(request: HttpRequest) -> HttpResponse:
+    """Save the estimate once per form key, for the user or this session's guest, then show it."""
+    form = EstimateForm(request.POST)
+    sizing = _sizing(form)
+    if sizing is None:
+        return render(request, TEMPLATE, _context(form, None), status=422)
+    done = sizing
+
+    def save() -> Outcome:
+        saved = estimate_save(owner=owner_for(request, create=True), sizing=done, form_data=form.form_data())
+        return Outcome(303, {"redirect": reverse("sizing:detail", args=[saved.public_id])})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=save,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return render(request, TEMPLATE, _context(form, sizing), status=error.status)
+    if not outcome.replayed:
+        messages.success(request, _("Estimate saved. It keeps its inputs, date and engine version."))
+    return redirect(outcome.body["redirect"])
+
+
+@require_GET
+def saved_list(request: HttpRequest) -> HttpResponse:
+    """The estimates this account (or this browser's guest session) saved, newest first."""
+    owner = owner_for(request)
+    estimates = list(estimate_list_for(owner))
+    return render(request, "sizing/saved_list.html", {"estimates": estimates, "is_guest": owner.user is None})
+
+
+def _detail_context(request: HttpRequest, public_id: uuid.UUID, form: MeasurementForm | None = None) -> dict[str, Any]:
+    saved = estimate_get_for(owner_for(request), public_id)
+    result = saved.result
+    phase = result["peak_phase"]
+    components = sorted(
+        (c for c in result["components"] if phase in c["phases"] and c["bytes"] > 0), key=lambda c: -c["bytes"]
+    )
+    initial = {"source": saved.measurement_source or "nvidia-smi"}
+    return {
+        "estimate": saved,
+        "peak_components": components,
+        "measure_form": form or MeasurementForm(initial=initial),
+        "reopen_query": saved.form_data,
+    }
+
+
+@require_GET
+def estimate_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """A saved estimate at its stable URL: another owner's is a 404."""
+    return render(request, "sizing/detail.html", _detail_context(request, public_id))
+
+
+@require_POST
+def estimate_measure(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """Attach a measured peak (setting it again replaces it, so a retry changes nothing more)."""
+    saved = estimate_get_for(owner_for(request), public_id)
+    form = MeasurementForm(request.POST)
+    if not form.is_valid():
+        return render(request, "sizing/detail.html", _detail_context(request, public_id, form), status=422)
+    estimate_attach_measurement(estimate=saved, peak_bytes=form.peak_bytes(), source=form.cleaned_data["source"])
+    messages.success(request, _("Measured peak recorded."))
+    return redirect("sizing:detail", public_id=saved.public_id)

@@ -1,0 +1,69 @@
+"""The estimator in a real browser: live updates without a page load, the two questions, saving, measuring."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_estimate_70b_serving_updates_the_table_live_and_saves(
+    live_server, page, demo_catalog, screenshot, console_errors
+):
+    page.set_viewport_size({"width": 1360, "height": 900})
+    page.goto(live_server.url + "/estimate/")
+    expect(page.get_by_role("heading", name="How much GPU memory does your workload need?")).to_be_visible()
+    screenshot("estimate")
+
+    # Count full page loads: choosing the model and the workload must update the result without one.
+    loads = []
+    page.on("load", lambda _: loads.append(1))
+    page.get_by_label("Model preset").select_option("llama-3.1-70b")
+    page.get_by_label("Sequence length (tokens)").fill("8192")
+    page.get_by_label("Concurrent requests").fill("16")
+    h100 = page.locator("tr[data-gpu='h100-80gb']")
+    expect(h100.get_by_test_id("lots")).to_contain_text("4 lots")
+    expect(h100).to_contain_text("$1,480")
+    expect(page.locator("tr[data-gpu='rtx-4090-24gb']")).to_contain_text("Does not fit")
+    expect(page.locator("tr[data-gpu='b200-2x180gb']").get_by_test_id("lots")).to_contain_text("1 lot")
+    expect(page.get_by_test_id("peak")).to_have_text(re.compile(r"^17\d\.\d\d GiB$"))
+    assert loads == []
+    screenshot("estimate-70b-serving")
+
+    # A bad plan is explained next to the result, still without a reload.
+    page.get_by_label("Cards").fill("3")
+    expect(page.get_by_test_id("estimate-errors")).to_contain_text("must divide the attention heads")
+    page.get_by_label("Cards").fill("1")
+    expect(h100.get_by_test_id("lots")).to_contain_text("4 lots")
+    assert loads == []
+
+    page.get_by_test_id("save-estimate").click()
+    expect(page).to_have_url(re.compile(r"/estimate/[0-9a-f-]{36}/$"))
+    expect(page.get_by_text("Estimate saved.")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("llama-3.1-70b · serving · 1 card")
+    expect(page.get_by_text("An estimate is an assumption computed from its inputs")).to_be_visible()
+    page.get_by_label("Measured peak per card (GiB)").fill("165")
+    page.get_by_role("button", name="Record measurement").click()
+    expect(page.get_by_test_id("error")).to_contain_text("Estimate error +")
+    screenshot("estimate-saved")
+
+    page.get_by_role("link", name="Saved estimates").first.click()
+    expect(page.get_by_test_id("saved-estimates")).to_contain_text("llama-3.1-70b · serving · 1 card")
+    screenshot("estimate-saved-list")
+    assert console_errors == []
+
+
+def test_estimate_qlora_example_link_and_phone_layout(live_server, page, demo_catalog, screenshot, console_errors):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/estimate/")
+    page.get_by_role("link", name="QLoRA on a 70B model at 4k context").click()
+    a100 = page.locator("tr[data-gpu='a100-80gb']")
+    expect(a100.get_by_test_id("lots")).to_contain_text("1 lot")
+    expect(a100).to_contain_text("$205")
+    expect(page.get_by_label("Activation checkpointing")).to_be_checked()
+    expect(a100.get_by_role("link", name="Rent")).to_have_attribute("href", "/checkout/?gpu=a100-80gb&term=7&lots=1")
+    screenshot("estimate-qlora-phone")
+    page.get_by_role("link", name="KV cache").first.click()
+    expect(page).to_have_url(re.compile(r"/glossary/#kv-cache$"))
+    assert console_errors == []
