@@ -7,6 +7,8 @@ from gpurent.accounts.api import router as accounts_router
 from gpurent.catalog.api import router as catalog_router
 from gpurent.core.api import install_error_handlers
 from gpurent.orders.api import router as orders_router
+from gpurent.payments.api import router as payments_router
+from gpurent.payments.api import webhooks as webhooks_router
 from gpurent.sizing.api import router as sizing_router
 
 api = NinjaAPI(
@@ -23,3 +25,5 @@ api.add_router("/auth", accounts_router)
 api.add_router("/catalog", catalog_router)
 api.add_router("/orders", orders_router)
 api.add_router("/estimates", sizing_router)
+api.add_router("", payments_router)
+api.add_router("/webhooks", webhooks_router)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("account/", include("gpurent.accounts.urls")),
     path("estimate/", include("gpurent.sizing.urls")),
     path("", include("gpurent.orders.urls")),
+    path("", include("gpurent.payments.urls")),
     path("healthz", core_views.healthz, name="healthz"),
     path("api/v1/", api.urls),
     path("backoffice/", admin.site.urls),

@@ -80,6 +80,8 @@ INSTALLED_APPS = [
     "gpurent.orders",
     "gpurent.sizing",
     "gpurent.ledger",
+    "gpurent.payments",
+    "gpurent.backoffice",
 ]
 
 MIDDLEWARE = [
@@ -222,3 +224,27 @@ LOGOUT_REDIRECT_URL = "catalog:index"
 
 # How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))
+
+# Payment intents: how long a quote (its rate and amount) holds, and how long a reported payment keeps the
+# order's lots while an operator verifies it (DESIGN §5).
+PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
+PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
+# The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
+BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
+# The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.
+PAYMENTS_DEMO_NOTICE = False
+
+# --- Payments: rates, confirmations, receiving addresses (gpurent/payments/{rates,assets,receiving}.py) ---
+# Where exchange rates come from: "table" (operators' ExchangeRate rows, the default) or "http" (a JSON document
+# of decimal strings at PAYMENTS_RATE_URL: {"BTC": {"usd": "97000.12", "as_of": "2026-12-02T10:00:00Z"}, …}).
+PAYMENTS_RATE_SOURCE = os.environ.get("PAYMENTS_RATE_SOURCE", "table")
+PAYMENTS_RATE_URL = os.environ.get("PAYMENTS_RATE_URL", "")
+PAYMENTS_RATE_TIMEOUT_SECONDS = float(os.environ.get("PAYMENTS_RATE_TIMEOUT_SECONDS", "5"))
+# A rate older than this is refused (503 rate_unavailable): nothing is quoted from a stale price.
+PAYMENTS_RATE_MAX_AGE_SECONDS = int(os.environ.get("PAYMENTS_RATE_MAX_AGE_SECONDS", "900"))
+# Per-network overrides of the confirmations a payment needs, e.g. {"bitcoin": 6}; defaults in assets.PAIRS.
+PAYMENTS_CONFIRMATIONS: dict[str, int] = {}
+# Shared receiving addresses: how many quote units an amount may be bumped to be unique among the intents on
+# the address, and how long after expiry an intent keeps its amount (so a late payment matches one intent).
+PAYMENTS_SHARED_AMOUNT_MAX_BUMPS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", "100"))
+PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", "86400"))

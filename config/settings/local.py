@@ -13,3 +13,7 @@ DEMO_OPERATOR_ENABLED = True
 # Serve static files straight from the apps and static/ (no collectstatic needed to run locally).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# The embedded demo quotes from rates loaded by `load_demo`; let them serve for a month instead of 15 minutes,
+# and say on every payment instruction that the demo addresses are unspendable.
+PAYMENTS_RATE_MAX_AGE_SECONDS = 30 * 24 * 3600
+PAYMENTS_DEMO_NOTICE = True

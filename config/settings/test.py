@@ -18,3 +18,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Threaded tests need a file: the in-memory shared-cache database reports "table is locked". The process id
     # keeps two test runs in one checkout (a developer and an editor plugin, say) off each other's file.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}  # noqa: F405
+
+# Tests check the production rules, not the embedded demo's conveniences.
+PAYMENTS_RATE_MAX_AGE_SECONDS = 900
+PAYMENTS_DEMO_NOTICE = False

@@ -41,6 +41,7 @@ __all__ = [
     "FORM_FIELD",
     "HEADER",
     "Outcome",
+    "api_idempotent",
     "form_key",
     "header_key",
     "owner_of",
@@ -195,3 +196,19 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
     except BaseException:
         _release(record)
         raise
+
+
+def api_idempotent(request: HttpRequest, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:
+    """`run_idempotent` for an API request: the key from the `Idempotency-Key` header, the owner from the
+    request, and a fingerprint of the method, the path and `params` (the parsed body).
+
+    Raises:
+        InvalidRequest: the header is missing or malformed.
+        IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
+    """
+    return run_idempotent(
+        owner=owner_of(request),
+        key=header_key(request),
+        fingerprint=request_fingerprint(request.method or "POST", request.path, params),
+        action=action,
+    )

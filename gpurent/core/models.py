@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -72,7 +73,8 @@ class IdempotencyKey(models.Model):
     state = models.CharField(max_length=10, choices=IdempotencyState.choices, default=IdempotencyState.STARTED)
     locked_at = models.DateTimeField(null=True, blank=True)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body = models.JSONField(null=True, blank=True)
+    # DjangoJSONEncoder stores datetimes, decimals and UUIDs of a response as the strings the API shows.
+    response_body = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     created_at = models.DateTimeField(db_index=True)
 
     class Meta:

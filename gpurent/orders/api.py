@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, cast
 
@@ -13,7 +14,7 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
-from gpurent.core.idempotency import header_key, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import api_idempotent
 
 from .export import orders_csv
 from .models import Order
@@ -58,8 +59,26 @@ class OrderListOut(Schema):
     items: list[OrderOut]
 
 
+# Apps that build on orders (payments) add their fields to the order's API shape without orders importing
+# them: each extender returns fields to merge, e.g. {"intents": [...], "payment_reported": True}.
+_order_extenders: list[Callable[[Order], dict[str, Any]]] = []
+
+
+def register_order_extender(extender: Callable[[Order], dict[str, Any]]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if extender not in _order_extenders:
+        _order_extenders.append(extender)
+
+
 def order_out(order: Order) -> dict[str, Any]:
-    """An order in the API's shape (DESIGN §11.1). Payment intents and access arrive with later work."""
+    """An order in the API's shape (DESIGN §11.1), with the fields registered extenders add."""
+    data = _order_base(order)
+    for extender in _order_extenders:
+        data.update(extender(order))
+    return data
+
+
+def _order_base(order: Order) -> dict[str, Any]:
     return {
         "ref": order.ref,
         "gpu": order.gpu.slug,
@@ -84,10 +103,6 @@ def order_out(order: Order) -> dict[str, Any]:
     }
 
 
-def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
-    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in data.items()}
-
-
 @router.post(
     "",
     response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
@@ -99,7 +114,6 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
     refused (422 `idempotency_key_reused`); a retry while the first is running gets 409
     `idempotency_key_in_use`. Not enough stock: 409 `out_of_stock` (stored and replayed for that key)."""
     user = cast(User, request.user)
-    key = header_key(request)
 
     def place() -> IdempotentOutcome:
         order = order_place(
@@ -111,14 +125,9 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
             environment_note=payload.environment_note,
             contact=Contact(user.first_name, user.last_name, user.email),
         )
-        return IdempotentOutcome(201, _json_safe(order_out(order)))
+        return IdempotentOutcome(201, order_out(order))
 
-    outcome = run_idempotent(
-        owner=owner_of(request),
-        key=key,
-        fingerprint=request_fingerprint("POST", request.path, payload.model_dump()),
-        action=place,
-    )
+    outcome = api_idempotent(request, payload.model_dump(), place)
     return Status(outcome.status, outcome.body)
 
 

@@ -25,6 +25,7 @@ from .transitions import is_allowed
 __all__ = [
     "Contact",
     "order_cancel",
+    "order_extend_reservation",
     "order_place",
     "order_transition",
     "orders_expire_due",
@@ -179,6 +180,13 @@ def order_transition(
         if (track, to) in _RELEASING:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
     return locked
+
+
+def order_extend_reservation(*, order_id: int, until: datetime) -> None:
+    """Keep an unpaid order's lots at least until `until` (a reported payment is being verified)."""
+    Order.objects.filter(pk=order_id, payment_status=PaymentStatus.AWAITING_PAYMENT, reserved_until__lt=until).update(
+        reserved_until=until
+    )
 
 
 def order_cancel(*, order: Order, actor: AbstractBaseUser) -> Order:

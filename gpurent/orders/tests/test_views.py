@@ -203,7 +203,7 @@ def test_rental_detail_shows_amount_payment_and_machine_separately(client, custo
         "Not started",
         "reserved until",
         "Ledger references",
-        "Payment instructions",
+        "Get payment instructions",
     ]:
         assert text in html
 

@@ -1,7 +1,8 @@
-"""`python manage.py load_demo`: the demo catalog, and the demo operator where the settings allow it.
+"""`python manage.py load_demo`: the demo catalog, demo rates and receiving addresses, and the demo operator
+where the settings allow it.
 
 Safe to re-run: models that exist keep their stock (which orders may have reserved) and are only brought up
-to date in their descriptions and prices; missing ones are created.
+to date in their descriptions and prices; missing ones are created. Rates are refreshed to "now".
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from django.db import transaction
 
 from gpurent.catalog.demo import DEMO_GPUS, DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD
 from gpurent.catalog.models import GpuModel
+from gpurent.payments.demo import load_demo_payments
 
 
 class Command(BaseCommand):
-    help = "Load the demo GPU catalog (idempotent) and, in local settings, a demo operator account."
+    help = "Load the demo catalog, rates and addresses (idempotent) and, in local settings, a demo operator."
 
     def handle(self, *args: Any, **options: Any) -> None:
         created = updated = 0
@@ -38,6 +40,8 @@ class Command(BaseCommand):
                 gpu.save()
                 updated += 1
         self.stdout.write(f"Catalog: {created} GPU models created, {updated} brought up to date.")
+        rates, addresses = load_demo_payments()
+        self.stdout.write(f"Payments: {rates} demo rates refreshed, {addresses} demo receiving addresses added.")
         if settings.DEMO_OPERATOR_ENABLED:
             self._ensure_demo_operator()
 

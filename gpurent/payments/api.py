@@ -1,0 +1,180 @@
+"""Payments in the JSON API: intents for orders and top-ups, reports, paying from the balance, the balance,
+and the BTCPay-format webhook. Every POST that creates or moves something takes an `Idempotency-Key`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, cast
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Header, Router, Schema, Status
+
+from gpurent.accounts.api_auth import api_auth
+from gpurent.accounts.models import User
+from gpurent.core.api import ErrorOut
+from gpurent.core.errors import InvalidRequest
+from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.money import Usd
+from gpurent.orders.api import OrderOut, order_out
+from gpurent.orders.selectors import order_get_for
+
+from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out
+from .selectors import deposit_get_for, intent_get_for
+from .services import (
+    deposit_create,
+    intent_issue_for_deposit,
+    intent_issue_for_order,
+    intent_report,
+    order_pay_from_balance,
+)
+from .webhooks import btcpay_webhook_handle
+
+router = Router(tags=["payments"], auth=api_auth)
+webhooks = Router(tags=["webhooks"])
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 503: ErrorOut}
+
+
+class PairIn(Schema):
+    asset: str = Field(min_length=1, max_length=10, examples=["USDT"])
+    network: str = Field(min_length=1, max_length=20, examples=["tron"])
+
+
+class IntentOut(Schema):
+    id: str
+    asset: str
+    network: str
+    network_label: str
+    address: str
+    memo: str
+    amount: str = Field(description="Exact amount in the asset, as a decimal string")
+    rate_usd: str
+    usd_amount: str
+    created_at: datetime
+    expires_at: datetime
+    status: str
+    reported_at: datetime | None
+    order: str | None
+    deposit: str | None
+
+
+class ReportOut(IntentOut):
+    message: str
+
+
+class DepositIn(Schema):
+    amount_usd: str = Field(examples=["250.00"], max_length=20)
+
+
+class DepositOut(Schema):
+    ref: str
+    kind: str
+    amount_usd: str | None
+    credited_usd: str | None
+    status: str
+    created_at: datetime
+    intents: list[IntentOut]
+
+
+class LedgerLineOut(Schema):
+    at: datetime
+    reference: str
+    direction: str
+    amount_usd: str
+    balance_after_usd: str
+    memo: str
+
+
+class BalanceOut(Schema):
+    available_usd: str
+    entries: list[LedgerLineOut]
+
+
+def _user(request: HttpRequest) -> User:
+    return cast(User, request.user)
+
+
+@router.post("/orders/{ref}/intents", response={201: IntentOut, **ERRORS}, summary="Get payment instructions")
+def order_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> Status:
+    """A new intent for what the order still needs, at the current rate. Earlier intents stay as they were."""
+    user = _user(request)
+    order = order_get_for(user, ref)
+
+    def issue() -> Outcome:
+        intent = intent_issue_for_order(order=order, owner=user, asset=payload.asset, network=payload.network)
+        return Outcome(201, intent_out(intent))
+
+    outcome = api_idempotent(request, payload.model_dump(), issue)
+    return Status(outcome.status, outcome.body)
+
+
+@router.post("/orders/{ref}/pay-from-balance", response={200: OrderOut, **ERRORS}, summary="Pay an order")
+def order_pay(request: HttpRequest, ref: str) -> Status:
+    """Debit the order's total from the balance: 422 `insufficient_balance` (stored for the key) when it
+    does not cover it."""
+    user = _user(request)
+    order = order_get_for(user, ref)
+
+    def pay() -> Outcome:
+        return Outcome(200, order_out(order_pay_from_balance(order=order, owner=user)))
+
+    outcome = api_idempotent(request, {}, pay)
+    return Status(outcome.status, outcome.body)
+
+
+@router.post("/intents/{intent_id}/report", response={200: ReportOut, **ERRORS}, summary="Report a payment sent")
+def report(request: HttpRequest, intent_id: str) -> dict[str, Any]:
+    """Say that the payment of this intent was sent. Idempotent by nature: recorded once, moves no money."""
+    intent = intent_report(intent=intent_get_for(_user(request), intent_id))
+    return {**intent_out(intent), "message": _(REPORTED_MESSAGE)}
+
+
+@router.post("/deposits", response={201: DepositOut, **ERRORS}, summary="Top up the balance")
+def deposit_new(request: HttpRequest, payload: DepositIn) -> Status:
+    """Ask for a top-up of `amount_usd`; then get an intent for it. Adds nothing until a payment is confirmed."""
+    try:
+        amount = Usd.parse(payload.amount_usd)
+    except ValueError:
+        raise InvalidRequest(_('amount_usd: a dollar amount with at most two decimals, e.g. "250.00".')) from None
+    user = _user(request)
+
+    def create() -> Outcome:
+        return Outcome(201, deposit_out(deposit_create(owner=user, amount=amount)))
+
+    outcome = api_idempotent(request, payload.model_dump(), create)
+    return Status(outcome.status, outcome.body)
+
+
+@router.get("/deposits/{ref}", response={200: DepositOut, **ERRORS}, summary="Read a top-up")
+def deposit_read(request: HttpRequest, ref: str) -> dict[str, Any]:
+    return deposit_out(deposit_get_for(_user(request), ref))
+
+
+@router.post("/deposits/{ref}/intents", response={201: IntentOut, **ERRORS}, summary="Get instructions for a top-up")
+def deposit_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> Status:
+    user = _user(request)
+    deposit = deposit_get_for(user, ref)
+
+    def issue() -> Outcome:
+        intent = intent_issue_for_deposit(deposit=deposit, owner=user, asset=payload.asset, network=payload.network)
+        return Outcome(201, intent_out(intent))
+
+    outcome = api_idempotent(request, payload.model_dump(), issue)
+    return Status(outcome.status, outcome.body)
+
+
+@router.get("/balance", response={200: BalanceOut, **ERRORS}, summary="My balance and its ledger lines")
+def balance(request: HttpRequest) -> dict[str, Any]:
+    return balance_out(_user(request))
+
+
+class WebhookOut(Schema):
+    status: str
+
+
+@webhooks.post("/btcpay", response={200: WebhookOut, 400: ErrorOut, 401: ErrorOut}, summary="BTCPay Server webhook")
+def btcpay(request: HttpRequest, btcpay_sig: Annotated[str, Header(alias="BTCPay-Sig")] = "") -> dict[str, str]:
+    """Signed with `BTCPay-Sig: sha256=<HMAC-SHA256 of the raw body>`; deduplicated on the original delivery
+    id. Unsigned or badly signed bodies are refused (401) and change nothing."""
+    return {"status": btcpay_webhook_handle(body=request.body, signature=btcpay_sig)}

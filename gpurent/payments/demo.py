@@ -1,0 +1,62 @@
+"""Demo payment set-up for the embedded shop (`manage.py load_demo`): rates and receiving addresses.
+
+The addresses are valid in format but made from a hash, so nobody holds their keys: a payment sent to them is
+lost. Pages say so while `PAYMENTS_DEMO_NOTICE` is on (local settings). Production loads real addresses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from .addresses import b58check_encode, b58encode, eip55_checksum
+from .models import AddressMode, ExchangeRate, ReceivingAddress
+
+__all__ = ["DEMO_RATES", "demo_addresses", "load_demo_payments"]
+
+# Plausible USD prices, refreshed (as_of = now) at every load so the embedded shop can quote.
+DEMO_RATES = {
+    "BTC": "97000",
+    "ETH": "3500",
+    "USDT": "1",
+    "USDC": "1",
+    "SOL": "150",
+    "TRX": "0.25",
+    "LTC": "80",
+}
+
+
+def _digest(network: str, size: int) -> bytes:
+    return hashlib.sha256(f"gpurent demo receiving address: {network}".encode()).digest()[:size]
+
+
+def demo_addresses() -> dict[str, str]:
+    """One unspendable, well-formed address per network."""
+    return {
+        "bitcoin": b58check_encode(b"\x00" + _digest("bitcoin", 20)),
+        "litecoin": b58check_encode(b"\x30" + _digest("litecoin", 20)),
+        "tron": b58check_encode(b"\x41" + _digest("tron", 20)),
+        "ethereum": eip55_checksum("0x" + _digest("ethereum", 20).hex()),
+        "solana": b58encode(_digest("solana", 32)),
+    }
+
+
+def load_demo_payments() -> tuple[int, int]:
+    """Refresh the demo rates and make sure each network has a shared demo address. Returns (rates, addresses)."""
+    now = timezone.now()
+    added = 0
+    with transaction.atomic():
+        for asset, rate in DEMO_RATES.items():
+            ExchangeRate.objects.create(asset=asset, usd_per_unit=Decimal(rate), source="demo data", as_of=now)
+        for network, address in demo_addresses().items():
+            _, created = ReceivingAddress.objects.get_or_create(
+                network=network,
+                address=address,
+                memo="",
+                defaults={"mode": AddressMode.SHARED, "label": "demo (unspendable)"},
+            )
+            added += created
+    return len(DEMO_RATES), added

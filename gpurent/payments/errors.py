@@ -1,0 +1,50 @@
+"""Errors of payment intents and verification (codes are public: never rename one)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.core.errors import ApplicationError
+
+from .errors_crypto import InvalidAddress, NoReceivingAddress, RateUnavailable, UnsupportedPair
+
+__all__ = [
+    "IntentClosed",
+    "InvalidAddress",
+    "NoReceivingAddress",
+    "NothingToPay",
+    "RateUnavailable",
+    "UnsupportedPair",
+    "WebhookMalformed",
+    "WebhookRefused",
+]
+
+
+class NothingToPay(ApplicationError):
+    code = "nothing_to_pay"
+    status = 409
+    replayable = False
+    default_message = _("There is nothing to pay here.")
+
+
+class IntentClosed(ApplicationError):
+    code = "intent_closed"
+    status = 409
+    replayable = False
+    default_message = _("This payment was already verified.")
+
+
+class WebhookRefused(ApplicationError):
+    """The delivery is not authenticated: the signature is missing or does not match the body."""
+
+    code = "invalid_signature"
+    status = 401
+    replayable = False
+    default_message = _("The webhook signature is missing or wrong.")
+
+
+class WebhookMalformed(ApplicationError):
+    """A correctly signed body that is not a webhook event."""
+
+    code = "invalid_request"
+    status = 400
+    replayable = False
+    default_message = _("The body is not a webhook event.")

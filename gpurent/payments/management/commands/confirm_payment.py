@@ -1,0 +1,48 @@
+"""`python manage.py confirm_payment INTENT_ID --txid TXID --amount AMOUNT`: an operator confirms a payment.
+
+AMOUNT is what arrived, in the pair's asset ("12.5" USDT). Goes through the manual verifier, like the back
+office: credited once at the intent's locked rate; a late payment goes to the review queue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.core.management.base import BaseCommand, CommandError
+
+from gpurent.core.errors import ApplicationError
+from gpurent.payments.assets import pair_get, parse_units
+from gpurent.payments.models import PaymentIntent
+from gpurent.payments.verification import ManualVerifier
+
+
+class Command(BaseCommand):
+    help = "Confirm (or, with --reject, reject) the payment of a payment intent."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("intent_id", type=UUID)
+        parser.add_argument("--txid", default="", help="the transaction id on chain")
+        parser.add_argument("--amount", default="", help="the amount received, in the asset (e.g. 12.5)")
+        parser.add_argument("--reject", action="store_true", help="no valid payment exists for this intent")
+        parser.add_argument("--reason", default="", help="why it is rejected")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            intent = PaymentIntent.objects.get(pk=options["intent_id"])
+        except PaymentIntent.DoesNotExist:
+            raise CommandError(f"no payment intent {options['intent_id']}") from None
+        verifier = ManualVerifier()
+        try:
+            if options["reject"]:
+                intent = verifier.reject(intent_id=intent.pk, actor=None, reason=options["reason"])
+            else:
+                if not options["txid"] or not options["amount"]:
+                    raise CommandError("--txid and --amount are required to confirm")
+                units = parse_units(options["amount"], pair_get(intent.asset, intent.network))
+                intent = verifier.confirm(intent_id=intent.pk, txid=options["txid"], received_units=units, actor=None)
+        except (ApplicationError, ValueError) as error:
+            raise CommandError(str(error)) from None
+        deposit = intent.credited_deposit
+        credited = f", credited as deposit {deposit.ref}" if deposit else ""
+        self.stdout.write(f"intent {intent.pk}: {intent.status}{credited}")

@@ -1,0 +1,75 @@
+"""How intents, deposits and ledger lines look in the API and on pages (shared by both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+
+from gpurent.core.money import Usd
+from gpurent.ledger.selectors import balance_for, ledger_lines_for
+from gpurent.orders.models import Order
+
+from .assets import format_units, pair_get
+from .models import Deposit, PaymentIntent
+from .selectors import intents_for_order, payment_reported
+
+REPORTED_MESSAGE = "Payment reported. Awaiting verification."
+
+
+def intent_out(intent: PaymentIntent) -> dict[str, Any]:
+    """An intent in the API's shape (DESIGN §11.1): amounts as decimal strings, times with a timezone."""
+    pair = pair_get(intent.asset, intent.network)
+    return {
+        "id": str(intent.pk),
+        "asset": intent.asset,
+        "network": intent.network,
+        "network_label": pair.network_label,
+        "address": intent.address,
+        "memo": intent.memo,
+        "amount": format_units(intent.amount_units, pair),
+        "rate_usd": format(intent.rate_usd.normalize(), "f"),
+        "usd_amount": Usd(intent.usd_cents).to_api(),
+        "created_at": intent.created_at,
+        "expires_at": intent.expires_at,
+        "status": intent.status,
+        "reported_at": intent.reported_at,
+        "order": intent.order.ref if intent.order_id and intent.order else None,
+        "deposit": intent.deposit.ref if intent.deposit_id and intent.deposit else None,
+    }
+
+
+def order_payment_fields(order: Order) -> dict[str, Any]:
+    """The order's payment fields the orders API leaves to payments: its intents and the reported flag."""
+    intents = list(intents_for_order(order).select_related("order", "deposit"))
+    return {"intents": [intent_out(intent) for intent in intents], "payment_reported": payment_reported(intents)}
+
+
+def deposit_out(deposit: Deposit) -> dict[str, Any]:
+    intents = deposit.intents.select_related("order", "deposit").order_by("-created_at")
+    return {
+        "ref": deposit.ref,
+        "kind": deposit.kind,
+        "amount_usd": Usd(deposit.requested_cents).to_api() if deposit.requested_cents is not None else None,
+        "credited_usd": Usd(deposit.credited_cents).to_api() if deposit.credited_cents is not None else None,
+        "status": deposit.status,
+        "created_at": deposit.created_at,
+        "intents": [intent_out(intent) for intent in intents],
+    }
+
+
+def balance_out(owner: AbstractBaseUser) -> dict[str, Any]:
+    return {
+        "available_usd": balance_for(owner).to_api(),
+        "entries": [
+            {
+                "at": entry.created_at,
+                "reference": entry.transfer.reference,
+                "direction": entry.direction,
+                "amount_usd": Usd(entry.amount_cents).to_api(),
+                "balance_after_usd": Usd(entry.balance_after_cents).to_api(),
+                "memo": entry.transfer.memo,
+            }
+            for entry in ledger_lines_for(owner)
+        ],
+    }

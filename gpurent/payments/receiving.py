@@ -1,0 +1,161 @@
+"""Choosing where an intent is paid: a fresh pool address, or a shared address with a unique exact amount.
+
+DESIGN §5: "each open intent must be attributable without guessing". The order of preference:
+
+1. **Pool** (`AddressMode.POOL`): a single-use address the operator loaded. It is given to one intent and never
+   again, so anything that ever reaches it — late, partial, twice — belongs to that intent.
+2. **Shared** (`AddressMode.SHARED`): one address for many intents. Each intent gets an amount that no other
+   intent *holding* that address has: open ones, and those expired within `PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS`
+   (a late payment must still point at one intent, not two). A taken amount is bumped by one quote unit, up
+   to `PAYMENTS_SHARED_AMOUNT_MAX_BUMPS` times; the caller quotes the returned amount.
+3. Otherwise `NoReceivingAddress` (503 `payments_unavailable`): the customer picks another network.
+
+Tokens use their network's addresses (USDT-ERC20 is received on Ethereum addresses). Extended public key
+derivation is deferred (docs/decisions/0042).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.transaction import TransactionManagementError
+
+from gpurent.core.errors import InvalidRequest
+
+from .addresses import validate_address
+from .assets import MAX_UNITS, NETWORKS, PAIRS, Pair
+from .errors_crypto import InvalidAddress, NoReceivingAddress
+from .models.addresses import AddressMode, ReceivingAddress
+from .models.intents import IntentStatus, PaymentIntent
+
+__all__ = ["Allocation", "address_allocate", "network_has_memo", "receiving_address_add"]
+
+# How many free pool rows to try when another transaction takes the one we found first (only possible on a
+# database without SKIP LOCKED; PostgreSQL skips rows locked by others, SQLite serializes writers).
+_POOL_ATTEMPTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    """Where to pay, and exactly how much.
+
+    `amount_units` may be larger than requested (a shared address bumps a taken amount by one quote unit per
+    try): the intent must quote this amount.
+    """
+
+    address: str
+    memo: str
+    receiving_address_id: int
+    amount_units: int
+    mode: str
+
+
+def network_has_memo(network: str) -> bool:
+    """Whether payments on the network can carry a memo/tag that attributes them (none of ours do today)."""
+    return any(pair.needs_memo for pair in PAIRS if pair.network == network)
+
+
+def address_allocate(*, pair: Pair, amount_units: int, now: datetime) -> Allocation:
+    """Reserve a receiving address for a new intent of `pair` for `amount_units` (quote units).
+
+    Must run inside the caller's transaction, the one that inserts the intent: the rows locked here stay
+    locked until that intent exists, which is what makes a pool address single-use and a shared amount unique
+    under concurrency.
+
+    Raises:
+        TransactionManagementError: called outside a transaction.
+        NoReceivingAddress: no free pool address and no shared address with a free amount on the network.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise TransactionManagementError("address_allocate runs inside the transaction that creates the intent")
+    if type(amount_units) is not int or not 0 < amount_units <= MAX_UNITS:
+        raise ValueError(f"amount_units must be a positive int, got {amount_units!r}")
+    pooled = _pool_take(pair.network, now)
+    if pooled is not None:
+        return Allocation(pooled.address, pooled.memo, pooled.pk, amount_units, AddressMode.POOL)
+    shared = _shared_with_free_amount(pair, amount_units, now)
+    if shared is not None:
+        return shared
+    raise NoReceivingAddress(
+        f"Payments in {pair.label} are unavailable right now: no receiving address is free. "
+        "Choose another network or try again later."
+    )
+
+
+def _pool_take(network: str, now: datetime) -> ReceivingAddress | None:
+    for _attempt in range(_POOL_ATTEMPTS):
+        # SKIP LOCKED: concurrent checkouts each take a different free row instead of queueing on the same one.
+        candidate = (
+            ReceivingAddress.objects.select_for_update(skip_locked=True)
+            .filter(network=network, mode=AddressMode.POOL, active=True, allocated_at__isnull=True)
+            .order_by("id")
+            .first()
+        )
+        if candidate is None:
+            return None
+        # The conditional UPDATE is the guarantee of single use on any database; the lock only avoids waiting.
+        if ReceivingAddress.objects.filter(pk=candidate.pk, allocated_at__isnull=True).update(allocated_at=now):
+            candidate.allocated_at = now
+            return candidate
+    return None
+
+
+def _shared_with_free_amount(pair: Pair, amount_units: int, now: datetime) -> Allocation | None:
+    # Locking every shared address of the network (in id order, so two callers never deadlock) serializes the
+    # "is this amount free?" check with the insert of the intent that takes it.
+    addresses = list(
+        ReceivingAddress.objects.select_for_update()
+        .filter(network=pair.network, mode=AddressMode.SHARED, active=True)
+        .order_by("id")
+    )
+    if not addresses:
+        return None
+    max_bumps = int(getattr(settings, "PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", 100))
+    hold = timedelta(seconds=int(getattr(settings, "PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", 86_400)))
+    highest = min(amount_units + max_bumps, MAX_UNITS)
+    taken = set(
+        PaymentIntent.objects.filter(
+            network=pair.network,
+            address__in={row.address for row in addresses},
+            status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
+            expires_at__gt=now - hold,
+            amount_units__gte=amount_units,
+            amount_units__lte=highest,
+        ).values_list("address", "memo", "amount_units")
+    )
+    # Smallest bump first, across addresses: the customer pays as little extra as possible.
+    for amount in range(amount_units, highest + 1):
+        for row in addresses:
+            if (row.address, row.memo, amount) not in taken:
+                return Allocation(row.address, row.memo, row.pk, amount, AddressMode.SHARED)
+    return None
+
+
+@transaction.atomic
+def receiving_address_add(
+    *, network: str, address: str, mode: str = AddressMode.POOL, memo: str = "", label: str = ""
+) -> ReceivingAddress:
+    """Load one receiving address, checked and stored in its canonical form.
+
+    Raises:
+        InvalidAddress: the address is not valid on the network, or the network is unknown.
+        InvalidRequest: unknown mode, a memo on a network without memos, or the address is already loaded.
+    """
+    if network not in NETWORKS:
+        raise InvalidAddress(f"Addresses on “{network}” are not accepted.")
+    canonical = validate_address(network, address)
+    if mode not in AddressMode.values:
+        raise InvalidRequest(f"The mode must be one of {', '.join(AddressMode.values)}.")
+    memo = memo.strip()
+    if memo and not network_has_memo(network):
+        raise InvalidRequest(f"Payments on {NETWORKS[network]} carry no memo; leave it empty.")
+    try:
+        with transaction.atomic():
+            return ReceivingAddress.objects.create(
+                network=network, address=canonical, memo=memo, mode=mode, label=label.strip()
+            )
+    except IntegrityError:
+        raise InvalidRequest(f"{canonical} is already loaded for {NETWORKS[network]}.") from None

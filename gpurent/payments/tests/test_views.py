@@ -1,0 +1,84 @@
+"""The order page's payment section, the balance and top-up pages, and owner scoping in HTML."""
+
+import pytest
+from django.urls import reverse
+
+from gpurent.core.money import Usd
+from gpurent.payments.models import PaymentIntent
+from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.verification import intent_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+def test_order_page_gets_instructions_reports_and_keeps_saying_so(client, customer, order):
+    client.force_login(customer)
+    page = reverse("orders:rental", args=[order.ref])
+    html = client.get(page).content.decode()
+    assert "Get payment instructions" in html
+    assert "USDT on Tron (TRC-20)" in html
+    client.post(reverse("payments:order_intent", args=[order.ref]), {"pair": "USDT/tron", "idempotency_key": "k1"})
+    intent = PaymentIntent.objects.get()
+    html = client.get(page).content.decode()
+    for text in ["410.000000", intent.address, "Send only USDT on the Tron network", "<svg", "I have sent the payment"]:
+        assert text in html
+    client.post(reverse("payments:intent_report", args=[intent.pk]))
+    for _ in range(2):  # every later visit
+        html = client.get(page).content.decode()
+        assert html.count("Payment reported. Awaiting verification.") >= 2  # on the intent and on the order
+        assert "I have sent the payment" not in html
+
+
+def test_order_page_after_confirmation_shows_paid_and_the_ledger_references(client, customer, order):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="tx", received_units=intent.amount_units)
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert f"order:{order.ref}" in html
+    deposit = PaymentIntent.objects.get().credited_deposit
+    assert deposit is not None
+    assert f"deposit:{deposit.ref}" in html
+    assert "$410.00" in html
+    balance = client.get(reverse("payments:balance")).content.decode()
+    assert f"order:{order.ref}" in balance
+    assert "$0.00" in balance
+
+
+def test_top_up_page_flow(client, customer, payment_setup):
+    client.force_login(customer)
+    response = client.post(reverse("payments:top_up"), {"amount_usd": "120.00", "idempotency_key": "t1"})
+    deposit_page = response["Location"]
+    html = client.get(deposit_page).content.decode()
+    assert "$120.00" in html
+    assert "Get payment instructions" in html
+    client.post(deposit_page + "intents/", {"pair": "BTC/bitcoin", "idempotency_key": "t2"})
+    assert "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" in client.get(deposit_page).content.decode()
+
+
+def test_pay_from_balance_button_appears_when_the_balance_covers_it(client, customer, order):
+    deposit = deposit_create(owner=customer, amount=Usd(50_000))
+    intent = intent_issue_for_deposit(deposit=deposit, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="tx", received_units=intent.amount_units)
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "Pay $410.00 from my balance" in html
+    client.post(reverse("payments:order_pay", args=[order.ref]), {"idempotency_key": "p1"})
+    order.refresh_from_db()
+    assert order.payment_status == "paid"
+
+
+def test_another_customers_payment_pages_are_404(client, customer, order, django_user_model):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    deposit = deposit_create(owner=customer, amount=Usd(1_000))
+    stranger = django_user_model.objects.create_user("eve@example.com", "passphrase 12", first_name="E", last_name="V")
+    client.force_login(stranger)
+    assert client.post(reverse("payments:intent_report", args=[intent.pk])).status_code == 404
+    assert (
+        client.post(
+            reverse("payments:order_intent", args=[order.ref]), {"pair": "USDT/tron", "idempotency_key": "x"}
+        ).status_code
+        == 404
+    )
+    assert client.post(reverse("payments:order_pay", args=[order.ref]), {"idempotency_key": "y"}).status_code == 404
+    assert client.get(reverse("payments:deposit", args=[deposit.ref])).status_code == 404
+    assert PaymentIntent.objects.get().reported_at is None

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "payments"
+
+urlpatterns = [
+    path("balance/", views.balance, name="balance"),
+    path("balance/top-up/", views.top_up, name="top_up"),
+    path("balance/deposits/<str:ref>/", views.deposit_detail, name="deposit"),
+    path("balance/deposits/<str:ref>/intents/", views.deposit_intent_create, name="deposit_intent"),
+    path("payments/orders/<str:ref>/intents/", views.order_intent_create, name="order_intent"),
+    path("payments/orders/<str:ref>/pay/", views.order_pay, name="order_pay"),
+    path("payments/intents/<uuid:intent_id>/report/", views.intent_report_view, name="intent_report"),
+]

@@ -1,0 +1,195 @@
+"""Payment pages and actions: instructions for an order or a top-up, reports, paying from the balance."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from gpurent.accounts.models import User
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.money import Usd
+from gpurent.ledger.selectors import balance_for, ledger_lines_for
+from gpurent.orders.selectors import order_get_for
+
+from .assets import format_units, pair_from_key, pair_get
+from .errors import InvalidAddress
+from .forms import PairForm, TopUpForm
+from .models import PaymentIntent
+from .presenters import REPORTED_MESSAGE
+from .qr import payment_uri, qr_svg
+from .selectors import deposit_get_for, deposit_list_for, intent_get_for
+from .services import (
+    deposit_create,
+    intent_issue_for_deposit,
+    intent_issue_for_order,
+    intent_report,
+    order_pay_from_balance,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _user(request: HttpRequest) -> User:
+    return cast(User, request.user)
+
+
+def intent_display(intent: PaymentIntent) -> dict[str, Any]:
+    """What a person needs to pay an intent: the pair spelled out, the exact amount, the address, a QR code."""
+    pair = pair_get(intent.asset, intent.network)
+    try:
+        uri = payment_uri(pair, intent.address, intent.amount_units, intent.memo)
+    except InvalidAddress:
+        # The address was valid when loaded; a page must still show the instructions if checks change later.
+        logger.warning("intent %s: stored address no longer validates; QR code shows the bare address", intent.pk)
+        uri = intent.address
+    return {
+        "intent": intent,
+        "pair": pair,
+        "amount": format_units(intent.amount_units, pair),
+        "usd": Usd(intent.usd_cents),
+        "qr": qr_svg(uri),
+        "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
+    }
+
+
+def _form_action(request: HttpRequest, action: Callable[[], Outcome], back: str) -> HttpResponse:
+    """Run a form's action once per idempotency key; errors become a message on the page the form was on."""
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=action,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect(back)
+    if not outcome.replayed and outcome.body.get("message"):
+        messages.success(request, outcome.body["message"])
+    return redirect(outcome.body.get("redirect", back))
+
+
+def _pair_from(request: HttpRequest) -> tuple[str, str] | None:
+    form = PairForm(request.POST)
+    if not form.is_valid():
+        return None
+    pair = pair_from_key(form.cleaned_data["pair"])
+    return pair.asset, pair.network
+
+
+@login_required
+@require_POST
+def order_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
+    user = _user(request)
+    order = order_get_for(user, ref)
+    back = reverse("orders:rental", args=[order.ref]) + "#payment"
+    chosen = _pair_from(request)
+    if chosen is None:
+        messages.error(request, _("Choose what to pay with."))
+        return redirect(back)
+
+    def issue() -> Outcome:
+        intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back})
+
+    return _form_action(request, issue, back)
+
+
+@login_required
+@require_POST
+def order_pay(request: HttpRequest, ref: str) -> HttpResponse:
+    user = _user(request)
+    order = order_get_for(user, ref)
+    back = reverse("orders:rental", args=[order.ref])
+
+    def pay() -> Outcome:
+        order_pay_from_balance(order=order, owner=user)
+        return Outcome(303, {"redirect": back, "message": _("Paid from your balance. Thank you!")})
+
+    return _form_action(request, pay, back)
+
+
+@login_required
+@require_POST
+def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
+    intent = intent_get_for(_user(request), intent_id)
+    intent_report(intent=intent)
+    if intent.order is not None:
+        back = reverse("orders:rental", args=[intent.order.ref])
+    else:
+        back = reverse("payments:deposit", args=[intent.deposit.ref if intent.deposit else ""])
+    messages.success(request, _(REPORTED_MESSAGE))
+    return redirect(f"{back}#intent-{intent.pk}")
+
+
+@login_required
+@require_GET
+def balance(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    context = {
+        "balance": balance_for(user),
+        "lines": list(ledger_lines_for(user)),
+        "deposits": list(deposit_list_for(user)[:20]),
+        "form": TopUpForm(),
+    }
+    return render(request, "payments/balance.html", context)
+
+
+@login_required
+@require_POST
+def top_up(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    form = TopUpForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+        return redirect("payments:balance")
+    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+
+    def create() -> Outcome:
+        deposit = deposit_create(owner=user, amount=amount)
+        return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
+
+    return _form_action(request, create, reverse("payments:balance"))
+
+
+@login_required
+@require_GET
+def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
+    deposit = deposit_get_for(_user(request), ref)
+    intents = [intent_display(intent) for intent in deposit.intents.order_by("-created_at")]
+    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s")}
+    return render(request, "payments/deposit.html", context)
+
+
+@login_required
+@require_POST
+def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
+    user = _user(request)
+    deposit = deposit_get_for(user, ref)
+    back = reverse("payments:deposit", args=[deposit.ref])
+    chosen = _pair_from(request)
+    if chosen is None:
+        messages.error(request, _("Choose what to pay with."))
+        return redirect(back)
+
+    def issue() -> Outcome:
+        intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back})
+
+    return _form_action(request, issue, back)

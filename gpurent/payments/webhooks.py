@@ -1,0 +1,108 @@
+"""The BTCPay Server webhook: authenticate, deduplicate, and turn payment events into verifications.
+
+Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. A settled
+payment (`InvoicePaymentSettled`, `InvoiceReceivedPayment` after confirmations) confirms the intent with the
+payment's id as transaction id and its value in the asset; `InvoiceInvalid` rejects an open intent. Other
+events are acknowledged and recorded. Nothing is trusted before the signature is checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from gpurent.core.errors import ApplicationError
+
+from .assets import pair_get, parse_units
+from .errors import WebhookMalformed, WebhookRefused
+from .models import PaymentIntent, WebhookDelivery
+from .verification import intent_confirm, intent_reject
+
+__all__ = ["btcpay_signature", "btcpay_webhook_handle"]
+
+logger = logging.getLogger(__name__)
+
+_CONFIRMING_EVENTS = {"InvoicePaymentSettled"}
+
+
+def btcpay_signature(body: bytes, secret: str) -> str:
+    """`sha256=<hex HMAC-SHA256(key=secret, msg=raw body)>`, as BTCPay Server signs its webhooks."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def _verified_event(body: bytes, signature: str) -> dict[str, Any]:
+    secret = settings.BTCPAY_WEBHOOK_SECRET
+    # Constant-time comparison of the whole header; no secret configured means no webhook is accepted.
+    if not secret or not hmac.compare_digest(signature.encode(), btcpay_signature(body, secret).encode()):
+        raise WebhookRefused()
+    try:
+        event = json.loads(body, parse_float=Decimal)
+    except (ValueError, UnicodeDecodeError):
+        raise WebhookMalformed("The body is not JSON.") from None
+    if not isinstance(event, dict) or not isinstance(event.get("deliveryId"), str):
+        raise WebhookMalformed("The body is not a BTCPay webhook event.")
+    return event
+
+
+def _intent_for(event: dict[str, Any]) -> PaymentIntent | None:
+    metadata = event.get("metadata")
+    reference = metadata.get("orderId") if isinstance(metadata, dict) else None
+    try:
+        return PaymentIntent.objects.get(pk=UUID(str(reference)))
+    except (ValueError, PaymentIntent.DoesNotExist):
+        return None
+
+
+def _apply(event: dict[str, Any]) -> str:
+    kind = str(event.get("type", ""))
+    intent = _intent_for(event)
+    if intent is None:
+        return "unknown invoice: nothing changed"
+    if kind in _CONFIRMING_EVENTS:
+        payment = event.get("payment")
+        if not isinstance(payment, dict) or not payment.get("id") or payment.get("value") is None:
+            return "payment event without payment: nothing changed"
+        units = parse_units(str(payment["value"]), pair_get(intent.asset, intent.network))
+        intent = intent_confirm(intent_id=intent.pk, txid=str(payment["id"]), received_units=units)
+        return f"intent {intent.status}"
+    if kind == "InvoiceInvalid":
+        intent = intent_reject(intent_id=intent.pk, reason="BTCPay: invoice invalid")
+        return f"intent {intent.status}"
+    return f"{kind}: recorded"
+
+
+def btcpay_webhook_handle(*, body: bytes, signature: str) -> str:
+    """Process one webhook delivery; returns what happened. A redelivery of a processed event does nothing.
+
+    Raises:
+        WebhookRefused: the signature is missing or wrong (nothing changes).
+        WebhookMalformed: a signed body that is not an event (nothing changes).
+    """
+    event = _verified_event(body, signature)
+    key = str(event.get("originalDeliveryId") or event["deliveryId"])
+    try:
+        with transaction.atomic():
+            delivery = WebhookDelivery.objects.create(
+                delivery_key=key,
+                event_type=str(event.get("type", ""))[:60],
+                invoice_id=str(event.get("invoiceId", ""))[:100],
+                outcome="processing",
+            )
+            try:
+                outcome = _apply(event)
+            except (ApplicationError, ValueError) as error:
+                # Recorded and acknowledged: retrying the same event would fail the same way.
+                outcome = f"not applied: {error}"
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(outcome=outcome[:200])
+    except IntegrityError:
+        return "duplicate delivery: nothing changed"
+    logger.info("btcpay webhook %s: %s", key, outcome)
+    return outcome
