@@ -1,0 +1,66 @@
+"""From an order's payment section to "Payment reported", then an operator's confirmation: paid, with the
+credit and the debit on the balance page."""
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.models import PaymentIntent
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery staple"
+
+
+def test_report_survives_a_reload_and_confirmation_pays_the_order(
+    live_server, page, demo_catalog, django_user_model, screenshot, console_errors
+):
+    customer = django_user_model.objects.create_user("ada@example.com", PASSWORD, first_name="Ada", last_name="L")
+    order = order_place(
+        owner=customer,
+        gpu_slug="a100-80gb",
+        term_days=7,
+        lots=2,
+        environment="pytorch",
+        contact=Contact("Ada", "L", "ada@example.com"),
+    )
+    page.goto(live_server.url + "/account/login/")
+    page.get_by_label("Email").fill("ada@example.com")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/rentals/{order.ref}/")
+
+    page.get_by_label("Pay with").select_option(label="USDT on Tron (TRC-20)")
+    page.get_by_role("button", name="Get payment instructions").click()
+    intent = page.get_by_test_id("intent")
+    expect(intent.get_by_test_id("intent-amount")).to_have_text("410.000000")
+    expect(intent).to_contain_text("Send only USDT on the Tron network")
+    expect(intent.locator("time.countdown")).to_contain_text(re.compile(r"\d+:\d\d"))
+    expect(intent.locator("svg")).to_be_visible()
+    screenshot("payment-instructions")
+
+    intent.get_by_role("button", name="I have sent the payment").click()
+    expect(page.get_by_test_id("intent-reported")).to_have_text("Payment reported. Awaiting verification.")
+    page.reload()
+    expect(page.get_by_test_id("intent-reported")).to_have_text("Payment reported. Awaiting verification.")
+    expect(page.get_by_test_id("order-reported")).to_be_visible()
+    screenshot("payment-reported")
+
+    # The operator checks the chain and confirms (same service as the back office).
+    record = PaymentIntent.objects.get()
+    call_command("confirm_payment", str(record.pk), "--txid", "tron-tx-1", "--amount", "410", stdout=io.StringIO())
+
+    page.reload()
+    expect(page.locator(".status-paid").first).to_have_text("Paid")
+    expect(page.get_by_test_id("ledger-refs")).to_contain_text(f"order:{order.ref}")
+    page.get_by_role("link", name="Balance").click()
+    ledger = page.get_by_test_id("ledger")
+    expect(ledger).to_contain_text("+$410.00")
+    expect(ledger).to_contain_text("−$410.00")
+    expect(page.get_by_test_id("balance")).to_contain_text("$0.00")
+    screenshot("balance-after-payment")
+    assert console_errors == []
