@@ -29,8 +29,12 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	@echo "  Shop:        http://127.0.0.1:8000/"
 	@echo "  Back office: http://127.0.0.1:8000/backoffice/  (operator@example.com / demo-operator-passphrase)"
 	@echo "  API docs:    http://127.0.0.1:8000/api/v1/docs"
+	@echo "  (the background worker and the sweep run alongside; Ctrl-C stops all three)"
 	@echo ""
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@trap 'kill 0' EXIT; \
+	  $(PY) manage.py db_worker --no-reload --interval 1 & \
+	  $(PY) manage.py sweep --loop 60 > /dev/null & \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 test: setup ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
 	$(PY) -m pytest -m "not browser" --cov --cov-report=term

@@ -6,10 +6,13 @@ from ninja import NinjaAPI
 from gpurent.accounts.api import router as accounts_router
 from gpurent.catalog.api import router as catalog_router
 from gpurent.core.api import install_error_handlers
+from gpurent.guides.api import router as guides_router
+from gpurent.journal.api import router as journal_router
 from gpurent.orders.api import router as orders_router
 from gpurent.payments.api import router as payments_router
 from gpurent.payments.api import webhooks as webhooks_router
 from gpurent.sizing.api import router as sizing_router
+from gpurent.support.api import router as support_router
 
 api = NinjaAPI(
     title=f"{settings.BRAND_NAME} API",
@@ -27,3 +30,6 @@ api.add_router("/orders", orders_router)
 api.add_router("/estimates", sizing_router)
 api.add_router("", payments_router)
 api.add_router("/webhooks", webhooks_router)
+api.add_router("/journal", journal_router)
+api.add_router("/support", support_router)
+api.add_router("/guides", guides_router)

@@ -1,11 +1,15 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django_otp.admin import OTPAdminSite
 
 from gpurent.core import views as core_views
 
 from .api import api
 
+if settings.STAFF_REQUIRE_2FA:
+    # Every back-office page then needs a user verified with a TOTP device (django-otp's admin site).
+    admin.site.__class__ = OTPAdminSite
 admin.site.site_header = admin.site.site_title = f"{settings.BRAND_NAME} back office"
 
 urlpatterns = [
@@ -15,6 +19,9 @@ urlpatterns = [
     path("estimate/", include("gpurent.sizing.urls")),
     path("", include("gpurent.orders.urls")),
     path("", include("gpurent.payments.urls")),
+    path("journal/", include("gpurent.journal.urls")),
+    path("support/", include("gpurent.support.urls")),
+    path("guides/", include("gpurent.guides.urls")),
     path("healthz", core_views.healthz, name="healthz"),
     path("api/v1/", api.urls),
     path("backoffice/", admin.site.urls),

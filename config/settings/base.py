@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "gpurent.core",
     "gpurent.accounts",
     "gpurent.catalog",
@@ -81,6 +85,9 @@ INSTALLED_APPS = [
     "gpurent.sizing",
     "gpurent.ledger",
     "gpurent.payments",
+    "gpurent.journal",
+    "gpurent.support",
+    "gpurent.guides",
     "gpurent.backoffice",
 ]
 
@@ -92,6 +99,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -209,6 +217,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# The shop's public address, for links in emails.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Who is told about payments to verify (comma-separated); empty: the staff of the "payments" group.
+OPERATOR_EMAILS = env_list("OPERATOR_EMAILS", [])
+
+# Provisioning: "manual" (operators at the desk) or "command" (run PROVISIONER_COMMAND ORDER_REF per paid order).
+PROVISIONER = os.environ.get("PROVISIONER", "manual")
+PROVISIONER_COMMAND = os.environ.get("PROVISIONER_COMMAND", "")
+PROVISIONER_TIMEOUT_SECONDS = int(os.environ.get("PROVISIONER_TIMEOUT_SECONDS", "600"))
+
+# Background work: django-tasks with its database backend; `manage.py db_worker` runs the queue.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+# Staff two-factor authentication (django-otp, TOTP): the back office asks for a code from a verified
+# device. On in production; off in the embedded setup so the demo operator can log in with a password.
+STAFF_REQUIRE_2FA = env_bool("STAFF_REQUIRE_2FA", False)
+OTP_TOTP_ISSUER = BRAND_NAME
 
 # Demo operator account: created by `load_demo` only where this is on (local settings), never in production.
 DEMO_OPERATOR_ENABLED = False

@@ -33,3 +33,4 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 DEMO_OPERATOR_ENABLED = False
+STAFF_REQUIRE_2FA = True

@@ -22,3 +22,5 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Tests check the production rules, not the embedded demo's conveniences.
 PAYMENTS_RATE_MAX_AGE_SECONDS = 900
 PAYMENTS_DEMO_NOTICE = False
+# Tasks run at once in tests (still after commit when enqueued through transaction.on_commit).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

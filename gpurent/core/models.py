@@ -88,3 +88,21 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner}/{self.key} ({self.state})"
+
+
+class OutboundEmail(models.Model):
+    """An email the shop decided to send, once: `key` names what it is about (`order-paid:R-…`)."""
+
+    key = models.CharField(max_length=200, unique=True)
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.to}"

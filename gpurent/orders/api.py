@@ -17,7 +17,7 @@ from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.idempotency import api_idempotent
 
 from .export import orders_csv
-from .models import Order
+from .models import Order, OrderAccess
 from .selectors import order_get_for, order_list_for
 from .services import Contact, order_place
 
@@ -78,6 +78,24 @@ def order_out(order: Order) -> dict[str, Any]:
     return data
 
 
+def _access_out(order: Order) -> dict[str, Any] | None:
+    """SSH access while the term runs (the API is owner-scoped); null before and after. The one-time
+    password is never in the API: it is shown once on the order page."""
+    access = OrderAccess.objects.filter(order=order).first()
+    running = (
+        order.provisioning_status == "ready" and order.term_ends_at is not None and timezone.now() < order.term_ends_at
+    )
+    if access is None or not running:
+        return None
+    return {
+        "host": access.host,
+        "port": access.port,
+        "user": access.username,
+        "auth": "public_key" if access.public_key else "one_time_password",
+        "one_time_password_available": bool(access.one_time_secret),
+    }
+
+
 def _order_base(order: Order) -> dict[str, Any]:
     return {
         "ref": order.ref,
@@ -97,7 +115,7 @@ def _order_base(order: Order) -> dict[str, Any]:
         "reserved_until": order.reserved_until,
         "term_starts_at": order.term_starts_at,
         "term_ends_at": order.term_ends_at,
-        "access": None,
+        "access": _access_out(order),
         "intents": [],
         "created_at": order.created_at,
     }

@@ -121,3 +121,69 @@ class OrderStatusChange(models.Model):
         """The new status as a person reads it ("Awaiting payment")."""
         vocabulary = PaymentStatus if self.track == Track.PAYMENT else ProvisioningStatus
         return str(vocabulary(self.to_status).label)
+
+
+class OrderAccess(models.Model):
+    """How the customer reaches the rented machine. Shown only to the order's owner, only during the term.
+
+    Either the customer's SSH public key was installed (`public_key`), or a one-time password was set: it is
+    kept only until the customer reveals it once (`one_time_secret` is then emptied and `revealed_at` set).
+    Never logged.
+    """
+
+    order = models.OneToOneField(Order, on_delete=models.CASCADE, related_name="access")
+    host = models.CharField(_("SSH host"), max_length=255)
+    port = models.PositiveIntegerField(_("SSH port"), default=22)
+    username = models.CharField(_("SSH user"), max_length=64)
+    public_key = models.TextField(_("installed public key"), blank=True)
+    one_time_secret = models.CharField(_("one-time password"), max_length=200, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(port__gte=1) & Q(port__lte=65535), name="access_port_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username}@{self.host}:{self.port}"
+
+
+class MachineRequestKind(models.TextChoices):
+    """What the customer asks the operators to do with the machine. Neither pauses nor extends the term."""
+
+    STOP = "stop", _("Stop the machine")
+    RESTART = "restart", _("Restart the machine")
+
+
+class MachineRequest(models.Model):
+    """A customer's request about the running machine, recorded for operators."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="machine_requests")
+    kind = models.CharField(max_length=10, choices=MachineRequestKind.choices)
+    note = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.order_id} {self.kind}"
+
+
+class ProvisioningRun(models.Model):
+    """One run of an automatic provisioner (e.g. an operator's script): what ran and what it printed."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="provisioning_runs")
+    command = models.CharField(max_length=500)
+    exit_code = models.IntegerField(null=True, blank=True)
+    output = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.order_id} → {self.exit_code}"

@@ -19,6 +19,7 @@ from gpurent.core.errors import InvalidRequest, NotFound
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .errors import OutOfStock, TransitionNotAllowed
 from .models import Order, OrderStatusChange
+from .notifications import order_notify
 from .references import new_order_ref
 from .transitions import is_allowed
 
@@ -30,6 +31,13 @@ __all__ = [
     "order_transition",
     "orders_expire_due",
 ]
+
+# The customer's emails that a transition queues (sent once, after commit).
+_NOTIFY: dict[tuple[str, str], str] = {
+    (Track.PAYMENT, PaymentStatus.PAID): "paid",
+    (Track.PROVISIONING, ProvisioningStatus.READY): "ready",
+    (Track.PROVISIONING, ProvisioningStatus.ENDED): "ended",
+}
 
 # Statuses after which the order's lots are back in stock.
 _RELEASING = {
@@ -118,6 +126,7 @@ def order_place(
         # UPDATE to COMMIT, so taking it after the inserts keeps that window as short as it can be.
         if not stock_reserve(gpu_id=gpu.pk, lots=lots):
             raise OutOfStock()
+        order_notify(order, "placed")
     return order
 
 
@@ -179,6 +188,8 @@ def order_transition(
         )
         if (track, to) in _RELEASING:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
+        if (track, to) in _NOTIFY:
+            order_notify(locked, _NOTIFY[(track, to)])
     return locked
 
 

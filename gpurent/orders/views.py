@@ -24,9 +24,11 @@ from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
-from .enums import Environment
+from .enums import Environment, ProvisioningStatus
 from .export import orders_csv
 from .forms import CheckoutChoiceForm, PlaceOrderForm
+from .models import Order, OrderAccess
+from .provisioning import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
 from .services import Contact, order_cancel, order_place
 
@@ -190,12 +192,70 @@ def rentals(request: HttpRequest) -> HttpResponse:
     return render(request, "orders/rentals.html", {"orders": orders})
 
 
+def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpResponse:
+    now = timezone.now()
+    access = OrderAccess.objects.filter(order=order).first()
+    # Access is shown to the owner only while the term runs; afterwards it is hidden again.
+    running = (
+        order.provisioning_status == ProvisioningStatus.READY
+        and order.term_ends_at is not None
+        and now < order.term_ends_at
+    )
+    context = {
+        "order": order,
+        "history": order_history(order),
+        "now": now,
+        "access": access if running else None,
+        "machine_requests": order.machine_requests.all()[:5],
+        **extra,
+    }
+    return render(request, "orders/rental_detail.html", context)
+
+
 @login_required
 @require_GET
 def rental_detail(request: HttpRequest, ref: str) -> HttpResponse:
+    return _rental_page(request, order_get_for(_authenticated_user(request), ref))
+
+
+@login_required
+@require_POST
+def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
+    """Show the one-time password once, in this response only (it is erased as it is shown)."""
     order = order_get_for(_authenticated_user(request), ref)
-    context = {"order": order, "history": order_history(order), "now": timezone.now()}
-    return render(request, "orders/rental_detail.html", context)
+    if order.provisioning_status != ProvisioningStatus.READY:
+        raise NotFound()
+    secret = access_reveal_secret(order=order)
+    if secret is None:
+        messages.info(request, _("The one-time password was already shown. Ask support if you lost it."))
+        return redirect("orders:rental", ref=order.ref)
+    response = _rental_page(request, order, revealed_secret=secret)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
+    order = order_get_for(_authenticated_user(request), ref)
+
+    def record() -> Outcome:
+        machine_request_create(order=order, kind=request.POST.get("kind", ""), note=request.POST.get("note", ""))
+        return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=record,
+        )
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect("orders:rental", ref=order.ref)
+    if not outcome.replayed:
+        messages.success(request, _("Request sent to our operators. Your term is not paused or extended."))
+    return redirect("orders:rental", ref=order.ref)
 
 
 @login_required

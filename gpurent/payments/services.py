@@ -11,11 +11,13 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
@@ -23,10 +25,11 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, REVENUE_RENTALS, customer_a
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
+from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.references import ALPHABET
 from gpurent.orders.services import order_extend_reservation, order_transition
 
-from .assets import pair_get, quote_units
+from .assets import format_units, pair_get, quote_units
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import current_rate
@@ -150,12 +153,41 @@ def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> Paym
     """
     now = now or timezone.now()
     with transaction.atomic():
-        PaymentIntent.objects.filter(pk=intent.pk, reported_at__isnull=True).update(reported_at=now)
+        first = PaymentIntent.objects.filter(pk=intent.pk, reported_at__isnull=True).update(reported_at=now)
         intent.refresh_from_db()
+        if first:
+            _tell_operators(intent)
         if intent.order_id is not None and intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED):
             hold = timedelta(hours=settings.PAYMENTS_REPORT_HOLD_HOURS)
             order_extend_reservation(order_id=intent.order_id, until=now + hold)
     return intent
+
+
+def _operator_emails() -> list[str]:
+    if settings.OPERATOR_EMAILS:
+        return list(settings.OPERATOR_EMAILS)
+    staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name="payments")
+    return sorted(set(staff.values_list("email", flat=True)))
+
+
+def _tell_operators(intent: PaymentIntent) -> None:
+    """Email the payments operators that a customer reports a payment (once per intent and operator)."""
+    pair = pair_get(intent.asset, intent.network)
+    target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref if intent.deposit else ''}"
+    url = settings.SITE_URL.rstrip("/") + "/backoffice/backoffice/paymentsdesk/"
+    for address in _operator_emails():
+        email_queue(
+            key=f"payment-reported:{intent.pk}:{address}",
+            to=address,
+            template="payment_reported",
+            context={
+                "intent": intent,
+                "pair": pair,
+                "amount": format_units(intent.amount_units, pair),
+                "target": target,
+                "url": url,
+            },
+        )
 
 
 def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
@@ -176,7 +208,9 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
             amount=locked.total,
             memo=f"{locked.lots} × {locked.gpu.name}, {locked.term_days} days",
         )
-        return order_transition(order=locked, track=Track.PAYMENT, to=PaymentStatus.PAID, actor=owner)
+        paid = order_transition(order=locked, track=Track.PAYMENT, to=PaymentStatus.PAID, actor=owner)
+        transaction.on_commit(lambda: provision_paid_order.enqueue(paid.pk))
+        return paid
 
 
 def payment_credit(*, intent: PaymentIntent, credit: Usd, kind: DepositKind, now: datetime) -> Deposit:

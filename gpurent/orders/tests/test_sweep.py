@@ -20,7 +20,7 @@ def test_sweep_command_expires_overdue_orders_and_is_idempotent(gpu, django_user
     first, second = io.StringIO(), io.StringIO()
     call_command("sweep", stdout=first)
     call_command("sweep", stdout=second)
-    assert "1 unpaid order(s) expired" in first.getvalue()
-    assert "0 unpaid order(s) expired" in second.getvalue()
+    assert "1 unpaid orders expired" in first.getvalue()
+    assert "0 unpaid orders expired" in second.getvalue()
     assert Order.objects.get().payment_status == "expired"
     assert GpuModel.objects.get(pk=gpu.pk).stock_lots == 8

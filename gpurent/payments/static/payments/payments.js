@@ -14,8 +14,11 @@
     document.querySelectorAll("time.countdown[data-expires]").forEach(function (node) {
       var left = Math.floor((new Date(node.dataset.expires) - new Date()) / 1000);
       if (left <= 0) { node.textContent = node.dataset.expiredText || "expired: get new instructions"; return; }
-      var minutes = Math.floor(left / 60), seconds = left % 60;
-      node.textContent = minutes + ":" + String(seconds).padStart(2, "0") + " " + (node.dataset.leftText || "left");
+      var days = Math.floor(left / 86400), hours = Math.floor((left % 86400) / 3600);
+      var minutes = Math.floor((left % 3600) / 60), seconds = left % 60;
+      var clock = (days ? days + "d " + hours + "h" : (hours ? hours + ":" + String(minutes).padStart(2, "0") : minutes))
+        + (days ? "" : ":" + String(seconds).padStart(2, "0"));
+      node.textContent = clock + " " + (node.dataset.leftText || "left");
     });
   }
   tick();

@@ -1,0 +1,272 @@
+"""The operators' desks in the Django admin: payments to verify and orders to provision.
+
+Rows are never edited here: each action calls the service that owns it (verification, provisioning), which
+checks the rules, writes the audit row and queues the emails in one transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.accounts.models import User
+from gpurent.core.errors import ApplicationError
+from gpurent.core.money import Usd
+from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
+from gpurent.orders.models import MachineRequest, ProvisioningRun
+from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
+from gpurent.payments.assets import format_units, pair_get, parse_units
+from gpurent.payments.models import IntentStatus
+from gpurent.payments.verification import ManualVerifier, review_resolve
+
+from .models import PaymentsDesk, ProvisioningDesk
+
+
+def _operator(request: HttpRequest) -> User:
+    # The admin only serves logged-in staff; this narrows the type for the services.
+    return cast(User, request.user)
+
+
+class DeskAdmin(admin.ModelAdmin[Any]):
+    """A desk lists rows and acts through a form; nothing is added, edited or deleted directly."""
+
+    action_permission = ""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def may_act(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(self.action_permission)
+
+
+class VerifyForm(forms.Form):
+    action = forms.ChoiceField(
+        label=_("Decision"),
+        choices=[
+            ("confirm", _("Confirm: this transaction paid it")),
+            ("reject", _("Reject: no valid payment")),
+            ("resolve_locked", _("Review: credit at the intent's locked rate")),
+            ("resolve_current", _("Review: credit at the current rate")),
+        ],
+    )
+    txid = forms.CharField(label=_("Transaction id"), required=False, max_length=128)
+    received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
+    reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
+
+
+@admin.register(PaymentsDesk)
+class PaymentsDeskAdmin(DeskAdmin):
+    action_permission = "backoffice.verify_payment"
+    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported_at", "expires_at", "status"]
+    list_filter = ["status", "asset", "network"]
+    search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
+    list_select_related = ["owner", "order", "deposit"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        # Reported and still open first, then the late-payment review queue, then open, then expired.
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                desk_rank=Case(
+                    When(
+                        reported_at__isnull=False,
+                        status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
+                        then=Value(0),
+                    ),
+                    When(status=IntentStatus.REVIEW, then=Value(1)),
+                    When(status=IntentStatus.AWAITING_PAYMENT, then=Value(2)),
+                    When(status=IntentStatus.EXPIRED, then=Value(3)),
+                    default=Value(4),
+                    output_field=IntegerField(),
+                )
+            )
+            .order_by("desk_rank", "-reported_at", "-created_at")
+        )
+
+    @admin.display(description=_("queue"), ordering="desk_rank")
+    def queue(self, intent: Any) -> str:
+        return [str(_("reported")), str(_("review")), str(_("open")), str(_("expired")), "—"][intent.desk_rank]
+
+    @admin.display(description=_("for"))
+    def target(self, intent: Any) -> str:
+        return f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref}"
+
+    @admin.display(description=_("pair"))
+    def pair(self, intent: Any) -> str:
+        return pair_get(intent.asset, intent.network).label
+
+    @admin.display(description=_("expected"))
+    def expected(self, intent: Any) -> str:
+        pair = pair_get(intent.asset, intent.network)
+        return f"{format_units(intent.amount_units, pair)} {pair.asset} ({Usd(intent.usd_cents).display()})"
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        intent = get_object_or_404(self.get_queryset(request), pk=object_id)
+        if not self.has_view_permission(request, intent):
+            raise PermissionDenied
+        form = VerifyForm(request.POST or None)
+        if request.method == "POST":
+            if not self.may_act(request):
+                messages.error(request, _("Your role cannot verify payments."))
+            elif form.is_valid():
+                return self._act(request, intent, form.cleaned_data)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Verify payment"),
+            "intent": intent,
+            "pair": pair_get(intent.asset, intent.network),
+            "expected": self.expected(intent),
+            "form": form,
+            "may_act": self.may_act(request),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "backoffice/verify_payment.html", context)
+
+    def _act(self, request: HttpRequest, intent: Any, data: dict[str, str]) -> HttpResponse:
+        verifier = ManualVerifier()
+        try:
+            if data["action"] == "confirm":
+                units = parse_units(data["received"], pair_get(intent.asset, intent.network))
+                done = verifier.confirm(
+                    intent_id=intent.pk, txid=data["txid"], received_units=units, actor=_operator(request)
+                )
+                messages.success(request, _("Payment %(status)s.") % {"status": done.get_status_display()})
+            elif data["action"] == "reject":
+                verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
+                messages.success(request, _("Payment rejected."))
+            else:
+                deposit = review_resolve(
+                    intent_id=intent.pk, actor=_operator(request), use_current_rate=data["action"] == "resolve_current"
+                )
+                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": deposit.ref})
+        except (ApplicationError, ValueError) as error:
+            messages.error(request, str(getattr(error, "message", error)))
+            return HttpResponseRedirect(request.path)
+        return HttpResponseRedirect(reverse("admin:backoffice_paymentsdesk_changelist"))
+
+
+class ProvisionForm(forms.Form):
+    action = forms.ChoiceField(
+        label=_("Step"),
+        choices=[
+            ("preparing", _("Start preparing")),
+            ("ready", _("Access is ready: start the term")),
+            ("failed", _("Failed: refund to the balance and release the lots")),
+        ],
+    )
+    host = forms.CharField(label=_("SSH host"), required=False, max_length=255)
+    port = forms.IntegerField(label=_("SSH port"), required=False, initial=22, min_value=1, max_value=65535)
+    username = forms.CharField(label=_("SSH user"), required=False, max_length=64)
+    public_key = forms.CharField(label=_("Customer's public key (installed)"), required=False, widget=forms.Textarea)
+    one_time_secret = forms.CharField(
+        label=_("Or a one-time password (shown once to the customer)"), required=False, widget=forms.PasswordInput
+    )
+    reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
+
+
+@admin.register(ProvisioningDesk)
+class ProvisioningDeskAdmin(DeskAdmin):
+    action_permission = "backoffice.provision_order"
+    list_display = [
+        "ref",
+        "owner",
+        "gpu",
+        "lots",
+        "cards",
+        "environment",
+        "provisioning_status",
+        "paid_at",
+        "term_ends_at",
+    ]
+    list_filter = ["provisioning_status", "gpu"]
+    search_fields = ["ref", "owner__email"]
+    list_select_related = ["owner", "gpu"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        order = Case(
+            When(provisioning_status=ProvisioningStatus.NOT_STARTED, then=Value(0)),
+            When(provisioning_status=ProvisioningStatus.PREPARING, then=Value(1)),
+            When(provisioning_status=ProvisioningStatus.READY, then=Value(2)),
+            default=Value(3),
+            output_field=IntegerField(),
+        )
+        queryset = super().get_queryset(request).filter(payment_status=PaymentStatus.PAID)
+        return queryset.annotate(desk_rank=order).order_by("desk_rank", "paid_at")
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        order = get_object_or_404(self.get_queryset(request), pk=object_id)
+        if not self.has_view_permission(request, order):
+            raise PermissionDenied
+        form = ProvisionForm(request.POST or None)
+        if request.method == "POST":
+            if not self.may_act(request):
+                messages.error(request, _("Your role cannot provision orders."))
+            elif form.is_valid():
+                return self._act(request, order, form.cleaned_data)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Provision order %(ref)s") % {"ref": order.ref},
+            "order": order,
+            "form": form,
+            "may_act": self.may_act(request),
+            "runs": ProvisioningRun.objects.filter(order=order)[:5],
+            "requests": MachineRequest.objects.filter(order=order)[:10],
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "backoffice/provision_order.html", context)
+
+    def _act(self, request: HttpRequest, order: Any, data: dict[str, Any]) -> HttpResponse:
+        try:
+            if data["action"] == "preparing":
+                provision_start(order=order, actor=_operator(request))
+            elif data["action"] == "failed":
+                provision_fail(order=order, actor=_operator(request), reason=data["reason"] or "could not be provided")
+            else:
+                if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+                    order = provision_start(order=order, actor=_operator(request))
+                access = AccessDetails(
+                    data["host"] or "",
+                    data["port"] or 22,
+                    data["username"] or "",
+                    data["public_key"] or "",
+                    data["one_time_secret"] or "",
+                )
+                provision_ready(order=order, actor=_operator(request), access=access)
+        except ApplicationError as error:
+            messages.error(request, error.message)
+            return HttpResponseRedirect(request.path)
+        messages.success(request, _("Order %(ref)s updated.") % {"ref": order.ref})
+        return HttpResponseRedirect(reverse("admin:backoffice_provisioningdesk_changelist"))
+
+
+@admin.register(MachineRequest)
+class MachineRequestAdmin(admin.ModelAdmin[MachineRequest]):
+    list_display = ["created_at", "order", "kind", "note", "handled_at"]
+    list_filter = ["kind"]
+    readonly_fields = ["order", "kind", "note", "created_at"]
+    actions = ["mark_handled"]
+
+    @admin.action(description=_("Mark as handled"))
+    def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> None:
+        queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())

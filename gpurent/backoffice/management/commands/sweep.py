@@ -1,0 +1,44 @@
+"""`python manage.py sweep`: the periodic housekeeping, idempotent and safe on several machines at once.
+
+Expires payment instructions and unpaid orders past their deadlines (their lots return to stock), ends the
+terms that are over (access closes, lots return), and reminds customers 24 hours before their term ends.
+With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
+in production, run it every minute from cron or a systemd timer.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end
+from gpurent.orders.services import orders_expire_due
+from gpurent.payments.verification import intents_expire_due
+
+
+def sweep_once() -> dict[str, int]:
+    now = timezone.now()
+    return {
+        "intents expired": intents_expire_due(now=now),
+        "unpaid orders expired": orders_expire_due(now=now),
+        "terms ended": orders_end_terms(now=now),
+        "reminders": orders_remind_term_end(now=now),
+    }
+
+
+class Command(BaseCommand):
+    help = "Expire intents and unpaid orders, end terms, send term-end reminders."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--loop", type=int, default=0, metavar="SECONDS", help="repeat every SECONDS until stopped")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        while True:
+            counts = sweep_once()
+            self.stdout.write("sweep: " + ", ".join(f"{count} {what}" for what, count in counts.items()) + ".")
+            if not options["loop"]:
+                return
+            time.sleep(options["loop"])

@@ -1,0 +1,28 @@
+"""The desks of the back office: proxy models over payments and orders, with the permissions of each role."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.orders.models import Order
+from gpurent.payments.models import PaymentIntent
+
+
+class PaymentsDesk(PaymentIntent):
+    """Payment intents as the payments desk works them: reported first, then open, expired, in review."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("payment to verify")
+        verbose_name_plural = _("payments desk")
+        permissions = [("verify_payment", _("Can confirm, reject and resolve payments"))]
+
+
+class ProvisioningDesk(Order):
+    """Paid orders as the provisioning desk works them: waiting for a machine, being prepared, running."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("order to provision")
+        verbose_name_plural = _("provisioning desk")
+        permissions = [("provision_order", _("Can prepare, deliver and fail orders"))]

@@ -1,0 +1,182 @@
+"""The desks and the roles: who can see and do what, and that actions go through the services."""
+
+import io
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.db import connection, connections
+
+from gpurent.core.models import AuditLogEntry
+from gpurent.orders.models import Order
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.models import PaymentIntent
+from gpurent.payments.services import intent_issue_for_order, intent_report
+
+pytestmark = pytest.mark.django_db
+
+PAYMENTS_DESK = "/backoffice/backoffice/paymentsdesk/"
+PROVISIONING_DESK = "/backoffice/backoffice/provisioningdesk/"
+
+
+@pytest.fixture
+def staff(django_user_model):
+    def make(*groups):
+        user = django_user_model.objects.create_user(
+            f"{'-'.join(groups) or 'none'}@shop.example", "passphrase 12", first_name="O", last_name="P", is_staff=True
+        )
+        user.groups.set(Group.objects.filter(name__in=groups))
+        return user
+
+    return make
+
+
+@pytest.fixture
+def reported_intent(django_user_model, gpu, payment_setup):
+    customer = django_user_model.objects.create_user("c@example.com", "passphrase 12", first_name="C", last_name="U")
+    order = order_place(
+        owner=customer,
+        gpu_slug=gpu.slug,
+        term_days=7,
+        lots=1,
+        environment="ubuntu",
+        contact=Contact("C", "U", "c@x.io"),
+    )
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    return intent_report(intent=intent)
+
+
+def test_staff_roles_exist_with_their_permissions():
+    payments = set(Group.objects.get(name="payments").permissions.values_list("codename", flat=True))
+    provisioning = set(Group.objects.get(name="provisioning").permissions.values_list("codename", flat=True))
+    catalog = set(Group.objects.get(name="catalog").permissions.values_list("codename", flat=True))
+    assert {"verify_payment", "view_paymentsdesk"} <= payments
+    assert "provision_order" not in payments
+    assert {"provision_order", "view_provisioningdesk"} <= provisioning
+    assert "verify_payment" not in provisioning
+    assert {"change_gpumodel", "add_receivingaddress"} <= catalog
+    assert not {"verify_payment", "provision_order"} & catalog
+
+
+@pytest.mark.parametrize(
+    ("groups", "payments_desk", "provisioning_desk", "catalog"),
+    [
+        (("payments",), 200, 403, 403),
+        (("provisioning",), 403, 200, 403),
+        (("catalog",), 403, 403, 200),
+        ((), 403, 403, 403),
+    ],
+)
+def test_each_role_sees_only_its_desks(client, staff, groups, payments_desk, provisioning_desk, catalog):
+    client.force_login(staff(*groups))
+    assert client.get(PAYMENTS_DESK).status_code == payments_desk
+    assert client.get(PROVISIONING_DESK).status_code == provisioning_desk
+    assert client.get("/backoffice/catalog/gpumodel/").status_code == catalog
+
+
+def test_non_staff_customers_cannot_enter_the_back_office(client, django_user_model):
+    customer = django_user_model.objects.create_user("c@example.com", "passphrase 12", first_name="C", last_name="U")
+    client.force_login(customer)
+    for url in (PAYMENTS_DESK, PROVISIONING_DESK, "/backoffice/"):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert "/backoffice/login/" in response["Location"]
+
+
+def test_payments_desk_lists_reported_first_and_confirms_through_the_service(
+    client, staff, reported_intent, payment_setup
+):
+    other = intent_issue_for_order(
+        order=reported_intent.order, owner=reported_intent.owner, asset="BTC", network="bitcoin"
+    )
+    operator = staff("payments")
+    client.force_login(operator)
+    page = client.get(PAYMENTS_DESK).content.decode()
+    assert page.index(str(reported_intent.order.ref)) < page.index("BTC on Bitcoin")
+    url = f"{PAYMENTS_DESK}{reported_intent.pk}/change/"
+    assert "205.000000 USDT" in client.get(url).content.decode()
+    response = client.post(url, {"action": "confirm", "txid": "tron-tx", "received": "205", "reason": ""})
+    assert response.status_code == 302
+    reported_intent.refresh_from_db()
+    assert reported_intent.status == "confirmed"
+    assert Order.objects.get(pk=reported_intent.order_id).payment_status == "paid"
+    entry = AuditLogEntry.objects.get(action="payment.confirmed")
+    assert entry.actor_label == operator.email
+    assert PaymentIntent.objects.get(pk=other.pk).status == "awaiting_payment"
+
+
+def test_a_role_that_may_view_but_not_act_changes_nothing(client, staff, reported_intent):
+    viewer = staff("payments")
+    viewer.groups.get(name="payments").permissions.remove(
+        *viewer.groups.get(name="payments").permissions.filter(codename="verify_payment")
+    )
+    client.force_login(viewer)
+    client.post(
+        f"{PAYMENTS_DESK}{reported_intent.pk}/change/", {"action": "reject", "txid": "", "received": "", "reason": "x"}
+    )
+    assert PaymentIntent.objects.get(pk=reported_intent.pk).status == "awaiting_payment"
+
+
+def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):
+    from gpurent.payments.verification import intent_confirm
+
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    ref = reported_intent.order.ref
+    out = io.StringIO()
+    call_command(
+        "provision",
+        ref,
+        "--ready",
+        "--host",
+        "gpu-1.example",
+        "--port",
+        "2200",
+        "--user",
+        "ubuntu",
+        "--public-key",
+        "ssh-ed25519 AAAA x",
+        stdout=out,
+    )
+    assert f"order {ref}: ready" in out.getvalue()
+    assert Order.objects.get(ref=ref).access.port == 2200
+
+
+def test_sweep_command_runs_every_step(django_user_model):
+    out = io.StringIO()
+    call_command("sweep", stdout=out)
+    assert out.getvalue().startswith("sweep: 0 intents expired, 0 unpaid orders expired, 0 terms ended, 0 reminders.")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL")
+def test_sweep_on_two_machines_at_once_gives_the_same_result_as_once(django_user_model, gpu):
+    from gpurent.backoffice.management.commands.sweep import sweep_once
+
+    owner = django_user_model.objects.create_user("s@example.com", "passphrase 12", first_name="S", last_name="W")
+    for _ in range(6):
+        order_place(
+            owner=owner,
+            gpu_slug=gpu.slug,
+            term_days=3,
+            lots=1,
+            environment="ubuntu",
+            contact=Contact("S", "W", "s@x.io"),
+        )
+    Order.objects.update(reserved_until=Order.objects.earliest("id").reserved_until - timedelta(days=2))
+    results: list[int] = []
+
+    def run() -> None:
+        results.append(sweep_once()["unpaid orders expired"])
+        connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(results) == 6
+    assert Order.objects.filter(payment_status="expired").count() == 6
+    gpu.refresh_from_db()
+    assert gpu.stock_lots == 8

@@ -1,0 +1,67 @@
+"""Outgoing email: queued in the transaction that decides it, sent after commit, each at most once.
+
+`email_queue` writes an `OutboundEmail` row keyed by what the email is about (e.g. `order-paid:R-7KQ3-M9XA`)
+— a second call with the same key does nothing — and, when the transaction commits, hands its id to the
+background worker (`deliver_email` task). The worker sends the row only if it has not been sent, so a retry
+or a second worker cannot send it twice. Text and HTML bodies come from templates, translated in the
+recipient's language.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django_tasks import task
+
+from .models import OutboundEmail
+
+__all__ = ["deliver_email", "email_queue"]
+
+logger = logging.getLogger(__name__)
+
+
+def email_queue(
+    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None
+) -> OutboundEmail | None:
+    """Queue the email `template` (`<template>_subject.txt`, `.txt`, `.html` under templates/emails/) for `to`.
+
+    Returns the new row, or None when an email with this key was queued before (it is never sent twice).
+    """
+    language = language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        full_context = {"brand_name": settings.BRAND_NAME, **context}
+        subject = render_to_string(f"emails/{template}_subject.txt", full_context).strip()
+        text = render_to_string(f"emails/{template}.txt", full_context)
+        html = render_to_string(f"emails/{template}.html", full_context)
+    email, created = OutboundEmail.objects.get_or_create(
+        key=key, defaults={"to": to, "subject": subject[:200], "text": text, "html": html}
+    )
+    if not created:
+        return None
+    transaction.on_commit(lambda: deliver_email.enqueue(email.pk))
+    return email
+
+
+@task()
+def deliver_email(email_id: int) -> bool:
+    """Send one queued email if it was not sent yet; True when this call sent it."""
+    claimed = OutboundEmail.objects.filter(pk=email_id, sent_at__isnull=True).update(sent_at=timezone.now())
+    if claimed != 1:
+        return False
+    email = OutboundEmail.objects.get(pk=email_id)
+    message = EmailMultiAlternatives(email.subject, email.text, settings.DEFAULT_FROM_EMAIL, [email.to])
+    message.attach_alternative(email.html, "text/html")
+    try:
+        message.send()
+    except Exception:
+        # Not sent after all: release the claim so the next run of the worker retries it.
+        OutboundEmail.objects.filter(pk=email_id).update(sent_at=None)
+        logger.exception("email %s could not be sent", email.key)
+        raise
+    return True

@@ -1,0 +1,3 @@
+app_name = "guides"
+
+urlpatterns: list[object] = []

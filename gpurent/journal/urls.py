@@ -1,0 +1,3 @@
+app_name = "journal"
+
+urlpatterns: list[object] = []

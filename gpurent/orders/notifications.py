@@ -1,0 +1,75 @@
+"""Emails about an order to its contact: queued in the transaction of the change, sent once after commit."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from gpurent.core.emails import email_queue
+from gpurent.core.money import Usd
+
+from .models import Order
+
+__all__ = ["order_notify"]
+
+
+def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
+    ref = order.ref
+    end = f"{order.term_ends_at:%Y-%m-%d %H:%M} UTC" if order.term_ends_at else ""
+    texts = {
+        "placed": (
+            _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
+            [
+                _("We reserved %(lots)d lot(s) of %(gpu)s for %(days)d days. Total: %(total)s.")
+                % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": order.total.display()},
+                _("Pay before %(deadline)s UTC, or the reservation lapses and the lots return to stock.")
+                % {"deadline": f"{order.reserved_until:%Y-%m-%d %H:%M}"},
+            ],
+        ),
+        "paid": (
+            _("Order %(ref)s is paid") % {"ref": ref},
+            [_("Thank you. We are preparing your machine; you will get an email when access is ready.")],
+        ),
+        "ready": (
+            _("Order %(ref)s: your machine is ready") % {"ref": ref},
+            [
+                _("Access details are on your order page. Your term runs until %(end)s.") % {"end": end},
+                _("Stopping the machine does not pause or extend the term."),
+            ],
+        ),
+        "ending": (
+            _("Order %(ref)s ends in 24 hours") % {"ref": ref},
+            [
+                _("Your term ends at %(end)s. Copy your results and checkpoints off the machine before then.")
+                % {"end": end}
+            ],
+        ),
+        "ended": (
+            _("Order %(ref)s has ended") % {"ref": ref},
+            [_("Your term is over and access is closed. Thank you for renting with us.")],
+        ),
+        "refunded": (
+            _("Order %(ref)s could not be provided: refunded") % {"ref": ref},
+            [
+                _(
+                    "We could not prepare your machine. %(amount)s was returned to your balance; "
+                    "you can use it for another order."
+                )
+                % {"amount": (amount or order.total).display()},
+            ],
+        ),
+    }
+    return texts[event]
+
+
+def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None:
+    """Queue the email for `event` (placed, paid, ready, ending, ended, refunded) once per order and event."""
+    subject, paragraphs = _texts(order, event, amount)
+    url = settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
+    email_queue(
+        key=f"order-{event}:{order.ref}",
+        to=order.contact_email,
+        template="order_event",
+        context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},
+    )

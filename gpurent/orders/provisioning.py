@@ -1,0 +1,306 @@
+"""Provisioning and the rental term: preparing, access ready, failure with refund, term end and reminders.
+
+Every step goes through `order_transition` (the transition table and the status history), writes an audit
+row for operator actions, and queues the customer's email, all in one transaction. Access secrets are never
+written to the audit log or to logs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shlex
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_tasks import task
+
+from gpurent.core.audit import audit_record
+from gpurent.core.errors import InvalidRequest
+from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
+
+from .enums import PaymentStatus, ProvisioningStatus, Track
+from .errors import TransitionNotAllowed
+from .models import MachineRequest, MachineRequestKind, Order, OrderAccess, ProvisioningRun
+from .notifications import order_notify
+from .services import order_transition
+
+__all__ = [
+    "AccessDetails",
+    "CommandProvisioner",
+    "ManualProvisioner",
+    "Provisioner",
+    "access_reveal_secret",
+    "machine_request_create",
+    "orders_end_terms",
+    "orders_remind_term_end",
+    "provision_fail",
+    "provision_ready",
+    "provision_start",
+    "provisioner_from_settings",
+]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class AccessDetails:
+    """SSH access to the machine: the customer's installed public key, or a one-time password."""
+
+    host: str
+    port: int
+    username: str
+    public_key: str = ""
+    one_time_secret: str = ""
+
+    def validated(self) -> AccessDetails:
+        host, username = self.host.strip(), self.username.strip()
+        if not host or not username or any(char.isspace() for char in host + username):
+            raise InvalidRequest(_("An SSH host and user are required, without spaces."))
+        if not 1 <= self.port <= 65535:
+            raise InvalidRequest(_("The SSH port must be between 1 and 65535."))
+        if not (self.public_key.strip() or self.one_time_secret):
+            raise InvalidRequest(_("Give the customer's installed public key or a one-time password."))
+        return AccessDetails(host, self.port, username, self.public_key.strip(), self.one_time_secret)
+
+
+def _locked(order: Order) -> Order:
+    return Order.objects.select_for_update().select_related("gpu").get(pk=order.pk)
+
+
+def provision_start(*, order: Order, actor: AbstractBaseUser | None) -> Order:
+    """An operator (or a provisioner) starts preparing the machine of a paid order."""
+    with transaction.atomic():
+        order = order_transition(
+            order=_locked(order), track=Track.PROVISIONING, to=ProvisioningStatus.PREPARING, actor=actor
+        )
+        audit_record(actor=actor, action="provisioning.preparing", target=order)
+    return order
+
+
+def provision_ready(
+    *, order: Order, actor: AbstractBaseUser | None, access: AccessDetails, now: datetime | None = None
+) -> Order:
+    """Give the access details and start the term (exactly `term_days` × 24 h from now).
+
+    Raises:
+        InvalidRequest: incomplete access details.
+        TransitionNotAllowed: the order is not being prepared.
+    """
+    details = access.validated()
+    with transaction.atomic():
+        order = order_transition(
+            order=_locked(order), track=Track.PROVISIONING, to=ProvisioningStatus.READY, actor=actor, now=now
+        )
+        OrderAccess.objects.update_or_create(
+            order=order,
+            defaults={
+                "host": details.host,
+                "port": details.port,
+                "username": details.username,
+                "public_key": details.public_key,
+                "one_time_secret": details.one_time_secret,
+                "revealed_at": None,
+            },
+        )
+        # The audit row says what was given, never the secret itself.
+        audit_record(
+            actor=actor,
+            action="provisioning.ready",
+            target=order,
+            after={
+                "host": details.host,
+                "port": details.port,
+                "username": details.username,
+                "auth": "public key" if details.public_key else "one-time password",
+                "term_ends_at": order.term_ends_at.isoformat() if order.term_ends_at else None,
+            },
+        )
+    return order
+
+
+def provision_fail(*, order: Order, actor: AbstractBaseUser | None, reason: str) -> Order:
+    """The machine cannot be provided: the order fails, its lots return to stock, and its total goes back to
+    the customer's balance through the ledger (`refund:<ref>`), all at once.
+
+    Raises:
+        TransitionNotAllowed: the order is not being prepared (or not paid).
+    """
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.payment_status != PaymentStatus.PAID:
+            raise TransitionNotAllowed(_("Only a paid order can be refunded."))
+        locked = order_transition(
+            order=locked, track=Track.PROVISIONING, to=ProvisioningStatus.FAILED, actor=actor, reason=reason[:200]
+        )
+        transfer_post(
+            reference=f"refund:{locked.ref}",
+            debit=system_account(REVENUE_RENTALS),
+            credit=customer_account(locked.owner),
+            amount=locked.total,
+            memo=f"refund: {reason}"[:200],
+        )
+        order_notify(locked, "refunded", amount=locked.total)
+        audit_record(actor=actor, action="provisioning.failed", target=locked, after={"reason": reason})
+    return locked
+
+
+def _due_orders(*, now: datetime, ending_before: datetime) -> list[int]:
+    return list(
+        Order.objects.filter(provisioning_status=ProvisioningStatus.READY, term_ends_at__lte=ending_before).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def orders_end_terms(*, now: datetime | None = None) -> int:
+    """End every term that is over: the order becomes `ended`, access is closed, the lots return to stock.
+
+    Idempotent and safe on several machines: each order is locked with SKIP LOCKED and re-checked.
+    """
+    now = now or timezone.now()
+    ended = 0
+    for pk in _due_orders(now=now, ending_before=now):
+        with transaction.atomic():
+            order = (
+                Order.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, provisioning_status=ProvisioningStatus.READY, term_ends_at__lte=now)
+                .first()
+            )
+            if order is None:
+                continue
+            order_transition(
+                order=order, track=Track.PROVISIONING, to=ProvisioningStatus.ENDED, reason="term ended", now=now
+            )
+            OrderAccess.objects.filter(order=order).update(one_time_secret="")
+            ended += 1
+    return ended
+
+
+def orders_remind_term_end(*, now: datetime | None = None) -> int:
+    """Email each customer whose term ends within 24 hours, once per order (the email key dedupes)."""
+    now = now or timezone.now()
+    reminded = 0
+    for order in Order.objects.filter(
+        provisioning_status=ProvisioningStatus.READY, term_ends_at__gt=now, term_ends_at__lte=now + timedelta(hours=24)
+    ).select_related("gpu"):
+        with transaction.atomic():
+            order_notify(order, "ending")
+        reminded += 1
+    return reminded
+
+
+def access_reveal_secret(*, order: Order) -> str | None:
+    """Show the one-time password once: it is returned and erased in the same transaction."""
+    with transaction.atomic():
+        access = OrderAccess.objects.select_for_update().filter(order=order).first()
+        if access is None or not access.one_time_secret:
+            return None
+        secret = access.one_time_secret
+        access.one_time_secret = ""
+        access.revealed_at = timezone.now()
+        access.save(update_fields=["one_time_secret", "revealed_at"])
+    return secret
+
+
+def machine_request_create(*, order: Order, kind: str, note: str = "") -> MachineRequest:
+    """Record a customer's stop or restart request for operators. It changes nothing about the term.
+
+    Raises:
+        InvalidRequest: unknown kind, or the machine is not running.
+    """
+    if kind not in MachineRequestKind.values:
+        raise InvalidRequest(_("Ask for a stop or a restart."))
+    if order.provisioning_status != ProvisioningStatus.READY:
+        raise InvalidRequest(_("The machine is not running, so there is nothing to stop or restart."))
+    return MachineRequest.objects.create(order=order, kind=kind, note=note.strip()[:500])
+
+
+class Provisioner(Protocol):
+    """Something that prepares machines for paid orders."""
+
+    def start(self, order: Order) -> None: ...
+
+
+class ManualProvisioner:
+    """The embedded default: operators prepare machines at the provisioning desk; nothing runs by itself."""
+
+    def start(self, order: Order) -> None:
+        return None
+
+
+class CommandProvisioner:
+    """Runs an operator's command for each paid order: `COMMAND ORDER_REF`, with the order's facts in the
+    environment. On exit 0 with a last line of JSON `{"host", "port", "user", "public_key" | "password"}` the
+    access is given; otherwise the output is kept and the order waits at the desk in `preparing`."""
+
+    def __init__(self, command: str, timeout_seconds: int = 600) -> None:
+        self.command = shlex.split(command)
+        self.timeout_seconds = timeout_seconds
+
+    def start(self, order: Order) -> None:
+        order = provision_start(order=order, actor=None)
+        run = ProvisioningRun.objects.create(order=order, command=" ".join(self.command))
+        env = {
+            "ORDER_REF": order.ref,
+            "GPU": order.gpu.slug,
+            "LOTS": str(order.lots),
+            "CARDS": str(order.cards),
+            "TERM_DAYS": str(order.term_days),
+            "ENVIRONMENT": order.environment,
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+        }
+        try:
+            result = subprocess.run(  # noqa: S603 (the operator's configured command, no shell)
+                [*self.command, order.ref], env=env, capture_output=True, text=True, timeout=self.timeout_seconds
+            )
+            exit_code, output = result.returncode, (result.stdout + result.stderr)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            exit_code, output = -1, f"could not run: {error}"
+        lines = [line for line in output.strip().splitlines() if line.strip()]
+        access = self._access_from(lines[-1]) if exit_code == 0 and lines else None
+        # The output may contain the password: keep only what precedes the JSON line.
+        kept = "\n".join(lines[:-1]) if access is not None else output
+        ProvisioningRun.objects.filter(pk=run.pk).update(
+            exit_code=exit_code, output=kept[-20_000:], finished_at=timezone.now()
+        )
+        if access is not None:
+            provision_ready(order=order, actor=None, access=access)
+        else:
+            logger.warning("provisioner for %s exited %s; the order waits at the desk", order.ref, exit_code)
+
+    @staticmethod
+    def _access_from(line: str) -> AccessDetails | None:
+        try:
+            data = json.loads(line)
+            return AccessDetails(
+                host=str(data["host"]),
+                port=int(data.get("port", 22)),
+                username=str(data["user"]),
+                public_key=str(data.get("public_key", "")),
+                one_time_secret=str(data.get("password", "")),
+            ).validated()
+        except (ValueError, KeyError, TypeError, InvalidRequest):
+            return None
+
+
+def provisioner_from_settings() -> Provisioner:
+    """`PROVISIONER = "manual"` (default) or `"command"` with `PROVISIONER_COMMAND`."""
+    if settings.PROVISIONER == "command":
+        return CommandProvisioner(settings.PROVISIONER_COMMAND, settings.PROVISIONER_TIMEOUT_SECONDS)
+    return ManualProvisioner()
+
+
+@task()
+def provision_paid_order(order_id: int) -> None:
+    """Hand a newly paid order to the configured provisioner (enqueued after the payment commits)."""
+    order = Order.objects.select_related("gpu").get(pk=order_id)
+    if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+        provisioner_from_settings().start(order)

@@ -1,0 +1,3 @@
+app_name = "support"
+
+urlpatterns: list[object] = []
