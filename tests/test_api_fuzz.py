@@ -9,6 +9,7 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from config.wsgi import application
 
@@ -26,8 +27,15 @@ def keep_test_connection():
     request_finished.connect(close_old_connections)
 
 
+# Rules no JSON Schema can state, checked by the server with a clear 4xx: a schema-valid registration may still
+# be refused for a password too close to the name or too common (Django's password validators).
+BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register")}
+
+
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+# derandomize: the same examples on every run, so CI answers the same for the same code (`make fuzz` explores).
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_api_conforms_to_its_openapi_document(case, demo_catalog, keep_test_connection):
-    case.call_and_validate()
+    excluded = [positive_data_acceptance] if (case.method.upper(), case.path) in BUSINESS_VALIDATION else []
+    case.call_and_validate(excluded_checks=excluded)

@@ -228,6 +228,16 @@ PROVISIONER = os.environ.get("PROVISIONER", "manual")
 PROVISIONER_COMMAND = os.environ.get("PROVISIONER_COMMAND", "")
 PROVISIONER_TIMEOUT_SECONDS = int(os.environ.get("PROVISIONER_TIMEOUT_SECONDS", "600"))
 
+# Support (DESIGN §8): per-field size cap in UTF-8 bytes, and submission rate limits as [(seconds, count), ...],
+# counted on database rows so they hold across processes.
+SUPPORT_FIELD_MAX_BYTES = 100_000
+SUPPORT_REQUEST_RATE_LIMITS = [(3600, 5), (86400, 20)]
+SUPPORT_MESSAGE_RATE_LIMITS = [(3600, 30), (86400, 100)]
+
+# Quote requests from guides: at most this many per owner or client address per window (DESIGN §8).
+GUIDES_QUOTE_RATE_LIMIT = int(os.environ.get("GUIDES_QUOTE_RATE_LIMIT", "5"))
+GUIDES_QUOTE_RATE_WINDOW_MINUTES = int(os.environ.get("GUIDES_QUOTE_RATE_WINDOW_MINUTES", "60"))
+
 # Background work: django-tasks with its database backend; `manage.py db_worker` runs the queue.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 

@@ -1,3 +1,13 @@
+from django.urls import path
+
+from . import views
+
 app_name = "support"
 
-urlpatterns: list[object] = []
+urlpatterns = [
+    path("", views.request_list, name="list"),
+    path("new/", views.request_create, name="create"),
+    path("<str:ref>/", views.request_detail, name="detail"),
+    path("<str:ref>/messages/", views.message_create, name="message_create"),
+    path("<str:ref>/close/", views.request_close, name="close"),
+]

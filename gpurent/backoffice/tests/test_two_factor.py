@@ -22,7 +22,10 @@ def test_production_settings_require_staff_two_factor():
         "ALLOWED_HOSTS": "shop.example.com",
         "DATABASE_URL": "postgres://u:p@db.internal:5432/shop",
     }
-    code = "import django; django.setup(); from django.conf import settings; from django.contrib import admin; import config.urls; print(settings.STAFF_REQUIRE_2FA, admin.site.__class__.__name__)"
+    code = (
+        "import django; django.setup(); from django.conf import settings; from django.contrib import admin; "
+        "import config.urls; print(settings.STAFF_REQUIRE_2FA, admin.site.__class__.__name__)"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )

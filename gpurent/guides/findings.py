@@ -1,0 +1,154 @@
+"""When the guide's GPU fits and when another option is better: sentences computed from the estimator's table.
+
+Each finding compares numbers the page computed (fit, lots, headroom, 7-day prices, stock, the decision
+table, the assumed duration); none is written by hand for a particular GPU.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from gpurent.catalog.enums import Term
+from gpurent.sizing.calculation import Sizing
+from gpurent.sizing.catalog_fit import GpuFit
+from vramcalc.units import format_bytes
+
+from .assumptions import Duration
+from .decision import ConditionColumn
+from .guide import Guide
+
+__all__ = ["TIGHT_HEADROOM_PCT", "findings_for"]
+
+# Headroom below this share of the usable memory is called tight: a longer prompt or a library update can eat it.
+TIGHT_HEADROOM_PCT = 10
+
+
+def _lots(row: GpuFit) -> str:
+    lots = row.lots or 0
+    return ngettext("%(lots)d lot of %(gpu)s", "%(lots)d lots of %(gpu)s", lots) % {"lots": lots, "gpu": row.gpu.name}
+
+
+def _fit_findings(row: GpuFit) -> list[str]:
+    if not row.fits:
+        return [
+            _(
+                "%(gpu)s does not fit this workload within 10 lots: the estimated peak is %(peak)s per card, "
+                "%(short)s more than a card can use."
+            )
+            % {"gpu": row.gpu.name, "peak": format_bytes(row.peak_bytes), "short": format_bytes(-row.headroom_bytes)}
+        ]
+    found = [
+        _("It fits on %(lots)s with %(free)s of headroom per card.")
+        % {"lots": _lots(row), "free": format_bytes(row.headroom_bytes)}
+    ]
+    if row.headroom_bytes * 100 < row.usable_bytes * TIGHT_HEADROOM_PCT:
+        found.append(
+            _("The headroom is under %(pct)d %% of the card: longer inputs or a library update can push it over.")
+            % {"pct": TIGHT_HEADROOM_PCT}
+        )
+    if not row.in_stock:
+        found.append(
+            ngettext(
+                "Only %(stock)d lot is in stock right now; this configuration needs %(lots)d.",
+                "Only %(stock)d lots are in stock right now; this configuration needs %(lots)d.",
+                row.gpu.stock_lots,
+            )
+            % {"stock": row.gpu.stock_lots, "lots": row.lots}
+        )
+    return found
+
+
+def _other_options(row: GpuFit, sizing: Sizing) -> list[str]:
+    found = []
+    cheapest = sizing.cheapest
+    cheaper = (
+        cheapest is not None
+        and cheapest.gpu.pk != row.gpu.pk
+        and cheapest.week_price is not None
+        and (row.week_price is None or cheapest.week_price.cents < row.week_price.cents)
+    )
+    if cheaper and cheapest is not None and cheapest.week_price is not None:
+        found.append(
+            _("Another option is cheaper for this scope: %(lots)s costs %(price)s for 7 days.")
+            % {"lots": _lots(cheapest), "price": cheapest.week_price.display_short()}
+        )
+    if row.fits and (row.cards or 0) > 1:
+        single = [other for other in sizing.fitting if other.cards == 1]
+        if single:
+            found.append(
+                _("%(gpu)s holds it on a single card, which avoids splitting the model across cards.")
+                % {"gpu": single[0].gpu.name}
+            )
+    if row.fits and row.cards == 1 and row.gpu.cards_per_lot == 1:
+        smaller = [
+            other
+            for other in sizing.fitting
+            if other.cards == 1 and other.gpu.memory_mib_per_card < row.gpu.memory_mib_per_card
+        ]
+        if smaller:
+            found.append(
+                _("A card with less memory is enough as well: %(gpu)s fits it on one card.")
+                % {"gpu": min(smaller, key=lambda r: r.gpu.memory_mib_per_card).gpu.name}
+            )
+    return found
+
+
+def _condition_findings(row: GpuFit, columns: list[ConditionColumn]) -> list[str]:
+    found = []
+    for column in columns:
+        cell = column.row_for(row.gpu)
+        if cell is None or cell.fits:
+            continue
+        cheapest = column.cheapest
+        if cheapest is not None:
+            found.append(
+                _("At %(condition)s it no longer fits; %(lots)s does.")
+                % {"condition": column.condition.label, "lots": _lots(cheapest)}
+            )
+        else:
+            found.append(
+                _("At %(condition)s nothing in the catalog fits within 10 lots.")
+                % {"condition": column.condition.label}
+            )
+    return found
+
+
+def _duration_findings(guide: Guide, duration: Duration | None, term: Term | None) -> list[str]:
+    if duration is None:
+        return []
+    if duration.per_day and duration.replicas > 1:
+        return [
+            _(
+                "At the assumed load one configuration would be busy %(pct)d %% of the day: plan %(n)d "
+                "configurations, or measure your real throughput first."
+            )
+            % {"pct": duration.busy_share_pct, "n": duration.replicas}
+        ]
+    if not duration.per_day and term is None:
+        return [
+            _(
+                "The assumed run takes longer than the longest term (30 days) on this configuration: add lots, "
+                "shorten the run, or split it into stages with checkpoints."
+            )
+        ]
+    return []
+
+
+def findings_for(
+    *,
+    guide: Guide,
+    sizing: Sizing,
+    row: GpuFit,
+    columns: list[ConditionColumn],
+    duration: Duration | None,
+    term: Term | None,
+) -> list[str]:
+    """The page's "when it fits, and when another option is better" sentences, most important first."""
+    found = _fit_findings(row) + _other_options(row, sizing) + _condition_findings(row, columns)
+    found += _duration_findings(guide, duration, term)
+    if guide.gpu.stack == "ROCm":
+        found.append(
+            _("This card runs ROCm, not CUDA: check that every library of your stack has a ROCm build before you rent.")
+        )
+    return found

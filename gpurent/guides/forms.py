@@ -1,0 +1,85 @@
+"""The guide index's filters and the quote request form (input shape only; the service validates again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.catalog.selectors import gpu_list
+
+from .enums import Endpoint, GuideWorkload, Scope, SupportLevel
+from .models import SAMPLE_DATA_MAX_CHARS
+from .services import QuoteDetails
+
+__all__ = ["GuideFilterForm", "QuoteRequestForm"]
+
+
+def _gpu_choices() -> list[tuple[str, str]]:
+    return [(gpu.slug, gpu.name) for gpu in gpu_list()]
+
+
+class GuideFilterForm(forms.Form):
+    """`/guides/?gpu=…&workload=…&scope=…`: each filter optional; an unknown value is an error shown on the page."""
+
+    gpu = forms.ChoiceField(label=_("GPU"), required=False)
+    workload = forms.ChoiceField(
+        label=_("Workload"), required=False, choices=[("", _("All workloads")), *GuideWorkload.choices]
+    )
+    scope = forms.ChoiceField(label=_("Scope"), required=False, choices=[("", _("All scopes")), *Scope.choices])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].choices = [("", _("All GPUs")), *_gpu_choices()]  # type: ignore[attr-defined]
+
+    def filters(self) -> dict[str, str]:
+        """The valid filters (empty strings for "all"); invalid fields count as "all"."""
+        data = self.cleaned_data if self.is_valid() else {}
+        return {name: data.get(name) or "" for name in ("gpu", "workload", "scope")}
+
+
+class QuoteRequestForm(forms.Form):
+    """What a quote needs: the model, the GPU, how to reach it, how much help, which scope, data and load."""
+
+    model_name = forms.CharField(
+        label=_("Model"), max_length=200, help_text=_("A Hugging Face id or your own model's name and size.")
+    )
+    gpu = forms.ChoiceField(label=_("GPU"))
+    endpoint = forms.ChoiceField(label=_("Endpoint"), choices=Endpoint.choices)
+    support_level = forms.ChoiceField(label=_("Support level"), choices=SupportLevel.choices)
+    delivery_scope = forms.ChoiceField(label=_("Delivery scope"), choices=Scope.choices)
+    expected_load = forms.CharField(
+        label=_("Expected request load"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("For example: 2,000 requests a day, peaks of 20 at once, 1,500 tokens in and 300 out."),
+    )
+    sample_data = forms.CharField(
+        label=_("Sample data (optional)"),
+        required=False,
+        max_length=SAMPLE_DATA_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=_("A few typical inputs as text, at most 20,000 characters. Leave out personal data and secrets."),
+    )
+    contact_email = forms.EmailField(label=_("Contact email"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].choices = _gpu_choices()  # type: ignore[attr-defined]
+
+    def details(self, *, guide_workload: str, guide_scope: str) -> QuoteDetails:
+        """The cleaned fields for `quote_request_create` (call after `is_valid()`)."""
+        data = self.cleaned_data
+        return QuoteDetails(
+            gpu_slug=data["gpu"],
+            guide_workload=guide_workload,
+            guide_scope=guide_scope,
+            model_name=data["model_name"],
+            endpoint=data["endpoint"],
+            support_level=data["support_level"],
+            delivery_scope=data["delivery_scope"],
+            expected_load=data["expected_load"],
+            contact_email=data["contact_email"],
+            sample_data=data.get("sample_data") or "",
+        )

@@ -1,0 +1,148 @@
+"""The guide index, a guide page with its quote form, and the customer's own quote requests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from gpurent.catalog.selectors import gpu_list
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.sizing.owners import owner_for
+
+from .enums import Endpoint, GuideWorkload, Scope
+from .forms import GuideFilterForm, QuoteRequestForm
+from .guide import Guide
+from .report import guide_report
+from .scenarios import SCENARIOS
+from .selectors import guide_get, guide_list, quote_request_get_for, quote_request_list_for
+from .services import quote_request_create
+from .texts import MEASUREMENTS, SCOPE_TEXTS, WORKLOAD_TEXTS
+
+# The endpoint a quote form proposes first for each workload.
+DEFAULT_ENDPOINT = {
+    GuideWorkload.LLM_SERVING: Endpoint.OPENAI_API,
+    GuideWorkload.LORA_FINETUNING: Endpoint.SSH,
+    GuideWorkload.FULL_FINETUNING: Endpoint.SSH,
+    GuideWorkload.IMAGE_GENERATION: Endpoint.BATCH,
+    GuideWorkload.VISION_FINETUNING: Endpoint.SSH,
+}
+
+
+@require_GET
+def guide_index(request: HttpRequest) -> HttpResponse:
+    """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope."""
+    form = GuideFilterForm(request.GET or None)
+    filters = form.filters() if form.is_bound else {"gpu": "", "workload": "", "scope": ""}
+    gpus = list(gpu_list())
+    guides = guide_list(gpus=gpus, **filters)
+    sections = []
+    for workload in GuideWorkload:
+        in_workload = [guide for guide in guides if guide.workload == workload]
+        if not in_workload:
+            continue
+        scopes = [scope for scope in Scope if any(guide.scope == scope for guide in in_workload)]
+        rows = [
+            (gpu, [guide for guide in in_workload if guide.gpu.pk == gpu.pk])
+            for gpu in gpus
+            if any(guide.gpu.pk == gpu.pk for guide in in_workload)
+        ]
+        sections.append(
+            {
+                "workload": workload,
+                "summary": WORKLOAD_TEXTS[workload].summary,
+                "glossary": SCENARIOS[workload].glossary,
+                "scopes": scopes,
+                "presets": [SCENARIOS[workload].fields_for(scope)["preset"] for scope in scopes],
+                "rows": rows,
+            }
+        )
+    context = {"form": form, "sections": sections, "count": len(guides), "filtered": any(filters.values())}
+    return render(request, "guides/index.html", context)
+
+
+def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
+    initial = {
+        "model_name": guide.preset,
+        "gpu": guide.gpu.slug,
+        "delivery_scope": guide.scope.value,
+        "endpoint": DEFAULT_ENDPOINT[guide.workload].value,
+    }
+    if request.user.is_authenticated:
+        initial["contact_email"] = getattr(request.user, "email", "")
+    return QuoteRequestForm(initial=initial)
+
+
+def _detail_context(guide: Guide, form: QuoteRequestForm, error: str = "") -> dict[str, Any]:
+    report = guide_report(guide, list(gpu_list()))
+    return {
+        "guide": guide,
+        "report": report,
+        "text": WORKLOAD_TEXTS[guide.workload],
+        "scope_text": SCOPE_TEXTS[guide.scope],
+        "measurements": [*MEASUREMENTS, *guide.spec.extra_measurements],
+        "other_scopes": [Guide(guide.gpu, guide.workload, scope) for scope in Scope if scope != guide.scope],
+        "form": form,
+        "quote_error": error,
+    }
+
+
+@require_GET
+def guide_detail(request: HttpRequest, gpu: str, workload: str, scope: str) -> HttpResponse:
+    """A guide page: every figure computed now, against the catalog and prices of now."""
+    guide = guide_get(gpu, workload, scope)
+    return render(request, "guides/detail.html", _detail_context(guide, _quote_form(request, guide)))
+
+
+@require_POST
+def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> HttpResponse:
+    """Store a quote request once per form key, for the user or this browser's guest session, then show it."""
+    guide = guide_get(gpu, workload, scope)
+    form = QuoteRequestForm(request.POST)
+    if not form.is_valid():
+        return render(request, "guides/detail.html", _detail_context(guide, form), status=422)
+    details = form.details(guide_workload=guide.workload.value, guide_scope=guide.scope.value)
+
+    def create() -> Outcome:
+        quote = quote_request_create(
+            owner=owner_for(request, create=True), details=details, client_ip=request.META.get("REMOTE_ADDR", "")
+        )
+        return Outcome(303, {"redirect": reverse("guides:quote_detail", args=[quote.public_id])})
+
+    try:
+        outcome = run_idempotent(
+            owner=owner_of(request),
+            key=form_key(request),
+            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+            action=create,
+        )
+    except ApplicationError as error:
+        return render(request, "guides/detail.html", _detail_context(guide, form, error.message), status=error.status)
+    if not outcome.replayed:
+        messages.success(
+            request,
+            _("Quote request received. A confirmation is on its way to %(email)s.") % {"email": details.contact_email},
+        )
+    return redirect(outcome.body["redirect"])
+
+
+@require_GET
+def quote_list(request: HttpRequest) -> HttpResponse:
+    """The quote requests of this account (or of this browser's guest session), newest first."""
+    owner = owner_for(request)
+    quotes = list(quote_request_list_for(owner))
+    return render(request, "guides/quote_list.html", {"quotes": quotes, "is_guest": owner.user is None})
+
+
+@require_GET
+def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """One quote request; another owner's is a 404."""
+    quote = quote_request_get_for(owner_for(request), public_id)
+    return render(request, "guides/quote_detail.html", {"quote": quote})

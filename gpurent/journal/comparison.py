@@ -1,0 +1,119 @@
+"""Comparing two runs of an entry: what changed between them, and whether a difference can be attributed.
+
+The *variables* of a run are what someone chose before running it: code version, environment, each library
+version, each parameter, each seed, each determinism setting and the reproducibility definition. The
+*results* (measurements, outcome, checkpoint) are what the comparison explains. When more than one variable
+changed, any difference in the results cannot be attributed to a single factor, and the comparison says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from vramcalc.units import format_bytes
+
+from .enums import Phase
+from .models import Measurement, Run
+
+__all__ = ["Change", "RunComparison", "runs_compare"]
+
+_MISSING = "—"
+
+# (attribute, label of the group) of the key/value variables; each key is one variable.
+_KEYED = [
+    ("versions", _("Library version")),
+    ("parameters", _("Parameter")),
+    ("seeds", _("Seed")),
+    ("determinism", _("Determinism")),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One variable or result that differs: `label` ("Parameter batch"), the value in run A and in run B."""
+
+    label: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunComparison:
+    """Run `a` against run `b`: the changed variables, the differing results, and the attribution verdict."""
+
+    a: Run
+    b: Run
+    variables: tuple[Change, ...]
+    results: tuple[Change, ...]
+
+    @property
+    def attributable(self) -> bool:
+        """True when exactly one variable changed: a difference in the results can be put down to it."""
+        return len(self.variables) == 1
+
+
+def _as_text(value: object) -> str:
+    if value is None or value == "":
+        return _MISSING
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _as_bytes(value: object) -> str:
+    return format_bytes(value) if isinstance(value, int) else _MISSING
+
+
+def _variables(a: Run, b: Run) -> list[Change]:
+    changes: list[Change] = []
+    for attribute, label in [("code_version", _("Code version")), ("environment", _("Environment"))]:
+        if getattr(a, attribute) != getattr(b, attribute):
+            changes.append(Change(str(label), _as_text(getattr(a, attribute)), _as_text(getattr(b, attribute))))
+    for attribute, group in _KEYED:
+        left, right = getattr(a, attribute), getattr(b, attribute)
+        for key in sorted(set(left) | set(right)):
+            if left.get(key) != right.get(key):
+                changes.append(Change(f"{group} {key}", _as_text(left.get(key)), _as_text(right.get(key))))
+    definition_a = (a.get_reproducibility_display(), a.tolerance)
+    definition_b = (b.get_reproducibility_display(), b.tolerance)
+    if definition_a != definition_b:
+        changes.append(Change(str(_("Reproducibility")), _definition(a), _definition(b)))
+    return changes
+
+
+def _definition(run: Run) -> str:
+    label = str(run.get_reproducibility_display())
+    return f"{label} ({run.tolerance})" if run.tolerance else label
+
+
+def _measurement(run: Run, phase: str) -> Measurement | None:
+    return next((m for m in run.measurements.all() if m.phase == phase), None)
+
+
+def _results(a: Run, b: Run) -> list[Change]:
+    changes: list[Change] = []
+    if a.outcome != b.outcome:
+        changes.append(Change(str(_("Outcome")), str(a.get_outcome_display()), str(b.get_outcome_display())))
+    if a.checkpoint != b.checkpoint:
+        changes.append(Change(str(_("Checkpoint")), str(a.get_checkpoint_display()), str(b.get_checkpoint_display())))
+    for phase in Phase:
+        ma, mb = _measurement(a, phase), _measurement(b, phase)
+        for attribute, label in [
+            ("peak_bytes", _("peak memory (highest GPU)")),
+            ("throughput", _("throughput")),
+            ("latency_ms", _("latency (ms)")),
+            ("quality_value", _("quality")),
+        ]:
+            left = getattr(ma, attribute) if ma else None
+            right = getattr(mb, attribute) if mb else None
+            if left != right:
+                show = _as_bytes if attribute == "peak_bytes" else _as_text
+                changes.append(Change(f"{phase.label}: {label}", show(left), show(right)))
+    return changes
+
+
+def runs_compare(a: Run, b: Run) -> RunComparison:
+    """What differs between two runs of the same entry (their measurements prefetched)."""
+    return RunComparison(a=a, b=b, variables=tuple(_variables(a, b)), results=tuple(_results(a, b)))

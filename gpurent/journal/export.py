@@ -1,0 +1,223 @@
+"""An entry, or the whole journal, as a JSON document and as Markdown (downloads and the API).
+
+The JSON shape of an entry is the API's (`api.EntryOut`). Estimates and observations stay apart here too:
+an estimate carries `"kind": "estimate"` and is only ever the entry's linked estimate; measurements carry
+`"kind": "observation"`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+
+from vramcalc.units import format_bytes
+
+from .models import JournalEntry, Measurement, Run
+from .observations import peak_check
+
+__all__ = [
+    "FORMAT",
+    "entry_data",
+    "entry_document",
+    "entry_markdown",
+    "journal_document",
+    "journal_markdown",
+    "run_data",
+]
+
+FORMAT = "gpurent-journal/1"
+
+
+def _measurement_data(m: Measurement | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    return {
+        "kind": "observation",
+        "peak_bytes_per_gpu": list(m.peak_bytes_per_gpu),
+        "peak_bytes": m.peak_bytes,
+        "peak_source": m.peak_source,
+        "throughput": m.throughput,
+        "throughput_unit": m.throughput_unit,
+        "latency_ms": m.latency_ms,
+        "quality_metric": m.quality_metric,
+        "quality_value": m.quality_value,
+    }
+
+
+def run_data(run: Run) -> dict[str, Any]:
+    """A run as the API and the JSON export show it (its entry and measurements loaded)."""
+    by_phase = {m.phase: m for m in run.measurements.all()}
+    check = peak_check(run)
+    return {
+        "id": str(run.public_id),
+        "entry_id": str(run.entry.public_id),
+        "number": run.number,
+        "name": run.name,
+        "code_version": run.code_version,
+        "environment": run.environment,
+        "versions": run.versions,
+        "parameters": run.parameters,
+        "seeds": run.seeds,
+        "determinism": run.determinism,
+        "reproducibility": run.reproducibility,
+        "tolerance": run.tolerance,
+        "outcome": run.outcome,
+        "failure": run.failure,
+        "checkpoint": run.checkpoint,
+        "first": _measurement_data(by_phase.get("first")),
+        "steady": _measurement_data(by_phase.get("steady")),
+        "conclusion": run.conclusion,
+        "estimate_check": None
+        if check is None
+        else {
+            "estimated_peak_bytes": check.estimated.bytes,
+            "observed_peak_bytes": check.observed.bytes,
+            "observed_phase": check.observed.phase,
+            "error_bytes": check.error_bytes,
+            "error_pct": round(check.error_pct, 2),
+        },
+        "created_at": run.created_at.isoformat(),
+        "web_url": reverse("journal:run", args=[run.entry.public_id, run.public_id]),
+    }
+
+
+def entry_data(entry: JournalEntry) -> dict[str, Any]:
+    """An entry with its runs, as the API and the JSON export show it."""
+    estimate = entry.estimate
+    runs = list(entry.runs.all())
+    for run in runs:
+        run.entry = entry  # the prefetched runs point at this very entry: no query per run
+    return {
+        "id": str(entry.public_id),
+        "question": entry.question,
+        "hypothesis": entry.hypothesis,
+        "metrics": entry.metrics,
+        "stop_criterion": entry.stop_criterion,
+        "rental": entry.order.ref if entry.order else None,
+        "estimate": None
+        if estimate is None
+        else {
+            "kind": "estimate",
+            "id": str(estimate.public_id),
+            "title": estimate.title,
+            "peak_bytes": estimate.peak_bytes,
+            "engine_version": estimate.engine_version,
+            "computed_at": estimate.created_at.isoformat(),
+        },
+        "created_at": entry.created_at.isoformat(),
+        "run_count": len(runs),
+        "runs": [run_data(run) for run in runs],
+        "web_url": reverse("journal:entry", args=[entry.public_id]),
+    }
+
+
+def entry_document(entry: JournalEntry, *, now: datetime | None = None) -> dict[str, Any]:
+    return {"format": FORMAT, "exported_at": (now or timezone.now()).isoformat(), "entry": entry_data(entry)}
+
+
+def journal_document(entries: Iterable[JournalEntry], *, now: datetime | None = None) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "exported_at": (now or timezone.now()).isoformat(),
+        "entries": [entry_data(entry) for entry in entries],
+    }
+
+
+def _cell(value: object) -> str:
+    """A table cell: pipes and line breaks would break the Markdown table."""
+    text = "—" if value is None or value == "" else str(value)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _block(title: str, text: str) -> list[str]:
+    return [f"**{title}:** {text.strip()}", ""] if text.strip() else []
+
+
+def _pairs(title: str, pairs: dict[str, str]) -> list[str]:
+    if not pairs:
+        return []
+    return [f"**{title}:** " + ", ".join(f"`{key}={value}`" for key, value in pairs.items()), ""]
+
+
+def _bytes(value: int | None) -> str:
+    return format_bytes(value) if value is not None else "—"
+
+
+def _run_markdown(run: Run, level: str) -> list[str]:
+    lines = [f"{level} Run {run.number}: {run.name}", ""]
+    lines += [f"- Recorded: {run.created_at:%Y-%m-%d %H:%M} UTC", f"- Outcome: {run.get_outcome_display()}"]
+    lines += [f"- Code version: {run.code_version or '—'}", f"- Environment: {run.environment or '—'}"]
+    definition = run.get_reproducibility_display() + (f" ({run.tolerance})" if run.tolerance else "")
+    lines += [f"- Reproducibility: {definition}", f"- Checkpoint: {run.get_checkpoint_display()}", ""]
+    lines += _pairs("Library versions", run.versions) + _pairs("Parameters", run.parameters)
+    lines += _pairs("Seeds", run.seeds) + _pairs("Determinism", run.determinism)
+    lines += _block("Failure", run.failure)
+    measurements = list(run.measurements.all())
+    if measurements:
+        lines += [
+            "Observations (measured):",
+            "",
+            "| Phase | Peak per GPU | Throughput | Latency (ms) | Quality |",
+            "|---|---|---|---|---|",
+        ]
+        for m in measurements:
+            peaks = ", ".join(format_bytes(peak) for peak in m.peak_bytes_per_gpu) or "—"
+            throughput = f"{m.throughput:g} {m.throughput_unit}".strip() if m.throughput is not None else None
+            latency = f"{m.latency_ms:g}" if m.latency_ms is not None else None
+            quality = f"{m.quality_metric} = {m.quality_value:g}" if m.quality_value is not None else None
+            row = [m.get_phase_display(), peaks, throughput, latency, quality]
+            lines.append("| " + " | ".join(_cell(value) for value in row) + " |")
+        lines.append("")
+    check = peak_check(run)
+    if check is not None:
+        lines += [
+            f"Estimate vs observation: estimated {format_bytes(check.estimated.bytes)} per card (assumption), "
+            f"observed {format_bytes(check.observed.bytes)} ({check.observed.phase}); "
+            f"estimate error {check.error_pct:+.1f} %.",
+            "",
+        ]
+    lines += _block("Conclusion", run.conclusion)
+    return lines
+
+
+def _entry_markdown(entry: JournalEntry, level: str) -> list[str]:
+    lines = [f"{level} {entry.question}", "", f"- Opened: {entry.created_at:%Y-%m-%d %H:%M} UTC"]
+    lines.append(f"- Rental: {entry.order.ref if entry.order else '—'}")
+    if entry.estimate is not None:
+        est = entry.estimate
+        lines.append(
+            f"- Estimate (an assumption, not a measurement): {est.title}, "
+            f"peak {format_bytes(est.peak_bytes)} per card, {est.engine_version}, computed {est.created_at:%Y-%m-%d}"
+        )
+    else:
+        lines.append("- Estimate: —")
+    lines.append("")
+    lines += _block("Hypothesis", entry.hypothesis) + _block("Metrics and quality criteria", entry.metrics)
+    lines += _block("Stop criterion", entry.stop_criterion)
+    runs = list(entry.runs.all())
+    if not runs:
+        lines += ["No runs yet.", ""]
+    for run in runs:
+        run.entry = entry
+        lines += _run_markdown(run, level + "#")
+    return lines
+
+
+def entry_markdown(entry: JournalEntry) -> str:
+    """One entry as a Markdown document."""
+    return "\n".join(_entry_markdown(entry, "#")).rstrip() + "\n"
+
+
+def journal_markdown(entries: Iterable[JournalEntry], *, brand: str, now: datetime | None = None) -> str:
+    """The whole journal as one Markdown document, entries oldest first."""
+    lines = [f"# Experiment journal ({brand})", "", f"Exported {(now or timezone.now()):%Y-%m-%d %H:%M} UTC", ""]
+    entries = list(entries)
+    if not entries:
+        lines.append("No entries yet.")
+    for entry in entries:
+        lines += _entry_markdown(entry, "##")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,89 @@
+"""Reads of the journal, always scoped to the owner: another owner's entry or run does not exist (404)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from gpurent.core.errors import NotFound
+from gpurent.orders.models import Order
+from gpurent.orders.selectors import order_list_for
+from gpurent.sizing.models import SavedEstimate
+from gpurent.sizing.owners import Owner
+from gpurent.sizing.selectors import estimate_list_for
+
+from .models import JournalEntry, Measurement, Run
+
+__all__ = [
+    "entry_get_for",
+    "entry_list_for",
+    "estimate_choices_for",
+    "journal_for_export",
+    "order_choices_for",
+    "run_get",
+]
+
+
+def entry_list_for(owner: Owner) -> QuerySet[JournalEntry]:
+    """The owner's entries, newest first, with their rental, estimate and run count."""
+    if owner.user is not None:
+        entries = JournalEntry.objects.filter(user=owner.user)
+    elif owner.guest is not None:
+        entries = JournalEntry.objects.filter(guest=owner.guest)
+    else:
+        return JournalEntry.objects.none()
+    return entries.select_related("order", "estimate").annotate(run_count=Count("runs"))
+
+
+def _runs_with_measurements() -> Prefetch[str]:
+    return Prefetch("runs", queryset=Run.objects.prefetch_related(Prefetch("measurements", Measurement.objects.all())))
+
+
+def _uuid(value: uuid.UUID | str) -> uuid.UUID:
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        raise NotFound() from None
+
+
+def entry_get_for(owner: Owner, public_id: uuid.UUID | str) -> JournalEntry:
+    """One of the owner's entries with its runs and their measurements.
+
+    Raises:
+        NotFound: no such entry, a malformed id, or someone else's entry (the three are indistinguishable).
+    """
+    try:
+        return entry_list_for(owner).prefetch_related(_runs_with_measurements()).get(public_id=_uuid(public_id))
+    except JournalEntry.DoesNotExist:
+        raise NotFound() from None
+
+
+def run_get(entry: JournalEntry, public_id: uuid.UUID | str) -> Run:
+    """A run of `entry` (already scoped to its owner) by public id.
+
+    Raises:
+        NotFound: no such run in this entry.
+    """
+    key = _uuid(public_id)
+    for run in entry.runs.all():
+        if run.public_id == key:
+            return run
+    raise NotFound()
+
+
+def journal_for_export(owner: Owner) -> list[JournalEntry]:
+    """Every entry of the owner, oldest first, with everything an export writes, in a fixed number of queries."""
+    return list(entry_list_for(owner).prefetch_related(_runs_with_measurements()).order_by("created_at", "id"))
+
+
+def order_choices_for(owner: Owner) -> QuerySet[Order]:
+    """The rentals an entry of this owner may link to: the account's own orders (a guest has none)."""
+    if owner.user is None:
+        return Order.objects.none()
+    return order_list_for(owner.user)
+
+
+def estimate_choices_for(owner: Owner) -> QuerySet[SavedEstimate]:
+    """The saved estimates an entry of this owner may link to."""
+    return estimate_list_for(owner)

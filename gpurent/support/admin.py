@@ -1,0 +1,143 @@
+"""Support threads in the back office: operators read requests and reply (redacted, audited, emailed).
+
+Everything a customer wrote is read-only. The change page has one writable field, "Reply": saving it posts an
+operator message through `support_message_post`, which redacts it too (an operator may paste a customer's
+config back), writes the audit row in the same transaction and queues the email to the customer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from gpurent.accounts.models import User
+
+from .enums import Author
+from .models import SupportMessage, SupportRequest
+from .redaction import Finding
+from .services import support_message_post, support_request_close
+
+
+def _findings_html(stored: list[dict[str, Any]]) -> SafeString | str:
+    findings = [Finding.from_json(data) for data in stored]
+    if not findings:
+        return "—"
+    return format_html_join(
+        "", "<div>{} · {} · {}</div>", ((f.kind.label, f.field, _("line %d") % f.line) for f in findings)
+    )
+
+
+class SupportMessageInline(admin.TabularInline[SupportMessage, SupportRequest]):
+    model = SupportMessage
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("created_at", "author_role", "author", "body", "removed")
+
+    @admin.display(description=_("removed secrets"))
+    def removed(self, obj: SupportMessage) -> SafeString | str:
+        return _findings_html(obj.redactions)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReplyForm(forms.ModelForm[SupportRequest]):
+    reply = forms.CharField(
+        label=_("Reply"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
+        help_text=_("Sent to the customer's thread; they are emailed a link. Secrets are redacted here too."),
+    )
+
+    class Meta:
+        model = SupportRequest
+        fields: list[str] = []
+
+
+@admin.register(SupportRequest)
+class SupportRequestAdmin(admin.ModelAdmin[SupportRequest]):
+    form = ReplyForm
+    list_display = ["ref", "subject", "owner", "order", "gpu", "status", "last_message_at"]
+    list_filter = ["status", "gpu"]
+    search_fields = ["ref", "subject", "owner__email", "order__ref"]
+    list_select_related = ["owner", "order", "gpu"]
+    date_hierarchy = "created_at"
+    inlines = [SupportMessageInline]
+    actions = ["close_requests"]
+    readonly_fields = [
+        "ref",
+        "owner",
+        "order",
+        "gpu",
+        "status",
+        "subject",
+        "library_versions",
+        "reproduction_steps",
+        "expected",
+        "observed",
+        "logs",
+        "removed",
+        "created_at",
+        "last_message_at",
+    ]
+    fieldsets = [
+        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created_at", "last_message_at"]}),
+        (
+            _("Request"),
+            {
+                "fields": [
+                    "subject",
+                    "library_versions",
+                    "reproduction_steps",
+                    "expected",
+                    "observed",
+                    "logs",
+                    "removed",
+                ]
+            },
+        ),
+        (_("Answer"), {"fields": ["reply"]}),
+    ]
+
+    @admin.display(description=_("removed secrets"))
+    def removed(self, obj: SupportRequest) -> SafeString | str:
+        return _findings_html(obj.redactions)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: SupportRequest, form: forms.Form, change: bool) -> None:
+        # Nothing of the request itself is editable; the only change an operator makes is a reply.
+        reply = form.cleaned_data.get("reply", "").strip()
+        if reply:
+            operator = cast(User, request.user)  # the admin site lets only logged-in staff in
+            _message, findings = support_message_post(request=obj, author=operator, role=Author.OPERATOR, body=reply)
+            if findings:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "%(count)d secret was removed from your reply.",
+                        "%(count)d secrets were removed from your reply.",
+                        len(findings),
+                    )
+                    % {"count": len(findings)},
+                )
+
+    @admin.action(description=_("Close selected requests"), permissions=["change"])
+    def close_requests(self, request: HttpRequest, queryset: QuerySet[SupportRequest]) -> None:
+        count = 0
+        for item in queryset:
+            support_request_close(request=item, actor=cast(User, request.user))
+            count += 1
+        self.message_user(request, ngettext("%d request closed.", "%d requests closed.", count) % count)

@@ -1,0 +1,81 @@
+"""Secret redaction: remove credentials from a customer's text before anything stores or logs it (DESIGN §8).
+
+`redact_text` replaces each secret with a marker such as `[REDACTED: AWS access key]` and says where it was
+(`Finding`: field, line, kind), so the customer can be told what was removed without the secret itself being
+kept anywhere. The detection is in `detectors.py` (detect-secrets plus our own patterns) and `seed_phrases.py`.
+Recall and false positives are measured on a corpus by `bench/redaction_corpus.py` (`docs/performance.md`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import translation
+from django.views.decorators.debug import sensitive_variables
+
+from .detectors import find_spans
+from .kinds import Kind
+
+__all__ = ["Finding", "Kind", "Redacted", "marker", "redact_fields", "redact_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One removed secret: which field, which line of it (from 1), and what kind. Never the secret."""
+
+    field: str
+    line: int
+    kind: Kind
+
+    def as_json(self) -> dict[str, Any]:
+        return {"field": self.field, "line": self.line, "kind": self.kind.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Finding:
+        return cls(field=str(data["field"]), line=int(data["line"]), kind=Kind(data["kind"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Redacted:
+    """A text with its secrets replaced by markers, and what was removed."""
+
+    text: str
+    findings: tuple[Finding, ...]
+
+
+def marker(kind: Kind) -> str:
+    """The text that stands where a secret was. Always English: it is stored, and read by operators too."""
+    with translation.override("en"):
+        return f"[REDACTED: {kind.label}]"
+
+
+@sensitive_variables()
+def redact_text(text: str, *, field: str) -> Redacted:
+    """`text` with every secret found replaced by its marker; `field` names the field in the findings."""
+    spans = find_spans(text)
+    if not spans:
+        return Redacted(text, ())
+    parts: list[str] = []
+    findings: list[Finding] = []
+    position = 0
+    for span in spans:
+        parts.append(text[position : span.start])
+        parts.append(marker(span.kind))
+        findings.append(Finding(field=field, line=text.count("\n", 0, span.start) + 1, kind=span.kind))
+        position = span.end
+    parts.append(text[position:])
+    return Redacted("".join(parts), tuple(findings))
+
+
+@sensitive_variables()
+def redact_fields(fields: Mapping[str, str]) -> tuple[dict[str, str], list[Finding]]:
+    """Each field of `fields` redacted, and all findings in field order."""
+    cleaned: dict[str, str] = {}
+    findings: list[Finding] = []
+    for name, value in fields.items():
+        redacted = redact_text(value, field=name)
+        cleaned[name] = redacted.text
+        findings.extend(redacted.findings)
+    return cleaned, findings

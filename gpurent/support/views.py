@@ -1,0 +1,135 @@
+"""Support pages: my requests, the request form, a request's thread with its message form, closing.
+
+Every view is for the logged-in owner only: a request of someone else is a 404 (the selectors are scoped).
+POST data is marked sensitive so Django's error reports never show what a customer pasted.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from gpurent.accounts.models import User
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import FORM_FIELD, Outcome, form_key, owner_of, run_idempotent
+
+from .enums import Author
+from .fingerprints import redacted_fingerprint
+from .forms import MessageForm, SupportRequestForm
+from .selectors import support_messages, support_request_get_for, support_request_list_for
+from .services import support_message_post, support_request_close, support_request_create
+
+_NOT_FINGERPRINTED = {"csrfmiddlewaretoken", FORM_FIELD}
+
+
+def _user(request: HttpRequest) -> User:
+    # login_required guarantees it; this narrows the type for the services.
+    return cast(User, request.user)
+
+
+def _fingerprint(request: HttpRequest) -> str:
+    params = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_FINGERPRINTED}
+    return redacted_fingerprint("POST", request.path, params)
+
+
+@login_required
+@require_GET
+def request_list(request: HttpRequest) -> HttpResponse:
+    """My support requests, most recent activity first."""
+    requests = list(support_request_list_for(_user(request)))
+    return render(request, "support/list.html", {"support_requests": requests})
+
+
+@sensitive_post_parameters()
+@sensitive_variables()
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_create(request: HttpRequest) -> HttpResponse:
+    """The request form. On success, the new request's page lists what was removed from the text."""
+    user = _user(request)
+    if request.method != "POST":
+        initial = {"order": request.GET.get("order", "")}
+        return render(request, "support/create.html", {"form": SupportRequestForm(owner=user, initial=initial)})
+    form = SupportRequestForm(request.POST, owner=user)
+    if form.is_valid():
+
+        def create() -> Outcome:
+            created = support_request_create(owner=user, data=form.to_input())
+            return Outcome(303, {"ref": created.ref, "removed": len(created.redactions)})
+
+        try:
+            outcome = run_idempotent(
+                owner=owner_of(request), key=form_key(request), fingerprint=_fingerprint(request), action=create
+            )
+        except ApplicationError as error:
+            form.add_error(None, error.message)
+        else:
+            if not outcome.replayed:
+                messages.success(request, _("Your request %(ref)s was sent.") % {"ref": outcome.body["ref"]})
+            return redirect("support:detail", ref=outcome.body["ref"])
+    return render(request, "support/create.html", {"form": form}, status=422 if request.method == "POST" else 200)
+
+
+@login_required
+@require_GET
+def request_detail(request: HttpRequest, ref: str) -> HttpResponse:
+    """A request, what was removed from it, its thread, and the message form."""
+    support_request = support_request_get_for(_user(request), ref)
+    return _render_detail(request, support_request, MessageForm())
+
+
+def _render_detail(request: HttpRequest, support_request: object, form: MessageForm, status: int = 200) -> HttpResponse:
+    context = {"support_request": support_request, "thread": support_messages(support_request), "form": form}  # type: ignore[arg-type]
+    return render(request, "support/detail.html", context, status=status)
+
+
+@sensitive_post_parameters()
+@sensitive_variables()
+@login_required
+@require_POST
+def message_create(request: HttpRequest, ref: str) -> HttpResponse:
+    """Add the customer's message to the thread (once per form key)."""
+    user = _user(request)
+    support_request = support_request_get_for(user, ref)
+    form = MessageForm(request.POST)
+    if form.is_valid():
+
+        def post() -> Outcome:
+            message, findings = support_message_post(
+                request=support_request, author=user, role=Author.CUSTOMER, body=form.cleaned_data["body"]
+            )
+            return Outcome(303, {"message_id": message.pk, "removed": len(findings)})
+
+        try:
+            outcome = run_idempotent(
+                owner=owner_of(request), key=form_key(request), fingerprint=_fingerprint(request), action=post
+            )
+        except ApplicationError as error:
+            form.add_error(None, error.message)
+        else:
+            if not outcome.replayed:
+                messages.success(request, _("Your message was sent."))
+            return redirect(
+                reverse("support:detail", args=[support_request.ref]) + f"#message-{outcome.body['message_id']}"
+            )
+    return _render_detail(request, support_request, form, status=422)
+
+
+@login_required
+@require_POST
+def request_close(request: HttpRequest, ref: str) -> HttpResponse:
+    """Close the request; writing to it again reopens it. Closing twice changes nothing."""
+    support_request = support_request_get_for(_user(request), ref)
+    support_request_close(request=support_request, actor=_user(request))
+    messages.success(
+        request, _("Request %(ref)s is closed. Write to it again if you need more help.") % {"ref": support_request.ref}
+    )
+    return redirect("support:detail", ref=support_request.ref)
