@@ -21,8 +21,12 @@ def balance_for(user: AbstractBaseUser) -> Usd:
 
 
 def ledger_lines_for(user: AbstractBaseUser) -> QuerySet[LedgerEntry]:
-    """Every entry of the customer's balance, oldest first, with its transfer (for the reference)."""
-    return LedgerEntry.objects.filter(account__code=f"customer:{user.pk}").select_related("transfer").order_by("id")
+    """Every entry of the customer's balance, oldest first, with its transfer (for the reference).
+
+    Filters on the account's id (not a join on its code), so PostgreSQL walks the (account, id) index.
+    """
+    account_id = LedgerAccount.objects.filter(code=f"customer:{user.pk}").values_list("pk", flat=True).first()
+    return LedgerEntry.objects.filter(account_id=account_id).select_related("transfer").order_by("id")
 
 
 def transfers_with_references(references: list[str]) -> QuerySet[LedgerTransfer]:

@@ -72,7 +72,8 @@ class AccessDetails:
 
 
 def _locked(order: Order) -> Order:
-    return Order.objects.select_for_update().select_related("gpu").get(pk=order.pk)
+    # of=("self",): lock the order only, not the GPU row every buyer's stock update needs.
+    return Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=order.pk)
 
 
 def provision_start(*, order: Order, actor: AbstractBaseUser | None) -> Order:

@@ -221,7 +221,9 @@ def payment_credit(*, intent: PaymentIntent, credit: Usd, kind: DepositKind, now
     top-up itself; any other payment gets a deposit of its own, so each is credited exactly once under its
     own `deposit:<ref>`.
     """
-    deposit = intent.deposit
+    # Lock the top-up and read its status under the lock: two of its intents confirmed at once must not both
+    # take it (the second would collide on `deposit:<ref>`); the second gets a deposit of its own.
+    deposit = Deposit.objects.select_for_update().filter(pk=intent.deposit_id).first() if intent.deposit_id else None
     if deposit is None or deposit.status != DepositStatus.PENDING or kind != DepositKind.TOP_UP:
         deposit = _create_deposit(owner_id=intent.owner_id, kind=kind)
     owner = intent.owner

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from gpurent.core.audit import audit_record
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.money import Usd
+from gpurent.orders.models import Order
 
 from .assets import pair_get, usd_value
 from .errors import IntentClosed
@@ -68,6 +69,13 @@ def _snapshot(intent: PaymentIntent) -> dict[str, object]:
     }
 
 
+def _lock_order_first(intent: PaymentIntent) -> None:
+    # Lock order: intent, then its order, then the ledger accounts (in transfer_post) — the same order
+    # `order_pay_from_balance` takes (order, then accounts), so the two never deadlock.
+    if intent.order_id is not None:
+        Order.objects.select_for_update().filter(pk=intent.order_id).exists()
+
+
 def intent_confirm(
     *,
     intent_id: UUID,
@@ -91,11 +99,14 @@ def intent_confirm(
         raise InvalidRequest(_("A transaction id and a positive received amount are required."))
     now = now or timezone.now()
     with transaction.atomic():
-        intent = PaymentIntent.objects.select_for_update().select_related("owner", "deposit").get(pk=intent_id)
+        intent = (
+            PaymentIntent.objects.select_for_update(of=("self",)).select_related("owner", "deposit").get(pk=intent_id)
+        )
         if intent.status in (IntentStatus.CONFIRMED, IntentStatus.REVIEW) and intent.txid == txid:
             return intent
         if intent.status in (IntentStatus.CONFIRMED, IntentStatus.REJECTED, IntentStatus.REVIEW):
             raise IntentClosed()
+        _lock_order_first(intent)
         intent.txid, intent.received_units = txid, received_units
         intent.verified_at = now
         intent.verified_by_id = actor.pk if actor is not None and actor.is_authenticated else None
@@ -146,9 +157,12 @@ def review_resolve(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        intent = PaymentIntent.objects.select_for_update().select_related("owner", "deposit").get(pk=intent_id)
+        intent = (
+            PaymentIntent.objects.select_for_update(of=("self",)).select_related("owner", "deposit").get(pk=intent_id)
+        )
         if intent.status != IntentStatus.REVIEW or not intent.received_units:
             raise IntentClosed(_("This payment is not waiting for review."))
+        _lock_order_first(intent)
         pair = pair_get(intent.asset, intent.network)
         rate = current_rate(pair.asset, now=now).usd_per_unit if use_current_rate else intent.rate_usd
         credit: Usd = usd_value(intent.received_units, rate, pair)
