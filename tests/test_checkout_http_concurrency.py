@@ -6,17 +6,11 @@ own account and API token, released together by a barrier.
 """
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -25,7 +19,6 @@ from gpurent.accounts.services import api_token_create
 from gpurent.catalog.models import GpuModel
 from gpurent.orders.models import Order
 
-ROOT = Path(__file__).resolve().parents[1]
 BUYERS = 50
 STOCK = 5
 
@@ -35,44 +28,10 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 @pytest.fixture
-def server():
-    port = free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": database_url()}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "4", "--threads", "4"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):  # up to ~20 s for the workers to boot
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail("gunicorn did not start: " + (process.stderr.read(4000).decode() if process.stderr else ""))
+def server(gunicorn_server):
+    with gunicorn_server() as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def test_fifty_concurrent_checkouts_for_five_lots_sell_exactly_five(server, django_user_model, gpu):

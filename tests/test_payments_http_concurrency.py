@@ -10,11 +10,6 @@ together by a barrier:
 """
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -22,7 +17,6 @@ import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -41,7 +35,6 @@ from gpurent.payments.models import Deposit, ExchangeRate, PaymentIntent, Receiv
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit
 from gpurent.payments.webhooks import btcpay_signature
 
-ROOT = Path(__file__).resolve().parents[1]
 WEBHOOK_SECRET = "concurrency-test-webhook-secret"
 DELIVERIES = 20
 SAME_KEY_REQUESTS = 10
@@ -52,58 +45,11 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 @pytest.fixture
-def server(settings):
+def server(settings, gunicorn_server):
     settings.BTCPAY_WEBHOOK_SECRET = WEBHOOK_SECRET
-    port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": database_url(),
-        "BTCPAY_WEBHOOK_SECRET": WEBHOOK_SECRET,
-    }
-    # The server's log goes to a file, not a pipe: tracebacks of failing requests would fill an unread pipe and
-    # block the workers (the test would then time out instead of showing the failure).
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "4", "--threads", "4"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(100):  # up to ~20 s for the workers to boot
-                try:
-                    with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    time.sleep(0.2)
-            else:
-                log.seek(0)
-                pytest.fail("gunicorn did not start: " + log.read(4000).decode(errors="replace"))
-            yield base
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=30)
+    with gunicorn_server(BTCPAY_WEBHOOK_SECRET=WEBHOOK_SECRET) as base:
+        yield base
 
 
 @pytest.fixture

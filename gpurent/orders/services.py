@@ -15,12 +15,12 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .errors import OutOfStock, TransitionNotAllowed
 from .models import Order, OrderStatusChange
 from .notifications import order_notify
-from .references import new_order_ref
 from .transitions import is_allowed
 
 __all__ = [
@@ -135,7 +135,7 @@ def _create_with_unique_ref(**fields: object) -> Order:
     for _attempt in range(5):
         try:
             with transaction.atomic():
-                return Order.objects.create(ref=new_order_ref(), **fields)
+                return Order.objects.create(ref=new_reference("R"), **fields)
         except IntegrityError:
             continue
     raise RuntimeError("could not find a free order reference")

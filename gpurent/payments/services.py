@@ -7,7 +7,6 @@ refunds of later work. Recording a top-up or reporting a payment moves nothing.
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -20,13 +19,13 @@ from django.utils.translation import gettext as _
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.money import Usd
+from gpurent.core.references import new_reference
 from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_paid_order
-from gpurent.orders.references import ALPHABET
 from gpurent.orders.services import order_extend_reservation, order_transition
 
 from .assets import format_units, pair_get, quote_units
@@ -48,16 +47,11 @@ MIN_TOP_UP = Usd(500)
 MAX_TOP_UP = Usd(10_000_000)
 
 
-def _new_deposit_ref() -> str:
-    chars = "".join(secrets.choice(ALPHABET) for _ in range(8))
-    return f"D-{chars[:4]}-{chars[4:]}"
-
-
 def _create_deposit(**fields: object) -> Deposit:
     for _attempt in range(5):
         try:
             with transaction.atomic():
-                return Deposit.objects.create(ref=_new_deposit_ref(), **fields)
+                return Deposit.objects.create(ref=new_reference("D"), **fields)
         except IntegrityError:
             continue
     raise RuntimeError("could not find a free deposit reference")
