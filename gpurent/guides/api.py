@@ -20,8 +20,8 @@ from .selectors import guide_list, quote_request_get_for, quote_request_list_for
 from .services import QuoteDetails, quote_request_create
 
 # Session authentication (with CSRF) by default. Guides may not import `accounts` (DESIGN §10), which owns the
-# personal-token authentication; the project root can widen it before mounting the router:
-# `guides_router.auth = api_auth` in config/api.py (operations without their own `auth` inherit the router's).
+# personal-token authentication, so config/api.py sets `guides_router.auth = api_auth` before mounting it
+# (operations without their own `auth` inherit the router's; the public guide list sets `auth=None`).
 router = Router(tags=["guides"], auth=django_auth)
 
 WorkloadName = Literal["llm-serving", "lora-finetuning", "full-finetuning", "image-generation", "vision-finetuning"]
