@@ -25,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 
 from .forms import LoginForm, NewPasswordForm, PasswordChangeForm, ProfileForm, RegistrationForm, TokenCreateForm
 from .models import User
@@ -157,12 +157,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
         return Outcome(201, {"token_id": row.pk})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=create,
-        )
+        outcome = form_idempotent(request, create)
     except ApplicationError as error:
         form.add_error(None, error.message)
         return _account_page(request, token_form=form)

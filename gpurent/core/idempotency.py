@@ -42,6 +42,7 @@ __all__ = [
     "HEADER",
     "Outcome",
     "api_idempotent",
+    "form_idempotent",
     "form_key",
     "header_key",
     "owner_of",
@@ -210,5 +211,21 @@ def api_idempotent(request: HttpRequest, params: Mapping[str, Any], action: Call
         owner=owner_of(request),
         key=header_key(request),
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
+        action=action,
+    )
+
+
+def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
+    """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
+    fingerprint of the path and the submitted fields (CSRF token and key excluded).
+
+    Raises:
+        InvalidRequest: the form carries no valid key.
+        IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
+    """
+    return run_idempotent(
+        owner=owner_of(request),
+        key=form_key(request),
+        fingerprint=request_fingerprint("POST", request.path, form_params(request)),
         action=action,
     )

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.sizing.owners import owner_for
 
 from .enums import Endpoint, GuideWorkload, Scope
@@ -117,12 +117,7 @@ def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> H
         return Outcome(303, {"redirect": reverse("guides:quote_detail", args=[quote.public_id])})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=create,
-        )
+        outcome = form_idempotent(request, create)
     except ApplicationError as error:
         return render(request, "guides/detail.html", _detail_context(guide, form, error.message), status=error.status)
     if not outcome.replayed:

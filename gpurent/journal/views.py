@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from gpurent.core.errors import ApplicationError, NotFound
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.sizing.owners import Owner, owner_for
 
 from .comparison import runs_compare
@@ -35,15 +35,6 @@ from .selectors import (
     run_get,
 )
 from .services import entry_create, run_create
-
-
-def _idempotent(request: HttpRequest, action: Any) -> Outcome:
-    return run_idempotent(
-        owner=owner_of(request),
-        key=form_key(request),
-        fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-        action=action,
-    )
 
 
 @require_GET
@@ -79,7 +70,7 @@ def entry_create_view(request: HttpRequest) -> HttpResponse:
             return Outcome(303, {"redirect": reverse("journal:entry", args=[entry.public_id])})
 
         try:
-            outcome = _idempotent(request, create)
+            outcome = form_idempotent(request, create)
         except JournalInputInvalid as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         except ApplicationError as error:
@@ -119,7 +110,7 @@ def run_create_view(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse:
             return Outcome(303, {"redirect": reverse("journal:run", args=[entry.public_id, run.public_id])})
 
         try:
-            outcome = _idempotent(request, create)
+            outcome = form_idempotent(request, create)
         except JournalInputInvalid as error:
             form.add_error(form.field_for(error.field), error.message)
         except ApplicationError as error:

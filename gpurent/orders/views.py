@@ -21,7 +21,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
@@ -165,12 +165,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=place,
-        )
+        outcome = form_idempotent(request, place)
     except ApplicationError as error:
         messages.error(request, error.message)
         return redirect("orders:checkout_summary")
@@ -244,12 +239,7 @@ def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=record,
-        )
+        outcome = form_idempotent(request, record)
     except ApplicationError as error:
         messages.error(request, error.message)
         return redirect("orders:rental", ref=order.ref)
@@ -269,12 +259,7 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=cancel,
-        )
+        outcome = form_idempotent(request, cancel)
     except ApplicationError as error:
         messages.error(request, error.message)
         return redirect("orders:rental", ref=order.ref)

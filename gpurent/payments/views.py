@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.selectors import order_get_for
@@ -66,12 +66,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
 def _form_action(request: HttpRequest, action: Callable[[], Outcome], back: str) -> HttpResponse:
     """Run a form's action once per idempotency key; errors become a message on the page the form was on."""
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=action,
-        )
+        outcome = form_idempotent(request, action)
     except ApplicationError as error:
         messages.error(request, error.message)
         return redirect(back)

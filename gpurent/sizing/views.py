@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.idempotency import Outcome, form_key, form_params, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 
 from .calculation import Sizing, size_workload
 from .errors import EstimateInputInvalid
@@ -74,12 +74,7 @@ def estimate_save_view(request: HttpRequest) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("sizing:detail", args=[saved.public_id])})
 
     try:
-        outcome = run_idempotent(
-            owner=owner_of(request),
-            key=form_key(request),
-            fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-            action=save,
-        )
+        outcome = form_idempotent(request, save)
     except ApplicationError as error:
         messages.error(request, error.message)
         return render(request, TEMPLATE, _context(form, sizing), status=error.status)
