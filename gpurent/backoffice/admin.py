@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
+from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
 from gpurent.core.money import Usd
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
@@ -37,19 +38,10 @@ def _operator(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
-class DeskAdmin(admin.ModelAdmin[Any]):
-    """A desk lists rows and acts through a form; nothing is added, edited or deleted directly."""
+class DeskAdmin(ReadOnlyModelAdmin):
+    """A desk lists rows and acts through a form (calling services); nothing is edited directly."""
 
     action_permission = ""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def may_act(self, request: HttpRequest) -> bool:
         return request.user.has_perm(self.action_permission)

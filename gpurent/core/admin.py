@@ -41,14 +41,8 @@ class AuditedModelAdmin(admin.ModelAdmin[Any]):
             super().delete_queryset(request, queryset)
 
 
-@admin.register(AuditLogEntry)
-class AuditLogEntryAdmin(admin.ModelAdmin[AuditLogEntry]):
-    """Read-only: the audit log is append-only, even for superusers."""
-
-    list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]
-    list_filter = ["action", "target_type"]
-    search_fields = ["actor_label", "target_id", "action"]
-    date_hierarchy = "created_at"
+class ReadOnlyModelAdmin(admin.ModelAdmin[Any]):
+    """Rows that change only through services (money, the audit log): visible, never added, edited or deleted."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -58,3 +52,13 @@ class AuditLogEntryAdmin(admin.ModelAdmin[AuditLogEntry]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(AuditLogEntry)
+class AuditLogEntryAdmin(ReadOnlyModelAdmin):
+    """Read-only: the audit log is append-only, even for superusers."""
+
+    list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]
+    list_filter = ["action", "target_type"]
+    search_fields = ["actor_label", "target_id", "action"]
+    date_hierarchy = "created_at"

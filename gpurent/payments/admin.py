@@ -3,29 +3,15 @@ they change only through the payment services (the payments desk arrives with th
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
-from gpurent.core.admin import AuditedModelAdmin
+from gpurent.core.admin import AuditedModelAdmin, ReadOnlyModelAdmin
 
 from .models import Deposit, ExchangeRate, PaymentIntent, ReceivingAddress, WebhookDelivery
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(PaymentIntent)
-class PaymentIntentAdmin(ReadOnlyAdmin):
+class PaymentIntentAdmin(ReadOnlyModelAdmin):
     list_display = ["created_at", "owner", "asset", "network", "amount_units", "status", "reported_at", "expires_at"]
     list_filter = ["status", "asset", "network"]
     search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
@@ -33,14 +19,14 @@ class PaymentIntentAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Deposit)
-class DepositAdmin(ReadOnlyAdmin):
+class DepositAdmin(ReadOnlyModelAdmin):
     list_display = ["ref", "owner", "kind", "status", "requested_cents", "credited_cents", "created_at"]
     list_filter = ["kind", "status"]
     search_fields = ["ref", "owner__email"]
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(ReadOnlyAdmin):
+class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
     list_display = ["received_at", "source", "delivery_key", "event_type", "invoice_id", "outcome"]
 
 

@@ -12,7 +12,7 @@ from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
 from .models import Deposit, PaymentIntent
-from .selectors import intents_for_order, payment_reported
+from .selectors import payment_reported
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."
 
@@ -41,7 +41,8 @@ def intent_out(intent: PaymentIntent) -> dict[str, Any]:
 
 def order_payment_fields(order: Order) -> dict[str, Any]:
     """The order's payment fields the orders API leaves to payments: its intents and the reported flag."""
-    intents = list(intents_for_order(order).select_related("order", "deposit"))
+    # order.intents.all() uses the list's prefetch when there is one (GET /api/v1/orders), one query otherwise.
+    intents = sorted(order.intents.all(), key=lambda intent: intent.created_at, reverse=True)
     return {"intents": [intent_out(intent) for intent in intents], "payment_reported": payment_reported(intents)}
 
 

@@ -132,3 +132,30 @@ def test_orders_api_another_customers_order_is_404(client, auth, b200, django_us
     assert response.json()["error"]["code"] == "not_found"
     assert client.get("/api/v1/orders", **other).json() == {"items": []}
     assert ref not in client.get("/api/v1/orders/summary.csv", **other).content.decode()
+
+
+def test_orders_api_list_makes_the_same_queries_for_one_or_six_orders(client, auth, gpu, customer):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from gpurent.orders.services import Contact, order_place
+
+    def place():
+        order_place(
+            owner=customer,
+            gpu_slug=gpu.slug,
+            term_days=7,
+            lots=1,
+            environment="ubuntu",
+            contact=Contact("A", "L", "a@x.io"),
+        )
+
+    place()
+    client.get("/api/v1/orders", **auth)  # the first use of a token also records when it was used
+    with CaptureQueriesContext(connection) as one:
+        client.get("/api/v1/orders", **auth)
+    for _ in range(5):
+        place()
+    with CaptureQueriesContext(connection) as six:
+        assert len(client.get("/api/v1/orders", **auth).json()["items"]) == 6
+    assert len(six.captured_queries) == len(one.captured_queries)
