@@ -45,6 +45,9 @@ def test_catalog_keyboard_only_customer_can_change_the_term(live_server, page, d
 
 def test_catalog_on_a_phone_and_the_gpu_page(live_server, page, demo_catalog, screenshot, console_errors):
     page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/", "/estimate/", "/guides/", "/glossary/"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{path} scrolls sideways on a phone"
     page.goto(live_server.url + "/")
     screenshot("catalog-phone")
     page.get_by_role("link", name="H100 80GB").click()
