@@ -1,6 +1,7 @@
 """Translation machinery: every user-visible string can be extracted, and the extraction runs clean."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,28 +17,31 @@ from gpurent.core.money import Usd
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_makemessages_runs_clean_and_finds_the_shop_texts(tmp_path):
-    env = {**os.environ, "LOCALE_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "makemessages",
-            "-l",
-            "es",
-            "--ignore=.venv",
-            "--ignore=vramcalc",
-            "--no-obsolete",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+LANGUAGES = ["es", "vi", "tr"]
+# Operator-only back-office text stays English (docs/decisions/0160-language-without-url-prefix.md).
+IGNORED = [".venv", "vramcalc", "artifacts", "backoffice", "admin.py", "tests", "node_modules"]
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> Path:
+    """`makemessages` run over the sources into a copy of `locale/`: the catalogs as they would be if the i18n
+    owner extracted now. The sources are linked, not copied, and only the copy of `locale/` is written."""
+    work = tmp_path_factory.mktemp("extract")
+    for name in ["config", "gpurent", "templates", "manage.py"]:
+        (work / name).symlink_to(ROOT / name)
+    if (ROOT / "locale").exists():
+        shutil.copytree(ROOT / "locale", work / "locale", ignore=shutil.ignore_patterns("*.mo"))
+    env = {**os.environ, "LOCALE_DIR": str(work / "locale"), "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    command = [sys.executable, "manage.py", "makemessages", "--symlinks", "--no-obsolete"]
+    command += [f"--locale={code}" for code in LANGUAGES] + [f"--ignore={pattern}" for pattern in IGNORED]
+    result = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr.lower(), result.stderr
-    catalog = (tmp_path / "es" / "LC_MESSAGES" / "django.po").read_text()
+    return work / "locale"
+
+
+def test_makemessages_runs_clean_and_finds_the_shop_texts(extracted):
+    catalog = (extracted / "es" / "LC_MESSAGES" / "django.po").read_text()
     for text in [
         'msgid "Rent GPUs for 3, 7 or 30 days"',
         'msgid "KV cache"',
@@ -46,13 +50,12 @@ def test_makemessages_runs_clean_and_finds_the_shop_texts(tmp_path):
         'msgid "%(cards)s card per lot"',
     ]:
         assert text in catalog
-    check = subprocess.run(
-        ["/usr/bin/msgfmt", "--check-format", "-o", os.devnull, str(tmp_path / "es" / "LC_MESSAGES" / "django.po")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert check.returncode == 0, check.stderr
+    for code in LANGUAGES:
+        po = extracted / code / "LC_MESSAGES" / "django.po"
+        check = subprocess.run(
+            ["/usr/bin/msgfmt", "--check-format", "-o", os.devnull, str(po)], capture_output=True, text=True, timeout=60
+        )
+        assert check.returncode == 0, check.stderr
 
 
 def test_language_is_negotiated_by_the_locale_middleware(client, db):

@@ -35,7 +35,7 @@ class AccountLanguageMiddleware:
                 domain=settings.LANGUAGE_COOKIE_DOMAIN,
                 secure=settings.LANGUAGE_COOKIE_SECURE,
                 httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
             )
         return response
 

@@ -8,8 +8,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from gpurent.core.idempotency import FORM_FIELD
 from gpurent.core.formats import usd_text
+from gpurent.core.idempotency import FORM_FIELD
 from gpurent.core.money import Usd
 
 register = template.Library()
