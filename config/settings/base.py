@@ -292,3 +292,34 @@ PAYMENTS_CONFIRMATIONS: dict[str, int] = {}
 # the address, and how long after expiry an intent keeps its amount (so a late payment matches one intent).
 PAYMENTS_SHARED_AMOUNT_MAX_BUMPS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", "100"))
 PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", "86400"))
+
+# --- Fresh addresses and chain watchers (gpurent/payments/derivation.py, gpurent/chains/; decisions 0140-0142) ---
+# Per network: "xpub" (derive from the registered watch-only key; without one, fall back to pool then shared)
+# or "pool" (pool, then shared). Default: "xpub" where public derivation exists; Solana is always "pool".
+PAYMENTS_ADDRESS_MODES: dict[str, str] = {}
+# Segwit human-readable parts for derived Bitcoin/Litecoin addresses ("rltc" on a Litecoin regtest node).
+PAYMENTS_SEGWIT_HRP: dict[str, str] = {
+    network: hrp
+    for network, hrp in (
+        ("bitcoin", os.environ.get("PAYMENTS_SEGWIT_HRP_BITCOIN", "")),
+        ("litecoin", os.environ.get("PAYMENTS_SEGWIT_HRP_LITECOIN", "")),
+    )
+    if hrp
+}
+# Unpaid addresses at the end of a key's chain beyond this are flagged on the receiving-address page.
+PAYMENTS_XPUB_GAP_LIMIT = int(os.environ.get("PAYMENTS_XPUB_GAP_LIMIT", "20"))
+# Node URLs per network; empty: no watcher, payments are verified by operators as before. Credentials go in the
+# URL (http://user:pass@127.0.0.1:9332/wallet/gpurent) and are never logged.
+CHAIN_WATCH_URLS: dict[str, str] = {
+    network: url
+    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+    if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
+}
+# Token contracts the Ethereum watcher reads, by pair key; defaults are the pairs' mainnet contracts.
+CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
+# How long one watcher process holds a network before another may take over (a killed one's lease runs out).
+CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
+# Seconds between scans of the background task and of `watch_chains` without --once.
+CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
+# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}".
+CHAIN_EXPLORER_TX_URLS: dict[str, str] = {}
