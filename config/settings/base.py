@@ -124,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "gpurent.core.context_processors.brand",
+                "gpurent.core.context_processors.languages",
                 "django.template.context_processors.i18n",
             ],
         },

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# The catalog's texts are stored in English and shown translated: `{% translate gpu.summary %}` finds them in
+# the catalogs (operators' own texts, not in the catalogs, are shown as written).
+from django.utils.translation import gettext_noop
+
 DEMO_GPUS: tuple[dict[str, Any], ...] = (
     {
         "slug": "rtx-4090-24gb",
@@ -18,8 +22,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 12,
         "prices": (2_900, 6_200, 24_000),
-        "summary": "Consumer Ada card: fast and cheap for models that fit in 24 GB.",
-        "good_for": (
+        "summary": gettext_noop("Consumer Ada card: fast and cheap for models that fit in 24 GB."),
+        "good_for": gettext_noop(
             "Inference of 7–8B models in 16-bit and up to ~30B models in 4-bit, LoRA and QLoRA fine-tuning "
             "of small models, Stable Diffusion and SDXL image generation, and experiments where price per hour "
             "matters more than memory.\n\n"
@@ -36,8 +40,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 6,
         "prices": (6_500, 14_000, 54_000),
-        "summary": "Data-centre Ada card with 48 GB and FP8: a solid inference and diffusion workhorse.",
-        "good_for": (
+        "summary": gettext_noop("Data-centre Ada card with 48 GB and FP8: a solid inference and diffusion workhorse."),
+        "good_for": gettext_noop(
             "Serving 7–14B models with room for a real KV cache, 30B-class models quantized, diffusion at "
             "high resolution, and LoRA fine-tuning of mid-sized models."
         ),
@@ -52,8 +56,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 8,
         "prices": (9_500, 20_500, 79_000),
-        "summary": "The proven Ampere training card with 80 GB of HBM2e.",
-        "good_for": (
+        "summary": gettext_noop("The proven Ampere training card with 80 GB of HBM2e."),
+        "good_for": gettext_noop(
             "Full fine-tuning of models up to a few billion parameters on one card, larger ones with FSDP over "
             "several lots, QLoRA of 70B models, serving 13–34B models in 16-bit, and vision-model training.\n\n"
             "No FP8: for FP8 inference choose an H100 or newer."
@@ -69,8 +73,10 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 5,
         "prices": (17_000, 37_000, 145_000),
-        "summary": "Hopper SXM card with 80 GB HBM3 and FP8: the reference for training and fast serving.",
-        "good_for": (
+        "summary": gettext_noop(
+            "Hopper SXM card with 80 GB HBM3 and FP8: the reference for training and fast serving."
+        ),
+        "good_for": gettext_noop(
             "Training and fine-tuning with FSDP across lots, FP8 inference, serving 70B models with tensor "
             "parallelism over two or more lots, and any job where time matters more than price."
         ),
@@ -85,8 +91,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 3,
         "prices": (23_000, 50_000, 195_000),
-        "summary": "Hopper with 141 GB of HBM3e: the same compute as H100 with far more memory.",
-        "good_for": (
+        "summary": gettext_noop("Hopper with 141 GB of HBM3e: the same compute as H100 with far more memory."),
+        "good_for": gettext_noop(
             "Serving 70B models in 8-bit on one card, long contexts with large KV caches, and fine-tuning "
             "that would need two H100s for memory alone."
         ),
@@ -101,8 +107,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 2,
         "stock_lots": 2,
         "prices": (78_000, 170_000, 660_000),
-        "summary": "Blackwell, sold in lots of two cards with about 180 GB each, linked by NVLink.",
-        "good_for": (
+        "summary": gettext_noop("Blackwell, sold in lots of two cards with about 180 GB each, linked by NVLink."),
+        "good_for": gettext_noop(
             "The largest open models: serving 400B-class mixture-of-experts models in FP8 or MXFP4 over a few "
             "lots, training with FSDP and tensor parallelism, and long-context work.\n\n"
             "Each lot is two cards. A model must be split across them (tensor parallelism or FSDP) to use both: "
@@ -119,8 +125,8 @@ DEMO_GPUS: tuple[dict[str, Any], ...] = (
         "cards_per_lot": 1,
         "stock_lots": 4,
         "prices": (19_000, 41_000, 160_000),
-        "summary": "AMD's CDNA 3 accelerator with 192 GB HBM3, programmed with ROCm.",
-        "good_for": (
+        "summary": gettext_noop("AMD's CDNA 3 accelerator with 192 GB HBM3, programmed with ROCm."),
+        "good_for": gettext_noop(
             "Serving very large models from one card's memory (a 70B model in 16-bit fits), long-context "
             "inference, and PyTorch training that does not depend on CUDA-only kernels."
         ),
