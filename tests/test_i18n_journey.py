@@ -48,7 +48,7 @@ def english_sentences(language: str) -> list[str]:
     found = []
     for message in catalog:
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
         for text in ids:
             plain = re.sub(r"%\(\w+\)[sd]|<[^>]+>", "\x00", text)
             for part in plain.split("\x00"):
