@@ -23,6 +23,7 @@ urlpatterns = [
     path("journal/", include("gpurent.journal.urls")),
     path("support/", include("gpurent.support.urls")),
     path("guides/", include("gpurent.guides.urls")),
+    path("", include("gpurent.pages.urls")),
     path("language/", account_views.language_set, name="set_language"),
     path("healthz", core_views.healthz, name="healthz"),
     path("api/v1/", api.urls),

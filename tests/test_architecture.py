@@ -24,6 +24,7 @@ ALLOWED = {
     "journal": {"core", "catalog", "accounts", "orders", "sizing", "vramcalc"},
     "support": {"core", "catalog", "accounts", "orders"},
     "guides": {"core", "catalog", "glossary", "sizing", "vramcalc"},
+    "pages": {"core"},
 }
 
 

@@ -107,6 +107,8 @@ def test_catalog_to_my_rentals_without_english(shop, language):
     assert client.post(reverse("orders:checkout_account"), account).status_code == 302
     summary = client.get(reverse("orders:checkout_summary"))
     assert_no_english(summary.content.decode(), language, english, "checkout: summary")
+    for link in ['href="/terms/"', 'href="/privacy/"', 'href="/help/#identity"']:
+        assert link in summary.content.decode()
     form = summary.context["form"]
     data = {name: form[name].value() for name in form.fields}
     placed = client.post(reverse("orders:checkout_place"), {**data, "idempotency_key": f"k-{language}"})
@@ -115,7 +117,8 @@ def test_catalog_to_my_rentals_without_english(shop, language):
     visit(order_page, "order")
     ref = order_page.rstrip("/").rsplit("/", 1)[-1]
     client.post(reverse("payments:order_intent", args=[ref]), {"pair": "USDT/tron", "idempotency_key": "i1"})
-    visit(order_page, "order with payment instructions")
+    instructions = visit(order_page, "order with payment instructions")
+    assert 'href="/help/#reporting"' in instructions
     client.post(reverse("payments:intent_report", args=[PaymentIntent.objects.get().pk]))
     reported = visit(order_page, "order after the payment report")
     assert REPORTED[language] in visible_text(reported)

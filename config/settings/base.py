@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "gpurent.journal",
     "gpurent.support",
     "gpurent.guides",
+    "gpurent.pages",
     "gpurent.backoffice",
 ]
 
@@ -226,6 +227,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# The help, privacy and terms pages (gpurent/pages): who runs the shop, how to reach them, and how long the
+# operator keeps records (the privacy page states these periods as the operator's policy).
+SHOP_OPERATOR = os.environ.get("SHOP_OPERATOR", BRAND_NAME)
+SHOP_CONTACT_EMAIL = os.environ.get("SHOP_CONTACT_EMAIL", "privacy@example.com")
+SHOP_POSTAL_ADDRESS = os.environ.get("SHOP_POSTAL_ADDRESS", "")
+RETENTION_RECORDS_YEARS = int(os.environ.get("RETENTION_RECORDS_YEARS", "10"))
+RETENTION_SUPPORT_DAYS = int(os.environ.get("RETENTION_SUPPORT_DAYS", "365"))
+RETENTION_LOGS_DAYS = int(os.environ.get("RETENTION_LOGS_DAYS", "30"))
 
 # The shop's public address, for links in emails.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
