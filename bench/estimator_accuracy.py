@@ -97,9 +97,25 @@ def _nf4_saving(inp: EstimateInput) -> int:
 
 
 def engine_range(compare: str, inp: EstimateInput) -> tuple[int, int, int]:
-    """(low, expected, high) of the estimated quantity; component quantities have no range of their own."""
+    """(low, expected, high) of the estimated quantity, from the engine's per-component ranges."""
     expected = engine_value(compare, inp)
-    return expected, expected, expected
+    result = estimate(inp)
+    if compare == "peak":
+        return result.peak_low_bytes, expected, result.peak_high_bytes
+    if compare in ("peak_reserved", "vae_phase_reserved"):
+        phase = result.peak_phase if compare == "peak_reserved" else DECODE
+        total = next(p for p in result.phases if p.phase == phase)
+        outside = [c for c in result.components if phase in c.phases and not c.in_allocator]
+        return (
+            total.low_bytes - sum(c.low for c in outside),
+            expected,
+            total.high_bytes - sum(c.high for c in outside),
+        )
+    keys = {"activations": ("activations",), "model_states": STATES}.get(compare)
+    if keys is None:
+        return expected, expected, expected
+    parts = [c for c in result.components if c.key in keys]
+    return sum(c.low for c in parts), expected, sum(c.high for c in parts)
 
 
 def engine_value(compare: str, inp: EstimateInput) -> int:
