@@ -33,7 +33,7 @@ def test_an_approximation_in_the_inputs_widens_the_terms_it_touches() -> None:
     assert fused.warnings == ()
     act = eager.component("activations")
     assert act is not None
-    low, high = SPREADS["activations"]
+    _low, high = SPREADS["activations"]
     assert act.high == act.bytes + act.bytes * (high * 3 // 2) // 100
     assert spread_for("unknown-key", ()) == DEFAULT_SPREAD
 
