@@ -33,7 +33,7 @@ def test_every_text_field_of_every_form_refuses_a_nul_character():
     open_fields = [
         f"{cls.__module__}.{cls.__name__}.{name}"
         for cls in classes
-        for name, field in cls.base_fields.items()
+        for name, field in cls.base_fields.items()  # type: ignore[attr-defined]
         if isinstance(field, forms.CharField)
         and not any(isinstance(v, ProhibitNullCharactersValidator) for v in field.validators)
     ]
