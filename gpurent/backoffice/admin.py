@@ -24,7 +24,7 @@ from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
 from gpurent.core.money import Usd
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
-from gpurent.orders.models import MachineRequest, ProvisioningRun
+from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.payments.assets import format_units, pair_get, parse_units
 from gpurent.payments.models import IntentStatus
@@ -168,9 +168,17 @@ class ProvisionForm(forms.Form):
     host = forms.CharField(label=_("SSH host"), required=False, max_length=255)
     port = forms.IntegerField(label=_("SSH port"), required=False, initial=22, min_value=1, max_value=65535)
     username = forms.CharField(label=_("SSH user"), required=False, max_length=64)
-    public_key = forms.CharField(label=_("Customer's public key (installed)"), required=False, widget=forms.Textarea)
+    public_key = forms.CharField(
+        label=_("Other public key installed"),
+        required=False,
+        widget=forms.Textarea,
+        help_text=_("Leave empty when the customer's chosen keys (above) were installed."),
+    )
     one_time_secret = forms.CharField(
         label=_("Or a one-time password (shown once to the customer)"), required=False, widget=forms.PasswordInput
+    )
+    jupyter_url = forms.CharField(
+        label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
     )
     reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
 
@@ -223,6 +231,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "form": form,
             "may_act": self.may_act(request),
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
+            "ssh_keys": OrderSshKey.objects.filter(order=order),
             "requests": MachineRequest.objects.filter(order=order)[:10],
             "opts": self.model._meta,
         }
@@ -243,6 +252,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
                     data["username"] or "",
                     data["public_key"] or "",
                     data["one_time_secret"] or "",
+                    data["jupyter_url"] or "",
                 )
                 provision_ready(order=order, actor=_operator(request), access=access)
         except ApplicationError as error:

@@ -123,7 +123,7 @@ def checkout_summary(request: HttpRequest) -> HttpResponse:
         return redirect("orders:checkout_start")
     gpu, quote = priced
     user = _authenticated_user(request)
-    form = PlaceOrderForm.for_draft(draft, first_name=user.first_name, last_name=user.last_name, email=user.email)
+    form = PlaceOrderForm.for_draft(draft, user=user)
     return render(request, "orders/checkout_summary.html", _summary_context(draft, gpu, quote, form))
 
 
@@ -144,7 +144,7 @@ def _summary_context(draft: CheckoutDraft, gpu: GpuModel, quote: Any, form: Plac
 def checkout_place(request: HttpRequest) -> HttpResponse:
     """Place the order once, whatever the number of clicks or retries (the form's idempotency key)."""
     user = _authenticated_user(request)
-    form = PlaceOrderForm(request.POST)
+    form = PlaceOrderForm(request.POST, user=user)
 
     def place() -> Outcome:
         draft = draft_get(request)
@@ -161,6 +161,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             environment=draft.environment,
             environment_note=draft.environment_note,
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
+            ssh_keys=list(data["ssh_keys"]),
         )
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
 
@@ -201,6 +202,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "history": order_history(order),
         "now": now,
         "access": access if running else None,
+        "installed_keys": list(order.ssh_keys.all()) if running else [],
         "machine_requests": order.machine_requests.all()[:5],
         **extra,
     }
