@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_apitoken_guestsession'),
+        ('accounts', '0003_user_language'),
     ]
 
     operations = [
