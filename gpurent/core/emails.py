@@ -1,4 +1,4 @@
-"""Outgoing email: queued in the transaction that decides it, sent after commit, each at most once.
+"""Outgoing email: queued in the transaction that decides it, sent after commit, each once.
 
 `email_queue` writes an `OutboundEmail` row keyed by what the email is about (e.g. `order-paid:R-7KQ3-M9XA`)
 — a second call with the same key does nothing — and, when the transaction commits, hands its id to the
@@ -7,8 +7,8 @@ it sent after, so a retry or a second worker does not send it twice; a claim old
 `TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died and is taken over. `emails_requeue_unsent`
 (run by the sweep) queues again the rows no worker sent, e.g. when the process died before the task was
 enqueued. A worker killed after the mail server accepted the message but before `sent_at` was written
-sends it again on the retry: at least once after such a crash, never twice otherwise. Text and HTML bodies come from templates, translated in the
-recipient's language.
+sends it again on the retry: at least once after such a crash, never twice otherwise. Text and HTML bodies
+come from templates, translated in the recipient's language.
 """
 
 from __future__ import annotations

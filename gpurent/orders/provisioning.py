@@ -45,8 +45,8 @@ __all__ = [
     "provision_fail",
     "provision_ready",
     "provision_start",
-    "provisioning_runs_reclaim",
     "provisioner_from_settings",
+    "provisioning_runs_reclaim",
 ]
 
 logger = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from django_tasks_db.models import DBTaskResult
 from gpurent.backoffice.management.commands.sweep import sweep_once
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
-from gpurent.orders.models import Order, OrderAccess, OrderStatusChange, ProvisioningRun
+from gpurent.orders.models import OrderAccess, OrderStatusChange, ProvisioningRun
 from gpurent.orders.provisioning import DIED_NOTE
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.services import order_pay_from_balance

@@ -26,7 +26,29 @@ pytestmark = pytest.mark.django_db
 class InsufficientFunds(ApplicationError):
     code = "insufficient_balance"
     status = 422
+    replayable = True
     default_message = "Not enough balance."
+
+
+class NewError(ApplicationError):
+    """An error class that says nothing about replaying."""
+
+    code = "something_new"
+    status = 409
+
+
+def test_run_idempotent_error_class_that_does_not_opt_in_is_not_stored():
+    calls = []
+
+    def action():
+        calls.append(1)
+        raise NewError()
+
+    for _ in range(2):
+        with pytest.raises(NewError):
+            run_idempotent(owner="user:1", key="k-new", fingerprint="f", action=action)
+    assert len(calls) == 2  # the key was released: the second request ran again
+    assert not IdempotencyKey.objects.filter(key="k-new").exists()
 
 
 def make_effect(counter):

@@ -53,6 +53,8 @@ class Command(BaseCommand):
             code = child.wait()
             if stopping.is_set():
                 break
-            pause = 1.0 if time.monotonic() - started > RUNNING_LONG_ENOUGH_SECONDS else min(pause * 2, MAX_PAUSE_SECONDS)
+            pause = (
+                1.0 if time.monotonic() - started > RUNNING_LONG_ENOUGH_SECONDS else min(pause * 2, MAX_PAUSE_SECONDS)
+            )
             self.stderr.write(f"worker: db_worker exited with {code}; restarting in {pause:.0f} s")
             stopping.wait(pause)
