@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -97,5 +98,5 @@ def emails_requeue_unsent(*, now: datetime) -> int:
         # Conditional, so two sweeps at once queue it once.
         if unsent.filter(pk=email_id).update(requeued_at=now):
             requeued += 1
-            transaction.on_commit(lambda email_id=email_id: deliver_email.enqueue(email_id))
+            transaction.on_commit(partial(deliver_email.enqueue, email_id))
     return requeued

@@ -3,6 +3,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import OperationalError
+from django.http import HttpResponse
 from django.test import RequestFactory
 
 from gpurent.core.errors import Conflict
@@ -37,7 +38,7 @@ def test_pages_carry_a_strict_content_security_policy(client):
 def test_application_error_in_an_html_view_renders_the_error_page():
     request = RequestFactory().get("/rentals/")
     request.user = AnonymousUser()
-    response = ApplicationErrorMiddleware(lambda r: None).process_exception(request, Conflict("Already paid."))
+    response = ApplicationErrorMiddleware(lambda r: HttpResponse()).process_exception(request, Conflict("Already paid."))
     assert response is not None
     assert response.status_code == 409
     assert response["Content-Type"].startswith("text/html")
