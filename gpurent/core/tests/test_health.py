@@ -38,7 +38,8 @@ def test_pages_carry_a_strict_content_security_policy(client):
 def test_application_error_in_an_html_view_renders_the_error_page():
     request = RequestFactory().get("/rentals/")
     request.user = AnonymousUser()
-    response = ApplicationErrorMiddleware(lambda r: HttpResponse()).process_exception(request, Conflict("Already paid."))
+    middleware = ApplicationErrorMiddleware(lambda r: HttpResponse())
+    response = middleware.process_exception(request, Conflict("Already paid."))
     assert response is not None
     assert response.status_code == 409
     assert response["Content-Type"].startswith("text/html")
