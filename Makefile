@@ -69,7 +69,7 @@ check-deploy: setup ## Django's deployment checks with the production settings
 	$(PY) manage.py makemigrations --check --dry-run
 
 messages: setup ## Extract translatable strings into locale/*.po (the i18n owner then translates them)
-	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts --ignore=backoffice --ignore=admin.py --ignore=tests --ignore=node_modules
+	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts --ignore=backoffice --ignore=admin.py --ignore=admin --ignore=tests --ignore=node_modules
 
 compilemessages: setup ## Compile locale/*.po into the .mo files Django reads (gettext's msgfmt; not in git)
 	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install gettext (apt-get install gettext)"; exit 1; }

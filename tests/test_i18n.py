@@ -1,6 +1,7 @@
 """Translation machinery: every user-visible string can be extracted, and the extraction runs clean."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template.base import Lexer, TokenType
 from django.utils import translation
 
 from gpurent.accounts.models import User
@@ -19,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LANGUAGES = ["es", "vi", "tr"]
 # Operator-only back-office text stays English (docs/decisions/0160-language-without-url-prefix.md).
-IGNORED = [".venv", "vramcalc", "artifacts", "backoffice", "admin.py", "tests", "node_modules"]
+IGNORED = [".venv", "vramcalc", "artifacts", "backoffice", "admin.py", "admin", "tests", "node_modules"]
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +152,61 @@ def test_money_is_written_in_the_language_conventions(language, long, short):
         assert usd_text(Usd(123_450)) == long
         assert usd_text(Usd(9_500), short=True) == short
         assert usd_text(Usd(9_550), short=True) == usd_text(Usd(9_550))
+
+
+# --- Templates: every text a customer reads is inside {% translate %} or {% blocktranslate %} --------------------
+
+SKIPPED_ELEMENTS = re.compile(r"<(script|style|code|pre|kbd|samp|svg)\b[^>]*>.*?</\1>", re.S | re.I)
+READ_ATTRIBUTES = re.compile(
+    r"""\b(?:title|placeholder|aria-label|alt|data-copied|data-left-text|data-expired-text)\s*=\s*(["'])(.*?)\1""",
+    re.S,
+)
+# Symbols and names that read the same in every language.
+UNTRANSLATED_WORDS = {"UTC", "USD", "GPU", "SSH", "CSV", "API", "JSON", "VRAM", "GiB", "MiB", "Markdown", "Jupyter"}
+
+
+def unmarked_text(path: Path) -> list[str]:
+    """The runs of words in a template that are outside translation tags (variables and tags excluded)."""
+    pieces, depth = [], 0
+    for token in Lexer(path.read_text()).tokenize():
+        if token.token_type == TokenType.BLOCK:
+            name = token.contents.split()[0] if token.contents else ""
+            depth += name in ("blocktranslate", "blocktrans")
+            depth -= name in ("endblocktranslate", "endblocktrans")
+            pieces.append("\x00" if depth == 0 else "")
+        elif token.token_type == TokenType.VAR:
+            pieces.append("\x00")
+        elif token.token_type == TokenType.TEXT and depth == 0:
+            pieces.append(token.contents)
+    text = "".join(pieces)
+    if path.suffix == ".html":
+        text = SKIPPED_ELEMENTS.sub(" ", text)
+        attributes = [match.group(2) for match in READ_ATTRIBUTES.finditer(text)]
+        text = "\x00".join([re.sub(r"<[^>]*>", " ", text), *attributes])
+    text = re.sub(r"&[a-z]+;|&#\d+;", " ", text)
+    found = []
+    for chunk in text.split("\x00"):
+        words = [word for word in re.findall(r"[^\W\d_]{2,}", chunk) if word not in UNTRANSLATED_WORDS]
+        if words:
+            found.append(" ".join(chunk.split())[:80])
+    return found
+
+
+def customer_templates() -> list[Path]:
+    """Templates a customer can see: the shop's, not the operators' back office or admin overrides."""
+    paths = list((ROOT / "templates").rglob("*.html")) + list((ROOT / "gpurent").glob("*/templates/**/*.*"))
+    return sorted(path for path in paths if not {"backoffice", "admin"} & set(path.relative_to(ROOT).parts))
+
+
+def test_the_unmarked_text_check_finds_unmarked_text(tmp_path):
+    sample = tmp_path / "sample.html"
+    sample.write_text(
+        '{% load i18n %}<h1>Rent now</h1><p title="Price list">{% translate "ok" %} {{ price }} UTC</p>'
+        "{% blocktranslate %}Inside {{ x }}{% endblocktranslate %}<code>ssh -p 22</code>"
+    )
+    assert unmarked_text(sample) == ["Rent now", "Price list"]
+
+
+def test_every_customer_template_text_is_marked_for_translation():
+    unmarked = {str(path.relative_to(ROOT)): unmarked_text(path) for path in customer_templates()}
+    assert {path: texts for path, texts in unmarked.items() if texts} == {}
