@@ -210,3 +210,60 @@ def test_the_unmarked_text_check_finds_unmarked_text(tmp_path):
 def test_every_customer_template_text_is_marked_for_translation():
     unmarked = {str(path.relative_to(ROOT)): unmarked_text(path) for path in customer_templates()}
     assert {path: texts for path, texts in unmarked.items() if texts} == {}
+
+
+# --- Emails follow the customer's language; the API's messages follow the request's --------------------------
+
+
+def test_order_email_goes_out_in_the_account_language(db, gpu):
+    from gpurent.core.models import OutboundEmail
+    from gpurent.orders.services import Contact, order_place
+
+    owner = User.objects.create_user("linh@example.com", "a-long-passphrase-1", first_name="Linh", language="vi")
+    with translation.override("en"):  # whatever language the request or the worker runs in
+        order = order_place(
+            owner=owner,
+            gpu_slug=gpu.slug,
+            term_days=7,
+            lots=2,
+            environment="ubuntu",
+            contact=Contact("Linh", "Nguyễn", "linh@example.com"),
+        )
+    email = OutboundEmail.objects.get(key=f"order-placed:{order.ref}")
+    assert email.subject == f"Đã đặt đơn hàng {order.ref}: các lô của bạn đang được giữ"
+    assert "410,00\xa0US$" in email.text
+    assert "Chào Linh" in email.text
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Not found."),
+        ("vi", "Không tìm thấy."),
+        ("es", "No encontrado."),
+        ("tr", "Bulunamadı."),
+    ],
+)
+def test_api_error_message_follows_accept_language_and_the_code_stays(client, db, language, message):
+    response = client.get("/api/v1/orders/R-NONE-XXXX", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code in (401, 404)
+    body = response.json()["error"]
+    if response.status_code == 404:
+        assert body == {"code": "not_found", "message": message}
+    else:
+        assert body["code"] == "not_authenticated"
+
+
+def test_api_validation_message_is_translated_and_code_stable(client, db):
+    owner = User.objects.create_user("ana@example.com", "a-long-passphrase-1", first_name="Ana", last_name="Ruiz")
+    client.force_login(owner)
+    response = client.post(
+        "/api/v1/orders",
+        {"gpu": "nope", "term_days": 7, "lots": 1, "environment": "ubuntu"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+        HTTP_IDEMPOTENCY_KEY="k-es-1",
+    )
+    body = response.json()["error"]
+    assert body["code"] in {"invalid_request", "not_found"}
+    assert body["message"] in {"Este modelo de GPU no está a la venta.", "No encontrado."}

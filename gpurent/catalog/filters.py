@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .enums import Stack, Term, Vendor
@@ -14,9 +16,17 @@ from .models import GpuModel
 
 __all__ = ["CatalogFilterForm", "gpus_filtered", "min_mib_for_gb"]
 
+
+def _memory_choice(gb: int) -> str:
+    return gettext("≥ %(gb)s GB per card") % {"gb": gb}
+
+
+# Lazy: the label is formatted in the language of each request, not in the one active at import.
+_memory_label = lazy(_memory_choice, str)
+
 MEMORY_CHOICES = [
     ("", _("Any memory")),
-    *[(str(gb), _("≥ %(gb)s GB per card") % {"gb": gb}) for gb in (24, 48, 80, 141, 180)],
+    *[(str(gb), _memory_label(gb)) for gb in (24, 48, 80, 141, 180)],
 ]
 SORT_CHOICES = [
     ("", _("Catalog order")),

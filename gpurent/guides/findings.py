@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from gpurent.catalog.enums import Term
+from gpurent.core.formats import usd_text
 from gpurent.sizing.calculation import Sizing
 from gpurent.sizing.catalog_fit import GpuFit
 from vramcalc.units import format_bytes
@@ -71,7 +72,7 @@ def _other_options(row: GpuFit, sizing: Sizing) -> list[str]:
     if cheaper and cheapest is not None and cheapest.week_price is not None:
         found.append(
             _("Another option is cheaper for this scope: %(lots)s costs %(price)s for 7 days.")
-            % {"lots": _lots(cheapest), "price": cheapest.week_price.display_short()}
+            % {"lots": _lots(cheapest), "price": usd_text(cheapest.week_price, short=True)}
         )
     if row.fits and (row.cards or 0) > 1:
         single = [other for other in sizing.fitting if other.cards == 1]

@@ -91,6 +91,15 @@ class GuideReport:
         return self.guide.spec.job_kind
 
     @property
+    def response_seconds(self) -> float | None:
+        """For a daily load (serving, images): the assumed compute time of one request or image on the fitted
+        configuration, before any queueing; derived from the same throughput assumption as the duration."""
+        if self.duration is None or not self.duration.per_day:
+            return None
+        count = self.job["requests"] if self.job_kind == "serving" else self.job["images"]
+        return self.duration.hours * 3600 / count if count else None
+
+    @property
     def replica_lots(self) -> int | None:
         """For a daily load: the lots of all the configurations it needs."""
         if self.duration is None or not self.duration.per_day or self.row.lots is None:

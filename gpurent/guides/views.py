@@ -24,7 +24,17 @@ from .report import guide_report
 from .scenarios import SCENARIOS
 from .selectors import guide_get, guide_list, quote_request_get_for, quote_request_list_for
 from .services import quote_request_create
-from .texts import MEASUREMENTS, SCOPE_TEXTS, WORKLOAD_TEXTS
+from .texts import (
+    DATA_ACCESS,
+    DATA_LOCATION,
+    DATA_RETENTION,
+    LEGAL_NOTE,
+    LOG_SCOPE,
+    MEASUREMENTS,
+    PHASES,
+    SCOPE_TEXTS,
+    WORKLOAD_TEXTS,
+)
 
 # The endpoint a quote form proposes first for each workload.
 DEFAULT_ENDPOINT = {
@@ -87,7 +97,10 @@ def _detail_context(guide: Guide, form: QuoteRequestForm, error: str = "") -> di
         "report": report,
         "text": WORKLOAD_TEXTS[guide.workload],
         "scope_text": SCOPE_TEXTS[guide.scope],
-        "measurements": [*MEASUREMENTS, *guide.spec.extra_measurements],
+        "measurements": [*MEASUREMENTS[guide.workload], *guide.spec.extra_measurements],
+        "data_texts": [DATA_LOCATION, DATA_RETENTION, DATA_ACCESS, LOG_SCOPE[guide.workload]],
+        "legal_note": LEGAL_NOTE,
+        "phases": PHASES[guide.scope],
         "other_scopes": [Guide(guide.gpu, guide.workload, scope) for scope in Scope if scope != guide.scope],
         "form": form,
         "quote_error": error,

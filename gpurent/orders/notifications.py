@@ -8,6 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
+from gpurent.core.formats import usd_text
 from gpurent.core.money import Usd
 
 from .models import Order
@@ -23,7 +24,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
             [
                 _("We reserved %(lots)d lot(s) of %(gpu)s for %(days)d days. Total: %(total)s.")
-                % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": order.total.display()},
+                % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": usd_text(order.total)},
                 _("Pay before %(deadline)s UTC, or the reservation lapses and the lots return to stock.")
                 % {"deadline": f"{order.reserved_until:%Y-%m-%d %H:%M}"},
             ],
@@ -57,7 +58,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
                     "We could not prepare your machine. %(amount)s was returned to your balance; "
                     "you can use it for another order."
                 )
-                % {"amount": (amount or order.total).display()},
+                % {"amount": usd_text(amount or order.total)},
             ],
         ),
     }

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.formats import usd_text
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
 from gpurent.ledger.selectors import balance_for
@@ -65,7 +66,7 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd) -> Deposit:
     """
     if not MIN_TOP_UP <= amount <= MAX_TOP_UP:
         raise InvalidRequest(
-            _("A top-up is between %(min)s and %(max)s.") % {"min": MIN_TOP_UP.display(), "max": MAX_TOP_UP.display()}
+            _("A top-up is between %(min)s and %(max)s.") % {"min": usd_text(MIN_TOP_UP), "max": usd_text(MAX_TOP_UP)}
         )
     return _create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from gpurent.core.formats import usd_text
 from gpurent.core.money import Usd
 from vramcalc.units import format_bytes
 
@@ -35,7 +36,7 @@ def usd_from_api(value: str | None) -> str:
     """A stored API amount ("1480.00") as the shop shows money ("$1,480")."""
     if not value:
         return ""
-    return Usd.parse(str(value)).display_short()
+    return usd_text(Usd.parse(str(value)), short=True)
 
 
 @register.filter
