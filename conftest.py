@@ -3,10 +3,13 @@
 import io
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
+from django.utils import translation
 
 from gpurent.catalog.models import GpuModel
 
@@ -24,6 +27,15 @@ def pytest_configure(config: pytest.Config) -> None:
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             subprocess.run([msgfmt, "--check-format", "-o", str(mo), str(po)], check=True, timeout=120)  # noqa: S603
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts in the default language: a request with Accept-Language leaves its language active in
+    the thread (LocaleMiddleware does not reset it), which would leak into the next test's service calls."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 def make_gpu(**overrides: object) -> GpuModel:

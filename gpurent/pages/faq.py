@@ -153,7 +153,7 @@ SECTIONS: tuple[Section, ...] = (
             ),
             Answer(
                 "reporting",
-                _("I have sent the payment: what now?"),
+                _("What happens after I send the payment?"),
                 (
                     _(
                         "After the transfer, click the button of the instructions you used. The message “Payment "
