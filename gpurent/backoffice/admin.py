@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -27,7 +28,7 @@ from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.payments.assets import format_units, pair_get, parse_units
-from gpurent.payments.models import IntentStatus
+from gpurent.payments.models import ChainObservation, IntentStatus
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
 from .models import PaymentsDesk, ProvisioningDesk
@@ -65,10 +66,21 @@ class VerifyForm(forms.Form):
 @admin.register(PaymentsDesk)
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
-    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported_at", "expires_at", "status"]
+    list_display = [
+        "queue",
+        "target",
+        "owner",
+        "pair",
+        "expected",
+        "address",
+        "reported_at",
+        "expires_at",
+        "status",
+        "confirmed_by",
+    ]
     list_filter = ["status", "asset", "network"]
     search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
-    list_select_related = ["owner", "order", "deposit"]
+    list_select_related = ["owner", "order", "deposit", "verified_by"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         # Reported and still open first, then the late-payment review queue, then open, then expired.
@@ -76,6 +88,9 @@ class PaymentsDeskAdmin(DeskAdmin):
             super()
             .get_queryset(request)
             .annotate(
+                confirmed_by_chain=Exists(
+                    ChainObservation.objects.filter(intent=OuterRef("pk"), credited_at__isnull=False)
+                ),
                 desk_rank=Case(
                     When(
                         reported_at__isnull=False,
@@ -87,7 +102,7 @@ class PaymentsDeskAdmin(DeskAdmin):
                     When(status=IntentStatus.EXPIRED, then=Value(3)),
                     default=Value(4),
                     output_field=IntegerField(),
-                )
+                ),
             )
             .order_by("desk_rank", "-reported_at", "-created_at")
         )
@@ -130,8 +145,33 @@ class PaymentsDeskAdmin(DeskAdmin):
             "form": form,
             "may_act": self.may_act(request),
             "opts": self.model._meta,
+            "chain": self.chain_evidence(intent),
+            "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
+
+    @staticmethod
+    def chain_evidence(intent: Any) -> list[dict[str, Any]]:
+        """What the chain watcher saw for the intent, with an explorer link where CHAIN_EXPLORER_TX_URLS has a
+        pattern for the network ({txid} is replaced)."""
+        pattern = settings.CHAIN_EXPLORER_TX_URLS.get(intent.network, "")
+        pair = pair_get(intent.asset, intent.network)
+        return [
+            {
+                "row": row,
+                "amount": format_units(row.amount_units, pair),
+                "explorer": pattern.replace("{txid}", row.txid) if pattern else "",
+            }
+            for row in intent.chain_observations.order_by("first_seen_at", "id")
+        ]
+
+    @admin.display(description=_("confirmed by"))
+    def confirmed_by(self, intent: Any) -> str:
+        if intent.status != IntentStatus.CONFIRMED:
+            return "—"
+        if intent.verified_by_id is None and intent.confirmed_by_chain:
+            return "chain watcher (automatic)"
+        return str(intent.verified_by or "processor")
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, str]) -> HttpResponse:
         verifier = ManualVerifier()

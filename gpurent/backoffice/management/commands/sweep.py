@@ -2,6 +2,8 @@
 
 Expires payment instructions and unpaid orders past their deadlines (their lots return to stock), ends the
 terms that are over (access closes, lots return), and reminds customers 24 hours before their term ends.
+When chain nodes are configured (CHAIN_WATCH_URLS), it also queues one scan of them for the background worker
+(`gpurent.chains.watchers.watch_chains_task`), so payments confirm themselves on the sweep's schedule.
 With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
 in production, run it every minute from cron or a systemd timer.
 """
@@ -11,9 +13,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from gpurent.chains.watchers import watch_chains_task
 from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
 from gpurent.payments.verification import intents_expire_due
@@ -21,12 +25,16 @@ from gpurent.payments.verification import intents_expire_due
 
 def sweep_once() -> dict[str, int]:
     now = timezone.now()
-    return {
+    counts = {
         "intents expired": intents_expire_due(now=now),
         "unpaid orders expired": orders_expire_due(now=now),
         "terms ended": orders_end_terms(now=now),
         "reminders": orders_remind_term_end(now=now),
     }
+    if settings.CHAIN_WATCH_URLS:
+        watch_chains_task.enqueue()
+        counts["chain scans queued"] = 1
+    return counts
 
 
 class Command(BaseCommand):
