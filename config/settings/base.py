@@ -11,7 +11,6 @@ from typing import Any
 import dj_database_url
 import django_stubs_ext
 from csp.constants import NONE, SELF
-from django.utils.translation import gettext_lazy as _
 
 # Lets generic Django classes be subscripted at run time (ModelAdmin[User]) as the type stubs expect.
 django_stubs_ext.monkeypatch()
@@ -100,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in customer without a language cookie gets the account's language.
+    "gpurent.accounts.middleware.AccountLanguageMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -124,6 +125,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "gpurent.core.context_processors.brand",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -190,7 +192,13 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# Each language is named in itself in the switcher (see templates/base.html), never translated.
+LANGUAGES = [("en", "English"), ("es", "Español"), ("vi", "Tiếng Việt"), ("tr", "Türkçe")]
+# The language a visitor chose is kept in this cookie for a year (docs/decisions/0160-language-without-url-prefix.md).
+LANGUAGE_COOKIE_NAME = "gpurent_language"
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 LOCALE_PATHS = [Path(os.environ.get("LOCALE_DIR", BASE_DIR / "locale"))]
 USE_I18N = True
 TIME_ZONE = "UTC"
