@@ -82,7 +82,7 @@ def test_payment_is_seen_then_confirmed_with_no_operator(ltc, order, customer, c
         "desk@shop.example", "passphrase 12", first_name="D", last_name="K", is_staff=True, is_superuser=True
     )
     client.force_login(operator)
-    assert "chain watcher (automatic)" in client.get("/backoffice/backoffice/paymentsdesk/").content.decode()
+    assert "chain watcher (automatic)" in client.get("/backoffice/backoffice/paymentsdesk/?queue=all").content.decode()
     detail = client.get(f"/backoffice/backoffice/paymentsdesk/{intent.pk}/change/").content.decode()
     assert f"https://ltc-explorer.invalid/tx/{txid}" in detail
     assert "3 of 3 confirmations" in detail  # as counted when it was credited
