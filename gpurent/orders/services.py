@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,6 +31,7 @@ __all__ = [
     "order_place",
     "order_transition",
     "orders_expire_due",
+    "register_payment_closer",
 ]
 
 # The customer's emails that a transition queues (sent once, after commit).
@@ -46,6 +48,17 @@ _RELEASING = {
     (Track.PROVISIONING, ProvisioningStatus.ENDED),
     (Track.PROVISIONING, ProvisioningStatus.FAILED),
 }
+
+
+# Called in the transaction that ends an order's wait for payment (paid, cancelled, expired), with the order
+# locked. Payments registers the function that closes the order's open intents (orders ← payments, DESIGN §10).
+_payment_closers: list[Callable[[Order], object]] = []
+
+
+def register_payment_closer(closer: Callable[[Order], object]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if closer not in _payment_closers:
+        _payment_closers.append(closer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +201,9 @@ def order_transition(
         )
         if (track, to) in _RELEASING:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
+        if track == Track.PAYMENT:
+            for closer in _payment_closers:
+                closer(locked)
         if (track, to) in _NOTIFY:
             order_notify(locked, _NOTIFY[(track, to)])
     return locked

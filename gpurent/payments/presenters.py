@@ -68,7 +68,7 @@ def balance_out(owner: AbstractBaseUser) -> dict[str, Any]:
                 "reference": entry.transfer.reference,
                 "direction": entry.direction,
                 "amount_usd": Usd(entry.amount_cents).to_api(),
-                "balance_after_usd": Usd(entry.balance_after_cents).to_api(),
+                "balance_after_usd": Usd(entry.balance_after_cents or 0).to_api(),  # customer lines always have it
                 "memo": entry.transfer.memo,
             }
             for entry in ledger_lines_for(owner)

@@ -18,36 +18,41 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
+from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for
-from gpurent.ledger.services import EXTERNAL_CRYPTO, REVENUE_RENTALS, customer_account, system_account, transfer_post
+from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_transition
 
-from .assets import format_units, pair_get, quote_units
+from .assets import Pair, format_units, pair_get, quote_units
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
-from .rates import current_rate
+from .rates import Rate, current_rate
 from .receiving import address_allocate
 
 __all__ = [
+    "create_deposit",
     "deposit_create",
     "intent_issue_for_deposit",
     "intent_issue_for_order",
     "intent_report",
+    "order_intents_close",
     "order_pay_from_balance",
-    "payment_credit",
+    "spendable_for_order",
 ]
 
 MIN_TOP_UP = Usd(500)
 MAX_TOP_UP = Usd(10_000_000)
 
 
-def _create_deposit(**fields: object) -> Deposit:
+def create_deposit(**fields: object) -> Deposit:
+    """A new deposit row with a fresh `D-…` reference (retried on the rare clash)."""
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -67,21 +72,26 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd) -> Deposit:
         raise InvalidRequest(
             _("A top-up is between %(min)s and %(max)s.") % {"min": MIN_TOP_UP.display(), "max": MAX_TOP_UP.display()}
         )
-    return _create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+    return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+
+
+def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
+    """The pair and its current rate, read before any lock is taken: the rate source may be an HTTP call
+    (DESIGN §13: no network call while a lock is held). Refuses a stale rate before anything is written."""
+    pair = pair_get(asset, network)
+    return pair, current_rate(pair.asset, now=now)
 
 
 def _intent_issue(
     *,
     owner: AbstractBaseUser,
     usd: Usd,
-    asset: str,
-    network: str,
+    pair: Pair,
+    rate: Rate,
     order: Order | None,
     deposit: Deposit | None,
     now: datetime,
 ) -> PaymentIntent:
-    pair = pair_get(asset, network)
-    rate = current_rate(pair.asset, now=now)  # refuses a stale rate before anything is written
     amount_units = quote_units(usd, rate.usd_per_unit, pair)
     allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)
     return PaymentIntent.objects.create(
@@ -111,14 +121,16 @@ def intent_issue_for_order(
         NothingToPay: the order is not awaiting payment, or the balance already covers it.
     """
     now = now or timezone.now()
+    pair, rate = _quote(asset, network, now)
     with transaction.atomic():
-        locked = Order.objects.select_for_update().get(pk=order.pk)
+        lock_rows((Order, [order.pk]))
+        locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise NothingToPay(_("This order is not waiting for a payment."))
-        due = locked.total - balance_for(owner)
+        due = locked.total - spendable_for_order(locked)
         if due.cents <= 0:
             raise NothingToPay(_("Your balance already covers this order: pay it from the balance."))
-        return _intent_issue(owner=owner, usd=due, asset=asset, network=network, order=locked, deposit=None, now=now)
+        return _intent_issue(owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now)
 
 
 def intent_issue_for_deposit(
@@ -131,12 +143,14 @@ def intent_issue_for_deposit(
         NothingToPay: the top-up was already credited or cancelled.
     """
     now = now or timezone.now()
+    pair, rate = _quote(asset, network, now)
     with transaction.atomic():
-        locked = Deposit.objects.select_for_update().get(pk=deposit.pk)
+        lock_rows((Deposit, [deposit.pk]))
+        locked = Deposit.objects.get(pk=deposit.pk)
         if locked.status != DepositStatus.PENDING or locked.requested_cents is None:
             raise NothingToPay(_("This top-up is not waiting for a payment."))
         usd = Usd(locked.requested_cents)
-        return _intent_issue(owner=owner, usd=usd, asset=asset, network=network, order=None, deposit=locked, now=now)
+        return _intent_issue(owner=owner, usd=usd, pair=pair, rate=rate, order=None, deposit=locked, now=now)
 
 
 def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> PaymentIntent:
@@ -192,7 +206,8 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         TransitionNotAllowed: the order is not awaiting payment (paid already, expired or cancelled).
     """
     with transaction.atomic():
-        locked = Order.objects.select_for_update().get(pk=order.pk)
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(owner).pk]))
+        locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise TransitionNotAllowed(_("This order is not waiting for a payment."))
         transfer_post(
@@ -207,34 +222,19 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         return paid
 
 
-def payment_credit(*, intent: PaymentIntent, credit: Usd, kind: DepositKind, now: datetime) -> Deposit:
-    """Credit a verified payment of `intent` to its owner's balance, once, as a deposit; then, for an order's
-    intent, pay the order from the balance in the same transaction if the balance now covers it.
+def spendable_for_order(order: Order) -> Usd:
+    """What the order's owner may spend on it from the balance."""
+    return balance_for(order.owner)
 
-    Call inside the verifying transaction, with the intent locked. A top-up's first payment credits the
-    top-up itself; any other payment gets a deposit of its own, so each is credited exactly once under its
-    own `deposit:<ref>`.
+
+def order_intents_close(order: Order) -> int:
+    """Close the order's intents still open for payment once the order is paid or cancelled.
+
+    An open intent that already received a payment becomes `confirmed`, any other `closed`. Anything still
+    sent to them is credited to the balance (see `received.payment_receive`). Registered with
+    `orders.services.register_payment_closer`: runs in every payment-track transition, with the order locked.
+    Returns how many intents changed.
     """
-    # Lock the top-up and read its status under the lock: two of its intents confirmed at once must not both
-    # take it (the second would collide on `deposit:<ref>`); the second gets a deposit of its own.
-    deposit = Deposit.objects.select_for_update().filter(pk=intent.deposit_id).first() if intent.deposit_id else None
-    if deposit is None or deposit.status != DepositStatus.PENDING or kind != DepositKind.TOP_UP:
-        deposit = _create_deposit(owner_id=intent.owner_id, kind=kind)
-    owner = intent.owner
-    if credit.cents > 0:
-        transfer_post(
-            reference=f"deposit:{deposit.ref}",
-            debit=system_account(EXTERNAL_CRYPTO),
-            credit=customer_account(owner),
-            amount=credit,
-            memo=f"{intent.asset} on {intent.network}, intent {intent.pk}",
-        )
-    Deposit.objects.filter(pk=deposit.pk).update(
-        status=DepositStatus.CREDITED, credited_cents=credit.cents, credited_at=now
-    )
-    deposit.refresh_from_db()
-    if intent.order_id is not None:
-        order = Order.objects.select_for_update().get(pk=intent.order_id)
-        if order.payment_status == PaymentStatus.AWAITING_PAYMENT and balance_for(owner) >= order.total:
-            order_pay_from_balance(order=order, owner=owner)
-    return deposit
+    open_intents = PaymentIntent.objects.filter(order_id=order.pk, status=IntentStatus.AWAITING_PAYMENT)
+    paid = open_intents.filter(payments__isnull=False).update(status=IntentStatus.CONFIRMED)
+    return paid + open_intents.update(status=IntentStatus.CLOSED)

@@ -1,8 +1,9 @@
 """The BTCPay Server webhook: authenticate, deduplicate, and turn payment events into verifications.
 
-Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. A settled
-payment (`InvoicePaymentSettled`, `InvoiceReceivedPayment` after confirmations) confirms the intent with the
-payment's id as transaction id and its value in the asset; `InvoiceInvalid` rejects an open intent. Other
+Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. Each settled
+payment (`InvoicePaymentSettled`) is recorded and credited through `received.payment_receive` (source
+`processor`; the payment id `<txid>-<vout>` is the transaction and output), so an invoice with several
+payments credits each once; `InvoiceInvalid` rejects an open intent. Other
 events are acknowledged and recorded. Nothing is trusted before the signature is checked.
 """
 
@@ -23,8 +24,9 @@ from gpurent.core.errors import ApplicationError
 
 from .assets import pair_get, parse_units
 from .errors import WebhookMalformed, WebhookRefused
-from .models import PaymentIntent, WebhookDelivery
-from .verification import intent_confirm, intent_reject
+from .models import PaymentIntent, PaymentSource, WebhookDelivery
+from .received import payment_receive
+from .verification import intent_reject
 
 __all__ = ["btcpay_signature", "btcpay_webhook_handle"]
 
@@ -61,6 +63,15 @@ def _intent_for(event: dict[str, Any]) -> PaymentIntent | None:
         return None
 
 
+def _payment_key(payment_id: str) -> tuple[str, int]:
+    """BTCPay names an on-chain payment `<txid>-<output index>`: split it, so that the same output reported
+    by an operator or a watcher is recognised as the same payment. Any other id is kept whole, index 0."""
+    txid, dash, index = payment_id.rpartition("-")
+    if dash and txid and index.isdigit() and len(index) <= 9:
+        return txid, int(index)
+    return payment_id, 0
+
+
 def _apply(event: dict[str, Any]) -> str:
     kind = str(event.get("type", ""))
     intent = _intent_for(event)
@@ -71,8 +82,11 @@ def _apply(event: dict[str, Any]) -> str:
         if not isinstance(payment, dict) or not payment.get("id") or payment.get("value") is None:
             return "payment event without payment: nothing changed"
         units = parse_units(str(payment["value"]), pair_get(intent.asset, intent.network))
-        intent = intent_confirm(intent_id=intent.pk, txid=str(payment["id"]), received_units=units)
-        return f"intent {intent.status}"
+        txid, index = _payment_key(str(payment["id"]))
+        received = payment_receive(
+            intent_id=intent.pk, txid=txid, output_index=index, amount_units=units, source=PaymentSource.PROCESSOR
+        )
+        return f"payment {received.state}"
     if kind == "InvoiceInvalid":
         intent = intent_reject(intent_id=intent.pk, reason="BTCPay: invoice invalid")
         return f"intent {intent.status}"

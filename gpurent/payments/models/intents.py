@@ -72,6 +72,11 @@ class IntentStatus(models.TextChoices):
     - `confirmed`: a payment was verified and credited (final).
     - `rejected`: an operator found no valid payment (final).
     - `review`: a payment arrived after expiry; an operator decides the credit (no automatic credit).
+    - `closed`: its order was paid (through another intent or the balance) or cancelled; it takes no new
+      payment on screen or in the API, and anything still sent to it is credited to the balance.
+
+    An intent may receive several payments (rows of `Payment`): it stays `awaiting_payment` while what it
+    received at its locked rate is less than its amount, and becomes `confirmed` once it is all there.
 
     "Payment reported" is not a status: `reported_at` is set when the customer says they paid."""
 
@@ -80,6 +85,7 @@ class IntentStatus(models.TextChoices):
     CONFIRMED = "confirmed", _("Confirmed")
     REJECTED = "rejected", _("Rejected")
     REVIEW = "review", _("In review")
+    CLOSED = "closed", _("Closed")
 
 
 class PaymentIntent(models.Model):
@@ -105,14 +111,9 @@ class PaymentIntent(models.Model):
     expires_at = models.DateTimeField()
     status = models.CharField(max_length=20, choices=IntentStatus.choices, default=IntentStatus.AWAITING_PAYMENT)
     reported_at = models.DateTimeField(null=True, blank=True)
-    txid = models.CharField(max_length=128, blank=True)
-    received_units = models.PositiveBigIntegerField(null=True, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    credited_deposit = models.OneToOneField(
-        Deposit, null=True, blank=True, on_delete=models.PROTECT, related_name="paid_by_intent"
     )
 
     class Meta:
