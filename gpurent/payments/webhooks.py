@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
@@ -33,6 +34,7 @@ __all__ = ["btcpay_signature", "btcpay_webhook_handle"]
 logger = logging.getLogger(__name__)
 
 _CONFIRMING_EVENTS = {"InvoicePaymentSettled"}
+_ONCHAIN_PAYMENT_ID = re.compile(r"^(?P<txid>[0-9a-fA-F]{64})-(?P<index>[0-9]{1,9})$")
 
 
 def btcpay_signature(body: bytes, secret: str) -> str:
@@ -66,9 +68,9 @@ def _intent_for(event: dict[str, Any]) -> PaymentIntent | None:
 def _payment_key(payment_id: str) -> tuple[str, int]:
     """BTCPay names an on-chain payment `<txid>-<output index>`: split it, so that the same output reported
     by an operator or a watcher is recognised as the same payment. Any other id is kept whole, index 0."""
-    txid, dash, index = payment_id.rpartition("-")
-    if dash and txid and index.isdigit() and len(index) <= 9:
-        return txid, int(index)
+    match = _ONCHAIN_PAYMENT_ID.match(payment_id)
+    if match:
+        return match["txid"], int(match["index"])
     return payment_id, 0
 
 

@@ -132,12 +132,13 @@ def test_a_payment_to_a_confirmed_intent_is_credited_to_the_balance(customer, or
 def test_btcpay_invoice_with_two_settled_payments_credits_both(client, settings, customer, order):
     settings.BTCPAY_WEBHOOK_SECRET = SECRET
     intent = usdt(order, customer)
-    assert webhook(client, intent, "d-1", "tx-a-0", "300.000000").json() == {"status": "payment credited"}
-    assert webhook(client, intent, "d-2", "tx-b-1", "110.000000").json() == {"status": "payment credited"}
+    tx_a, tx_b = "a1" * 32, "b2" * 32
+    assert webhook(client, intent, "d-1", f"{tx_a}-0", "300.000000").json() == {"status": "payment credited"}
+    assert webhook(client, intent, "d-2", f"{tx_b}-1", "110.000000").json() == {"status": "payment credited"}
     assert Order.objects.get(pk=order.pk).payment_status == "paid"
     assert sorted(Payment.objects.values_list("txid", "output_index", "source")) == [
-        ("tx-a", 0, "processor"),
-        ("tx-b", 1, "processor"),
+        (tx_a, 0, "processor"),
+        (tx_b, 1, "processor"),
     ]
 
 
