@@ -6,6 +6,7 @@ import hashlib
 import uuid
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
@@ -47,6 +48,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_staff = models.BooleanField(_("operator"), default=False, help_text=_("Can log in to the back office."))
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    # The language the customer chose (one of settings.LANGUAGES); emails go out in it. Empty: not chosen yet.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -67,6 +70,10 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self) -> str:
         return self.first_name
+
+    def email_language(self) -> str:
+        """The language of emails to this user: the one chosen on the account, else the shop's default."""
+        return self.language or settings.LANGUAGE_CODE
 
 
 class GuestSession(models.Model):
@@ -146,3 +153,30 @@ class ApiToken(models.Model):
 
 # Every token starts with this, so a leaked one is recognisable (secret scanners, log redaction).
 TOKEN_SCHEME = "gpr_"  # noqa: S105 (a public marker, not a secret)
+
+
+class SshKey(models.Model):
+    """An SSH public key a customer keeps on the account, to be installed on rented machines.
+
+    Only public keys are stored (`accounts.sshkeys` refuses private ones before anything is written). The
+    fingerprint is unique per user, so the same key is not added twice under two names.
+    """
+
+    user = models.ForeignKey("User", on_delete=models.CASCADE, related_name="ssh_keys", verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=100)
+    public_key = models.TextField(_("public key"))
+    fingerprint = models.CharField(_("SHA256 fingerprint"), max_length=60)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("SSH key")
+        verbose_name_plural = _("SSH keys")
+        constraints = [models.UniqueConstraint(fields=["user", "fingerprint"], name="ssh_key_unique_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.fingerprint})"
+
+    @property
+    def key_type(self) -> str:
+        return self.public_key.split(" ", 1)[0]

@@ -6,20 +6,22 @@ import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.errors import InvalidRequest, NotFound
 
 from .errors import EmailTaken, InvalidCredentials, WeakPassword
 from .guests import guest_session_adopt, guest_session_for, register_guest_adopter
-from .models import TOKEN_SCHEME, ApiToken, User
+from .models import TOKEN_SCHEME, ApiToken, SshKey, User
 from .passwords import password_errors
+from .sshkeys import public_key_parse
 
 __all__ = [
     "api_token_create",
@@ -31,6 +33,8 @@ __all__ = [
     "profile_update",
     "register_guest_adopter",
     "session_login",
+    "ssh_key_add",
+    "ssh_key_remove",
     "user_register",
 ]
 
@@ -77,7 +81,9 @@ def user_register(*, request: HttpRequest | None, first_name: str, last_name: st
     try:
         # A savepoint, so a concurrent registration of the same email fails cleanly inside our transaction.
         with transaction.atomic():
-            user = User.objects.create_user(email, password, first_name=first_name, last_name=last_name)
+            user = User.objects.create_user(
+                email, password, first_name=first_name, last_name=last_name, language=current_language()
+            )
     except IntegrityError as error:
         raise EmailTaken() from error
     logger.info("user %s registered", user.pk)
@@ -95,6 +101,23 @@ def session_login(request: HttpRequest, user: User) -> None:
     does (`user_register`).
     """
     login(request, user, backend=getattr(user, "backend", None) or _PASSWORD_BACKEND)
+    if not user.language:
+        # An account made before languages existed takes the one this visitor reads the shop in.
+        user.language = current_language()
+        user.save(update_fields=["language"])
+
+
+def current_language() -> str:
+    """The active language if the shop offers it, else the default (never a variant such as "en-us")."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def user_language_set(*, user: User, language: str) -> None:
+    """Remember the language a signed-in customer chose with the switcher; emails follow it."""
+    if language in dict(settings.LANGUAGES) and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
 
 
 @transaction.atomic
@@ -169,3 +192,38 @@ def api_token_mark_used(token: ApiToken) -> None:
         return
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     token.last_used_at = now
+
+
+@transaction.atomic
+def ssh_key_add(*, user: User, name: str, public_key: str) -> SshKey:
+    """Keep an SSH public key on `user`'s account, checked by `public_key_parse`.
+
+    Raises:
+        InvalidRequest: no name, a private key (never stored), an invalid key, or a key already on the account.
+    """
+    name = _required(name, _("Give the key a name."))
+    if len(name) > 100:
+        raise InvalidRequest(_("A key name has at most 100 characters."))
+    parsed = public_key_parse(public_key)
+    try:
+        with transaction.atomic():
+            row = SshKey.objects.create(user=user, name=name, public_key=parsed.line, fingerprint=parsed.fingerprint)
+    except IntegrityError:
+        raise InvalidRequest(_("This key is already on your account.")) from None
+    logger.info("user %s added SSH key %s", user.pk, row.pk)
+    return row
+
+
+@transaction.atomic
+def ssh_key_remove(*, user: User, key_id: int) -> SshKey:
+    """Remove one of `user`'s keys. Machines already delivered keep the keys they were given.
+
+    Raises:
+        NotFound: no such key among `user`'s.
+    """
+    key = SshKey.objects.filter(user=user, pk=key_id).first()
+    if key is None:
+        raise NotFound(_("No such key."))
+    key.delete()
+    logger.info("user %s removed SSH key %s", user.pk, key_id)
+    return key

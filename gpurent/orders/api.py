@@ -96,6 +96,8 @@ def _access_out(order: Order) -> dict[str, Any] | None:
         "user": access.username,
         "auth": "public_key" if access.public_key else "one_time_password",
         "one_time_password_available": bool(access.one_time_secret),
+        "ssh_keys": [{"name": key.name, "fingerprint": key.fingerprint} for key in order.ssh_keys.all()],
+        "jupyter_url": access.jupyter_url or None,
     }
 
 

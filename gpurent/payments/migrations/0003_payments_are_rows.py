@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('orders', '0002_machinerequest_provisioningrun_orderaccess'),
-        ('payments', '0001_initial'),
+        ('payments', '0002_chain_watch'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
