@@ -20,7 +20,7 @@ from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
-from .errors import OutOfStock, TransitionNotAllowed
+from .errors import OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
@@ -103,7 +103,12 @@ def order_place(
         NotFound: no GPU model on sale with that slug.
         InvalidRequest: term, lots, environment or contact are invalid.
         OutOfStock: fewer than `lots` lots are in stock.
+        TooManyUnpaidOrders: the owner already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` orders awaiting payment
+            (counted without a lock: it bounds stock held by one account, it is not a money rule).
     """
+    unpaid = Order.objects.filter(owner_id=owner.pk, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
+    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
+        raise TooManyUnpaidOrders()
     try:
         gpu = gpu_get(gpu_slug)
     except NotFound:

@@ -30,6 +30,7 @@ def intent_out(intent: PaymentIntent) -> dict[str, Any]:
         "amount": format_units(intent.amount_units, pair),
         "rate_usd": format(intent.rate_usd.normalize(), "f"),
         "usd_amount": Usd(intent.usd_cents).to_api(),
+        "balance_share_usd": Usd(intent.balance_share_cents).to_api(),
         "created_at": intent.created_at,
         "expires_at": intent.expires_at,
         "status": intent.status,

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +22,7 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
+from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
@@ -37,6 +39,8 @@ from .rates import Rate, current_rate
 from .receiving import address_allocate
 
 __all__ = [
+    "balance_available",
+    "balance_held",
     "create_deposit",
     "deposit_create",
     "intent_issue_for_deposit",
@@ -91,6 +95,7 @@ def _intent_issue(
     order: Order | None,
     deposit: Deposit | None,
     now: datetime,
+    share: Usd | None = None,
 ) -> PaymentIntent:
     amount_units = quote_units(usd, rate.usd_per_unit, pair)
     allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)
@@ -103,6 +108,7 @@ def _intent_issue(
         amount_units=allocation.amount_units,
         rate_usd=rate.usd_per_unit,
         usd_cents=usd.cents,
+        balance_share_cents=share.cents if share is not None else 0,
         address=allocation.address,
         memo=allocation.memo,
         expires_at=now + timedelta(minutes=settings.PAYMENTS_INTENT_TTL_MINUTES),
@@ -123,14 +129,18 @@ def intent_issue_for_order(
     now = now or timezone.now()
     pair, rate = _quote(asset, network, now)
     with transaction.atomic():
-        lock_rows((Order, [order.pk]))
+        # The customer's account is locked too: the balance share is decided against the other holds.
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(owner).pk]))
         locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise NothingToPay(_("This order is not waiting for a payment."))
-        due = locked.total - spendable_for_order(locked)
+        share = Usd(max(0, min(spendable_for_order(locked).cents, locked.total.cents)))
+        due = locked.total - share
         if due.cents <= 0:
             raise NothingToPay(_("Your balance already covers this order: pay it from the balance."))
-        return _intent_issue(owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now)
+        return _intent_issue(
+            owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now, share=share
+        )
 
 
 def intent_issue_for_deposit(
@@ -156,16 +166,23 @@ def intent_issue_for_deposit(
 def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> PaymentIntent:
     """The customer says they sent the payment of this intent. Recorded once; moves no money.
 
-    Allowed on any intent, expired ones included (the customer may have paid it). While a report awaits
-    verification, the order keeps its lots (its reservation is extended).
+    Allowed on any intent, expired ones included (the customer may have paid it): the report is recorded and
+    the operators are told. The order keeps its lots longer (`PAYMENTS_REPORT_HOLD_HOURS`) only for the first
+    report of the order, on an intent still open at that moment: a report on an expired intent extends
+    nothing, and reporting again (or another intent) never extends the reservation twice.
     """
     now = now or timezone.now()
     with transaction.atomic():
+        lock_rows((Order, [intent.order_id]), (Deposit, [intent.deposit_id]), (PaymentIntent, [intent.pk]))
         first = PaymentIntent.objects.filter(pk=intent.pk, reported_at__isnull=True).update(reported_at=now)
         intent.refresh_from_db()
         if first:
             _tell_operators(intent)
-        if intent.order_id is not None and intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED):
+        open_now = intent.status == IntentStatus.AWAITING_PAYMENT and now < intent.expires_at
+        earlier = PaymentIntent.objects.filter(order_id=intent.order_id or 0, reported_at__isnull=False).exclude(
+            pk=intent.pk
+        )
+        if first and open_now and intent.order_id is not None and not earlier.exists():
             hold = timedelta(hours=settings.PAYMENTS_REPORT_HOLD_HOURS)
             order_extend_reservation(order_id=intent.order_id, until=now + hold)
     return intent
@@ -211,6 +228,9 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise TransitionNotAllowed(_("This order is not waiting for a payment."))
+        if spendable_for_order(locked) < locked.total:
+            # Part of the balance is held for another order's open payment instructions.
+            raise InsufficientBalance(_("Part of your balance is held for another order's open payment instructions."))
         transfer_post(
             reference=f"order:{locked.ref}",
             debit=customer_account(owner),
@@ -223,9 +243,34 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         return paid
 
 
+def balance_held(owner_id: int, *, now: datetime | None = None, except_order_id: int | None = None) -> Usd:
+    """The balance held for orders by their open intents (awaiting payment, before expiry, order unpaid):
+    the balance share each intent states. Derived from the intent rows; nothing to release by hand."""
+    now = now or timezone.now()
+    held = (
+        PaymentIntent.objects.filter(
+            owner_id=owner_id,
+            status=IntentStatus.AWAITING_PAYMENT,
+            expires_at__gt=now,
+            order__payment_status=PaymentStatus.AWAITING_PAYMENT,
+            balance_share_cents__gt=0,
+        )
+        .exclude(order_id=except_order_id or 0)
+        .values("order_id")
+        .annotate(share=Max("balance_share_cents"))
+    )
+    # An order with several open intents holds its largest share once, not the sum.
+    return Usd(sum(row["share"] for row in held))
+
+
 def spendable_for_order(order: Order) -> Usd:
-    """What the order's owner may spend on it from the balance."""
-    return balance_for(order.owner)
+    """What the order's owner may spend on it from the balance: the balance minus what other orders hold."""
+    return balance_for(order.owner) - balance_held(order.owner_id, except_order_id=order.pk)
+
+
+def balance_available(owner: AbstractBaseUser) -> Usd:
+    """The balance minus every hold: what a withdrawal or a new order may take."""
+    return balance_for(owner) - balance_held(owner.pk)
 
 
 def order_intents_close(order: Order) -> int:

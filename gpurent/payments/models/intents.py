@@ -105,6 +105,9 @@ class PaymentIntent(models.Model):
     amount_units = models.PositiveBigIntegerField(_("amount (quote units)"))
     rate_usd = models.DecimalField(_("USD per unit of the asset"), max_digits=30, decimal_places=12)
     usd_cents = models.PositiveBigIntegerField(_("USD amount (cents)"))
+    # The part of the order's total the customer's balance covers, held for the order while this intent is
+    # open (awaiting payment and before `expires_at`): other orders and withdrawals cannot spend it.
+    balance_share_cents = models.PositiveBigIntegerField(_("from the balance (cents)"), default=0)
     address = models.CharField(max_length=128)
     memo = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -23,7 +23,7 @@ register = template.Library()
 
 @register.inclusion_tag("payments/partials/order_panel.html", takes_context=True)
 def order_payment_panel(context: template.Context, order: Order) -> dict[str, Any]:
-    intents: list[PaymentIntent] = list(intents_for_order(order))
+    intents: list[PaymentIntent] = list(intents_for_order(order).prefetch_related("payments"))
     references = order_references(order)
     balance = balance_for(order.owner)
     return {

@@ -115,6 +115,7 @@ class IntentModel:
     credited_payments: int = 0  # payments credited (dust included)
     review_units: list[int] = field(default_factory=list)  # payments waiting in review
     credit_cents: int = 0  # everything credited for this intent
+    share_cents: int = 0  # the balance share held for its order while it is open
 
 
 class PaymentsMachine(RuleBasedStateMachine):
@@ -164,6 +165,23 @@ class PaymentsMachine(RuleBasedStateMachine):
             return False
         return Order.objects.get(pk=model.order_pk).payment_status == PaymentStatus.AWAITING_PAYMENT
 
+    def _held(self, customer: int, *, except_order: int | None) -> int:
+        """The balance held by open intents of other unpaid orders: the largest share per order."""
+        shares: dict[int, int] = {}
+        for other in self.intent_models.values():
+            if (
+                other.customer == customer
+                and other.order_pk is not None
+                and other.order_pk != except_order
+                and other.status == IntentStatus.AWAITING_PAYMENT
+                and Order.objects.get(pk=other.order_pk).payment_status == PaymentStatus.AWAITING_PAYMENT
+            ):
+                shares[other.order_pk] = max(shares.get(other.order_pk, 0), other.share_cents)
+        return sum(shares.values())
+
+    def _spendable(self, customer: int, order_pk: int) -> int:
+        return self.balances[customer] - self._held(customer, except_order=order_pk)
+
     def _credited(self, model: IntentModel, credit: int, *, order_was_awaiting: bool) -> None:
         """Apply a credit to the model, and check the automatic payment of the intent's order: it happens iff
         the order was awaiting payment and the balance after the credit covers its total; the order's other
@@ -173,7 +191,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         if model.order_pk is None:
             return
         order = Order.objects.get(pk=model.order_pk)
-        expect_paid = order_was_awaiting and self.balances[model.customer] >= order.total_cents
+        expect_paid = order_was_awaiting and self._spendable(model.customer, order.pk) >= order.total_cents
         if expect_paid:
             event("credit: paid the order")
             assert order.payment_status == PaymentStatus.PAID
@@ -237,7 +255,8 @@ class PaymentsMachine(RuleBasedStateMachine):
     def issue_for_order(self, order_pk: int, pair: tuple[str, str]) -> Any:
         order = Order.objects.get(pk=order_pk)
         customer = self._customer_of(order.owner_id)
-        due = order.total_cents - self.balances[customer]
+        share = max(0, min(self._spendable(customer, order_pk), order.total_cents))
+        due = order.total_cents - share
         try:
             intent = intent_issue_for_order(order=order, owner=self.customers[customer], asset=pair[0], network=pair[1])
         except NothingToPay:
@@ -246,6 +265,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             return multiple()
         assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
         assert intent.usd_cents == due > 0
+        assert intent.balance_share_cents == share
         return self._remember(intent, customer)
 
     @rule(target=intents, deposit_pk=deposits, pair=st.sampled_from(PAIRS))
@@ -304,6 +324,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             amount_units=intent.amount_units,
             rate=intent.rate_usd,
             expires_at=intent.expires_at,
+            share_cents=intent.balance_share_cents,
         )
         return intent.pk
 
@@ -474,10 +495,10 @@ class PaymentsMachine(RuleBasedStateMachine):
         except InsufficientBalance:
             event("pay from balance: insufficient")
             assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
-            assert self.balances[customer] < order.total_cents
+            assert self._spendable(customer, order_pk) < order.total_cents
             return
         event("pay from balance: paid")
-        assert self.balances[customer] >= order.total_cents
+        assert self._spendable(customer, order_pk) >= order.total_cents
         assert paid.payment_status == PaymentStatus.PAID
         assert paid.pk not in self.paid_orders
         self.paid_orders.add(paid.pk)
@@ -489,7 +510,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         """The other checkout: top up what is missing (USDT, paid exactly, in time), then pay from the balance."""
         order = Order.objects.get(pk=order_pk)
         customer = self._customer_of(order.owner_id)
-        missing = order.total_cents - self.balances[customer]
+        missing = order.total_cents - self._spendable(customer, order_pk)
         if order.payment_status == PaymentStatus.AWAITING_PAYMENT and missing > 0:
             deposit = deposit_create(owner=self.customers[customer], amount=Usd(max(missing, 500)))
             intent_pk = self.issue_for_deposit(deposit.pk, ("USDT", "tron"))
