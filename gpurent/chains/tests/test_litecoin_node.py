@@ -13,7 +13,14 @@ from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.assets import format_units, pair_get
-from gpurent.payments.models import ChainObservation, Deposit, IntentStatus, ObservationState, PaymentIntent
+from gpurent.payments.models import (
+    ChainObservation,
+    Deposit,
+    IntentStatus,
+    ObservationState,
+    Payment,
+    PaymentIntent,
+)
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
@@ -186,4 +193,26 @@ def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_t
     assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
     assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
     watcher(ltc).scan(now=later)
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+
+
+def test_a_two_part_payment_is_credited_part_by_part_and_pays_the_order(ltc, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    watcher(ltc).scan()
+    first = intent.amount_units // 3
+    ltc.send(intent.address, ltc_amount(first))
+    ltc.mine(3)
+    watcher(ltc).scan()
+    order.refresh_from_db()
+    intent.refresh_from_db()
+    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT  # a partial payment leaves it open
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    ltc.send(intent.address, ltc_amount(intent.amount_units - first))
+    ltc.mine(3)
+    watcher(ltc).scan()
+    order.refresh_from_db()
+    intent.refresh_from_db()
+    assert order.payment_status == PaymentStatus.PAID
+    assert intent.status == IntentStatus.CONFIRMED
+    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
     assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
