@@ -162,9 +162,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         return (
             self.base_queryset()
             .annotate(
-                confirmed_by_chain=Exists(
-                    Payment.objects.filter(intent_id=OuterRef("pk"), source=PaymentSource.CHAIN)
-                ),
+                confirmed_by_chain=Exists(Payment.objects.filter(intent_id=OuterRef("pk"), source=PaymentSource.CHAIN)),
                 desk_rank=Case(
                     When(
                         reported_at__isnull=False,
