@@ -324,5 +324,6 @@ def provisioner_from_settings() -> Provisioner:
 def provision_paid_order(order_id: int) -> None:
     """Hand a newly paid order to the configured provisioner (enqueued after the payment commits)."""
     order = Order.objects.select_related("gpu").get(pk=order_id)
-    if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+    # An extension needs no machine: paying it moved its rental's term end.
+    if order.provisioning_status == ProvisioningStatus.NOT_STARTED and order.extends_id is None:
         provisioner_from_settings().start(order)

@@ -24,6 +24,7 @@ from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
+from gpurent.orders.extensions import extension_payable
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_transition
@@ -236,6 +237,8 @@ def payment_credit(*, intent: PaymentIntent, credit: Usd, kind: DepositKind, now
     deposit.refresh_from_db()
     if intent.order_id is not None:
         order = Order.objects.select_for_update().get(pk=intent.order_id)
-        if order.payment_status == PaymentStatus.AWAITING_PAYMENT and balance_for(owner) >= order.total:
+        # An extension whose rental has ended cannot be paid: the payment stays in the balance.
+        payable = order.payment_status == PaymentStatus.AWAITING_PAYMENT and extension_payable(order, now=now)
+        if payable and balance_for(owner) >= order.total:
             order_pay_from_balance(order=order, owner=owner)
     return deposit
