@@ -46,6 +46,7 @@ __all__ = [
     "provision_ready",
     "provision_start",
     "provisioner_from_settings",
+    "provisioning_runs_reclaim",
 ]
 
 logger = logging.getLogger(__name__)
@@ -244,13 +245,20 @@ def machine_request_create(*, order: Order, kind: str, note: str = "") -> Machin
 class Provisioner(Protocol):
     """Something that prepares machines for paid orders."""
 
-    def start(self, order: Order) -> None: ...
+    def start(self, order: Order) -> None:
+        """Move a paid order to `preparing` and prepare its machine."""
+
+    def resume(self, order: Order) -> None:
+        """Prepare again the machine of an order whose last run died with its worker (it is `preparing`)."""
 
 
 class ManualProvisioner:
     """The embedded default: operators prepare machines at the provisioning desk; nothing runs by itself."""
 
     def start(self, order: Order) -> None:
+        return None
+
+    def resume(self, order: Order) -> None:
         return None
 
 
@@ -266,7 +274,12 @@ class CommandProvisioner:
         self.timeout_seconds = timeout_seconds
 
     def start(self, order: Order) -> None:
-        order = provision_start(order=order, actor=None)
+        self._run(provision_start(order=order, actor=None))
+
+    def resume(self, order: Order) -> None:
+        self._run(order)
+
+    def _run(self, order: Order) -> None:
         run = ProvisioningRun.objects.create(order=order, command=" ".join(self.command))
         env = {
             "ORDER_REF": order.ref,
@@ -320,10 +333,37 @@ def provisioner_from_settings() -> Provisioner:
     return ManualProvisioner()
 
 
+# The output note of a run whose process died (marked by `provisioning_runs_reclaim`); exit_code stays empty.
+DIED_NOTE = "[the process running this stopped before it finished; reclaimed by the sweep]"
+
+
 @task()
 def provision_paid_order(order_id: int) -> None:
-    """Hand a newly paid order to the configured provisioner (enqueued after the payment commits)."""
+    """Hand a newly paid order to the configured provisioner (enqueued after the payment commits).
+
+    Safe to run again: a task the sweep requeued after its worker died (`core.tasks`) finds the order
+    `preparing` with its last run unfinished or reclaimed, and runs the provisioner once more; an order
+    that got further, or already has a second run, is left alone.
+    """
     order = Order.objects.select_related("gpu").get(pk=order_id)
     # An extension needs no machine: paying it moved its rental's term end.
     if order.provisioning_status == ProvisioningStatus.NOT_STARTED and order.extends_id is None:
         provisioner_from_settings().start(order)
+    elif order.provisioning_status == ProvisioningStatus.PREPARING:
+        runs = list(order.provisioning_runs.order_by("-started_at", "-pk")[:2])
+        if len(runs) == 1 and runs[0].exit_code is None:
+            _mark_died(runs[0].pk)
+            provisioner_from_settings().resume(order)
+
+
+def _mark_died(run_id: int, now: datetime | None = None) -> int:
+    run = ProvisioningRun.objects.filter(pk=run_id, exit_code__isnull=True, finished_at__isnull=True)
+    return run.update(finished_at=now or timezone.now(), output=DIED_NOTE)
+
+
+def provisioning_runs_reclaim(*, now: datetime) -> int:
+    """Mark the runs left unfinished for longer than `TASKS_RECLAIM_AFTER_SECONDS` as died, so the
+    provisioning desk shows them; their task, requeued by `core.tasks.tasks_reclaim`, runs them again once."""
+    cutoff = now - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS)
+    stale = ProvisioningRun.objects.filter(finished_at__isnull=True, started_at__lt=cutoff)
+    return sum(_mark_died(run_id, now) for run_id in stale.values_list("pk", flat=True))
