@@ -59,7 +59,7 @@ class OrderOut(Schema):
     extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")
 
 
-class ExtendIn(Schema):
+class ExtendIn(InputSchema):
     term_days: Literal[3, 7, 30]
 
 
@@ -190,7 +190,7 @@ def orders_summary_csv(request: HttpRequest) -> HttpResponse:
     response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     summary="Extend a running rental",
 )
-def extend_order(request: HttpRequest, ref: str, payload: ExtendIn) -> Status:
+def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Place an extension of a running rental for 3, 7 or 30 more days at the current lot price; pay it like
     any order (intents or pay-from-balance). Paid before the term ends, it moves the term end. Requires an
     `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422."""
@@ -201,7 +201,7 @@ def extend_order(request: HttpRequest, ref: str, payload: ExtendIn) -> Status:
         extension = order_extension_place(rental=rental, owner=user, term_days=payload.term_days)
         return IdempotentOutcome(201, order_out(extension))
 
-    outcome = api_idempotent(request, {"ref": ref, **payload.model_dump()}, extend)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), extend)
     return Status(outcome.status, outcome.body)
 
 
