@@ -24,6 +24,8 @@ from django_tasks import task
 
 from gpurent.core.audit import audit_record
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.locks import lock_rows
+from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 
 from .enums import PaymentStatus, ProvisioningStatus, Track
@@ -153,6 +155,8 @@ def provision_fail(*, order: Order, actor: AbstractBaseUser | None, reason: str)
         TransitionNotAllowed: the order is not being prepared (or not paid).
     """
     with transaction.atomic():
+        # The money lock order (docs/money.md): the order, then the customer's account; never the revenue one.
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(order.owner_id).pk]))
         locked = _locked(order)
         if locked.payment_status != PaymentStatus.PAID:
             raise TransitionNotAllowed(_("Only a paid order can be refunded."))
