@@ -33,9 +33,11 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_variables
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from .models import IdempotencyKey, IdempotencyState
+from .redaction import redacted_params
 
 __all__ = [
     "FORM_FIELD",
@@ -80,10 +82,15 @@ def owner_of(request: HttpRequest) -> str:
     return f"session:{request.session.session_key}"
 
 
+@sensitive_variables()
 def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> str:
-    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON."""
+    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON.
+
+    String parameters are hashed with their secrets redacted (`redacted_params`), so no form or API body that
+    held a pasted key leaves a brute-forceable trace of it in the idempotency table (decision 0062).
+    """
     canonical = json.dumps(
-        {"method": method.upper(), "path": path, "params": dict(params)},
+        {"method": method.upper(), "path": path, "params": redacted_params(params)},
         sort_keys=True,
         separators=(",", ":"),
         default=str,

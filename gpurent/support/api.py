@@ -15,11 +15,10 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut
 from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.redaction import Finding
 
 from .enums import Author
-from .fingerprints import redacted_params
 from .models import SupportMessage, SupportRequest
-from .redaction import Finding
 from .selectors import support_messages, support_request_get_for, support_request_list_for
 from .services import SUBJECT_MAX_CHARS, RequestInput, support_message_post, support_request_create
 
@@ -160,7 +159,7 @@ def create_request(request: HttpRequest, payload: RequestIn) -> Status:
         )
         return Outcome(201, _request_out(support_request_create(owner=user, data=data)))
 
-    outcome = api_idempotent(request, redacted_params(payload.model_dump()), create)
+    outcome = api_idempotent(request, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 
@@ -188,5 +187,5 @@ def create_message(request: HttpRequest, ref: str, payload: MessageIn) -> Status
         )
         return Outcome(201, _message_out(message))
 
-    outcome = api_idempotent(request, redacted_params(payload.model_dump()), post)
+    outcome = api_idempotent(request, payload.model_dump(), post)
     return Status(outcome.status, outcome.body)

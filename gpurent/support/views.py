@@ -19,10 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import FORM_FIELD, Outcome, form_key, owner_of, run_idempotent
+from gpurent.core.idempotency import FORM_FIELD, Outcome, form_key, owner_of, request_fingerprint, run_idempotent
 
 from .enums import Author
-from .fingerprints import redacted_fingerprint
 from .forms import MessageForm, SupportRequestForm
 from .selectors import support_messages, support_request_get_for, support_request_list_for
 from .services import support_message_post, support_request_close, support_request_create
@@ -37,7 +36,7 @@ def _user(request: HttpRequest) -> User:
 
 def _fingerprint(request: HttpRequest) -> str:
     params = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_FINGERPRINTED}
-    return redacted_fingerprint("POST", request.path, params)
+    return request_fingerprint("POST", request.path, params)
 
 
 @login_required

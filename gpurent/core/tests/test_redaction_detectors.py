@@ -10,8 +10,8 @@ import string
 
 import pytest
 
-from gpurent.support.redaction import Kind, marker, redact_text
-from gpurent.support.redaction.detectors import (
+from gpurent.core.redaction import Kind, marker, redact_text
+from gpurent.core.redaction.detectors import (
     _CONTEXT_PATTERNS,
     _LIBRARY_PLUGINS,
     _PEM_BEGIN,
@@ -19,8 +19,8 @@ from gpurent.support.redaction.detectors import (
     _PUTTY,
     _WIF,
 )
-from gpurent.support.redaction.seed_phrases import mnemonic_from_entropy
-from gpurent.support.tests.corpus import base58check
+from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
+from gpurent.core.tests.redaction_corpus import base58check
 
 _RNG = random.Random(15)  # noqa: S311 (fake secrets, the same in every run)
 _ALNUM = string.ascii_letters + string.digits
