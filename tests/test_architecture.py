@@ -18,6 +18,7 @@ ALLOWED = {
     "glossary": {"core"},
     "orders": {"core", "catalog", "accounts", "ledger"},
     "payments": {"core", "catalog", "accounts", "orders", "ledger"},
+    "chains": {"core", "catalog", "accounts", "orders", "ledger", "payments"},
     "ledger": {"core", "accounts"},
     "sizing": {"core", "catalog", "accounts", "glossary", "vramcalc"},
     "journal": {"core", "catalog", "accounts", "orders", "sizing", "vramcalc"},
