@@ -45,7 +45,9 @@ def main() -> None:
         return text
 
     parts = PARTS if args.part == "both" else (args.part,)
-    print(f"{'part':8} {'texts w/ secrets':>16} {'recall':>8} {'clean texts':>11} {'FP rate':>8}   detect-secrets alone")
+    print(
+        f"{'part':8} {'texts w/ secrets':>16} {'recall':>8} {'clean texts':>11} {'FP rate':>8}   detect-secrets alone"
+    )
     for name in parts:
         part = load_part(name)
         mine, base = score(part, ours), score(part, library_only)
