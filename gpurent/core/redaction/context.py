@@ -35,8 +35,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]{{0,40}}?(?:{_KEYWORDS}))["']?(?:[ \t]*\[[^\]\n]{{0,20}}\])?"""
-            rf"""[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
+            rf"""(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]{{0,40}}?(?:{_KEYWORDS}))["']?"""
+            rf"""(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
         ),
         Kind.SECRET,
         "named",
@@ -97,8 +97,9 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `doctl auth init -t TOKEN`, `wandb.login(key=…)`
     (
         re.compile(
-            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--[a-z-]+)*|ngrok[ \t]+(?:config[ \t]+add-)?authtoken|vault[ \t]+login"""
-            r"""|vastai[ \t]+set[ \t]+api-key|prefect[ \t]+cloud[ \t]+login[ \t]+(?:-k|--key)|netlify\b[^\n]*?--auth"""
+            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--[a-z-]+)*|ngrok[ \t]+(?:config[ \t]+add-)?authtoken"""
+            r"""|vault[ \t]+login|vastai[ \t]+set[ \t]+api-key|prefect[ \t]+cloud[ \t]+login[ \t]+(?:-k|--key)"""
+            r"""|netlify\b[^\n]*?--auth"""
             r"""|npm[ \t]+config[ \t]+set[ \t]+\S*_authToken|doctl[ \t]+auth[ \t]+init[ \t]+(?:-t|--access-token)"""
             rf"""|\blogin\([ \t]*(?:key|api_key))[ \t]*=?[ \t]*{_ARG}"""
         ),
@@ -157,13 +158,23 @@ _PLACEHOLDER_WORDS = frozenset(
     ]
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*|/.*|~/.*|\./.*)$", re.I
+    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
 )
+
+
+def _is_path(value: str) -> bool:
+    """`/run/secrets/db_password`, `~/keys/sa.json`: a file holding a secret, not a secret (a base64 key may also
+    start with `/`, but it has no `.`, `_` or `-` and mixes cases)."""
+    if not value.startswith(("/", "~/", "./", "../")):
+        return False
+    return any(char in value for char in "._-") or value == value.lower()
 
 
 def _is_placeholder(value: str) -> bool:
     lowered = value.lower()
-    return lowered in _PLACEHOLDER_WORDS or bool(_PLACEHOLDER.match(value)) or lowered.startswith(("os.", "env."))
+    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.")):
+        return True
+    return bool(_PLACEHOLDER.match(value))
 
 
 def _password_like(value: str) -> bool:
@@ -221,10 +232,34 @@ def _value_span(match: re.Match[str]) -> tuple[int, int] | None:
     return None
 
 
+# Every name the "named" patterns look for contains one of these; a line without any is skipped by them (they
+# never cross a line), which makes a long log several times faster to scan.
+_NAMED_TRIGGER = re.compile(r"(?i)pass|pwd|secret|token|key|credential")
+
+
+def _named_lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line of `text` that contains a trigger word."""
+    for trigger in _NAMED_TRIGGER.finditer(text):
+        start = text.rfind("\n", 0, trigger.start()) + 1
+        end = text.find("\n", trigger.end())
+        yield start, len(text) if end == -1 else end
+
+
+def _matches(pattern: re.Pattern[str], rule: str, text: str) -> Iterator[re.Match[str]]:
+    if rule != "named":
+        yield from pattern.finditer(text)
+        return
+    done = -1
+    for start, end in _named_lines(text):
+        if start > done:
+            yield from pattern.finditer(text, start, end)
+            done = end
+
+
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
     """(start, end, kind) of each value a context pattern finds and `_kind` accepts."""
     for pattern, default, rule in CONTEXT_PATTERNS:
-        for match in pattern.finditer(text):
+        for match in _matches(pattern, rule, text):
             span = _value_span(match)
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one

@@ -41,7 +41,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from .context import context_spans
 from .kinds import Kind
-from .providers import PROVIDER_PATTERNS
+from .providers import PROVIDER_PATTERNS, starts_a_token
 from .seed_phrases import find_seed_phrases
 from .wallets import solana_keypair_spans, wif_spans
 
@@ -93,6 +93,20 @@ _VALUE_GROUP: dict[str, int] = {
 }
 # AWS's second pattern is the secret access key named after `aws…key`, not an access key id.
 _PATTERN_KIND = {AWSKeyDetector.denylist[1].pattern: Kind.AWS_SECRET_KEY}
+# Each plugin pattern, compiled once more with `^`/`$` at line ends so that it runs over the whole text in one pass
+# (the plugins are written for one line at a time; none of their patterns crosses a line otherwise).
+_LIBRARY_PATTERNS = tuple(
+    (
+        plugin,
+        _PATTERN_KIND.get(pattern.pattern, kind),
+        re.compile(pattern.pattern, pattern.flags | re.MULTILINE),
+        _VALUE_GROUP.get(pattern.pattern, 0),
+        # Basic auth in a URL says where a secret is, not what it is (a GitHub token, say).
+        _CONTEXT if kind == Kind.PASSWORD_IN_URL else _PROVIDER,
+    )
+    for plugin, kind in _LIBRARY_PLUGINS
+    for pattern in plugin.denylist
+)
 
 # PEM (five dashes) and the SSH2 format of ssh.com and PuTTY exports (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
 _PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
@@ -112,25 +126,18 @@ def _library_spans(text: str) -> Iterator[Span]:
     group. A plugin that filters its matches in its own `analyze_string` (JWT checks that the parts decode)
     still decides whether a match counts.
     """
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        for plugin, kind in _LIBRARY_PLUGINS:
-            # Basic auth in a URL says where a secret is, not what it is (a GitHub token, say).
-            priority = _CONTEXT if kind == Kind.PASSWORD_IN_URL else _PROVIDER
-            for pattern in plugin.denylist:
-                group = _VALUE_GROUP.get(pattern.pattern, 0)
-                filtered = type(plugin).analyze_string is not RegexBasedDetector.analyze_string
-                for match in pattern.finditer(line):
-                    if match.group(group) is None or (filtered and not any(plugin.analyze_string(match.group()))):
-                        continue
-                    start, end = match.span(group)
-                    while start < end and line[start] in _DELIMITERS:
-                        start += 1
-                    while end > start and line[end - 1] in _DELIMITERS:
-                        end -= 1
-                    if start < end:
-                        yield Span(offset + start, offset + end, _PATTERN_KIND.get(pattern.pattern, kind), priority)
-        offset += len(line)
+    for plugin, kind, pattern, group, priority in _LIBRARY_PATTERNS:
+        filtered = type(plugin).analyze_string is not RegexBasedDetector.analyze_string
+        for match in pattern.finditer(text):
+            if match.group(group) is None or (filtered and not any(plugin.analyze_string(match.group()))):
+                continue
+            start, end = match.span(group)
+            while start < end and text[start] in _DELIMITERS:
+                start += 1
+            while end > start and text[end - 1] in _DELIMITERS:
+                end -= 1
+            if start < end:
+                yield Span(start, end, kind, priority)
 
 
 def _body_end(text: str, position: int) -> int:
@@ -157,7 +164,8 @@ def _pem_spans(text: str) -> Iterator[Span]:
 def _pattern_spans(text: str) -> Iterator[Span]:
     for pattern, kind in PROVIDER_PATTERNS:
         for match in pattern.finditer(text):
-            yield Span(match.start(), match.end(), kind)
+            if starts_a_token(text, match.start()):
+                yield Span(match.start(), match.end(), kind)
     for start, end in (*wif_spans(text), *solana_keypair_spans(text)):
         yield Span(start, end, Kind.WALLET_PRIVATE_KEY)
     for start, end in find_seed_phrases(text):

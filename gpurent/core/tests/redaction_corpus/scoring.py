@@ -54,7 +54,10 @@ def _jsonl(path: Path) -> list[dict[str, object]]:
 
 
 def load_part(name: str) -> Part:
-    positives = [(str(d["id"]), str(d["text"]), tuple(d["secrets"])) for d in _jsonl(_DIR / name / "secrets.jsonl")]  # type: ignore[arg-type]
+    positives = [
+        (str(d["id"]), str(d["text"]), tuple(str(secret) for secret in d["secrets"]))  # type: ignore[attr-defined]
+        for d in _jsonl(_DIR / name / "secrets.jsonl")
+    ]
     negatives = [(str(d["id"]), str(d["text"])) for d in _jsonl(_DIR / name / "clean.jsonl")]
     if name == "tuning":
         positives += [(f"gen-{n}-{s.kind.value}", s.text, (s.secret,)) for n, s in enumerate(secret_samples(rounds=2))]
