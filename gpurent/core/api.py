@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from .errors import ApplicationError, error_body
+from .idempotency import HEADER, KEY_REQUIRED_MESSAGE
 
 __all__ = ["ErrorOut", "install_error_handlers"]
 
@@ -42,7 +44,11 @@ class ErrorOut(Schema):
 def _describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     parts = []
     for error in errors[:5]:
-        location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
+        loc = tuple(error.get("loc", ()))
+        if loc[:1] == ("header",) and loc[-1:] == (HEADER,):
+            parts.append(f"{HEADER}: {KEY_REQUIRED_MESSAGE}")
+            continue
+        location = ".".join(str(item) for item in loc if item not in ("body", "query", "path", "header", "payload"))
         message = str(error.get("msg", _("invalid value")))
         parts.append(f"{location}: {message}" if location else message)
     return "; ".join(parts) or _("Some fields are missing or invalid.")
@@ -69,6 +75,11 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         return respond(request, exc.status_code, _CODES_BY_STATUS.get(exc.status_code, "error"), str(exc))
+
+    @api.exception_handler(RequestDataTooBig)
+    def payload_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; without this it would be a 400 page.
+        return respond(request, 413, "payload_too_large", _("The request body is too large."))
 
     @api.exception_handler(Http404)
     def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:

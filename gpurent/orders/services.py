@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -11,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gpurent.accounts.models import SshKey
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
@@ -19,7 +21,7 @@ from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .errors import OutOfStock, TransitionNotAllowed
-from .models import Order, OrderStatusChange
+from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
 
@@ -77,8 +79,9 @@ def order_place(
     environment: str,
     environment_note: str = "",
     contact: Contact,
+    ssh_keys: Sequence[SshKey] = (),
 ) -> Order:
-    """Place an order and reserve its lots, atomically.
+    """Place an order and reserve its lots, atomically; `ssh_keys` (the owner's) are copied onto it.
 
     The lots leave stock in the same transaction that creates the order, through a conditional UPDATE, so two
     customers can never buy the same last lot; if there are too few, the whole transaction rolls back.
@@ -120,6 +123,13 @@ def order_place(
                 OrderStatusChange(
                     order=order, track=Track.PROVISIONING, to_status=order.provisioning_status, actor_id=owner.pk
                 ),
+            ]
+        )
+        OrderSshKey.objects.bulk_create(
+            [
+                OrderSshKey(order=order, name=key.name, public_key=key.public_key, fingerprint=key.fingerprint)
+                for key in ssh_keys
+                if key.user_id == owner.pk
             ]
         )
         # Reserve last: the GPU row is the one every buyer contends for, and its lock is held from this
