@@ -25,7 +25,7 @@ TARGET_RECALL, TARGET_FP = 0.98, 0.01
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["tuning", "heldout", "both"], default="both")
+    parser.add_argument("--part", choices=["tuning", "heldout", "heldout2", "all"], default="all")
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
@@ -44,7 +44,7 @@ def main() -> None:
             text = text[: span.start] + "[X]" + text[span.end :]
         return text
 
-    parts = PARTS if args.part == "both" else (args.part,)
+    parts = PARTS if args.part == "all" else (args.part,)
     print(
         f"{'part':8} {'texts w/ secrets':>16} {'recall':>8} {'clean texts':>11} {'FP rate':>8}   detect-secrets alone"
     )
@@ -58,9 +58,9 @@ def main() -> None:
         if args.show_misses:
             print(f"  missed: {' '.join(mine.missed) or '-'}")
             print(f"  flagged: {' '.join(mine.flagged) or '-'}")
-        if name == "heldout":
+        if name.startswith("heldout"):
             met = mine.recall >= TARGET_RECALL and mine.false_positive_rate <= TARGET_FP
-            print(f"target on held-out: recall >= 98% at <= 1% FP -> {'met' if met else 'NOT met'}")
+            print(f"target on {name}: recall >= 98% at <= 1% FP -> {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -153,6 +153,44 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     add(lambda: (lambda pw: (f"https://user:{pw}@host.example.com/path", [pw]))(f.pick(ALNUM, 16)))
     add(lambda: (lambda k: (f"kubectl create secret docker-registry regcred --docker-password={k}", [k]))(p()))
     add(lambda: (lambda k: (f"GET /ckpt.pt?X-Amz-Credential=AKIA%2F&X-Amz-Signature={k}", [k]))(f.hex(64)))
+    # round 2 (after the first held-out measurements): shapes the first round did not cover
+    add(lambda: (lambda k: (f'SENTRY_DSN="https://{k}@o45.ingest.us.sentry.io/77"', [k]))(f.hex(32)))
+    add(lambda: (lambda k: (f"dsn: https://{k}@sentry.example.com/3", [k]))(f.hex(32)))
+    add(lambda: (lambda pw: (f"jdbc:mysql://db/app?user=root&password={pw}&useSSL=false", [pw]))(p()))
+    add(lambda: (lambda pw: (f"Password for user app: {pw}", [pw]))(p()))
+    add(lambda: (lambda pw: (f"Enter password: {pw}", [pw]))(p()))
+    add(lambda: (lambda k: (f"export AWS_SESSION_TOKEN={k}", [k]))("IQoJb3JpZ2luX2VjE" + f.pick(B64, 180)))
+    add(lambda: (lambda k: (f'az storage container list --account-key "{k}"', [k]))(f.pick(B64, 86) + "=="))
+    add(
+        lambda: (lambda k: (f"{k}\n(that is the output of gcloud auth print-access-token)", [k]))(
+            "ya29." + f.pick(URLSAFE, 120)
+        )
+    )
+    add(lambda: (lambda k: (f"helm registry login -u me -p {k} ghcr.io", [k]))("ghp_" + f.pick(ALNUM, 36)))
+    add(lambda: (lambda k: (f"gh auth login --with-token <<< '{k}'", [k]))("gho_" + f.pick(ALNUM, 36)))
+    add(lambda: (lambda k: (f"privkey {k}", [k]))(f.eth_key()))
+    add(lambda: (lambda k: (f"it's 0x{k} (the key)", [k]))(f.eth_key()))
+    add(lambda: (lambda pw: (f"user: root, pass {pw}", [pw]))(p()))
+    add(lambda: (lambda pw: (f"login admin / {pw}", [pw]))(p()))
+    add(lambda: (lambda k: (f'$env:HF_TOKEN = "{k}"', [k]))(f.pick(ALNUM, 37)))
+    add(lambda: (lambda k: (f"set -gx ANTHROPIC_KEY {k}", [k]))(f.pick(URLSAFE, 40) + "9"))
+    add(lambda: (lambda k: (f"setx OPENAI_API_KEY {k}", [k]))(f.pick(ALNUM, 48)))
+    add(lambda: (lambda k: (f"-H 'X-Api-Key: {k}'", [k]))(f.pick(ALNUM, 36)))
+    add(lambda: (lambda k: (f"body: grant_type=client_credentials&client_secret={k}", [k]))(f.pick(URLSAFE, 40)))
+    add(lambda: (lambda k: (f'{{ "accessToken": "{k}" }}', [k]))(f.pick(ALNUM, 40)))
+    add(lambda: (lambda k: (f"runpod api key {k}", [k]))(f.pick(UPPER, 32)))
+    add(
+        lambda: (lambda k: (f"POST https://discord.com/api/webhooks/{f.pick('0123456789', 19)}/{k}", [k]))(
+            f.pick(URLSAFE, 68)
+        )
+    )
+    add(lambda: (lambda k: (f"http://localhost:8888/tree?token={k}", [k]))(f.hex(48)))
+    add(lambda: (lambda k: (f"the jupyter token was {k}", [k]))(f.hex(48)))
+    add(lambda: (lambda k: (f'export DEEPSEEK_KEY="{k}"', [k]))("sk-" + f.hex(32)))
+    add(lambda: (lambda k: (f"DEEPSEEK_API_KEY: {k}", [k]))("sk-" + f.hex(32)))
+    add(lambda: (lambda k: (f"solana keypair:\n{k}", [k]))(f.solana_keypair_json()[1:-1]))
+    add(lambda: (lambda k: (f"rclone: secret_access_key = {k}", [k]))(f.pick(B64, 40)))
+    add(lambda: (lambda k: (f"Token: {k}", [k]))("hf_" + f.pick(ALNUM, 34)))
     return t
 
 
@@ -227,6 +265,17 @@ def negatives(f: Fakes) -> list[str]:
     add(lambda: "api_key=YOUR_API_KEY")
     add(lambda: "secret_key = get_random_secret_key()")
     add(lambda: "sk-... is how OpenAI keys start; mine is in the vault")
+    # round 2 negatives
+    add(lambda: "Enter password for new role: (hidden)\nEnter it again:")
+    add(lambda: f"login ok / session {f.pick(LOWER, 8)}")
+    add(lambda: f"https://{f.pick(LOWER, 6)}.example.com/docs/api-keys#rotate")
+    add(lambda: f"ref: https://sentry.io/organizations/acme/issues/{f.rng.randint(10**6, 10**7)}/")
+    add(lambda: f"runpod pod id {f.pick(LOWER, 14)}")
+    add(lambda: f"setx CUDA_VISIBLE_DEVICES {f.rng.randint(0, 7)}")
+    add(lambda: '$env:PYTHONPATH = "C:\\work\\src"')
+    add(lambda: "Permission denied, please try again.\nuser@host's password:")
+    add(lambda: f"git log --oneline | head\n{f.hex(7)} fix\n{f.hex(7)} add")
+    add(lambda: f"[{', '.join(str(f.rng.randint(0, 255)) for _ in range(64))}] pixel row of the test image")
     return t
 
 
