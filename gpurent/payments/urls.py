@@ -12,4 +12,5 @@ urlpatterns = [
     path("payments/orders/<str:ref>/intents/", views.order_intent_create, name="order_intent"),
     path("payments/orders/<str:ref>/pay/", views.order_pay, name="order_pay"),
     path("payments/intents/<uuid:intent_id>/report/", views.intent_report_view, name="intent_report"),
+    path("payments/intents/<uuid:intent_id>/chain/", views.intent_chain_status, name="intent_chain"),
 ]
