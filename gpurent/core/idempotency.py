@@ -29,8 +29,10 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from ninja import Header
@@ -45,6 +47,7 @@ __all__ = [
     "IdempotencyKeyHeader",
     "Outcome",
     "api_idempotent",
+    "form_action",
     "form_idempotent",
     "form_key",
     "owner_of",
@@ -225,9 +228,15 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
     )
 
 
-def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
+def form_idempotent(
+    request: HttpRequest,
+    action: Callable[[], Outcome],
+    *,
+    fingerprint: Callable[[str, str, Mapping[str, Any]], str] = request_fingerprint,
+) -> Outcome:
     """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
-    fingerprint of the path and the submitted fields (CSRF token and key excluded).
+    fingerprint of the path and the submitted fields (CSRF token and key excluded). `fingerprint` replaces
+    `request_fingerprint` where the fields must not be hashed as sent (support redacts secrets first).
 
     Raises:
         InvalidRequest: the form carries no valid key.
@@ -236,6 +245,29 @@ def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outc
     return run_idempotent(
         owner=owner_of(request),
         key=form_key(request),
-        fingerprint=request_fingerprint("POST", request.path, form_params(request)),
+        fingerprint=fingerprint("POST", request.path, form_params(request)),
         action=action,
     )
+
+
+def form_action(
+    request: HttpRequest, action: Callable[[], Outcome], *, back: str, success: str | None = None
+) -> HttpResponse:
+    """An HTML button's action, once per idempotency key, answered with a redirect and a flash message.
+
+    An error (raised, or stored and replayed) becomes an error message and a redirect to `back`, the page the
+    form was on. Otherwise the success message (`success`, else the outcome's `message`) is shown the first
+    time only, and the redirect goes to the outcome's `redirect`, else to `back`.
+    """
+    try:
+        outcome = form_idempotent(request, action)
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect(back)
+    message = success or outcome.body.get("message")
+    if not outcome.replayed and message:
+        messages.success(request, message)
+    return redirect(outcome.body.get("redirect", back))
