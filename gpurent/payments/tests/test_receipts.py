@@ -40,6 +40,7 @@ def paid_then_refunded(order, customer):
 def test_receipt_page_lists_payment_balance_refund_and_references(client, customer, paid_then_refunded):
     order = paid_then_refunded
     payment = Payment.objects.get(intent__order=order)
+    assert payment.deposit is not None
     client.force_login(customer)
     page = client.get(reverse("payments:receipt", args=[order.ref])).content.decode()
     for text in [
@@ -55,14 +56,16 @@ def test_receipt_page_lists_payment_balance_refund_and_references(client, custom
         "$410.00",
     ]:
         assert text in page, text
-    assert reverse("payments:receipt_pdf", args=[order.ref]) in client.get(
-        reverse("orders:rental", args=[order.ref])
-    ).content.decode()
+    assert (
+        reverse("payments:receipt_pdf", args=[order.ref])
+        in client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    )
 
 
 def test_receipt_pdf_has_every_reference_and_is_a_download(client, customer, paid_then_refunded):
     order = paid_then_refunded
     payment = Payment.objects.get(intent__order=order)
+    assert payment.deposit is not None
     client.force_login(customer)
     response = client.get(reverse("payments:receipt_pdf", args=[order.ref]))
     assert response["Content-Type"] == "application/pdf"
