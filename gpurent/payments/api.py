@@ -17,7 +17,7 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.schemas import InputSchema
-from gpurent.orders.api import OrderOut, order_out
+from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out
@@ -42,25 +42,6 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 class PairIn(InputSchema):
     asset: str = Field(min_length=1, max_length=10, examples=["USDT"])
     network: str = Field(min_length=1, max_length=20, examples=["tron"])
-
-
-class IntentOut(Schema):
-    id: str
-    asset: str
-    network: str
-    network_label: str
-    address: str
-    memo: str
-    amount: str = Field(description="Exact amount in the asset, as a decimal string")
-    rate_usd: str
-    usd_amount: str = Field(description="What this intent asks in crypto, in USD")
-    balance_share_usd: str = Field(description="The part of the order's total held from the balance for it")
-    created_at: datetime
-    expires_at: datetime
-    status: str
-    reported_at: datetime | None
-    order: str | None
-    deposit: str | None
 
 
 class ReportOut(IntentOut):

@@ -14,4 +14,5 @@ urlpatterns = [
     path("rentals/<str:ref>/receipt/", receipt_views.order_receipt, name="receipt"),
     path("rentals/<str:ref>/receipt.pdf", receipt_views.order_receipt_pdf, name="receipt_pdf"),
     path("payments/intents/<uuid:intent_id>/report/", views.intent_report_view, name="intent_report"),
+    path("payments/intents/<uuid:intent_id>/chain/", views.intent_chain_status, name="intent_chain"),
 ]

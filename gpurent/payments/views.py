@@ -69,7 +69,25 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri),
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
+        **intent_chain(intent),
     }
+
+
+def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
+    """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
+    configured for its network and the intent is open or has a transfer below its depth)."""
+    chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
+    watched = intent.network in settings.CHAIN_WATCH_URLS
+    pending = any(seen.state != "credited" for seen in chain)
+    return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
+
+
+@login_required
+@require_GET
+def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
+    """The chain part of an intent, polled by htmx while the watcher may still report something new."""
+    intent = intent_get_for(_user(request), intent_id)
+    return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
 
 
 def _pair_from(request: HttpRequest) -> tuple[str, str] | None:
