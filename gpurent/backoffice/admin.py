@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -27,7 +28,8 @@ from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
-from gpurent.payments.models import IntentStatus
+from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
+from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
 from .models import PaymentsDesk, ProvisioningDesk
@@ -102,6 +104,9 @@ class VerifyForm(forms.Form):
         ],
     )
     txid = forms.CharField(label=_("Transaction id"), required=False, max_length=128)
+    output_index = forms.IntegerField(
+        label=_("Output or log index"), required=False, initial=0, min_value=0, max_value=2**31 - 1
+    )
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
     reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
 
@@ -135,29 +140,45 @@ class VerifyForm(forms.Form):
 @admin.register(PaymentsDesk)
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
-    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported", "expires", "status"]
+    list_display = [
+        "queue",
+        "target",
+        "owner",
+        "pair",
+        "expected",
+        "address",
+        "reported",
+        "expires",
+        "status",
+        "confirmed_by",
+    ]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "-reported_at", "-created_at")
-    search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
-    list_select_related = ["owner", "order", "deposit"]
+    search_fields = ["id", "address", "payments__txid", "owner__email", "order__ref", "deposit__ref"]
+    list_select_related = ["owner", "order", "deposit", "verified_by"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         # Reported and still open first, then the late-payment review queue, then open, then expired.
         return (
             self.base_queryset()
             .annotate(
+                confirmed_by_chain=Exists(Payment.objects.filter(intent_id=OuterRef("pk"), source=PaymentSource.CHAIN)),
                 desk_rank=Case(
                     When(
                         reported_at__isnull=False,
                         status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
                         then=Value(0),
                     ),
-                    When(status=IntentStatus.REVIEW, then=Value(1)),
+                    When(
+                        Q(status=IntentStatus.REVIEW)
+                        | Exists(Payment.objects.filter(intent_id=OuterRef("pk"), state=PaymentState.REVIEW)),
+                        then=Value(1),
+                    ),
                     When(status=IntentStatus.AWAITING_PAYMENT, then=Value(2)),
                     When(status=IntentStatus.EXPIRED, then=Value(3)),
                     default=Value(4),
                     output_field=IntegerField(),
-                )
+                ),
             )
             .order_by(*self.desk_ordering)
         )
@@ -208,28 +229,65 @@ class PaymentsDeskAdmin(DeskAdmin):
             "form": form,
             "may_act": self.may_act(request),
             "opts": self.model._meta,
+            "payments": self._payments(intent),
+            "chain": self.chain_evidence(intent),
+            "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
+
+    @staticmethod
+    def _payments(intent: Any) -> list[Payment]:
+        pair = pair_get(intent.asset, intent.network)
+        payments = list(Payment.objects.filter(intent_id=intent.pk).select_related("deposit"))
+        for payment in payments:
+            payment.amount_display = f"{format_units(payment.amount_units, pair)} {pair.asset}"  # type: ignore[attr-defined]
+        return payments
+
+    @staticmethod
+    def chain_evidence(intent: Any) -> list[dict[str, Any]]:
+        """What the chain watcher saw for the intent, with an explorer link where CHAIN_EXPLORER_TX_URLS has a
+        pattern for the network ({txid} is replaced)."""
+        pattern = settings.CHAIN_EXPLORER_TX_URLS.get(intent.network, "")
+        pair = pair_get(intent.asset, intent.network)
+        return [
+            {
+                "row": row,
+                "amount": format_units(row.amount_units, pair),
+                "explorer": pattern.replace("{txid}", row.txid) if pattern else "",
+            }
+            for row in intent.chain_observations.order_by("first_seen_at", "id")
+        ]
+
+    @admin.display(description=_("confirmed by"))
+    def confirmed_by(self, intent: Any) -> str:
+        if intent.status != IntentStatus.CONFIRMED:
+            return "—"
+        if intent.confirmed_by_chain:
+            return "chain watcher (automatic)"
+        return str(intent.verified_by or "processor")
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         verifier = ManualVerifier()
         try:
             if data["action"] == "confirm":
-                done = verifier.confirm(
+                payment = payment_receive(
                     intent_id=intent.pk,
-                    txid=data["txid"].strip(),
-                    received_units=data["received_units"],
+                    txid=data["txid"],
+                    output_index=data["output_index"] or 0,
+                    amount_units=data["received_units"],
+                    source=PaymentSource.OPERATOR,
                     actor=_operator(request),
                 )
-                messages.success(request, _("Payment %(status)s.") % {"status": done.get_status_display()})
+                messages.success(request, _("Payment %(state)s.") % {"state": payment.get_state_display()})
             elif data["action"] == "reject":
                 verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
                 messages.success(request, _("Payment rejected."))
             else:
-                deposit = review_resolve(
+                credited = review_resolve(
                     intent_id=intent.pk, actor=_operator(request), use_current_rate=data["action"] == "resolve_current"
                 )
-                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": deposit.ref})
+                refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
+                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": refs or "—"})
         except (ApplicationError, ValueError) as error:
             messages.error(request, str(getattr(error, "message", error)))
             return HttpResponseRedirect(request.path)
@@ -290,7 +348,8 @@ class ProvisioningDeskAdmin(DeskAdmin):
             default=Value(3),
             output_field=IntegerField(),
         )
-        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID)
+        # Extensions need no machine (paying one moves its rental's term end): not on this desk.
+        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID, extends__isnull=True)
         return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
 
     @admin.display(description=_("paid"), ordering="paid_at")

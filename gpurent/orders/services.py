@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,18 +20,21 @@ from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
-from .errors import OutOfStock, TransitionNotAllowed
+from .errors import OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
 
 __all__ = [
     "Contact",
+    "extension_apply",
     "order_cancel",
     "order_extend_reservation",
     "order_place",
     "order_transition",
     "orders_expire_due",
+    "register_payment_closer",
+    "rental_running",
 ]
 
 # The customer's emails that a transition queues (sent once, after commit).
@@ -48,6 +51,17 @@ _RELEASING = {
     (Track.PROVISIONING, ProvisioningStatus.ENDED),
     (Track.PROVISIONING, ProvisioningStatus.FAILED),
 }
+
+
+# Called in the transaction that ends an order's wait for payment (paid, cancelled, expired), with the order
+# locked. Payments registers the function that closes the order's open intents (orders ← payments, DESIGN §10).
+_payment_closers: list[Callable[[Order], object]] = []
+
+
+def register_payment_closer(closer: Callable[[Order], object]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if closer not in _payment_closers:
+        _payment_closers.append(closer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +105,12 @@ def order_place(
         NotFound: no GPU model on sale with that slug.
         InvalidRequest: term, lots, environment or contact are invalid.
         OutOfStock: fewer than `lots` lots are in stock.
+        TooManyUnpaidOrders: the owner already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` orders awaiting payment
+            (counted without a lock: it bounds stock held by one account, it is not a money rule).
     """
+    unpaid = Order.objects.filter(owner_id=owner.pk, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
+    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
+        raise TooManyUnpaidOrders()
     try:
         gpu = gpu_get(gpu_slug)
     except NotFound:
@@ -182,6 +201,8 @@ def order_transition(
         if (track, to) == (Track.PAYMENT, PaymentStatus.PAID):
             locked.paid_at = now
             update_fields.append("paid_at")
+            if locked.extends_id is not None:
+                extension_apply(locked, now=now)
         if (track, to) == (Track.PROVISIONING, ProvisioningStatus.READY):
             # A term is exactly term_days × 24 h from the moment access is ready: no calendar arithmetic.
             locked.term_starts_at = now
@@ -196,11 +217,41 @@ def order_transition(
             actor_id=actor.pk if actor is not None else None,
             reason=reason,
         )
-        if (track, to) in _RELEASING:
+        # An extension reserved no lots (its rental holds them), so it releases none.
+        if (track, to) in _RELEASING and locked.extends_id is None:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
-        if (track, to) in _NOTIFY:
+        if track == Track.PAYMENT:
+            for closer in _payment_closers:
+                closer(locked)
+        if (track, to) == (Track.PAYMENT, PaymentStatus.PAID) and locked.extends_id is not None:
+            order_notify(locked, "extended")
+        elif (track, to) in _NOTIFY:
             order_notify(locked, _NOTIFY[(track, to)])
     return locked
+
+
+def rental_running(rental: Order, now: datetime) -> bool:
+    """Whether `rental`'s term runs at `now` (access ready, end not reached)."""
+    return (
+        rental.provisioning_status == ProvisioningStatus.READY
+        and rental.term_ends_at is not None
+        and now < rental.term_ends_at
+    )
+
+
+def extension_apply(extension: Order, *, now: datetime) -> Order:
+    """Move the rental's term end by the extension's days, when the extension becomes paid (see
+    `extensions.py`). Locks the rental after the extension.
+
+    Raises:
+        TransitionNotAllowed: the rental's term is over (then the extension cannot be paid).
+    """
+    rental = Order.objects.select_for_update(of=("self",)).get(pk=extension.extends_id or 0)
+    if not rental_running(rental, now) or rental.term_ends_at is None:
+        raise TransitionNotAllowed(_("The rental's term ended before this extension was paid."))
+    rental.term_ends_at += timedelta(days=extension.term_days)
+    rental.save(update_fields=["term_ends_at", "updated_at"])
+    return rental
 
 
 def order_extend_reservation(*, order_id: int, until: datetime) -> None:

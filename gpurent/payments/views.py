@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any, cast
 
 from django.conf import settings
@@ -16,8 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.models import User
-from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.selectors import order_get_for
@@ -25,7 +23,7 @@ from gpurent.orders.selectors import order_get_for
 from .assets import format_units, pair_from_key, pair_get
 from .errors import InvalidAddress
 from .forms import PairForm, TopUpForm
-from .models import PaymentIntent
+from .models import PaymentIntent, PaymentState
 from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for
@@ -47,8 +45,15 @@ def _user(request: HttpRequest) -> User:
 def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     """What a person needs to pay an intent: the pair spelled out, the exact amount, the address, a QR code."""
     pair = pair_get(intent.asset, intent.network)
+    # Derived from the payment rows: what arrived in time counts towards the amount; the rest is still due.
+    received = sum(
+        payment.amount_units
+        for payment in intent.payments.all()
+        if payment.state == PaymentState.CREDITED and payment.at_locked_rate
+    )
+    due = max(intent.amount_units - received, 0) or intent.amount_units
     try:
-        uri = payment_uri(pair, intent.address, intent.amount_units, intent.memo)
+        uri = payment_uri(pair, intent.address, due, intent.memo)
     except InvalidAddress:
         # The address was valid when loaded; a page must still show the instructions if checks change later.
         logger.warning("intent %s: stored address no longer validates; QR code shows the bare address", intent.pk)
@@ -56,26 +61,33 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     return {
         "intent": intent,
         "pair": pair,
-        "amount": format_units(intent.amount_units, pair),
+        "amount": format_units(due, pair),
+        "total_amount": format_units(intent.amount_units, pair),
+        "received": format_units(received, pair) if received else "",
         "usd": Usd(intent.usd_cents),
+        "share": Usd(intent.balance_share_cents),
+        "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri),
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
+        **intent_chain(intent),
     }
 
 
-def _form_action(request: HttpRequest, action: Callable[[], Outcome], back: str) -> HttpResponse:
-    """Run a form's action once per idempotency key; errors become a message on the page the form was on."""
-    try:
-        outcome = form_idempotent(request, action)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect(back)
-    if outcome.is_error:
-        messages.error(request, outcome.body["error"]["message"])
-        return redirect(back)
-    if not outcome.replayed and outcome.body.get("message"):
-        messages.success(request, outcome.body["message"])
-    return redirect(outcome.body.get("redirect", back))
+def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
+    """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
+    configured for its network and the intent is open or has a transfer below its depth)."""
+    chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
+    watched = intent.network in settings.CHAIN_WATCH_URLS
+    pending = any(seen.state != "credited" for seen in chain)
+    return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
+
+
+@login_required
+@require_GET
+def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
+    """The chain part of an intent, polled by htmx while the watcher may still report something new."""
+    intent = intent_get_for(_user(request), intent_id)
+    return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
 
 
 def _pair_from(request: HttpRequest) -> tuple[str, str] | None:
@@ -101,7 +113,7 @@ def order_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
         return Outcome(303, {"redirect": back})
 
-    return _form_action(request, issue, back)
+    return form_action(request, issue, back=back)
 
 
 @login_required
@@ -115,7 +127,7 @@ def order_pay(request: HttpRequest, ref: str) -> HttpResponse:
         order_pay_from_balance(order=order, owner=user)
         return Outcome(303, {"redirect": back, "message": _("Paid from your balance. Thank you!")})
 
-    return _form_action(request, pay, back)
+    return form_action(request, pay, back=back)
 
 
 @login_required
@@ -160,14 +172,16 @@ def top_up(request: HttpRequest) -> HttpResponse:
         deposit = deposit_create(owner=user, amount=amount)
         return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
 
-    return _form_action(request, create, reverse("payments:balance"))
+    return form_action(request, create, back=reverse("payments:balance"))
 
 
 @login_required
 @require_GET
 def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     deposit = deposit_get_for(_user(request), ref)
-    intents = [intent_display(intent) for intent in deposit.intents.order_by("-created_at")]
+    intents = [
+        intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
+    ]
     context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s")}
     return render(request, "payments/deposit.html", context)
 
@@ -187,4 +201,4 @@ def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
         return Outcome(303, {"redirect": back})
 
-    return _form_action(request, issue, back)
+    return form_action(request, issue, back=back)
