@@ -215,12 +215,13 @@ def test_every_customer_template_text_is_marked_for_translation():
 # --- Emails follow the customer's language; the API's messages follow the request's --------------------------
 
 
-def test_order_email_goes_out_in_the_account_language(db, gpu):
+def test_order_email_goes_out_in_the_account_language(db, gpu, django_capture_on_commit_callbacks):
     from gpurent.core.models import OutboundEmail
     from gpurent.orders.services import Contact, order_place
 
     owner = User.objects.create_user("linh@example.com", "a-long-passphrase-1", first_name="Linh", language="vi")
-    with translation.override("en"):  # whatever language the request or the worker runs in
+    with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
+        # whatever language the request or the worker runs in
         order = order_place(
             owner=owner,
             gpu_slug=gpu.slug,

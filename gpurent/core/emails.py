@@ -43,7 +43,8 @@ def email_queue(
     its templates are not rendered again). The templates are rendered after the transaction commits, not
     inside it (the caller's transaction may hold money locks); the row is sent only once rendered.
     """
-    language = language or settings.LANGUAGE_CODE
+    # Customers' emails pass the account's language; without one, the language of the request that queues it.
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to})
     if not created:
         return None
