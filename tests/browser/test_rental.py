@@ -15,6 +15,8 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_ac
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
 
+from .conftest import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct horse battery staple"
@@ -89,6 +91,7 @@ def test_key_rental_extension_and_receipt_on_a_phone(
 
     # 4. Extend by 7 days before the end, paid from the balance: the term end moves by exactly 7 × 24 h.
     old_end = Order.objects.get(pk=rental.pk).term_ends_at
+    assert old_end is not None
     page.get_by_label(re.compile(r"^7 days")).check()
     page.get_by_role("button", name="Extend", exact=True).click()
     expect(page.get_by_test_id("extends")).to_contain_text(rental.ref)
@@ -128,7 +131,6 @@ def test_catalog_filters_to_80_gb_in_stock_cuda_without_javascript(live_server, 
     names = page.locator("article.gpu-card h2").all_inner_texts()
     assert names == ["A100 80GB", "H100 80GB", "H200 141GB", "B200 (2 × 180GB)"]
     no_sideways_scroll(page, "the filtered catalog")
-    page.screenshot(
-        path=str(Path(__file__).resolve().parents[2] / "artifacts" / "catalog-filtered-nojs-phone.png"), full_page=True
-    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "catalog-filtered-nojs-phone.png"), full_page=True)
     context.close()
