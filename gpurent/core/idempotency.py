@@ -35,10 +35,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
+from django.views.decorators.debug import sensitive_variables
 from ninja import Header
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from .models import IdempotencyKey, IdempotencyState
+from .redaction import redacted_params
 
 __all__ = [
     "FORM_FIELD",
@@ -101,10 +103,15 @@ def owner_of(request: HttpRequest) -> str:
     return f"session:{request.session.session_key}"
 
 
+@sensitive_variables()
 def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> str:
-    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON."""
+    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON.
+
+    String parameters are hashed with their secrets redacted (`redacted_params`), so no form or API body that
+    held a pasted key leaves a brute-forceable trace of it in the idempotency table (decision 0062).
+    """
     canonical = json.dumps(
-        {"method": method.upper(), "path": path, "params": dict(params)},
+        {"method": method.upper(), "path": path, "params": redacted_params(params)},
         sort_keys=True,
         separators=(",", ":"),
         default=str,
@@ -228,15 +235,10 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
     )
 
 
-def form_idempotent(
-    request: HttpRequest,
-    action: Callable[[], Outcome],
-    *,
-    fingerprint: Callable[[str, str, Mapping[str, Any]], str] = request_fingerprint,
-) -> Outcome:
+def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
     """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
-    fingerprint of the path and the submitted fields (CSRF token and key excluded). `fingerprint` replaces
-    `request_fingerprint` where the fields must not be hashed as sent (support redacts secrets first).
+    fingerprint of the path and the submitted fields (CSRF token and key excluded; secrets in them redacted by
+    `request_fingerprint`).
 
     Raises:
         InvalidRequest: the form carries no valid key.
@@ -245,7 +247,7 @@ def form_idempotent(
     return run_idempotent(
         owner=owner_of(request),
         key=form_key(request),
-        fingerprint=fingerprint("POST", request.path, form_params(request)),
+        fingerprint=request_fingerprint("POST", request.path, form_params(request)),
         action=action,
     )
 

@@ -22,7 +22,6 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
 
 from .enums import Author
-from .fingerprints import redacted_fingerprint
 from .forms import MessageForm, SupportRequestForm
 from .selectors import support_messages, support_request_get_for, support_request_list_for
 from .services import support_message_post, support_request_close, support_request_create
@@ -59,7 +58,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
             return Outcome(303, {"ref": created.ref, "removed": len(created.redactions)})
 
         try:
-            outcome = form_idempotent(request, create, fingerprint=redacted_fingerprint)
+            outcome = form_idempotent(request, create)
         except ApplicationError as error:
             form.add_error(None, error.message)
         else:
@@ -100,7 +99,7 @@ def message_create(request: HttpRequest, ref: str) -> HttpResponse:
             return Outcome(303, {"message_id": message.pk, "removed": len(findings)})
 
         try:
-            outcome = form_idempotent(request, post, fingerprint=redacted_fingerprint)
+            outcome = form_idempotent(request, post)
         except ApplicationError as error:
             form.add_error(None, error.message)
         else:
