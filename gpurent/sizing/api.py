@@ -16,13 +16,13 @@ from ninja import Field, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
+from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .calculation import inputs_from_payload, size_workload
 from .models import SavedEstimate
-from .owners import Owner
 from .selectors import estimate_get_for
 from .services import estimate_save
 
@@ -54,6 +54,7 @@ class EstimateIn(InputSchema):
     runtime: dict[str, Any] | None = None
     diffusion: dict[str, Any] | None = None
     flash_attention: bool | None = Field(default=None, description="Fused attention (default true)")
+    images_per_sequence: int | None = Field(default=None, description="Vision-language models: images per sequence")
 
 
 class ComponentOut(Schema):
