@@ -158,7 +158,7 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
 @router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
 def list_orders(request: HttpRequest) -> dict[str, Any]:
     # The access and the intents of every order in two queries, not two per order.
-    orders = order_list_for(cast(User, request.user)).select_related("access").prefetch_related("intents")
+    orders = order_list_for(cast(User, request.user)).select_related("access").prefetch_related("intents__payments")
     return {"items": [order_out(order) for order in orders]}
 
 
