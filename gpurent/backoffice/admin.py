@@ -310,7 +310,8 @@ class ProvisioningDeskAdmin(DeskAdmin):
             default=Value(3),
             output_field=IntegerField(),
         )
-        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID)
+        # Extensions need no machine (paying one moves its rental's term end): not on this desk.
+        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID, extends__isnull=True)
         return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
 
     @admin.display(description=_("paid"), ordering="paid_at")

@@ -18,6 +18,7 @@ from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.schemas import InputSchema
 
 from .export import orders_csv
+from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .selectors import order_get_for, order_list_for
 from .services import Contact, order_place
@@ -54,6 +55,12 @@ class OrderOut(Schema):
     access: dict[str, Any] | None
     intents: list[dict[str, Any]]
     created_at: datetime
+    extends: str | None = Field(description="For an extension: the ref of the rental it extends")
+    extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")
+
+
+class ExtendIn(InputSchema):
+    term_days: Literal[3, 7, 30]
 
 
 class OrderListOut(Schema):
@@ -124,6 +131,9 @@ def _order_base(order: Order) -> dict[str, Any]:
         "access": _access_out(order),
         "intents": [],
         "created_at": order.created_at,
+        "extends": order.extends.ref if order.extends_id and order.extends else None,
+        # .all(), sorted here: the list view prefetches them (one query for every order).
+        "extensions": [e.ref for e in sorted(order.extensions.all(), key=lambda e: (e.created_at, e.pk))],
     }
 
 
@@ -158,7 +168,11 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
 @router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
 def list_orders(request: HttpRequest) -> dict[str, Any]:
     # The access and the intents of every order in two queries, not two per order.
-    orders = order_list_for(cast(User, request.user)).select_related("access").prefetch_related("intents__payments")
+    orders = (
+        order_list_for(cast(User, request.user))
+        .select_related("access", "extends")
+        .prefetch_related("intents__payments", "extensions", "ssh_keys")
+    )
     return {"items": [order_out(order) for order in orders]}
 
 
@@ -169,6 +183,26 @@ def orders_summary_csv(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
     return response
+
+
+@router.post(
+    "/{ref}/extend",
+    response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    summary="Extend a running rental",
+)
+def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_key: IdempotencyKeyHeader) -> Status:
+    """Place an extension of a running rental for 3, 7 or 30 more days at the current lot price; pay it like
+    any order (intents or pay-from-balance). Paid before the term ends, it moves the term end. Requires an
+    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422."""
+    user = cast(User, request.user)
+    rental = order_get_for(user, ref)
+
+    def extend() -> IdempotentOutcome:
+        extension = order_extension_place(rental=rental, owner=user, term_days=payload.term_days)
+        return IdempotentOutcome(201, order_out(extension))
+
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), extend)
+    return Status(outcome.status, outcome.body)
 
 
 @router.get(

@@ -12,7 +12,16 @@ from gpurent.core.money import Usd
 
 from .models import Order
 
-__all__ = ["order_notify"]
+__all__ = ["email_key", "order_notify"]
+
+
+def email_key(event: str, ref: str) -> str:
+    """The outbox key of an order's email: one email per order and event."""
+    return f"order-{event}:{ref}"
+
+
+def _order_url(order: Order) -> str:
+    return settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
 
 
 def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
@@ -50,7 +59,19 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             _("Order %(ref)s ends in 24 hours") % {"ref": ref},
             [
                 _("Your term ends at %(end)s. Copy your results and checkpoints off the machine before then.")
-                % {"end": end}
+                % {"end": end},
+                _(
+                    "To keep the same machine, extend the term by 3, 7 or 30 days from your order page before it "
+                    "ends: %(url)s"
+                )
+                % {"url": _order_url(order) + "#extend"},
+            ],
+        ),
+        "extended": (
+            _("Order %(ref)s is paid: your rental is extended") % {"ref": ref},
+            [
+                _("Thank you. Rental %(rental)s now runs %(days)d days longer, on the same machine.")
+                % {"rental": order.extends.ref if order.extends else "", "days": order.term_days},
             ],
         ),
         "ended": (
@@ -72,14 +93,14 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
 
 
 def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None:
-    """Queue the email for `event` (placed, paid, cancelled, ready, ending, ended, refunded), once per order and
-    event."""
+    """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
+    order and event."""
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
-    url = settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
+    url = _order_url(order)
     email_queue(
-        key=f"order-{event}:{order.ref}",
+        key=email_key(event, order.ref),
         to=order.contact_email,
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},

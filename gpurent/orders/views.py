@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from gpurent.accounts.forms import LoginForm, RegistrationForm
 from gpurent.accounts.models import User
 from gpurent.accounts.services import session_login, user_register
+from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
@@ -26,6 +27,7 @@ from gpurent.core.idempotency import Outcome, form_idempotent
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
 from .export import orders_csv
+from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .provisioning import access_reveal_secret, machine_request_create
@@ -224,6 +226,9 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "now": now,
         "access": access if running else None,
         "installed_keys": list(order.ssh_keys.all()) if running else [],
+        "can_extend": running and not order.is_extension,
+        "extension_prices": [(term, order.gpu.lot_price(term) * order.lots) for term in Term] if running else [],
+        "extensions": list(order.extensions.all()),
         "machine_requests": order.machine_requests.all()[:5],
         **extra,
     }
@@ -250,6 +255,38 @@ def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
     response = _rental_page(request, order, revealed_secret=secret)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@login_required
+@require_POST
+def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
+    """Place an extension of a running rental, once per form (idempotency key), then go and pay it."""
+    user = _authenticated_user(request)
+    rental = order_get_for(user, ref)
+
+    def extend() -> Outcome:
+        try:
+            term_days = int(request.POST.get("term", ""))
+        except ValueError:
+            raise InvalidRequest(_("Extend by 3, 7 or 30 days.")) from None
+        extension = order_extension_place(rental=rental, owner=user, term_days=term_days)
+        return Outcome(303, {"redirect": reverse("orders:rental", args=[extension.ref]), "ref": extension.ref})
+
+    try:
+        outcome = form_idempotent(request, extend)
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
+    if not outcome.replayed:
+        messages.success(
+            request,
+            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.")
+            % {"ref": outcome.body["ref"]},
+        )
+    return redirect(outcome.body["redirect"])
 
 
 @login_required
