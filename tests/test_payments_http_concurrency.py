@@ -83,7 +83,11 @@ def post_all(
         barrier.wait()
         try:
             with urllib.request.urlopen(request, timeout=socket_timeout) as response:
-                return response.status, "", json.loads(response.read())
+                payload = response.read()
+                try:
+                    return response.status, "", json.loads(payload)
+                except ValueError:  # an HTML page (a desk's redirect target): only the status matters
+                    return response.status, "", {}
         except urllib.error.HTTPError as error:
             payload = error.read()
             try:

@@ -288,7 +288,7 @@ def order_cancel(*, order: Order, actor: AbstractBaseUser, confirmed: bool = Fal
         CancelNeedsConfirmation: a payment was reported or received for the order and `confirmed` is False
             (the message says what happens to the money); nothing changes.
     """
-    warning = order_cancel_warning(order)
+    warning = order_cancel_warning(order) if order.payment_status == PaymentStatus.AWAITING_PAYMENT else ""
     if warning and not confirmed:
         raise CancelNeedsConfirmation(warning)
     return order_transition(
