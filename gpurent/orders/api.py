@@ -34,6 +34,28 @@ class OrderIn(InputSchema):
     environment_note: str = Field(default="", max_length=200)
 
 
+class IntentOut(Schema):
+    """A payment instruction (DESIGN §11.1). Declared here because an order lists its intents; the payments
+    app fills it (`payments.presenters.intent_out`) and uses it in its own endpoints."""
+
+    id: str
+    asset: str
+    network: str
+    network_label: str
+    address: str
+    memo: str
+    amount: str = Field(description="Exact amount in the asset, as a decimal string")
+    rate_usd: str
+    usd_amount: str = Field(description="What this intent asks in crypto, in USD")
+    balance_share_usd: str = Field(description="The part of the order's total held from the balance for it")
+    created_at: datetime
+    expires_at: datetime
+    status: str
+    reported_at: datetime | None
+    order: str | None
+    deposit: str | None
+
+
 class OrderOut(Schema):
     ref: str
     gpu: str
@@ -53,7 +75,7 @@ class OrderOut(Schema):
     term_starts_at: datetime | None
     term_ends_at: datetime | None
     access: dict[str, Any] | None
-    intents: list[dict[str, Any]]
+    intents: list[IntentOut]
     created_at: datetime
     extends: str | None = Field(description="For an extension: the ref of the rental it extends")
     extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")

@@ -22,7 +22,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action, form_idempotent
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
@@ -298,14 +298,10 @@ def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
         machine_request_create(order=order, kind=request.POST.get("kind", ""), note=request.POST.get("note", ""))
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
-    try:
-        outcome = form_idempotent(request, record)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect("orders:rental", ref=order.ref)
-    if not outcome.replayed:
-        messages.success(request, _("Request sent to our operators. Your term is not paused or extended."))
-    return redirect("orders:rental", ref=order.ref)
+    back = reverse("orders:rental", args=[order.ref])
+    return form_action(
+        request, record, back=back, success=_("Request sent to our operators. Your term is not paused or extended.")
+    )
 
 
 @login_required
@@ -318,14 +314,8 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
         order_cancel(order=order, actor=user, confirmed=request.POST.get("confirm") == "yes")
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
-    try:
-        outcome = form_idempotent(request, cancel)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect("orders:rental", ref=order.ref)
-    if not outcome.replayed:
-        messages.success(request, _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref})
-    return redirect("orders:rental", ref=order.ref)
+    success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}
+    return form_action(request, cancel, back=reverse("orders:rental", args=[order.ref]), success=success)
 
 
 @login_required
