@@ -193,7 +193,7 @@ def list_orders(request: HttpRequest) -> dict[str, Any]:
     orders = (
         order_list_for(cast(User, request.user))
         .select_related("access", "extends")
-        .prefetch_related("intents", "extensions", "ssh_keys")
+        .prefetch_related("intents__payments", "extensions", "ssh_keys")
     )
     return {"items": [order_out(order) for order in orders]}
 

@@ -32,7 +32,7 @@ from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .provisioning import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
-from .services import Contact, order_cancel, order_place
+from .services import Contact, order_cancel, order_cancel_warning, order_place
 
 
 def _authenticated_user(request: HttpRequest) -> User:
@@ -205,7 +205,8 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
     """My rentals: every order with its payment and provisioning shown apart."""
-    orders = list(order_list_for(_authenticated_user(request)))
+    # The intents and their payments (for the "Payment reported" badge) in two queries, not two per order.
+    orders = list(order_list_for(_authenticated_user(request)).prefetch_related("intents__payments"))
     return render(request, "orders/rentals.html", {"orders": orders})
 
 
@@ -220,6 +221,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
     )
     context = {
         "order": order,
+        "cancel_warning": order_cancel_warning(order) if order.payment_status == "awaiting_payment" else "",
         "history": order_history(order),
         "now": now,
         "access": access if running else None,
@@ -309,7 +311,7 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
     order = order_get_for(user, ref)
 
     def cancel() -> Outcome:
-        order_cancel(order=order, actor=user)
+        order_cancel(order=order, actor=user, confirmed=request.POST.get("confirm") == "yes")
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}
