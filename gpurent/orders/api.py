@@ -8,11 +8,11 @@ from typing import Any, Literal, cast
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.idempotency import api_idempotent
 
@@ -56,7 +56,8 @@ class OrderOut(Schema):
 
 
 class OrderListOut(Schema):
-    items: list[OrderOut]
+    items: list[OrderOut] = Field(description="One page of orders, newest first")
+    next: str | None = Field(description="Cursor of the older orders (pass as ?cursor=), null on the last page")
 
 
 # Apps that build on orders (payments) add their fields to the order's API shape without orders importing
@@ -153,10 +154,10 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
 
 
 @router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
-def list_orders(request: HttpRequest) -> dict[str, Any]:
-    # The access and the intents of every order in two queries, not two per order.
+def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    # The access and the intents of the page's orders in two queries, not two per order.
     orders = order_list_for(cast(User, request.user)).select_related("access").prefetch_related("intents")
-    return {"items": [order_out(order) for order in orders]}
+    return api_page(orders, page, order_out)
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")

@@ -22,6 +22,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
@@ -182,9 +183,9 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
-    """My rentals: every order with its payment and provisioning shown apart."""
-    orders = list(order_list_for(_authenticated_user(request)))
-    return render(request, "orders/rentals.html", {"orders": orders})
+    """My rentals: a page of orders, newest first, with their payment and provisioning shown apart."""
+    page = page_from_request(request, order_list_for(_authenticated_user(request)))
+    return render(request, "orders/rentals.html", {"orders": page.items, "page": page})
 
 
 def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpResponse:
