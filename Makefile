@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/gpurent
 
-.PHONY: help setup db run test test-fast test-postgres test-browser lint format typecheck check-deploy messages bench clean
+.PHONY: help setup db run test test-fast test-postgres test-browser lint format typecheck check-deploy messages compilemessages bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## Create the virtualenv and install the pinned dependencies
 
-db: setup ## Migrate the SQLite database and load the demo catalog
+db: setup compilemessages ## Migrate the SQLite database and load the demo catalog
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 
@@ -36,18 +36,18 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	  $(PY) manage.py sweep --loop 60 > /dev/null & \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
-test: setup ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
+test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
 	$(PY) -m pytest -m "not browser" --cov --cov-report=term
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
 
-test-fast: setup ## The suite without the browser tests
+test-fast: setup compilemessages ## The suite without the browser tests
 	$(PY) -m pytest -m "not browser"
 
-test-postgres: setup ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
+test-postgres: setup compilemessages ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"
 
-test-browser: setup ## Only the browser tests (headless Debian Chromium)
+test-browser: setup compilemessages ## Only the browser tests (headless Debian Chromium)
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
 
@@ -68,8 +68,12 @@ check-deploy: setup ## Django's deployment checks with the production settings
 	  ALLOWED_HOSTS=shop.example.com DATABASE_URL=$(PG_URL) $(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py makemigrations --check --dry-run
 
-messages: setup ## Extract translatable strings into locale/
-	$(PY) manage.py makemessages -a --ignore=.venv --ignore=vramcalc
+messages: setup ## Extract translatable strings into locale/*.po (the i18n owner then translates them)
+	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts --ignore=backoffice --ignore=admin.py --ignore=tests --ignore=node_modules
+
+compilemessages: setup ## Compile locale/*.po into the .mo files Django reads (gettext's msgfmt; not in git)
+	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install gettext (apt-get install gettext)"; exit 1; }
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=artifacts
 
 bench: setup ## Benchmarks (ratios against a baseline measured in the same run)
 	$(PY) bench/catalog_pages.py

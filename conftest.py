@@ -1,11 +1,29 @@
 """Fixtures shared by every test package (apps' tests/ and the cross-app tests/)."""
 
 import io
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from gpurent.catalog.models import GpuModel
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the translation catalogs the tests read, as `make test` does (the .mo files are not in git).
+
+    Only a catalog whose .mo is missing or older than its .po is compiled, so a plain `pytest` run in a fresh
+    checkout reads the same translations as `make test`.
+    """
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        return
+    for po in (Path(__file__).resolve().parent / "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run([msgfmt, "--check-format", "-o", str(mo), str(po)], check=True, timeout=120)  # noqa: S603
 
 
 def make_gpu(**overrides: object) -> GpuModel:

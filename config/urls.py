@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django_otp.admin import OTPAdminSite
 
+from gpurent.accounts import views as account_views
 from gpurent.core import views as core_views
 
 from .api import api
@@ -22,6 +23,7 @@ urlpatterns = [
     path("journal/", include("gpurent.journal.urls")),
     path("support/", include("gpurent.support.urls")),
     path("guides/", include("gpurent.guides.urls")),
+    path("language/", account_views.language_set, name="set_language"),
     path("healthz", core_views.healthz, name="healthz"),
     path("api/v1/", api.urls),
     path("backoffice/", admin.site.urls),

@@ -1,6 +1,9 @@
 """The dependency direction of DESIGN §10, checked on the import statements of every module."""
 
-import ast
+import functools
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,7 @@ ALLOWED = {
     "glossary": {"core"},
     "orders": {"core", "catalog", "accounts", "ledger"},
     "payments": {"core", "catalog", "accounts", "orders", "ledger"},
+    "chains": {"core", "catalog", "accounts", "orders", "ledger", "payments"},
     "ledger": {"core", "accounts"},
     "sizing": {"core", "catalog", "accounts", "glossary", "vramcalc"},
     "journal": {"core", "catalog", "accounts", "orders", "sizing", "vramcalc"},
@@ -23,21 +27,32 @@ ALLOWED = {
 }
 
 
+@functools.cache
+def imports_by_module() -> dict[Path, list[str]]:
+    """The absolute imports of every module under gpurent/ and vramcalc/, parsed in a fresh interpreter.
+
+    Parsing runs in a subprocess (tests/module_imports.py) so that no recursion state left by other tests in
+    this process can trigger CPython 3.11's "AST constructor recursion depth mismatch" SystemError.
+    """
+    modules = sorted(str(path) for top in ("gpurent", "vramcalc") for path in (ROOT / top).rglob("*.py"))
+    done = subprocess.run(
+        [sys.executable, "-I", str(ROOT / "tests" / "module_imports.py"), *modules],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {Path(name): names for name, names in json.loads(done.stdout).items()}
+
+
 def project_imports(path: Path) -> set[str]:
     """The project packages a module imports: `gpurent.<app>` becomes `<app>`; `vramcalc` stays."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        names = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        for name in names:
-            parts = name.split(".")
-            if parts[0] == "gpurent" and len(parts) > 1:
-                found.add(parts[1])
-            elif parts[0] == "vramcalc":
-                found.add("vramcalc")
+    for name in imports_by_module()[path]:
+        parts = name.split(".")
+        if parts[0] == "gpurent" and len(parts) > 1:
+            found.add(parts[1])
+        elif parts[0] == "vramcalc":
+            found.add("vramcalc")
     return found
 
 
@@ -68,12 +83,20 @@ def test_vramcalc_imports_no_django_and_no_shop_code():
     if not package.exists():
         pytest.skip("vramcalc not written yet")
     for module in package.rglob("*.py"):
-        tree = ast.parse(module.read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                roots = {alias.name.split(".")[0] for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                roots = {node.module.split(".")[0]}
-            else:
-                continue
-            assert not roots & {"django", "gpurent", "config", "ninja"}, module
+        roots = {name.split(".")[0] for name in imports_by_module()[module]}
+        assert not roots & {"django", "gpurent", "config", "ninja"}, module
+
+
+def test_import_parsing_does_not_share_this_process_ast_state(monkeypatch):
+    """CPython 3.11's AST constructor can fail with "recursion depth mismatch" after other tests changed the
+    recursion state; these checks parse in a fresh interpreter, so a broken `ast` here cannot reach them."""
+    import ast
+
+    def broken(*args, **kwargs):
+        raise SystemError("AST constructor recursion depth mismatch (before=102, after=37)")
+
+    monkeypatch.setattr(ast, "parse", broken)
+    monkeypatch.setattr("builtins.compile", broken)
+    fresh = imports_by_module.__wrapped__()
+    assert "django.db" in fresh[ROOT / "gpurent" / "core" / "models.py"]
+    assert fresh == imports_by_module()

@@ -11,7 +11,6 @@ from typing import Any
 import dj_database_url
 import django_stubs_ext
 from csp.constants import NONE, SELF
-from django.utils.translation import gettext_lazy as _
 
 # Lets generic Django classes be subscripted at run time (ModelAdmin[User]) as the type stubs expect.
 django_stubs_ext.monkeypatch()
@@ -99,6 +98,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in customer without a language cookie gets the account's language.
+    "gpurent.accounts.middleware.AccountLanguageMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -123,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "gpurent.core.context_processors.brand",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -189,7 +191,13 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# Each language is named in itself in the switcher (see templates/base.html), never translated.
+LANGUAGES = [("en", "English"), ("es", "Español"), ("vi", "Tiếng Việt"), ("tr", "Türkçe")]
+# The language a visitor chose is kept in this cookie for a year (docs/decisions/0160-language-without-url-prefix.md).
+LANGUAGE_COOKIE_NAME = "gpurent_language"
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 LOCALE_PATHS = [Path(os.environ.get("LOCALE_DIR", BASE_DIR / "locale"))]
 USE_I18N = True
 TIME_ZONE = "UTC"
@@ -284,3 +292,34 @@ PAYMENTS_CONFIRMATIONS: dict[str, int] = {}
 # the address, and how long after expiry an intent keeps its amount (so a late payment matches one intent).
 PAYMENTS_SHARED_AMOUNT_MAX_BUMPS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", "100"))
 PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", "86400"))
+
+# --- Fresh addresses and chain watchers (gpurent/payments/derivation.py, gpurent/chains/; decisions 0140-0142) ---
+# Per network: "xpub" (derive from the registered watch-only key; without one, fall back to pool then shared)
+# or "pool" (pool, then shared). Default: "xpub" where public derivation exists; Solana is always "pool".
+PAYMENTS_ADDRESS_MODES: dict[str, str] = {}
+# Segwit human-readable parts for derived Bitcoin/Litecoin addresses ("rltc" on a Litecoin regtest node).
+PAYMENTS_SEGWIT_HRP: dict[str, str] = {
+    network: hrp
+    for network, hrp in (
+        ("bitcoin", os.environ.get("PAYMENTS_SEGWIT_HRP_BITCOIN", "")),
+        ("litecoin", os.environ.get("PAYMENTS_SEGWIT_HRP_LITECOIN", "")),
+    )
+    if hrp
+}
+# Unpaid addresses at the end of a key's chain beyond this are flagged on the receiving-address page.
+PAYMENTS_XPUB_GAP_LIMIT = int(os.environ.get("PAYMENTS_XPUB_GAP_LIMIT", "20"))
+# Node URLs per network; empty: no watcher, payments are verified by operators as before. Credentials go in the
+# URL (http://user:pass@127.0.0.1:9332/wallet/gpurent) and are never logged.
+CHAIN_WATCH_URLS: dict[str, str] = {
+    network: url
+    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+    if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
+}
+# Token contracts the Ethereum watcher reads, by pair key; defaults are the pairs' mainnet contracts.
+CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
+# How long one watcher process holds a network before another may take over (a killed one's lease runs out).
+CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
+# Seconds between scans of the background task and of `watch_chains` without --once.
+CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
+# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}".
+CHAIN_EXPLORER_TX_URLS: dict[str, str] = {}

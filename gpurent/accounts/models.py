@@ -6,6 +6,7 @@ import hashlib
 import uuid
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
@@ -47,6 +48,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_staff = models.BooleanField(_("operator"), default=False, help_text=_("Can log in to the back office."))
     is_active = models.BooleanField(_("active"), default=True)
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    # The language the customer chose (one of settings.LANGUAGES); emails go out in it. Empty: not chosen yet.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -67,6 +70,10 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self) -> str:
         return self.first_name
+
+    def email_language(self) -> str:
+        """The language of emails to this user: the one chosen on the account, else the shop's default."""
+        return self.language or settings.LANGUAGE_CODE
 
 
 class GuestSession(models.Model):

@@ -6,12 +6,13 @@ import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.errors import InvalidRequest, NotFound
@@ -77,7 +78,9 @@ def user_register(*, request: HttpRequest | None, first_name: str, last_name: st
     try:
         # A savepoint, so a concurrent registration of the same email fails cleanly inside our transaction.
         with transaction.atomic():
-            user = User.objects.create_user(email, password, first_name=first_name, last_name=last_name)
+            user = User.objects.create_user(
+                email, password, first_name=first_name, last_name=last_name, language=current_language()
+            )
     except IntegrityError as error:
         raise EmailTaken() from error
     logger.info("user %s registered", user.pk)
@@ -95,6 +98,23 @@ def session_login(request: HttpRequest, user: User) -> None:
     does (`user_register`).
     """
     login(request, user, backend=getattr(user, "backend", None) or _PASSWORD_BACKEND)
+    if not user.language:
+        # An account made before languages existed takes the one this visitor reads the shop in.
+        user.language = current_language()
+        user.save(update_fields=["language"])
+
+
+def current_language() -> str:
+    """The active language if the shop offers it, else the default (never a variant such as "en-us")."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def user_language_set(*, user: User, language: str) -> None:
+    """Remember the language a signed-in customer chose with the switcher; emails follow it."""
+    if language in dict(settings.LANGUAGES) and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
 
 
 @transaction.atomic

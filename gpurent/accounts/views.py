@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
@@ -30,7 +31,14 @@ from gpurent.core.idempotency import Outcome, form_idempotent
 from .forms import LoginForm, NewPasswordForm, PasswordChangeForm, ProfileForm, RegistrationForm, TokenCreateForm
 from .models import User
 from .selectors import api_token_list
-from .services import api_token_create, api_token_revoke, profile_update, session_login, user_register
+from .services import (
+    api_token_create,
+    api_token_revoke,
+    profile_update,
+    session_login,
+    user_language_set,
+    user_register,
+)
 
 LOGIN_TEMPLATE = "accounts/login.html"
 
@@ -106,6 +114,16 @@ def logout_view(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.info(request, _("You are logged out."))
     return redirect(settings.LOGOUT_REDIRECT_URL)
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language switcher's target: Django's `set_language` (cookie, safe redirect to `next`), and for a
+    signed-in customer the account's language too, so emails go out in it (docs/decisions/0160-...)."""
+    response = django_set_language(request)
+    if request.user.is_authenticated:
+        user_language_set(user=_account_user(request), language=request.POST.get("language", ""))
+    return response
 
 
 def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:

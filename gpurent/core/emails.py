@@ -33,7 +33,8 @@ def email_queue(
 
     Returns the new row, or None when an email with this key was queued before (it is never sent twice).
     """
-    language = language or settings.LANGUAGE_CODE
+    # Customers' emails pass the account's language; without one, the language of the request that queues it.
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     with translation.override(language):
         full_context = {"brand_name": settings.BRAND_NAME, **context}
         subject = render_to_string(f"emails/{template}_subject.txt", full_context).strip()

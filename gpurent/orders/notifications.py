@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
@@ -65,11 +66,14 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
 
 def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None:
     """Queue the email for `event` (placed, paid, ready, ending, ended, refunded) once per order and event."""
-    subject, paragraphs = _texts(order, event, amount)
+    language = order.owner.email_language()
+    with translation.override(language):
+        subject, paragraphs = _texts(order, event, amount)
     url = settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
     email_queue(
         key=f"order-{event}:{order.ref}",
         to=order.contact_email,
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},
+        language=language,
     )

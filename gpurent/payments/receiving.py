@@ -1,7 +1,11 @@
-"""Choosing where an intent is paid: a fresh pool address, or a shared address with a unique exact amount.
+"""Choosing where an intent is paid: a derived address, a fresh pool address, or a shared address with a unique
+exact amount.
 
 DESIGN §5: "each open intent must be attributable without guessing". The order of preference:
 
+0. **Derived** (`PAYMENTS_ADDRESS_MODES[network] == "xpub"`, the default where the network allows it, and an
+   active `ExtendedPublicKey` registered): the next index of the operator's watch-only account key, given to
+   this intent alone (docs/decisions/0140). Without a registered key the network falls back to 1 and 2.
 1. **Pool** (`AddressMode.POOL`): a single-use address the operator loaded. It is given to one intent and never
    again, so anything that ever reaches it — late, partial, twice — belongs to that intent.
 2. **Shared** (`AddressMode.SHARED`): one address for many intents. Each intent gets an amount that no other
@@ -10,8 +14,7 @@ DESIGN §5: "each open intent must be attributable without guessing". The order 
    to `PAYMENTS_SHARED_AMOUNT_MAX_BUMPS` times; the caller quotes the returned amount.
 3. Otherwise `NoReceivingAddress` (503 `payments_unavailable`): the customer picks another network.
 
-Tokens use their network's addresses (USDT-ERC20 is received on Ethereum addresses). Extended public key
-derivation is deferred (docs/decisions/0042).
+Tokens use their network's addresses (USDT-ERC20 is received on Ethereum addresses).
 """
 
 from __future__ import annotations
@@ -27,11 +30,23 @@ from gpurent.core.errors import InvalidRequest
 
 from .addresses import validate_address
 from .assets import MAX_UNITS, NETWORKS, PAIRS, Pair
+from .derivation import DERIVABLE_NETWORKS, AccountKey, account_key_parse, address_derive
 from .errors_crypto import InvalidAddress, NoReceivingAddress
 from .models.addresses import AddressMode, ReceivingAddress
+from .models.chain import DerivedAddress, ExtendedPublicKey
 from .models.intents import IntentStatus, PaymentIntent
 
-__all__ = ["Allocation", "address_allocate", "network_has_memo", "receiving_address_add"]
+__all__ = [
+    "Allocation",
+    "address_allocate",
+    "address_mode",
+    "extended_key_register",
+    "gap_report",
+    "network_has_memo",
+    "receiving_address_add",
+]
+
+XPUB = "xpub"
 
 # How many free pool rows to try when another transaction takes the one we found first (only possible on a
 # database without SKIP LOCKED; PostgreSQL skips rows locked by others, SQLite serializes writers).
@@ -48,9 +63,18 @@ class Allocation:
 
     address: str
     memo: str
-    receiving_address_id: int
+    receiving_address_id: int | None
     amount_units: int
     mode: str
+
+
+def address_mode(network: str) -> str:
+    """The configured first choice for `network`: "xpub" (derive, falling back to the pool and shared
+    addresses when no key is registered) or "pool" (pool, then shared). Solana is always "pool"."""
+    configured: dict[str, str] = getattr(settings, "PAYMENTS_ADDRESS_MODES", {})
+    default = XPUB if network in DERIVABLE_NETWORKS else AddressMode.POOL
+    mode = configured.get(network, default)
+    return mode if mode == XPUB and network in DERIVABLE_NETWORKS else AddressMode.POOL
 
 
 def network_has_memo(network: str) -> bool:
@@ -73,6 +97,9 @@ def address_allocate(*, pair: Pair, amount_units: int, now: datetime) -> Allocat
         raise TransactionManagementError("address_allocate runs inside the transaction that creates the intent")
     if type(amount_units) is not int or not 0 < amount_units <= MAX_UNITS:
         raise ValueError(f"amount_units must be a positive int, got {amount_units!r}")
+    derived = _derived_take(pair.network) if address_mode(pair.network) == XPUB else None
+    if derived is not None:
+        return Allocation(derived.address, "", None, amount_units, XPUB)
     pooled = _pool_take(pair.network, now)
     if pooled is not None:
         return Allocation(pooled.address, pooled.memo, pooled.pk, amount_units, AddressMode.POOL)
@@ -83,6 +110,56 @@ def address_allocate(*, pair: Pair, amount_units: int, now: datetime) -> Allocat
         f"Payments in {pair.label} are unavailable right now: no receiving address is free. "
         "Choose another network or try again later."
     )
+
+
+def _derived_take(network: str) -> DerivedAddress | None:
+    # The key row lock serializes index allocation per network; the unique (key, index) constraint is the
+    # guarantee. Indexes are never reused, even for intents never paid: a late payment must find one owner.
+    key = ExtendedPublicKey.objects.select_for_update().filter(network=network, active=True).first()
+    if key is None:
+        return None
+    index = key.next_index
+    address = address_derive(account_key_parse(network, key.key), index)
+    ExtendedPublicKey.objects.filter(pk=key.pk).update(next_index=index + 1)
+    return DerivedAddress.objects.create(key=key, network=network, index=index, address=address)
+
+
+def gap_report(network: str) -> dict[str, object]:
+    """For the network's active key: how many addresses were given out, how many at the end were never paid
+    (the BIP44 "gap"), and whether that exceeds `PAYMENTS_XPUB_GAP_LIMIT` (default 20, the wallets' usual
+    gap limit). Most intents expire unpaid, so the gap grows; the shop never reuses an index (a late payment
+    must find exactly one intent) and watches every address itself, so only the operator's own wallet is
+    affected, and it is told the number to set."""
+    key = ExtendedPublicKey.objects.filter(network=network, active=True).first()
+    if key is None:
+        return {"key": None}
+    paid_addresses = PaymentIntent.objects.filter(
+        network=network, status__in=[IntentStatus.CONFIRMED, IntentStatus.REVIEW]
+    ).values("address")
+    last_used = (
+        DerivedAddress.objects.filter(key=key, address__in=paid_addresses)
+        .order_by("-index")
+        .values_list("index", flat=True)
+    ).first()
+    unused_tail = key.next_index - (last_used + 1 if last_used is not None else 0)
+    limit = int(getattr(settings, "PAYMENTS_XPUB_GAP_LIMIT", 20))
+    return {"key": key, "given": key.next_index, "unused_tail": unused_tail, "warn": unused_tail > limit}
+
+
+@transaction.atomic
+def extended_key_register(*, network: str, key: str, label: str = "") -> ExtendedPublicKey:
+    """Register the watch-only account key of `network`, retiring the previous active one (its addresses stay
+    watched). Checked by `account_key_parse`; private keys are refused and never stored or echoed.
+
+    Raises:
+        InvalidAddress: not an acceptable extended public key for the network (see `account_key_parse`).
+        InvalidRequest: the key was registered before (indexes would be given out twice).
+    """
+    parsed: AccountKey = account_key_parse(network, key)
+    if ExtendedPublicKey.objects.filter(network=network, key=parsed.text).exists():
+        raise InvalidRequest("This key was registered before; its addresses must not be given out twice.")
+    ExtendedPublicKey.objects.select_for_update().filter(network=network, active=True).update(active=False)
+    return ExtendedPublicKey.objects.create(network=network, key=parsed.text, label=label.strip())
 
 
 def _pool_take(network: str, now: datetime) -> ReceivingAddress | None:

@@ -174,6 +174,7 @@ def _tell_operators(intent: PaymentIntent) -> None:
             key=f"payment-reported:{intent.pk}:{address}",
             to=address,
             template="payment_reported",
+            language=settings.LANGUAGE_CODE,  # operators read the back office's language
             context={
                 "intent": intent,
                 "pair": pair,

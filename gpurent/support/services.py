@@ -239,6 +239,7 @@ def _notify_customer(request: SupportRequest, message: SupportMessage) -> None:
         key=f"support-reply:{message.pk}",
         to=owner.email,
         template="support_reply",
+        language=owner.email_language(),
         context={
             "first_name": owner.first_name,
             "ref": request.ref,

@@ -8,6 +8,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from gpurent.core.formats import usd_text
 from gpurent.core.idempotency import FORM_FIELD
 from gpurent.core.money import Usd
 
@@ -16,11 +17,11 @@ register = template.Library()
 
 @register.filter
 def usd(value: Usd | int | None) -> str:
-    """Format a `Usd` (or integer cents) as "$1,234.50"."""
+    """Format a `Usd` (or integer cents) for the active language: "$1,234.50", "1.234,50 US$"."""
     if value is None:
         return ""
     amount = value if isinstance(value, Usd) else Usd(int(value))
-    return amount.display()
+    return usd_text(amount)
 
 
 @register.filter
@@ -29,7 +30,7 @@ def usd_short(value: Usd | int | None) -> str:
     if value is None:
         return ""
     amount = value if isinstance(value, Usd) else Usd(int(value))
-    return amount.display_short()
+    return usd_text(amount, short=True)
 
 
 @register.simple_tag

@@ -82,6 +82,15 @@ _LIBRARY_PLUGINS: tuple[tuple[RegexBasedDetector, Kind], ...] = (
 )
 # Some plugins' matches include the delimiter around the secret (a space, a quote, `=`).
 _DELIMITERS = " \t\r\n\"'=:,;"
+# The patterns whose group 1 is the secret and the rest of the match its context (a name, the URL around it).
+_VALUE_GROUP: dict[str, int] = {
+    pattern.pattern: 1
+    for plugin in (AWSKeyDetector(), BasicAuthDetector(), NpmDetector())
+    for pattern in plugin.denylist
+    if pattern.groups
+}
+# AWS's second pattern is the secret access key named after `aws…key`, not an access key id.
+_PATTERN_KIND = {AWSKeyDetector.denylist[1].pattern: Kind.AWS_SECRET_KEY}
 
 # Provider formats detect-secrets lacks; the group `secret` (or the whole match) is removed.
 _PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
@@ -102,7 +111,10 @@ _PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _WIF = re.compile(r"(?<![A-Za-z0-9])[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}(?![A-Za-z0-9])")
 
-_PEM_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----")
+# PEM (five dashes) and the SSH2 format of ssh.com and PuTTY exports (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
+_PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
+# A PuTTY key file: a header line, `Key: value` lines and base64 lines, ending with the MAC line.
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*\n(?:[^\n]*\n){0,80}?[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]+")
 # A line that can continue a PEM body whose END line is missing: base64, or a header such as "Proc-Type: …".
 _PEM_BODY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+: .*|)[ \t]*\r?\n?")
 
@@ -230,37 +242,55 @@ def _context_spans(text: str) -> Iterator[Span]:
 
 
 def _library_spans(text: str) -> Iterator[Span]:
+    """Where detect-secrets' plugins match: the whole match, not what `analyze_string` yields.
+
+    `analyze_string` yields a pattern's groups when it has any, and for some plugins the group is only the
+    prefix (`(ghp|gho|ghu|ghs|ghr)_…` gives `ghp`, GitLab's gives `glpat`): replacing that would keep the token.
+    So each pattern of the plugin's `denylist` is run here and the whole match is taken, less the delimiters some
+    patterns include; only where a group is the value after a name or in a URL (`_VALUE_GROUP`) is it that
+    group. A plugin that filters its matches in its own `analyze_string` (JWT checks that the parts decode)
+    still decides whether a match counts.
+    """
     offset = 0
     for line in text.splitlines(keepends=True):
         for plugin, kind in _LIBRARY_PLUGINS:
             # Basic auth in a URL says where a secret is, not what it is (a GitHub token, say).
             priority = _CONTEXT if kind == Kind.PASSWORD_IN_URL else _PROVIDER
-            for raw in plugin.analyze_string(line):
-                value = raw.strip(_DELIMITERS)
-                if not value:
-                    continue
-                start = line.find(value)
-                while start != -1:
-                    yield Span(offset + start, offset + start + len(value), kind, priority)
-                    start = line.find(value, start + len(value))
+            for pattern in plugin.denylist:
+                group = _VALUE_GROUP.get(pattern.pattern, 0)
+                filtered = type(plugin).analyze_string is not RegexBasedDetector.analyze_string
+                for match in pattern.finditer(line):
+                    if match.group(group) is None or (filtered and not any(plugin.analyze_string(match.group()))):
+                        continue
+                    start, end = match.span(group)
+                    while start < end and line[start] in _DELIMITERS:
+                        start += 1
+                    while end > start and line[end - 1] in _DELIMITERS:
+                        end -= 1
+                    if start < end:
+                        yield Span(offset + start, offset + end, _PATTERN_KIND.get(pattern.pattern, kind), priority)
         offset += len(line)
+
+
+def _body_end(text: str, position: int) -> int:
+    """Where the body lines of a key block starting at `position` end (a paste cut before its END line)."""
+    while position < len(text):
+        line = _PEM_BODY_LINE.match(text, position)
+        if line is None or line.end() == position:
+            break
+        position = line.end()
+    return position
 
 
 def _pem_spans(text: str) -> Iterator[Span]:
     for begin in _PEM_BEGIN.finditer(text):
-        end_marker = f"-----END {begin.group(1)}-----"
-        end = text.find(end_marker, begin.end())
-        if end != -1:
-            yield Span(begin.start(), end + len(end_marker), Kind.PRIVATE_KEY)
-            continue
-        # No END line (the paste was cut): remove the body lines that follow.
-        position = begin.end()
-        while position < len(text):
-            line = _PEM_BODY_LINE.match(text, position)
-            if line is None or line.end() == position:
-                break
-            position = line.end()
-        yield Span(begin.start(), position, Kind.PRIVATE_KEY)
+        end_line = re.compile(rf"-{{4,5}} ?END {re.escape(begin.group(1))} ?-{{4,5}}").search(text, begin.end())
+        yield Span(begin.start(), end_line.end() if end_line else _body_end(text, begin.end()), Kind.PRIVATE_KEY)
+    for header in re.finditer(r"PuTTY-User-Key-File-\d+:", text):
+        whole = _PUTTY.match(text, header.start())
+        line_end = text.find("\n", header.end())
+        end = whole.end() if whole else (len(text) if line_end == -1 else _body_end(text, line_end + 1))
+        yield Span(header.start(), end, Kind.PRIVATE_KEY)
 
 
 def _base58check_ok(value: str) -> bool:
@@ -298,7 +328,23 @@ def _merged(spans: list[Span]) -> list[Span]:
     return merged
 
 
+# A secret never ends inside a run of these: a fixed-length pattern that matched the start of a longer token (a
+# `{36}` GitHub pattern on a 40-character paste, the JWT pattern's lazy signature) is widened to the whole token,
+# so no part of a secret is kept while the customer is told it was removed.
+_TOKEN_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_TOKEN_AFTER = _TOKEN_BEFORE | frozenset("+/=")
+
+
+def _whole_token(text: str, span: Span) -> Span:
+    start, end = span.start, span.end
+    while start > 0 and text[start - 1] in _TOKEN_BEFORE and not text[start].isspace():
+        start -= 1
+    while end < len(text) and text[end] in _TOKEN_AFTER and not text[end - 1].isspace():
+        end += 1
+    return Span(start, end, span.kind, span.priority)
+
+
 def find_spans(text: str) -> list[Span]:
-    """Every secret in `text`, as non-overlapping spans in text order."""
+    """Every secret in `text`, as non-overlapping spans in text order, each widened to the whole token."""
     spans = [*_pem_spans(text), *_library_spans(text), *_pattern_spans(text), *_context_spans(text)]
-    return _merged(spans)
+    return _merged([_whole_token(text, span) for span in spans])

@@ -24,7 +24,7 @@ from pathlib import Path
 from gpurent.support.redaction.kinds import Kind
 from gpurent.support.redaction.seed_phrases import mnemonic_from_entropy
 
-__all__ = ["CLEAN_DIR", "SecretSample", "clean_texts", "secret_samples"]
+__all__ = ["CLEAN_DIR", "SecretSample", "base58check", "clean_texts", "secret_samples"]
 
 CLEAN_DIR = Path(__file__).resolve().parent / "clean"
 _ALNUM = string.ascii_letters + string.digits
@@ -43,7 +43,7 @@ class SecretSample:
     secret: str
 
 
-def _base58check(payload: bytes) -> str:
+def base58check(payload: bytes) -> str:
     data = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
     number = int.from_bytes(data, "big")
     encoded = ""
@@ -148,14 +148,14 @@ def _builders(rng: random.Random) -> list[tuple[Kind, Callable[[], tuple[str, st
         (
             Kind.WALLET_PRIVATE_KEY,
             lambda: one(
-                "wallet import {s}", _base58check(b"\x80" + bytes(rng.randrange(256) for _ in range(32)) + b"\x01")
+                "wallet import {s}", base58check(b"\x80" + bytes(rng.randrange(256) for _ in range(32)) + b"\x01")
             ),
         ),
         (
             Kind.WALLET_PRIVATE_KEY,
             lambda: one(
                 "xpriv: {s}",
-                _base58check(bytes.fromhex("0488ade4") + bytes(rng.randrange(256) for _ in range(74))),
+                base58check(bytes.fromhex("0488ade4") + bytes(rng.randrange(256) for _ in range(74))),
             ),
         ),
         (Kind.SEED_PHRASE, lambda: one("my recovery phrase is {s} please help", " ".join(seed(16)))),

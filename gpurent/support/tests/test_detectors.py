@@ -1,0 +1,157 @@
+"""Every detector removes the whole secret: no character of its body is left, whatever part a pattern reports.
+
+Each sample is a text with one fake secret in it; the redacted text must be exactly the text with the marker
+in the secret's place. The coverage test fails when a detector (a pattern of a detect-secrets plugin we call,
+or one of ours) has no sample here, so a new detector cannot go untested.
+"""
+
+import random
+import string
+
+import pytest
+
+from gpurent.support.redaction import Kind, marker, redact_text
+from gpurent.support.redaction.detectors import (
+    _CONTEXT_PATTERNS,
+    _LIBRARY_PLUGINS,
+    _PEM_BEGIN,
+    _PROVIDER_PATTERNS,
+    _PUTTY,
+    _WIF,
+)
+from gpurent.support.redaction.seed_phrases import mnemonic_from_entropy
+from gpurent.support.tests.corpus import base58check
+
+_RNG = random.Random(15)  # noqa: S311 (fake secrets, the same in every run)
+_ALNUM = string.ascii_letters + string.digits
+_LOWER = string.ascii_lowercase + string.digits
+_HEX = "0123456789abcdef"
+_B64 = _ALNUM + "+/"
+
+
+def pick(alphabet: str, length: int) -> str:
+    return "".join(_RNG.choice(alphabet) for _ in range(length))
+
+
+def pem(label: str, dashes: str = "-----") -> str:
+    space = " " if len(dashes) == 4 else ""
+    body = "\n".join(pick(_B64, 64) for _ in range(4)) + "\n" + pick(_B64, 10) + "=="
+    return f"{dashes}{space}BEGIN {label}{space}{dashes}\n{body}\n{dashes}{space}END {label}{space}{dashes}"
+
+
+def putty() -> str:
+    public = "\n".join(pick(_B64, 64) for _ in range(2))
+    private = "\n".join(pick(_B64, 64) for _ in range(3)) + "\n" + pick(_B64, 8)
+    return (
+        "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: rsa-key-20260101\n"
+        f"Public-Lines: 2\n{public}\nPrivate-Lines: 4\n{private}\nPrivate-MAC: {pick(_HEX, 40)}"
+    )
+
+
+# (kind, text around the secret with `{s}` where it stands, the secret)
+SAMPLES: list[tuple[Kind, str, str]] = [
+    # detect-secrets' plugins
+    (Kind.ARTIFACTORY_TOKEN, "ARTIFACTORY={s} next", "AKC" + pick(_ALNUM, 70)),
+    (Kind.ARTIFACTORY_TOKEN, "jfrog password {s}\n", "AP6" + pick(_ALNUM, 30)),
+    (Kind.AWS_ACCESS_KEY, "key id {s} used", "AKIA" + pick(string.ascii_uppercase + string.digits, 16)),
+    (Kind.AWS_SECRET_KEY, 'aws_secret_access_key = "{s}"', pick(_B64, 40)),
+    (Kind.AZURE_KEY, "AccountName=x;{s};EndpointSuffix=core.windows.net", "AccountKey=" + pick(_B64, 86) + "=="),
+    (Kind.PASSWORD_IN_URL, "https://deploy:{s}@git.example.com/x.git", pick(_ALNUM, 18)),
+    (Kind.DISCORD_TOKEN, "bot token {s} ok", f"M{pick(_ALNUM, 23)}.{pick(_ALNUM, 6)}.{pick(_ALNUM, 27)}"),
+    *[(Kind.GITHUB_TOKEN, "token {s} end", f"{p}_{pick(_ALNUM, 36)}") for p in ("ghp", "gho", "ghu", "ghs", "ghr")],
+    (Kind.GITHUB_TOKEN, "a 40-character paste: {s} end", "ghp_" + pick(_ALNUM, 40)),
+    *[(Kind.GITLAB_TOKEN, "t {s} end", f"{p}-{pick(_ALNUM, 20)}") for p in ("glpat", "gldt", "glft", "glsoat", "glrt")],
+    (Kind.GITLAB_TOKEN, "runner {s} end", "GR1348941" + pick(_ALNUM, 20)),
+    (Kind.GITLAB_TOKEN, "ci {s} end", "glcbt-" + pick(_ALNUM, 20)),
+    (Kind.GITLAB_TOKEN, "mail {s} end", "glimt-" + pick(_ALNUM, 25)),
+    (Kind.GITLAB_TOKEN, "trigger {s} end", "glptt-" + pick(_ALNUM, 40)),
+    (Kind.GITLAB_TOKEN, "agent {s} end", "glagent-" + pick(_ALNUM, 50)),
+    (Kind.GITLAB_TOKEN, "oauth {s} end", "gloas-" + pick(_ALNUM, 64)),
+    (
+        Kind.JWT,
+        "cookie {s}; Path=/",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiIsImV4cCI6MTkwMDAwMDAwMH0." + pick(_ALNUM + "-_", 43),
+    ),
+    (Kind.MAILCHIMP_KEY, "mc {s} end", pick(_LOWER, 32) + "-us12"),
+    (Kind.NPM_TOKEN, "//registry.npmjs.org/:_authToken={s}", "npm_" + pick(_ALNUM, 36)),
+    (Kind.OPENAI_KEY, "key {s} end", "sk-" + pick(_ALNUM, 20) + "T3BlbkFJ" + pick(_ALNUM, 20)),
+    (Kind.PYPI_TOKEN, "password = {s}", "pypi-AgEIcHlwaS5vcmc" + pick(_ALNUM, 80)),
+    (Kind.PYPI_TOKEN, "password = {s}", "pypi-AgENdGVzdC5weXBpLm9yZw" + pick(_ALNUM, 80)),
+    (Kind.SENDGRID_KEY, "key {s} end", f"SG.{pick(_ALNUM, 22)}.{pick(_ALNUM, 43)}"),
+    (Kind.SLACK_TOKEN, "bot {s} end", f"xoxb-{pick(string.digits, 11)}-{pick(string.digits, 12)}-{pick(_LOWER, 24)}"),
+    (
+        Kind.SLACK_TOKEN,
+        "hook {s} end",
+        f"https://hooks.slack.com/services/T{pick(_ALNUM, 8)}/B{pick(_ALNUM, 10)}/{pick(_ALNUM, 24)}",
+    ),
+    (Kind.SQUARE_SECRET, "sq {s} end", "sq0csp-" + pick(_ALNUM, 43)),
+    (Kind.STRIPE_KEY, "stripe {s} end", "sk_live_" + pick(_ALNUM, 24)),
+    (Kind.TELEGRAM_TOKEN, "bot {s} end", f"{pick(string.digits, 10)}:{pick(_ALNUM, 35)}"),
+    (Kind.TWILIO_KEY, "sid {s} end", "AC" + pick(_LOWER, 32)),
+    (Kind.TWILIO_KEY, "key {s} end", "SK" + pick(_LOWER, 32)),
+    *[
+        (Kind.PRIVATE_KEY, "my key:\n{s}\nthanks", pem(label))
+        for label in (
+            *("DSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "PGP PRIVATE KEY BLOCK"),
+            *("PRIVATE KEY", "RSA PRIVATE KEY", "ENCRYPTED PRIVATE KEY"),
+        )
+    ],
+    (Kind.PRIVATE_KEY, "ssh.com key:\n{s}\nthanks", pem("SSH2 ENCRYPTED PRIVATE KEY", "----")),
+    (Kind.PRIVATE_KEY, "the .ppk:\n{s}\nthanks", putty()),
+    # our provider patterns
+    (Kind.HUGGING_FACE_TOKEN, "token {s} end", "hf_" + pick(_ALNUM, 34)),
+    (Kind.ANTHROPIC_KEY, "key {s} end", "sk-ant-api03-" + pick(_ALNUM, 93)),
+    (Kind.OPENAI_KEY, "key {s} end", "sk-proj-" + pick(_ALNUM, 48)),
+    (Kind.OPENAI_KEY, "key {s} end", "sk-" + pick(_ALNUM, 48)),
+    (Kind.STRIPE_KEY, "stripe {s} end", "rk_test_" + pick(_ALNUM, 30)),
+    (Kind.STRIPE_KEY, "webhook {s} end", "whsec_" + pick(_ALNUM, 32)),
+    (Kind.GITHUB_TOKEN, "token {s} end", "github_pat_" + pick(_ALNUM, 22) + "_" + pick(_ALNUM, 59)),
+    (Kind.GOOGLE_API_KEY, "key {s} end", "AIza" + pick(_ALNUM, 35)),
+    (Kind.GOOGLE_OAUTH_TOKEN, "token {s} end", "ya29." + pick(_ALNUM, 60)),
+    (Kind.DIGITALOCEAN_TOKEN, "token {s} end", "dop_v1_" + pick(_HEX, 64)),
+    (Kind.REPLICATE_TOKEN, "token {s} end", "r8_" + pick(_ALNUM, 37)),
+    (
+        Kind.WALLET_PRIVATE_KEY,
+        "xprv {s} end",
+        base58check(bytes.fromhex("0488ade4") + bytes(_RNG.randrange(256) for _ in range(74))),
+    ),
+    (
+        Kind.WALLET_PRIVATE_KEY,
+        "wif {s} end",
+        base58check(b"\x80" + bytes(_RNG.randrange(256) for _ in range(32)) + b"\x01"),
+    ),
+    (Kind.SEED_PHRASE, "words: {s}. Thanks", " ".join(mnemonic_from_entropy(bytes(range(16))))),
+    # our context patterns: the name stays, the value goes
+    (Kind.PASSWORD, "DB_PASSWORD={s}", pick(_ALNUM, 12) + "!9"),
+    (Kind.PASSWORD, "mysql --password {s} shop", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "my password is {s} and", pick(string.ascii_lowercase, 8) + "42"),
+    (Kind.AUTH_HEADER, "Authorization: Basic {s}", pick(_ALNUM, 32) + "=="),
+    (Kind.AUTH_HEADER, "curl -H 'X: y' bearer {s} end", pick(_ALNUM, 40)),
+    (Kind.PASSWORD_IN_URL, "redis://:{s}@10.0.0.5:6379/0", pick(_ALNUM, 16)),
+    (Kind.SIGNED_URL, "https://b.s3.amazonaws.com/k?X-Amz-Signature={s}&x=1", pick(_HEX, 64)),
+]
+
+
+_IDS = [f"{kind.value}-{number}" for number, (kind, _template, _secret) in enumerate(SAMPLES)]
+
+
+@pytest.mark.parametrize(("kind", "template", "secret"), SAMPLES, ids=_IDS)
+def test_each_detector_removes_the_whole_secret(kind, template, secret):
+    result = redact_text(template.format(s=secret), field="logs")
+    assert result.text == template.format(s=marker(kind))
+    assert [finding.kind for finding in result.findings] == [kind]
+
+
+def _every_pattern():
+    for plugin, _kind in _LIBRARY_PLUGINS:
+        for pattern in plugin.denylist:
+            yield f"{type(plugin).__name__}: {pattern.pattern}", pattern
+    for pattern, _kind in (*_PROVIDER_PATTERNS, *_CONTEXT_PATTERNS):
+        yield pattern.pattern, pattern
+    for pattern in (_WIF, _PEM_BEGIN, _PUTTY):
+        yield pattern.pattern, pattern
+
+
+@pytest.mark.parametrize(("name", "pattern"), list(_every_pattern()), ids=lambda value: str(value)[:60])
+def test_every_detector_has_a_sample_here(name, pattern):
+    assert any(pattern.search(template.format(s=secret)) for _kind, template, secret in SAMPLES), name
