@@ -26,7 +26,7 @@ from .options import (
     TrainingOptions,
     Workload,
 )
-from .result import Component, Estimate, PhaseTotal
+from .result import Component, Estimate, Note, PhaseTotal
 from .version import ENGINE_VERSION, __version__
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "MoESpec",
     "ModelKind",
     "ModelSpec",
+    "Note",
     "OptimizerKind",
     "ParallelPlan",
     "PhaseTotal",

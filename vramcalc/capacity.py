@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from .errors import InvalidInput
 from .estimate import estimate
 from .inputs import EstimateInput
-from .options import Strategy
+from .options import Strategy, Workload
 
-__all__ = ["Fit", "KVCapacity", "fits", "kv_token_capacity", "min_cards"]
+__all__ = ["Fit", "KVCapacity", "fits", "fixed_card_count", "kv_token_capacity", "min_cards"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,16 @@ def kv_token_capacity(inp: EstimateInput, card_bytes: int) -> KVCapacity:
     return KVCapacity(tokens, tokens // inp.context_tokens, free, per_token)
 
 
+def fixed_card_count(inp: EstimateInput) -> bool:
+    """The recipe cannot use more cards than chosen: DDP replicas, or a one-card fine-tune or image
+    generation (a single-device recipe is not split by tensor parallelism on its own)."""
+    plan = inp.parallel
+    if plan.strategy is Strategy.DDP:
+        return True
+    one_card = plan.strategy is Strategy.SINGLE and plan.cards == 1
+    return one_card and (inp.workload.is_training or inp.workload is Workload.DIFFUSION)
+
+
 def _with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
     plan = inp.parallel
     tp = cards if plan.strategy is Strategy.SINGLE else plan.tensor_parallel
@@ -93,18 +103,20 @@ def _with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
 
 
 def min_cards(inp: EstimateInput, card_bytes: int, max_cards: int = 8, usable_pct: int = 100) -> int | None:
-    """Smallest number of cards (1..``max_cards``) on which ``inp`` fits under its strategy.
+    """Smallest number of cards (1..``max_cards``) on which the high end of ``inp``'s peak fits.
 
     ``single`` grows tensor parallelism; other strategies keep ``tensor_parallel`` and grow the
     data-parallel/sharding/pipeline degree. Card counts the plan rejects (e.g. TP not dividing the
-    heads) are skipped. Returns ``None`` when nothing up to ``max_cards`` fits.
+    heads) are skipped; a recipe that cannot use more cards (:func:`fixed_card_count`) is tried at its
+    own count only. Returns ``None`` when nothing up to ``max_cards`` fits.
     """
     if max_cards < 1:
         raise InvalidInput("max_cards", "must be >= 1")
-    for cards in range(1, max_cards + 1):
+    counts = [inp.parallel.cards] if fixed_card_count(inp) else range(1, max_cards + 1)
+    for cards in counts:
         candidate = _with_cards(inp, cards)
         if candidate is None:
             continue
-        if fits(estimate(candidate).peak_bytes, card_bytes, usable_pct).fits:
+        if fits(estimate(candidate).peak_high_bytes, card_bytes, usable_pct).fits:
             return cards
     return None

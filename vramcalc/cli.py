@@ -133,10 +133,11 @@ def inputs_from_args(args: argparse.Namespace) -> EstimateInput:
 
 def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_cards: int) -> dict[str, Any]:
     card = round(card_gib * GIB)
-    fit = fits(result.peak_bytes, card)
+    fit = fits(result.peak_high_bytes, card)
     report: dict[str, Any] = {
         "card_bytes": card,
         "fits": fit.fits,
+        "status": "fits" if fit.fits else "tight" if fits(result.peak_bytes, card).fits else "does_not_fit",
         "headroom_bytes": fit.headroom_bytes,
         "min_cards": min_cards(inp, card, max_cards),
     }
@@ -148,14 +149,27 @@ def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_card
 def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
     """Readable per-card breakdown."""
     out.write(f"{inp.model.name} — {result.workload}, {result.cards} card(s) — {result.engine_version}\n")
-    out.write(f"Peak per card: {format_bytes(result.peak_bytes)} (phase: {result.peak_phase})\n\n")
+    out.write(
+        f"Peak per card: {format_bytes(result.peak_bytes)} expected, range {format_bytes(result.peak_low_bytes)}"
+        f" - {format_bytes(result.peak_high_bytes)} (phase: {result.peak_phase})\n"
+    )
+    out.write(
+        f"As measured: allocated {format_bytes(result.peak_allocated_bytes)} (max_memory_allocated), reserved "
+        f"{format_bytes(result.peak_reserved_bytes)} (max_memory_reserved), "
+        f"nvidia-smi {format_bytes(result.peak_bytes)}\n\n"
+    )
     for c in result.components:
         mark = "*" if result.peak_phase in c.phases else " "
-        out.write(f"{mark} {c.label:<34} {format_bytes(c.bytes):>12}   {c.formula}\n")
+        spread = "" if c.low == c.high else f" ({format_bytes(c.low)} - {format_bytes(c.high)})"
+        out.write(f"{mark} {c.label:<34} {format_bytes(c.bytes):>12}{spread}   {c.formula}\n")
     out.write("\n* counted in the peak phase. Phases: ")
     out.write(", ".join(f"{p.phase} {format_bytes(p.bytes)}" for p in result.phases) + "\n")
     for note in result.notes:
         out.write(f"Note: {note}\n")
+    for warning in result.warnings:
+        out.write(f"Approximation: {warning.text}\n")
+    for item in result.not_modelled:
+        out.write(f"Not modelled: {item.text}\n")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -179,6 +193,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 0
     render(result, inp, stream)
     if card is not None:
-        stream.write(f"Card {args.card_gib} GiB: {'fits' if card['fits'] else 'does not fit'}, headroom ")
+        stream.write(f"Card {args.card_gib} GiB: {card['status']} (decided on the high end), headroom ")
         stream.write(f"{format_bytes(card['headroom_bytes'])}; smallest card count: {card['min_cards']}\n")
     return 0

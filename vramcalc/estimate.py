@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .components.runtime import comm_component, context_component, fragmentation_component
 from .diffusion import ALL as DIFFUSION_PHASES
 from .diffusion import DECODE, diffusion_components
@@ -9,18 +11,26 @@ from .infer import PHASES as SERVING_PHASES
 from .infer import inference_components
 from .inputs import EstimateInput
 from .options import Engine, Workload
-from .result import Component, Estimate, PhaseTotal
+from .result import Component, Estimate, Note, PhaseTotal
 from .train import BOTH as TRAINING_PHASES
 from .train import training_components
+from .uncertainty import Caveat, not_modelled, spread_for, warnings_for
 from .version import ENGINE_VERSION
 
 __all__ = ["estimate"]
 
 
-def _phase_total(components: list[Component], phase: str) -> tuple[int, int]:
-    """(bytes live in ``phase`` without fragmentation, dynamic bytes in ``phase``)."""
-    live = [c for c in components if phase in c.phases]
-    return sum(c.bytes for c in live), sum(c.bytes for c in live if c.dynamic)
+def _ranged(component: Component, caveats: tuple[Caveat, ...]) -> Component:
+    """``component`` with its low and high ends from its spread."""
+    low, high = spread_for(component.key, caveats)
+    size = component.bytes
+    return dataclasses.replace(component, low_bytes=size + size * low // 100, high_bytes=size + size * high // 100)
+
+
+def _phase_total(components: list[Component], phase: str, frag: Component) -> PhaseTotal:
+    """Expected, low and high bytes live in ``phase``, its allocator slack ``frag`` included."""
+    live = [c for c in components if phase in c.phases] + [frag]
+    return PhaseTotal(phase, sum(c.bytes for c in live), sum(c.low for c in live), sum(c.high for c in live))
 
 
 def estimate(inp: EstimateInput) -> Estimate:
@@ -49,13 +59,15 @@ def estimate(inp: EstimateInput) -> Estimate:
     comm = comm_component(inp, phases)
     if comm is not None:
         components.append(comm)
+    warnings = warnings_for(inp)
+    components = [_ranged(c, warnings) for c in components]
     totals: list[PhaseTotal] = []
     frag_by_phase: dict[str, Component] = {}
     for phase in phases:
-        live, dynamic = _phase_total(components, phase)
-        frag = fragmentation_component(dynamic, phase)
+        dynamic = sum(c.bytes for c in components if phase in c.phases and c.dynamic)
+        frag = _ranged(fragmentation_component(dynamic, phase), warnings)
         frag_by_phase[phase] = frag
-        totals.append(PhaseTotal(phase, live + frag.bytes))
+        totals.append(_phase_total(components, phase, frag))
     peak = max(totals, key=lambda p: p.bytes)
     components.append(frag_by_phase[peak.phase])
     reserved = sum(c.bytes for c in components if peak.phase in c.phases and c.in_allocator)
@@ -81,4 +93,9 @@ def estimate(inp: EstimateInput) -> Estimate:
         kv_bytes_per_token=kv_per_token,
         vae_decode_peak_bytes=decode,
         notes=tuple(notes),
+        peak_low_bytes=max(p.low_bytes for p in totals),
+        peak_high_bytes=max(p.high_bytes for p in totals),
+        peak_allocated_bytes=reserved - frag_by_phase[peak.phase].bytes,
+        warnings=tuple(Note(c.key, c.text) for c in warnings),
+        not_modelled=tuple(Note(c.key, c.text) for c in not_modelled(inp)),
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from .units import format_bytes
 
-__all__ = ["Component", "Estimate", "PhaseTotal"]
+__all__ = ["Component", "Estimate", "Note", "PhaseTotal"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class Component:
             ``optimizer_step``, ``serving``, ``denoise``, ``vae_decode`` …).
         dynamic: allocated and freed during the step (counts toward allocator fragmentation).
         in_allocator: held by PyTorch's caching allocator (the CUDA context and NCCL buffers are not).
+        low_bytes: low end of the component's range (``None``: exact, equal to ``bytes``).
+        high_bytes: high end of the component's range (``None``: exact).
     """
 
     key: str
@@ -34,6 +36,18 @@ class Component:
     phases: tuple[str, ...]
     dynamic: bool = False
     in_allocator: bool = True
+    low_bytes: int | None = None
+    high_bytes: int | None = None
+
+    @property
+    def low(self) -> int:
+        """Low end of the range."""
+        return self.bytes if self.low_bytes is None else self.low_bytes
+
+    @property
+    def high(self) -> int:
+        """High end of the range."""
+        return self.bytes if self.high_bytes is None else self.high_bytes
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form."""
@@ -42,6 +56,8 @@ class Component:
             "label": self.label,
             "bytes": self.bytes,
             "human": format_bytes(self.bytes),
+            "low_bytes": self.low,
+            "high_bytes": self.high,
             "formula": self.formula,
             "assumption": self.assumption,
             "phases": list(self.phases),
@@ -52,10 +68,24 @@ class Component:
 
 @dataclass(frozen=True)
 class PhaseTotal:
-    """Bytes live on one card during a phase, allocator slack included."""
+    """Bytes live on one card during a phase, allocator slack included (expected, low and high ends)."""
 
     phase: str
     bytes: int
+    low_bytes: int = 0
+    high_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class Note:
+    """A caveat of the estimate: ``key`` is stable (for translation), ``text`` is English."""
+
+    key: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        """Plain-JSON form."""
+        return {"key": self.key, "text": self.text}
 
 
 @dataclass(frozen=True)
@@ -68,12 +98,19 @@ class Estimate:
         cards: cards in the plan.
         components: breakdown for the busiest card (the peak phase's fragmentation included).
         phases: per-phase totals; the peak is their maximum.
-        peak_bytes: the peak per card: what must fit (includes context and non-PyTorch buffers).
+        peak_bytes: the expected peak per card: what must fit (includes context and non-PyTorch buffers);
+            what ``nvidia-smi`` would show.
+        peak_low_bytes: low end of the peak's range (the largest phase total at the low end).
+        peak_high_bytes: high end of the peak's range; the fit decision uses it.
+        peak_allocated_bytes: live tensors at the peak (``torch.cuda.max_memory_allocated``): the reserved
+            peak without the allocator's slack.
         peak_phase: the phase where the peak happens.
         peak_reserved_bytes: the peak inside PyTorch's allocator (``max_memory_reserved``).
         kv_bytes_per_token: KV cache per token per card (inference of KV models), else ``None``.
         vae_decode_peak_bytes: the VAE-decode phase total (diffusion), else ``None``.
         notes: caveats that apply to this estimate as a whole.
+        warnings: approximations this estimate relies on (they widen the range).
+        not_modelled: what the estimate leaves out for this workload.
     """
 
     engine_version: str
@@ -87,6 +124,11 @@ class Estimate:
     kv_bytes_per_token: int | None = None
     vae_decode_peak_bytes: int | None = None
     notes: tuple[str, ...] = ()
+    peak_low_bytes: int = 0
+    peak_high_bytes: int = 0
+    peak_allocated_bytes: int = 0
+    warnings: tuple[Note, ...] = ()
+    not_modelled: tuple[Note, ...] = ()
 
     def component(self, key: str) -> Component | None:
         """The component with ``key``, or ``None``."""
@@ -105,10 +147,19 @@ class Estimate:
             "peak_bytes": self.peak_bytes,
             "peak_human": format_bytes(self.peak_bytes),
             "peak_phase": self.peak_phase,
+            "peak_low_bytes": self.peak_low_bytes,
+            "peak_high_bytes": self.peak_high_bytes,
             "peak_reserved_bytes": self.peak_reserved_bytes,
+            "peak_allocated_bytes": self.peak_allocated_bytes,
+            "nvidia_smi_bytes": self.peak_bytes,
             "kv_bytes_per_token": self.kv_bytes_per_token,
             "vae_decode_peak_bytes": self.vae_decode_peak_bytes,
-            "phases": [{"phase": p.phase, "bytes": p.bytes} for p in self.phases],
+            "phases": [
+                {"phase": p.phase, "bytes": p.bytes, "low_bytes": p.low_bytes, "high_bytes": p.high_bytes}
+                for p in self.phases
+            ],
             "components": [c.to_dict() for c in self.components],
             "notes": list(self.notes),
+            "warnings": [n.to_dict() for n in self.warnings],
+            "not_modelled": [n.to_dict() for n in self.not_modelled],
         }

@@ -64,18 +64,31 @@ class ComponentOut(Schema):
     formula: str
     assumption: str
     phases: list[str]
+    low_bytes: int | None = None
+    high_bytes: int | None = None
+
+
+class NoteOut(Schema):
+    key: str
+    text: str
 
 
 class ResultOut(Schema):
     peak_bytes: int
+    peak_low_bytes: int | None = Field(None, description="Low end of the per-card peak's range")
+    peak_high_bytes: int | None = Field(None, description="High end of the range; the catalog fit uses it")
     peak_phase: str
     peak_reserved_bytes: int
+    peak_allocated_bytes: int | None = Field(None, description="Live tensors (torch.cuda.max_memory_allocated)")
+    nvidia_smi_bytes: int | None = Field(None, description="What nvidia-smi would show: reserved + context")
     vae_decode_peak_bytes: int | None
     kv_bytes_per_token: int | None
     cards: int
     workload: str
     components: list[ComponentOut]
     notes: list[str]
+    warnings: list[NoteOut] = Field(default_factory=list, description="Approximations the estimate relies on")
+    not_modelled: list[NoteOut] = Field(default_factory=list, description="What it leaves out for this workload")
 
 
 class PricesOut(Schema):
@@ -91,9 +104,11 @@ class GpuFitOut(Schema):
     usable_bytes_per_card: int
     cards_per_lot: int
     fits: bool
+    status: str | None = Field(None, description="fits (high end fits), tight (only the expected peak) or does_not_fit")
     lots: int | None
     cards: int | None
     peak_bytes_per_card: int
+    peak_high_bytes_per_card: int | None = None
     headroom_bytes: int
     stock_lots: int
     in_stock: bool

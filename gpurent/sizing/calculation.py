@@ -44,13 +44,19 @@ class Sizing:
         return sorted(live, key=lambda c: -int(c["bytes"]))
 
     @property
+    def result_dict(self) -> dict[str, Any]:
+        """The estimate as stored with a saved estimate (one template shows both)."""
+        return self.result.to_dict()
+
+    @property
     def fitting(self) -> list[GpuFit]:
         return [row for row in self.fit if row.fits]
 
     @property
     def cheapest(self) -> GpuFit | None:
-        """The fitting configuration with the lowest 7-day price (ties: catalog order)."""
-        priced = [row for row in self.fit if row.week_price is not None]
+        """The configuration with the lowest 7-day price whose high end fits (else the cheapest tight one)."""
+        priced = [row for row in self.fit if row.week_price is not None and row.fits]
+        priced = priced or [row for row in self.fit if row.week_price is not None]
         return min(priced, key=lambda row: row.week_price.cents) if priced else None  # type: ignore[union-attr]
 
     def inputs_dict(self) -> dict[str, Any]:

@@ -6,8 +6,11 @@ grow their degree; card counts the plan rejects are skipped), except for DDP: re
 memory per card, so a DDP plan keeps the card count the customer chose. Cards become lots with the GPU's
 `cards_per_lot` (a B200 lot is two cards), and an order holds at most 10 lots.
 
-A card counts as fitting when the per-card peak is within `USABLE_PCT` of the memory the driver reports,
-leaving room for what the estimate cannot see (other processes, library versions, fragmentation spikes).
+A configuration **fits** when the *high end* of the per-card peak's range is within `USABLE_PCT` of the memory
+the driver reports; it is **tight** when only the expected peak is; otherwise it does **not fit**. The table
+offers the smallest configuration that fits, else the smallest tight one. A recipe that cannot use more cards
+is not offered more: DDP replicas and single-device fine-tunes or image generation keep the card count chosen
+(a single-device fine-tune is not split by tensor parallelism on its own).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.core.money import Usd
 from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, estimate
-from vramcalc.capacity import fits
+from vramcalc.capacity import fits, fixed_card_count
 from vramcalc.units import MIB
 
-__all__ = ["USABLE_PCT", "GpuFit", "card_bytes", "catalog_fit", "plan_with_cards"]
+__all__ = ["FITS", "NO_FIT", "TIGHT", "USABLE_PCT", "GpuFit", "card_bytes", "catalog_fit", "plan_with_cards"]
+
+FITS, TIGHT, NO_FIT = "fits", "tight", "does_not_fit"
 
 # The share of a card's driver-reported memory an estimate may use; vLLM's default utilisation is the same.
 USABLE_PCT = 90
@@ -56,23 +61,35 @@ class GpuFit:
 
     Attributes:
         gpu: the catalog model.
-        fits: some order of 1..10 lots fits under the plan.
+        status: `FITS` (the high end fits), `TIGHT` (only the expected peak fits) or `NO_FIT`.
         cards: cards of the smallest configuration that fits (None when none does).
         lots: lots of that configuration: ceil(cards / cards_per_lot).
-        peak_bytes: per-card peak of that configuration, else of the plan as chosen.
-        headroom_bytes: usable bytes − peak (negative when it does not fit).
+        peak_bytes: expected per-card peak of that configuration, else of the plan as chosen.
+        peak_high_bytes: high end of that peak's range.
+        headroom_bytes: usable bytes − high end of the peak (negative when it does not fit).
         usable_bytes: `USABLE_PCT` of one card.
         prices: price of `lots` lots per term (lot price × lots), None when it does not fit.
     """
 
     gpu: GpuModel
-    fits: bool
+    status: str
     cards: int | None
     lots: int | None
     peak_bytes: int
+    peak_high_bytes: int
     headroom_bytes: int
     usable_bytes: int
     prices: dict[int, Usd] | None
+
+    @property
+    def fits(self) -> bool:
+        """The high end of the peak fits."""
+        return self.status == FITS
+
+    @property
+    def tight(self) -> bool:
+        """The expected peak fits, its high end does not."""
+        return self.status == TIGHT
 
     @property
     def card_bytes(self) -> int:
@@ -95,9 +112,11 @@ class GpuFit:
             "usable_bytes_per_card": self.usable_bytes,
             "cards_per_lot": self.gpu.cards_per_lot,
             "fits": self.fits,
+            "status": self.status,
             "lots": self.lots,
             "cards": self.cards,
             "peak_bytes_per_card": self.peak_bytes,
+            "peak_high_bytes_per_card": self.peak_high_bytes,
             "headroom_bytes": self.headroom_bytes,
             "stock_lots": self.gpu.stock_lots,
             "in_stock": self.in_stock,
@@ -124,23 +143,32 @@ class _Peaks:
 def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks) -> GpuFit:
     per_lot = gpu.cards_per_lot
     size = card_bytes(gpu)
-    counts: Iterable[int]
-    if inp.parallel.strategy is Strategy.DDP:
-        counts = (inp.parallel.cards,)
-    else:
-        counts = range(1, MAX_LOTS_PER_ORDER * per_lot + 1)
+    fixed = fixed_card_count(inp)
+    counts: Iterable[int] = (inp.parallel.cards,) if fixed else range(1, MAX_LOTS_PER_ORDER * per_lot + 1)
+    tight: tuple[int, Estimate] | None = None
     for cards in counts:
         result = peaks.at(cards)
-        if result is None:
+        if result is None or -(-cards // per_lot) > MAX_LOTS_PER_ORDER:
             continue
-        fit = fits(result.peak_bytes, size, USABLE_PCT)
-        lots = -(-cards // per_lot)
-        if fit.fits and lots <= MAX_LOTS_PER_ORDER:
-            prices = {term.value: quote_for(gpu, term_days=term.value, lots=lots).total for term in Term}
-            return GpuFit(gpu, True, cards, lots, result.peak_bytes, fit.headroom_bytes, fit.usable_bytes, prices)
+        if fits(result.peak_high_bytes, size, USABLE_PCT).fits:
+            return _offer(gpu, FITS, cards, result)
+        if tight is None and fits(result.peak_bytes, size, USABLE_PCT).fits:
+            tight = (cards, result)
+    if tight is not None:
+        return _offer(gpu, TIGHT, *tight)
     # Nothing fits: the headroom shown is the shortfall of the plan as chosen, as in the bar chart.
-    fit = fits(chosen.peak_bytes, size, USABLE_PCT)
-    return GpuFit(gpu, False, None, None, chosen.peak_bytes, fit.headroom_bytes, fit.usable_bytes, None)
+    fit = fits(chosen.peak_high_bytes, size, USABLE_PCT)
+    return GpuFit(
+        gpu, NO_FIT, None, None, chosen.peak_bytes, chosen.peak_high_bytes, fit.headroom_bytes, fit.usable_bytes, None
+    )
+
+
+def _offer(gpu: GpuModel, status: str, cards: int, result: Estimate) -> GpuFit:
+    lots = -(-cards // gpu.cards_per_lot)
+    fit = fits(result.peak_high_bytes, card_bytes(gpu), USABLE_PCT)
+    prices = {term.value: quote_for(gpu, term_days=term.value, lots=lots).total for term in Term}
+    high = result.peak_high_bytes
+    return GpuFit(gpu, status, cards, lots, result.peak_bytes, high, fit.headroom_bytes, fit.usable_bytes, prices)
 
 
 def catalog_fit(inp: EstimateInput, chosen: Estimate, gpus: Iterable[GpuModel]) -> list[GpuFit]:

@@ -10,6 +10,7 @@ from gpurent.core.money import Usd
 from vramcalc.units import format_bytes
 
 from ..calculation import Sizing
+from ..caveats import caveat_text
 from ..chart import WIDTH, chart_rows, component_css
 
 register = template.Library()
@@ -21,6 +22,12 @@ def human_bytes(value: int | None) -> str:
     if value is None:
         return ""
     return format_bytes(int(value))
+
+
+@register.filter
+def caveat(note: Any) -> str:
+    """An engine caveat in the customer's language."""
+    return caveat_text(note)
 
 
 @register.filter

@@ -31,7 +31,7 @@ def test_estimate_command_prints_the_engine_breakdown_then_the_catalog(demo_cata
     engine = io.StringIO()
     assert vramcalc_main(SERVING_FLAGS, out=engine) == 0
     assert text.startswith(engine.getvalue())
-    assert "Catalog fit (a card fits when the peak is within 90% of its memory" in text
+    assert "Catalog fit (a card fits when the high end of the peak is within 90% of its memory" in text
     h100 = next(line for line in text.splitlines() if line.startswith("H100 80GB"))
     assert h100.split()[2:4] == ["4", "4"]
     assert "$1,480.00" in h100

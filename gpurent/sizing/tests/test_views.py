@@ -18,7 +18,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def fit_row(html: str, slug: str) -> str:
-    match = re.search(rf'<tr class="[^"]*" data-gpu="{re.escape(slug)}">(.*?)</tr>', html, re.S)
+    match = re.search(rf'<tr class="[^"]*" data-gpu="{re.escape(slug)}"[^>]*>(.*?)</tr>', html, re.S)
     assert match, slug
     return match.group(1)
 
@@ -210,3 +210,27 @@ def test_saved_list_query_count_does_not_grow_with_estimates(client, demo_catalo
         save(client, SERVING_FORM, key=key)
     with django_assert_max_num_queries(4):
         client.get(reverse("sizing:saved"))
+
+
+def test_estimate_page_shows_the_range_the_three_peak_views_and_what_is_not_modelled(client, demo_catalog):
+    page = client.get(reverse("sizing:estimate"), EXAMPLES[1][1])
+    html = page.content.decode()
+    result = page.context["sizing"].result
+    assert result.peak_low_bytes < result.peak_bytes < result.peak_high_bytes
+    assert 'data-testid="peak-range"' in html
+    assert "max_memory_allocated" in html
+    assert "max_memory_reserved" in html
+    assert "nvidia-smi" in html
+    assert 'data-testid="not-modelled"' in html
+    assert "±20–30" not in html
+    assert 'data-status="fits"' in html
+
+
+def test_saved_estimate_page_shows_the_same_range(client, demo_catalog):
+    form = {**DEFAULTS, **EXAMPLES[1][1], "idempotency_key": "range-1"}
+    response = client.post(reverse("sizing:save"), form)
+    saved = SavedEstimate.objects.get()
+    assert response.status_code == 302
+    html = client.get(reverse("sizing:detail", args=[saved.public_id])).content.decode()
+    assert saved.result["peak_high_bytes"] > saved.result["peak_bytes"]
+    assert 'data-testid="peak-range"' in html

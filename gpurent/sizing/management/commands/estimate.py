@@ -58,8 +58,8 @@ class Command(BaseCommand):
     def _table(sizing: Sizing) -> str:
         lines = [
             "",
-            f"Catalog fit (a card fits when the peak is within {sizing.usable_pct}% of its memory; "
-            "per card, never pooled):",
+            f"Catalog fit (a card fits when the high end of the peak is within {sizing.usable_pct}% of its memory, "
+            "tight when only the expected peak is; per card, never pooled):",
             f"{'GPU':<20} {'lots':>5} {'cards':>5} {'peak/card':>12} {'headroom':>12} "
             f"{'3 days':>11} {'7 days':>11} {'30 days':>11}",
         ]
@@ -71,6 +71,6 @@ class Command(BaseCommand):
             prices = " ".join(f"{row.prices[term].display():>11}" for term in sorted(row.prices))
             lines.append(
                 f"{row.gpu.name:<20} {row.lots:>5} {row.cards:>5} {format_bytes(row.peak_bytes):>12} "
-                f"{format_bytes(row.headroom_bytes):>12} {prices}"
+                f"{format_bytes(row.headroom_bytes):>12} {prices}  {row.status}"
             )
         return "\n".join(lines) + "\n"

@@ -1,0 +1,152 @@
+"""Ranges and caveats: how far each component can be from its expected value, and what is not modelled.
+
+Each component key has a spread ``(low %, high %)`` around its expected bytes, by how the bytes are known:
+exact from the architecture (weights, KV cache, model states: 0 %), from a formula checked against measured
+cases (activations, logits, the VAE decode), or from a rough allowance (CUDA context, communication buffers,
+allocator slack, engine runtime overheads). An input that relies on an approximation widens the components
+it touches (``Caveat.widens``). The range of a phase is the sum of its components' ranges; the estimate's
+range is the largest phase total at each end.
+
+Texts are English here (a pure library); the web layer translates them by ``key``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .architecture import param_counts
+from .inputs import EstimateInput
+from .model import ModelKind, ModelSpec
+from .options import Engine, Workload
+
+__all__ = ["DEFAULT_SPREAD", "SPREADS", "Caveat", "not_modelled", "spread_for", "warnings_for"]
+
+# (low %, high %) per component key. Exact terms are 0; the rest were set from the spread of the fit part of
+# the benchmark (docs/decisions/0151-estimate-ranges.md), never from the held-out part.
+SPREADS: dict[str, tuple[int, int]] = {
+    "weights": (0, 0),
+    "text_encoder_weights": (0, 0),
+    "vae_weights": (0, 0),
+    "adapter_weights": (0, 0),
+    "kv_cache": (0, 0),
+    "gradients": (0, 0),
+    "master_weights": (0, 0),
+    "optimizer_state": (0, 0),
+    "ddp_buckets": (0, 0),
+    "vision_encoder_weights": (0, 0),
+    "activations": (-25, 35),
+    "logits": (-20, 20),
+    "workspace": (-30, 60),
+    "optimizer_step": (-30, 30),
+    "gathered_params": (-30, 50),
+    "autocast_copies": (-20, 20),
+    "dequant_workspace": (-30, 50),
+    "vae_decode": (-20, 30),
+    "vae_encode": (-20, 30),
+    "cuda_context": (-50, 60),
+    "comm_buffers": (-50, 100),
+    "fragmentation": (-60, 100),
+    "engine_runtime": (-40, 60),
+    "cuda_graphs": (-50, 80),
+}
+DEFAULT_SPREAD = (-30, 50)
+
+
+@dataclass(frozen=True)
+class Caveat:
+    """Something the estimate approximates or leaves out.
+
+    Attributes:
+        key: stable identifier (the web layer translates by it).
+        text: English explanation.
+        widens: component keys whose range is widened by this approximation.
+        factor_pct: how much wider (percent of the spread) those components become.
+    """
+
+    key: str
+    text: str
+    widens: tuple[str, ...] = ()
+    factor_pct: int = 100
+
+
+def spread_for(key: str, caveats: tuple[Caveat, ...]) -> tuple[int, int]:
+    """The ``(low %, high %)`` spread of component ``key``, widened by the caveats that touch it."""
+    low, high = SPREADS.get(key, DEFAULT_SPREAD)
+    for caveat in caveats:
+        if key in caveat.widens:
+            low, high = low * caveat.factor_pct // 100, high * caveat.factor_pct // 100
+    return max(low, -90), high
+
+
+def _shapes_miss_the_count(model: ModelSpec) -> bool:
+    """The declared parameter count is more than 5 % away from the count the layer shapes give."""
+    if model.param_count is None:
+        return False
+    derived = param_counts(dataclasses.replace(model, param_count=None)).total
+    return abs(model.param_count - derived) * 20 > model.param_count
+
+
+def warnings_for(inp: EstimateInput) -> tuple[Caveat, ...]:
+    """Approximations this estimate relies on, from its inputs."""
+    model, found = inp.model, []
+    if _shapes_miss_the_count(model):
+        found.append(
+            Caveat(
+                "declared_param_count",
+                "The declared parameter count differs from the one the layer shapes give by more than 5 %: "
+                "per-layer terms (activations, the largest layer) are approximate.",
+                ("activations", "gathered_params", "optimizer_step"),
+                150,
+            )
+        )
+    if not inp.flash_attention:
+        found.append(
+            Caveat(
+                "no_fused_attention",
+                "Attention without a fused kernel: the score matrices are sized by formula; kernels may keep more.",
+                ("activations", "workspace"),
+                150,
+            )
+        )
+    if model.moe is not None and inp.workload.is_training:
+        found.append(
+            Caveat(
+                "moe_routing",
+                "MoE training: tokens per expert assume balanced routing; an unbalanced batch needs more.",
+                ("activations",),
+                200,
+            )
+        )
+    return tuple(found)
+
+
+_COMMON = Caveat("other_processes", "Other processes on the card (a desktop, a second job, monitoring agents).")
+_BY_WORKLOAD: dict[str, tuple[Caveat, ...]] = {
+    "serving": (
+        Caveat("prefix_cache", "Prefix caching, speculative decoding (a draft model) and LoRA adapters served."),
+    ),
+    "training": (
+        Caveat("framework_buffers", "Framework-specific buffers (Megatron/DeepSpeed internals beyond those listed)."),
+        Caveat(
+            "dataloader", "Host memory: the data loader, pinned buffers and CPU-offloaded states are not on the card."
+        ),
+    ),
+    "diffusion": (
+        Caveat("adapters", "ControlNet, IP-Adapter and other add-on networks; safety checkers."),
+        Caveat("cudnn_benchmark", "cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
+    ),
+}
+
+
+def not_modelled(inp: EstimateInput) -> tuple[Caveat, ...]:
+    """What this estimate leaves out for its workload."""
+    if inp.workload is Workload.DIFFUSION or inp.model.kind is ModelKind.DIFFUSION:
+        found = list(_BY_WORKLOAD["diffusion"])
+    elif inp.workload.is_training:
+        found = list(_BY_WORKLOAD["training"])
+    else:
+        found = list(_BY_WORKLOAD["serving"])
+        if inp.runtime.engine is Engine.TRANSFORMERS:
+            found.append(Caveat("cuda_graphs", "CUDA graphs and torch.compile caches (not used by plain generate)."))
+    return (*found, _COMMON)
