@@ -27,11 +27,13 @@ logger = logging.getLogger(__name__)
 
 
 def email_queue(
-    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None
+    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None, new: bool = False
 ) -> OutboundEmail | None:
     """Queue the email `template` (`<template>_subject.txt`, `.txt`, `.html` under templates/emails/) for `to`.
 
     Returns the new row, or None when an email with this key was queued before (it is never sent twice).
+    `new`: the key names something created in the caller's transaction, so it cannot exist yet: one INSERT
+    instead of a read and an insert (the unique key still refuses a duplicate).
     """
     # Customers' emails pass the account's language; without one, the language of the request that queues it.
     language = language or translation.get_language() or settings.LANGUAGE_CODE
@@ -40,11 +42,13 @@ def email_queue(
         subject = render_to_string(f"emails/{template}_subject.txt", full_context).strip()
         text = render_to_string(f"emails/{template}.txt", full_context)
         html = render_to_string(f"emails/{template}.html", full_context)
-    email, created = OutboundEmail.objects.get_or_create(
-        key=key, defaults={"to": to, "subject": subject[:200], "text": text, "html": html}
-    )
-    if not created:
-        return None
+    fields = {"to": to, "subject": subject[:200], "text": text, "html": html}
+    if new:
+        email = OutboundEmail.objects.create(key=key, **fields)
+    else:
+        email, created = OutboundEmail.objects.get_or_create(key=key, defaults=fields)
+        if not created:
+            return None
     transaction.on_commit(lambda: deliver_email.enqueue(email.pk))
     return email
 

@@ -14,7 +14,7 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
-from gpurent.core.idempotency import api_idempotent
+from gpurent.core.idempotency import api_idempotent, finish_early
 
 from .export import orders_csv
 from .models import Order, OrderAccess
@@ -138,7 +138,8 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
     user = cast(User, request.user)
 
     def place() -> IdempotentOutcome:
-        order = order_place(
+        placed: list[IdempotentOutcome] = []
+        order_place(
             owner=user,
             gpu_slug=payload.gpu,
             term_days=payload.term_days,
@@ -146,8 +147,10 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
             environment=payload.environment,
             environment_note=payload.environment_note,
             contact=Contact(user.first_name, user.last_name, user.email),
+            # The response is stored before the stock row is locked (decision 0180).
+            before_reserve=lambda order: placed.append(finish_early(IdempotentOutcome(201, order_out(order)))),
         )
-        return IdempotentOutcome(201, order_out(order))
+        return placed[0]
 
     outcome = api_idempotent(request, payload.model_dump(), place)
     return Status(outcome.status, outcome.body)

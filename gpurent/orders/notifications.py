@@ -64,8 +64,11 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
     return texts[event]
 
 
-def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None:
-    """Queue the email for `event` (placed, paid, ready, ending, ended, refunded) once per order and event."""
+def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bool = False) -> None:
+    """Queue the email for `event` (placed, paid, ready, ending, ended, refunded) once per order and event.
+
+    `new`: the order was created in this transaction, so no email about it can exist yet (one INSERT).
+    """
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
@@ -76,4 +79,5 @@ def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},
         language=language,
+        new=new,
     )

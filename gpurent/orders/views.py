@@ -21,7 +21,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, finish_early, form_idempotent
 from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
@@ -154,7 +154,8 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         if draft is None or not form.matches(draft):
             raise InvalidRequest(_("Your choice changed in another tab. Please check the summary again."))
         data = form.cleaned_data
-        order = order_place(
+        placed: list[Outcome] = []
+        order_place(
             owner=user,
             gpu_slug=draft.gpu_slug,
             term_days=draft.term_days,
@@ -162,8 +163,9 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             environment=draft.environment,
             environment_note=draft.environment_note,
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
+            before_reserve=lambda order: placed.append(finish_early(_placed_outcome(order))),
         )
-        return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
+        return placed[0]
 
     try:
         outcome = form_idempotent(request, place)
@@ -178,6 +180,10 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         draft_clear(request)
         messages.success(request, _("Order %(ref)s placed. Your lots are reserved.") % {"ref": outcome.body["ref"]})
     return redirect(outcome.body["redirect"])
+
+
+def _placed_outcome(order: Order) -> Outcome:
+    return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
 
 
 @login_required
