@@ -32,7 +32,7 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	@echo "  (the background worker and the sweep run alongside; Ctrl-C stops all three)"
 	@echo ""
 	@trap 'kill 0' EXIT; \
-	  $(PY) manage.py db_worker --no-reload --interval 1 & \
+	  $(PY) manage.py worker --interval 1 & \
 	  $(PY) manage.py sweep --loop 60 > /dev/null & \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 

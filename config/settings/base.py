@@ -235,6 +235,9 @@ OPERATOR_EMAILS = env_list("OPERATOR_EMAILS", [])
 PROVISIONER = os.environ.get("PROVISIONER", "manual")
 PROVISIONER_COMMAND = os.environ.get("PROVISIONER_COMMAND", "")
 PROVISIONER_TIMEOUT_SECONDS = int(os.environ.get("PROVISIONER_TIMEOUT_SECONDS", "600"))
+# A task RUNNING longer than this was left by a dead worker: the sweep queues it again once (core/tasks.py).
+# Longer than any task may run: the provisioner's timeout plus a margin.
+TASKS_RECLAIM_AFTER_SECONDS = int(os.environ.get("TASKS_RECLAIM_AFTER_SECONDS", str(PROVISIONER_TIMEOUT_SECONDS + 300)))
 
 # Support (DESIGN §8): per-field size cap in UTF-8 bytes, and submission rate limits as [(seconds, count), ...],
 # counted on database rows so they hold across processes.

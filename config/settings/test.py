@@ -24,3 +24,6 @@ PAYMENTS_RATE_MAX_AGE_SECONDS = 900
 PAYMENTS_DEMO_NOTICE = False
 # Tasks run at once in tests (still after commit when enqueued through transaction.on_commit).
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+if os.environ.get("GPURENT_TEST_TASKS") == "database":
+    # A worker process started by a test (gpurent/backoffice/tests/test_worker_crash.py) uses the real queue.
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}

@@ -13,6 +13,7 @@ from django.http import HttpRequest, QueryDict
 from ninja import Field, Router, Schema, Status
 
 from gpurent.core.api import ErrorOut
+from gpurent.core.schemas import InputSchema
 
 from .models import TOKEN_SCHEME
 from .services import api_token_issue, user_register
@@ -29,7 +30,7 @@ MIN_PASSWORD_LENGTH = 12
 NAME_PATTERN = r"\S"
 
 
-class RegisterIn(Schema):
+class RegisterIn(InputSchema):
     first_name: str = Field(min_length=1, max_length=150, pattern=NAME_PATTERN, examples=["Ada"])
     last_name: str = Field(min_length=1, max_length=150, pattern=NAME_PATTERN, examples=["Lovelace"])
     email: str = Field(
@@ -53,7 +54,7 @@ class UserOut(Schema):
     last_name: str
 
 
-class TokenIn(Schema):
+class TokenIn(InputSchema):
     email: str = Field(min_length=1, max_length=254, examples=["ada@example.com"])
     password: str = Field(min_length=1, max_length=MAX_PASSWORD_LENGTH)
     name: str = Field(

@@ -162,6 +162,17 @@ class TokenCreateForm(forms.Form):
     )
 
 
+class SshKeyForm(forms.Form):
+    name = forms.CharField(label=_("Key name"), max_length=100, help_text=_("For example: laptop, workstation."))
+    public_key = forms.CharField(
+        label=_("Public key"),
+        max_length=16_000,
+        strip=True,
+        help_text=_("The contents of your .pub file, e.g. ~/.ssh/id_ed25519.pub. Never the private key."),
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
+    )
+
+
 class OperatorUserCreationForm(BaseUserCreationForm[User]):
     """The back office's "add user" form, for the email-based user model."""
 

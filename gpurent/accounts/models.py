@@ -153,3 +153,30 @@ class ApiToken(models.Model):
 
 # Every token starts with this, so a leaked one is recognisable (secret scanners, log redaction).
 TOKEN_SCHEME = "gpr_"  # noqa: S105 (a public marker, not a secret)
+
+
+class SshKey(models.Model):
+    """An SSH public key a customer keeps on the account, to be installed on rented machines.
+
+    Only public keys are stored (`accounts.sshkeys` refuses private ones before anything is written). The
+    fingerprint is unique per user, so the same key is not added twice under two names.
+    """
+
+    user = models.ForeignKey("User", on_delete=models.CASCADE, related_name="ssh_keys", verbose_name=_("user"))
+    name = models.CharField(_("name"), max_length=100)
+    public_key = models.TextField(_("public key"))
+    fingerprint = models.CharField(_("SHA256 fingerprint"), max_length=60)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("SSH key")
+        verbose_name_plural = _("SSH keys")
+        constraints = [models.UniqueConstraint(fields=["user", "fingerprint"], name="ssh_key_unique_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.fingerprint})"
+
+    @property
+    def key_type(self) -> str:
+        return self.public_key.split(" ", 1)[0]

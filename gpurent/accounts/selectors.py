@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from .models import TOKEN_SCHEME, ApiToken, User
+from .models import TOKEN_SCHEME, ApiToken, SshKey, User
 
-__all__ = ["api_token_for_secret", "api_token_list"]
+__all__ = ["api_token_for_secret", "api_token_list", "ssh_key_list"]
 
 
 def api_token_list(*, user: User) -> QuerySet[ApiToken]:
@@ -23,3 +23,8 @@ def api_token_for_secret(secret: str) -> ApiToken | None:
         .filter(digest=ApiToken.digest_of(secret), revoked_at__isnull=True, user__is_active=True)
         .first()
     )
+
+
+def ssh_key_list(*, user: User) -> QuerySet[SshKey]:
+    """`user`'s SSH public keys, by name."""
+    return SshKey.objects.filter(user=user).order_by("name", "id")

@@ -19,8 +19,9 @@ from gpurent.core.errors import InvalidRequest, NotFound
 
 from .errors import EmailTaken, InvalidCredentials, WeakPassword
 from .guests import guest_session_adopt, guest_session_for, register_guest_adopter
-from .models import TOKEN_SCHEME, ApiToken, User
+from .models import TOKEN_SCHEME, ApiToken, SshKey, User
 from .passwords import password_errors
+from .sshkeys import public_key_parse
 
 __all__ = [
     "api_token_create",
@@ -32,6 +33,8 @@ __all__ = [
     "profile_update",
     "register_guest_adopter",
     "session_login",
+    "ssh_key_add",
+    "ssh_key_remove",
     "user_register",
 ]
 
@@ -189,3 +192,38 @@ def api_token_mark_used(token: ApiToken) -> None:
         return
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     token.last_used_at = now
+
+
+@transaction.atomic
+def ssh_key_add(*, user: User, name: str, public_key: str) -> SshKey:
+    """Keep an SSH public key on `user`'s account, checked by `public_key_parse`.
+
+    Raises:
+        InvalidRequest: no name, a private key (never stored), an invalid key, or a key already on the account.
+    """
+    name = _required(name, _("Give the key a name."))
+    if len(name) > 100:
+        raise InvalidRequest(_("A key name has at most 100 characters."))
+    parsed = public_key_parse(public_key)
+    try:
+        with transaction.atomic():
+            row = SshKey.objects.create(user=user, name=name, public_key=parsed.line, fingerprint=parsed.fingerprint)
+    except IntegrityError:
+        raise InvalidRequest(_("This key is already on your account.")) from None
+    logger.info("user %s added SSH key %s", user.pk, row.pk)
+    return row
+
+
+@transaction.atomic
+def ssh_key_remove(*, user: User, key_id: int) -> SshKey:
+    """Remove one of `user`'s keys. Machines already delivered keep the keys they were given.
+
+    Raises:
+        NotFound: no such key among `user`'s.
+    """
+    key = SshKey.objects.filter(user=user, pk=key_id).first()
+    if key is None:
+        raise NotFound(_("No such key."))
+    key.delete()
+    logger.info("user %s removed SSH key %s", user.pk, key_id)
+    return key

@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -28,14 +28,24 @@ from django.views.i18n import set_language as django_set_language
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
 
-from .forms import LoginForm, NewPasswordForm, PasswordChangeForm, ProfileForm, RegistrationForm, TokenCreateForm
+from .forms import (
+    LoginForm,
+    NewPasswordForm,
+    PasswordChangeForm,
+    ProfileForm,
+    RegistrationForm,
+    SshKeyForm,
+    TokenCreateForm,
+)
 from .models import User
-from .selectors import api_token_list
+from .selectors import api_token_list, ssh_key_list
 from .services import (
     api_token_create,
     api_token_revoke,
     profile_update,
     session_login,
+    ssh_key_add,
+    ssh_key_remove,
     user_language_set,
     user_register,
 )
@@ -130,7 +140,9 @@ def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     user = _account_user(request)
     context.setdefault("profile_form", ProfileForm(instance=user))
     context.setdefault("token_form", TokenCreateForm())
+    context.setdefault("ssh_key_form", SshKeyForm())
     context["tokens"] = api_token_list(user=user)
+    context["ssh_keys"] = ssh_key_list(user=user)
     return render(request, "accounts/account.html", context)
 
 
@@ -198,6 +210,39 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = api_token_revoke(user=_account_user(request), token_id=token_id)
     messages.success(request, _("The token “%(name)s” is revoked and no longer works.") % {"name": token.name})
     return redirect("accounts:account")
+
+
+@never_cache
+@login_required
+@require_POST
+def ssh_key_create(request: HttpRequest) -> HttpResponse:
+    """Add a public key. A private key pasted by mistake is refused and not echoed back into the form."""
+    user = _account_user(request)
+    form = SshKeyForm(request.POST)
+    if form.is_valid():
+        try:
+            key = ssh_key_add(user=user, **form.cleaned_data)
+        except ApplicationError as error:
+            form.add_error("public_key", error.message)
+    if not form.is_valid():
+        # The form comes back with the name but never the pasted text: it may be a private key.
+        data = request.POST.copy()
+        data["public_key"] = ""
+        form.data = data
+        return _account_page(request, ssh_key_form=form)
+    messages.success(
+        request, _("SSH key “%(name)s” added (%(fingerprint)s).") % {"name": key.name, "fingerprint": key.fingerprint}
+    )
+    return redirect(reverse("accounts:account") + "#ssh-keys")
+
+
+@never_cache
+@login_required
+@require_POST
+def ssh_key_delete(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = ssh_key_remove(user=_account_user(request), key_id=key_id)
+    messages.success(request, _("SSH key “%(name)s” removed.") % {"name": key.name})
+    return redirect(reverse("accounts:account") + "#ssh-keys")
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -24,9 +24,9 @@ from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
 from gpurent.core.money import Usd
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
-from gpurent.orders.models import MachineRequest, ProvisioningRun
+from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
-from gpurent.payments.assets import format_units, pair_get, parse_units
+from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import IntentStatus
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
@@ -38,10 +38,54 @@ def _operator(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
+class NeedsActionFilter(admin.SimpleListFilter):
+    """Rows that still need an operator, by default; "All" shows the history too. The changelist's count
+    then counts only rows that need action."""
+
+    title = _("queue")
+    parameter_name = "queue"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("action", _("Needs action")), ("all", _("All"))]
+
+    def value(self) -> str:
+        return super().value() or "action"
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "all":
+            return queryset
+        return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
+
+
+def _with_zone(value: Any) -> str:
+    """A date as operators read it in lists: with its time zone, never a bare clock time."""
+    return timezone.localtime(value).strftime("%d %b %Y, %H:%M %Z") if value else "—"
+
+
 class DeskAdmin(ReadOnlyModelAdmin):
-    """A desk lists rows and acts through a form (calling services); nothing is edited directly."""
+    """A desk lists rows and acts through a form (calling services); nothing is edited directly.
+
+    `get_ordering` returns the desk's own order: without it the changelist applies the model's default
+    ordering (newest first) over the queryset's, and the rows that need action sink.
+    """
 
     action_permission = ""
+    desk_ordering: tuple[str, ...] = ()
+
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        return list(self.desk_ordering)
+
+    def base_queryset(self) -> QuerySet[Any]:
+        # Not super().get_queryset(): that orders by `desk_ordering` before the desk has annotated its rank.
+        return self.model._default_manager.get_queryset()
 
     def may_act(self, request: HttpRequest) -> bool:
         return request.user.has_perm(self.action_permission)
@@ -61,20 +105,46 @@ class VerifyForm(forms.Form):
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
     reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
 
+    def __init__(self, *args: Any, pair: Pair, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pair = pair
+
+    def clean(self) -> dict[str, Any]:
+        """A confirmation needs the transaction id and the amount received, as an exact amount of the asset;
+        the parsed quote units are kept in `received_units`."""
+        cleaned = super().clean() or {}
+        if cleaned.get("action") != "confirm":
+            return cleaned
+        if not cleaned.get("txid", "").strip():
+            self.add_error("txid", _("Enter the transaction id that paid this intent."))
+        received = cleaned.get("received", "").strip()
+        if not received:
+            self.add_error("received", _("Enter the amount received, in %(asset)s.") % {"asset": self.pair.asset})
+            return cleaned
+        try:
+            cleaned["received_units"] = parse_units(received, self.pair)
+        except ValueError:
+            self.add_error(
+                "received",
+                _("Enter a plain amount of %(asset)s with at most %(decimals)d decimals, e.g. 12.5.")
+                % {"asset": self.pair.asset, "decimals": self.pair.quote_decimals},
+            )
+        return cleaned
+
 
 @admin.register(PaymentsDesk)
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
-    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported_at", "expires_at", "status"]
-    list_filter = ["status", "asset", "network"]
+    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported", "expires", "status"]
+    list_filter = [NeedsActionFilter, "status", "asset", "network"]
+    desk_ordering = ("desk_rank", "-reported_at", "-created_at")
     search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
     list_select_related = ["owner", "order", "deposit"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         # Reported and still open first, then the late-payment review queue, then open, then expired.
         return (
-            super()
-            .get_queryset(request)
+            self.base_queryset()
             .annotate(
                 desk_rank=Case(
                     When(
@@ -89,8 +159,16 @@ class PaymentsDeskAdmin(DeskAdmin):
                     output_field=IntegerField(),
                 )
             )
-            .order_by("desk_rank", "-reported_at", "-created_at")
+            .order_by(*self.desk_ordering)
         )
+
+    @admin.display(description=_("reported"), ordering="reported_at")
+    def reported(self, intent: Any) -> str:
+        return _with_zone(intent.reported_at)
+
+    @admin.display(description=_("expires"), ordering="expires_at")
+    def expires(self, intent: Any) -> str:
+        return _with_zone(intent.expires_at)
 
     @admin.display(description=_("queue"), ordering="desk_rank")
     def queue(self, intent: Any) -> str:
@@ -115,7 +193,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         intent = get_object_or_404(self.get_queryset(request), pk=object_id)
         if not self.has_view_permission(request, intent):
             raise PermissionDenied
-        form = VerifyForm(request.POST or None)
+        form = VerifyForm(request.POST or None, pair=pair_get(intent.asset, intent.network))
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot verify payments."))
@@ -133,13 +211,15 @@ class PaymentsDeskAdmin(DeskAdmin):
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
 
-    def _act(self, request: HttpRequest, intent: Any, data: dict[str, str]) -> HttpResponse:
+    def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         verifier = ManualVerifier()
         try:
             if data["action"] == "confirm":
-                units = parse_units(data["received"], pair_get(intent.asset, intent.network))
                 done = verifier.confirm(
-                    intent_id=intent.pk, txid=data["txid"], received_units=units, actor=_operator(request)
+                    intent_id=intent.pk,
+                    txid=data["txid"].strip(),
+                    received_units=data["received_units"],
+                    actor=_operator(request),
                 )
                 messages.success(request, _("Payment %(status)s.") % {"status": done.get_status_display()})
             elif data["action"] == "reject":
@@ -168,9 +248,17 @@ class ProvisionForm(forms.Form):
     host = forms.CharField(label=_("SSH host"), required=False, max_length=255)
     port = forms.IntegerField(label=_("SSH port"), required=False, initial=22, min_value=1, max_value=65535)
     username = forms.CharField(label=_("SSH user"), required=False, max_length=64)
-    public_key = forms.CharField(label=_("Customer's public key (installed)"), required=False, widget=forms.Textarea)
+    public_key = forms.CharField(
+        label=_("Other public key installed"),
+        required=False,
+        widget=forms.Textarea,
+        help_text=_("Leave empty when the customer's chosen keys (above) were installed."),
+    )
     one_time_secret = forms.CharField(
         label=_("Or a one-time password (shown once to the customer)"), required=False, widget=forms.PasswordInput
+    )
+    jupyter_url = forms.CharField(
+        label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
     )
     reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
 
@@ -186,10 +274,11 @@ class ProvisioningDeskAdmin(DeskAdmin):
         "cards",
         "environment",
         "provisioning_status",
-        "paid_at",
-        "term_ends_at",
+        "paid",
+        "term_ends",
     ]
-    list_filter = ["provisioning_status", "gpu"]
+    list_filter = [NeedsActionFilter, "provisioning_status", "gpu"]
+    desk_ordering = ("desk_rank", "paid_at")
     search_fields = ["ref", "owner__email"]
     list_select_related = ["owner", "gpu"]
 
@@ -201,8 +290,16 @@ class ProvisioningDeskAdmin(DeskAdmin):
             default=Value(3),
             output_field=IntegerField(),
         )
-        queryset = super().get_queryset(request).filter(payment_status=PaymentStatus.PAID)
-        return queryset.annotate(desk_rank=order).order_by("desk_rank", "paid_at")
+        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID)
+        return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
+
+    @admin.display(description=_("paid"), ordering="paid_at")
+    def paid(self, order: Any) -> str:
+        return _with_zone(order.paid_at)
+
+    @admin.display(description=_("term ends"), ordering="term_ends_at")
+    def term_ends(self, order: Any) -> str:
+        return _with_zone(order.term_ends_at)
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
@@ -223,6 +320,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "form": form,
             "may_act": self.may_act(request),
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
+            "ssh_keys": OrderSshKey.objects.filter(order=order),
             "requests": MachineRequest.objects.filter(order=order)[:10],
             "opts": self.model._meta,
         }
@@ -243,6 +341,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
                     data["username"] or "",
                     data["public_key"] or "",
                     data["one_time_secret"] or "",
+                    data["jupyter_url"] or "",
                 )
                 provision_ready(order=order, actor=_operator(request), access=access)
         except ApplicationError as error:

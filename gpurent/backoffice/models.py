@@ -11,6 +11,9 @@ from gpurent.payments.models import PaymentIntent
 class PaymentsDesk(PaymentIntent):
     """Payment intents as the payments desk works them: reported first, then open, expired, in review."""
 
+    # Desk ranks below this (reported, review, open) still need an operator; expired and done do not.
+    DESK_RANK_NEEDS_ACTION_BELOW = 3
+
     class Meta:
         proxy = True
         verbose_name = _("payment to verify")
@@ -20,6 +23,9 @@ class PaymentsDesk(PaymentIntent):
 
 class ProvisioningDesk(Order):
     """Paid orders as the provisioning desk works them: waiting for a machine, being prepared, running."""
+
+    # Desk ranks below this (paid and not started, preparing) still need an operator; running and done do not.
+    DESK_RANK_NEEDS_ACTION_BELOW = 2
 
     class Meta:
         proxy = True

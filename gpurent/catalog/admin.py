@@ -26,7 +26,22 @@ class GpuModelAdmin(AuditedModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = [
         (None, {"fields": ["name", "slug", "vendor", "stack", "on_sale", "position"]}),
-        (_("Hardware"), {"fields": ["memory_mib_per_card", "cards_per_lot"]}),
+        (_("Hardware"), {"fields": ["memory_mib_per_card", "cards_per_lot", "interconnect"]}),
+        (
+            _("The machine of one lot"),
+            {
+                "fields": [
+                    "vcpus_per_lot",
+                    "ram_gib_per_lot",
+                    "disk_gib_per_lot",
+                    "network",
+                    "region",
+                    "driver_version",
+                    "stack_version",
+                    "typical_ready_minutes",
+                ]
+            },
+        ),
         (_("Sale"), {"fields": ["stock_lots", "price_3d_cents", "price_7d_cents", "price_30d_cents"]}),
         (_("Description"), {"fields": ["summary", "good_for", "glossary_terms"]}),
     ]

@@ -22,6 +22,20 @@ class PricesOut(Schema):
     thirty_days: str = Field(alias="30", examples=["790.00"])
 
 
+class MachineOut(Schema):
+    """The machine around the cards of one lot; null where the shop does not state it."""
+
+    vcpus_per_lot: int | None
+    ram_gib_per_lot: int | None
+    disk_gib_per_lot: int | None
+    network: str
+    region: str
+    driver_version: str
+    stack_version: str = Field(examples=["CUDA 12.8"])
+    interconnect: str
+    typical_ready_minutes: int | None
+
+
 class CatalogItemOut(Schema):
     slug: str
     name: str
@@ -33,6 +47,7 @@ class CatalogItemOut(Schema):
     stock_lots: int
     prices_usd: PricesOut
     summary: str
+    machine: MachineOut
 
 
 class CatalogOut(Schema):
@@ -52,6 +67,7 @@ def catalog_item(gpu: GpuModel) -> dict[str, Any]:
         "stock_lots": gpu.stock_lots,
         "prices_usd": {str(term.value): gpu.lot_price(term).to_api() for term in Term},
         "summary": gpu.summary,
+        "machine": {field: getattr(gpu, field) for field in MachineOut.model_fields},
     }
 
 

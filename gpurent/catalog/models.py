@@ -39,6 +39,20 @@ class GpuModel(TimeStampedModel):
     price_3d_cents = models.PositiveIntegerField(_("price of one lot for 3 days (cents)"))
     price_7d_cents = models.PositiveIntegerField(_("price of one lot for 7 days (cents)"))
     price_30d_cents = models.PositiveIntegerField(_("price of one lot for 30 days (cents)"))
+    # The machine around the cards of one lot (DESIGN §2 amended by issue 14); empty means "not stated".
+    vcpus_per_lot = models.PositiveSmallIntegerField(_("vCPUs per lot"), null=True, blank=True)
+    ram_gib_per_lot = models.PositiveIntegerField(_("RAM per lot (GiB)"), null=True, blank=True)
+    disk_gib_per_lot = models.PositiveIntegerField(_("NVMe disk per lot (GiB)"), null=True, blank=True)
+    network = models.CharField(_("network"), max_length=80, blank=True, help_text=_("e.g. 10 Gbit/s, public IPv4"))
+    region = models.CharField(_("region"), max_length=80, blank=True, help_text=_("e.g. EU (Frankfurt)"))
+    driver_version = models.CharField(_("driver version"), max_length=40, blank=True)
+    stack_version = models.CharField(
+        _("CUDA or ROCm version"), max_length=40, blank=True, help_text=_("e.g. CUDA 12.8 or ROCm 6.4")
+    )
+    interconnect = models.CharField(
+        _("interconnect between the cards"), max_length=120, blank=True, help_text=_("For lots of several cards.")
+    )
+    typical_ready_minutes = models.PositiveIntegerField(_("usual minutes from payment to ready"), null=True, blank=True)
     on_sale = models.BooleanField(_("on sale"), default=True)
     position = models.PositiveSmallIntegerField(_("position in the catalog"), default=0)
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from gpurent.core.htmx import HtmxHttpRequest
 
 from .enums import Term
+from .filters import CatalogFilterForm, gpus_filtered
 from .forms import QuoteForm
 from .models import GpuModel
 from .pricing import Quote, quote_for
@@ -21,9 +22,9 @@ DEFAULT_TERM = Term.WEEK
 DEFAULT_LOTS = 1
 
 
-def _quote_form(gpu: GpuModel, data: dict[str, str] | None = None) -> QuoteForm:
+def _quote_form(gpu: GpuModel, data: dict[str, str] | None = None, term: Term = DEFAULT_TERM) -> QuoteForm:
     # Every card on the catalog page carries the same fields; ids are made unique per GPU for the labels.
-    return QuoteForm(data, auto_id=f"{gpu.slug}-%s", initial={"term": DEFAULT_TERM, "lots": DEFAULT_LOTS})
+    return QuoteForm(data, auto_id=f"{gpu.slug}-%s", initial={"term": term, "lots": DEFAULT_LOTS})
 
 
 def _quote_from(gpu: GpuModel, form: QuoteForm) -> Quote | None:
@@ -31,16 +32,22 @@ def _quote_from(gpu: GpuModel, form: QuoteForm) -> Quote | None:
         if not form.is_valid():
             return None
         return quote_for(gpu, term_days=form.cleaned_data["term"], lots=form.cleaned_data["lots"])
-    return quote_for(gpu, term_days=DEFAULT_TERM, lots=DEFAULT_LOTS)
+    return quote_for(gpu, term_days=form.initial["term"], lots=DEFAULT_LOTS)
 
 
 @require_GET
-def catalog_index(request: HttpRequest) -> HttpResponse:
+def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
+    """The catalog, sorted and filtered by a GET form: a full page, or only the results for htmx."""
+    filters = CatalogFilterForm(request.GET)
+    term = filters.term_or_default()
     cards = []
-    for gpu in gpu_list():
-        form = _quote_form(gpu)
+    for gpu in gpus_filtered(gpu_list(), filters):
+        form = _quote_form(gpu, term=term)
         cards.append({"gpu": gpu, "form": form, "quote": _quote_from(gpu, form)})
-    return render(request, "catalog/index.html", {"cards": cards, "terms": list(Term)})
+    context = {"cards": cards, "terms": list(Term), "filters": filters}
+    if request.htmx and request.htmx.target == "catalog-results":
+        return render(request, "catalog/partials/results.html", context)
+    return render(request, "catalog/index.html", context)
 
 
 @require_GET

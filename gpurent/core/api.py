@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.core.exceptions import RequestDataTooBig
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
@@ -15,6 +16,7 @@ from ninja import Field, NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from .errors import ApplicationError, error_body
+from .idempotency import HEADER, KEY_REQUIRED_MESSAGE
 from .pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NEWEST_FIRST, keyset_page
 
 __all__ = ["ErrorOut", "PageIn", "api_page", "install_error_handlers"]
@@ -64,7 +66,11 @@ def api_page(
 def _describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     parts = []
     for error in errors[:5]:
-        location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
+        loc = tuple(error.get("loc", ()))
+        if loc[:1] == ("header",) and loc[-1:] == (HEADER,):
+            parts.append(f"{HEADER}: {KEY_REQUIRED_MESSAGE}")
+            continue
+        location = ".".join(str(item) for item in loc if item not in ("body", "query", "path", "header", "payload"))
         message = str(error.get("msg", _("invalid value")))
         parts.append(f"{location}: {message}" if location else message)
     return "; ".join(parts) or _("Some fields are missing or invalid.")
@@ -91,6 +97,11 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         return respond(request, exc.status_code, _CODES_BY_STATUS.get(exc.status_code, "error"), str(exc))
+
+    @api.exception_handler(RequestDataTooBig)
+    def payload_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; without this it would be a 400 page.
+        return respond(request, 413, "payload_too_large", _("The request body is too large."))
 
     @api.exception_handler(Http404)
     def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:

@@ -34,12 +34,14 @@ class ApplicationError(Exception):
     Subclasses set `code`, `status` and a default `message`; a raise site may pass a more precise message.
     `replayable` says whether an idempotent request that failed this way stores the failure and replays it
     (a business outcome such as "insufficient balance") or forgets the key so the client can correct the
-    request and retry (validation, not found, idempotency conflicts).
+    request and retry (validation, not found, idempotency conflicts). False unless a class says otherwise,
+    so that a new error is never stored and replayed by accident; `OutOfStock` and `InsufficientBalance`
+    opt in.
     """
 
     code: ClassVar[str] = "invalid_request"
     status: ClassVar[int] = 400
-    replayable: ClassVar[bool] = True
+    replayable: ClassVar[bool] = False
     default_message: ClassVar[str | Promise] = _("The request could not be processed.")
 
     def __init__(self, message: str | Promise | None = None) -> None:

@@ -28,13 +28,14 @@ from contextlib import nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from ninja import Header
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from .models import IdempotencyKey, IdempotencyState
@@ -42,12 +43,13 @@ from .models import IdempotencyKey, IdempotencyState
 __all__ = [
     "FORM_FIELD",
     "HEADER",
+    "KEY_REQUIRED_MESSAGE",
+    "IdempotencyKeyHeader",
     "Outcome",
     "api_idempotent",
     "finish_early",
     "form_idempotent",
     "form_key",
-    "header_key",
     "owner_of",
     "request_fingerprint",
     "run_idempotent",
@@ -57,6 +59,22 @@ HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
 # Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys).
 _KEY_PATTERN = re.compile(r"[!-~]{1,255}")
+KEY_REQUIRED_MESSAGE = gettext_lazy("An idempotency key of 1 to 255 printable characters is required.")
+# The header as an API view's parameter: the OpenAPI document then declares it (required, with its pattern),
+# and django-ninja answers a missing or malformed one with the usual 422 `invalid_request`.
+IdempotencyKeyHeader = Annotated[
+    str,
+    Header(
+        alias=HEADER,
+        min_length=1,
+        max_length=255,
+        pattern=r"^[!-~]+$",
+        description=(
+            "A key you choose per request (e.g. a UUID): a retry with the same key and body replays the first "
+            "answer; the same key with another body is refused (422 `idempotency_key_reused`)."
+        ),
+    ),
+]
 # Fields of an HTML form that differ between two submissions of the same request.
 _VOLATILE_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", FORM_FIELD})
 
@@ -96,17 +114,8 @@ def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> st
 
 def _validated(key: str | None) -> str:
     if key is None or not _KEY_PATTERN.fullmatch(key):
-        raise InvalidRequest(_("An idempotency key of 1 to 255 printable characters is required."))
+        raise InvalidRequest(KEY_REQUIRED_MESSAGE)
     return key
-
-
-def header_key(request: HttpRequest) -> str:
-    """The `Idempotency-Key` header of an API request.
-
-    Raises:
-        InvalidRequest: the header is missing or malformed.
-    """
-    return _validated(request.headers.get(HEADER))
 
 
 def form_key(request: HttpRequest) -> str:
@@ -232,17 +241,18 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
         _running.reset(running)
 
 
-def api_idempotent(request: HttpRequest, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:
-    """`run_idempotent` for an API request: the key from the `Idempotency-Key` header, the owner from the
-    request, and a fingerprint of the method, the path and `params` (the parsed body).
+def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:
+    """`run_idempotent` for an API request: `key` is the view's `IdempotencyKeyHeader` parameter, the owner
+    comes from the request, the fingerprint from the method, the path and `params` (the parsed body).
 
     Raises:
         InvalidRequest: the header is missing or malformed.
         IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
     """
+    key = _validated(key)
     return run_idempotent(
         owner=owner_of(request),
-        key=header_key(request),
+        key=key,
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
         action=action,
     )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from .errors import ApplicationError, NotFound
 
 
 class ApplicationErrorMiddleware:
-    """A `NotFound` from a selector becomes the 404 page; any other `ApplicationError` a 4xx with its message.
+    """A `NotFound` from a selector becomes the 404 page; any other `ApplicationError` the error page (its
+    message and code) with its 4xx status, never a bare text response.
 
     API views never reach this: django-ninja maps their errors to JSON first (`gpurent.core.api`).
     """
@@ -25,7 +27,6 @@ class ApplicationErrorMiddleware:
         if isinstance(exception, NotFound):
             raise Http404(exception.message) from exception
         if isinstance(exception, ApplicationError):
-            response = HttpResponseBadRequest(exception.message, content_type="text/plain; charset=utf-8")
-            response.status_code = exception.status
-            return response
+            context = {"message": exception.message, "code": exception.code}
+            return render(request, "error.html", context, status=exception.status)
         return None

@@ -117,6 +117,10 @@ class OutboundEmail(models.Model):
     text = models.TextField()
     html = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by the worker that is sending it; a claim older than TASKS_RECLAIM_AFTER_SECONDS is a dead worker's.
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    # When the sweep last queued it again because no worker had sent it (its task was lost).
+    requeued_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

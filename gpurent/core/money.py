@@ -6,11 +6,14 @@ one; it parses decimal strings exactly and formats for people (`$1,234.50`) and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Decimal
 
 __all__ = ["MAX_CENTS", "Usd"]
 
+# ASCII digits only, nothing around them: Decimal() would also take "1e3", " 12 ", "1_000" and "١٢".
+_AMOUNT = re.compile(r"-?[0-9]{1,17}(?:\.[0-9]{1,2})?", re.ASCII)
 # The largest amount a database BIGINT column holds; anything larger is input error, not money.
 MAX_CENTS = 2**63 - 1
 
@@ -32,25 +35,26 @@ class Usd:
 
     @classmethod
     def parse(cls, text: str) -> Usd:
-        """Parse a decimal string such as "1234.5" or "1234.50" exactly.
+        """Parse a plain decimal string such as "1234.5", "1234.50" or "-3" exactly.
+
+        Only ASCII digits, an optional leading minus and at most two decimals: no exponent ("1e3"), no
+        whitespace, sign "+", digit separators or non-ASCII digits.
 
         Raises:
-            ValueError: the text is not a finite decimal number, has more than two decimals, or is beyond
-                what a BIGINT of cents holds.
+            ValueError: the text is not such a number, has more than two decimals, or is beyond what a
+                BIGINT of cents holds.
         """
         if not isinstance(text, str):
             raise TypeError("Usd.parse takes a string")
-        try:
-            value = Decimal(text.strip())
-        except InvalidOperation:
-            raise ValueError(f"not a dollar amount: {text!r}") from None
-        if not value.is_finite():
+        if _AMOUNT.fullmatch(text) is None:
+            if re.fullmatch(r"-?[0-9]+\.[0-9]{3,}", text, re.ASCII):
+                raise ValueError(f"more than two decimals: {text!r}")
+            if re.fullmatch(r"-?[0-9]{18,}(?:\.[0-9]*)?", text, re.ASCII):
+                raise ValueError(f"amount out of range: {text!r}")
             raise ValueError(f"not a dollar amount: {text!r}")
-        if abs(value) > Decimal(MAX_CENTS) / 100:
+        cents = Decimal(text) * 100
+        if abs(cents) > MAX_CENTS:
             raise ValueError(f"amount out of range: {text!r}")
-        cents = value * 100
-        if cents != cents.to_integral_value():
-            raise ValueError(f"more than two decimals: {text!r}")
         return cls(int(cents))
 
     @classmethod

@@ -11,7 +11,8 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.security import django_auth
 
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.schemas import InputSchema
 from gpurent.sizing.owners import owner_for
 
 from .guide import Guide
@@ -28,7 +29,7 @@ WorkloadName = Literal["llm-serving", "lora-finetuning", "full-finetuning", "ima
 ScopeName = Literal["proof-of-concept", "pilot", "production"]
 
 
-class GuideFilter(Schema):
+class GuideFilter(InputSchema):
     gpu: str = Field(default="", max_length=50, description="A catalog GPU slug; empty for all")
     workload: WorkloadName | Literal[""] = ""
     scope: ScopeName | Literal[""] = ""
@@ -70,7 +71,7 @@ def list_guides(request: HttpRequest, filters: Query[GuideFilter]) -> dict[str, 
     return {"items": [_guide_out(guide) for guide in guide_list(**filters.model_dump())]}
 
 
-class QuoteIn(Schema):
+class QuoteIn(InputSchema):
     gpu: str = Field(min_length=1, max_length=50, description="A catalog GPU slug, as in /api/v1/catalog")
     workload: WorkloadName = Field(description="The guide's workload")
     guide_scope: ScopeName = Field(description="The guide's scope")
@@ -129,7 +130,7 @@ def _quote_out(quote: QuoteRequest) -> dict[str, Any]:
     response={201: QuoteOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
     summary="Send a quote request",
 )
-def create_quote(request: HttpRequest, payload: QuoteIn) -> Status:
+def create_quote(request: HttpRequest, payload: QuoteIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Store a quote request and acknowledge it by email. Requires an `Idempotency-Key` header: a retry with the
     same key and body returns the same request; the same key with another body is refused (422
     `idempotency_key_reused`). An unknown GPU is 422 `invalid_request`; too many requests in an hour from one
@@ -153,7 +154,7 @@ def create_quote(request: HttpRequest, payload: QuoteIn) -> Status:
         quote = quote_request_create(owner=owner, details=details, client_ip=request.META.get("REMOTE_ADDR", ""))
         return Outcome(201, _quote_out(quote))
 
-    outcome = api_idempotent(request, payload.model_dump(), create)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 

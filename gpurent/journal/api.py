@@ -18,7 +18,8 @@ from ninja import Field, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.schemas import InputSchema
 from gpurent.sizing.owners import Owner
 
 from .export import entry_data, entry_document, entry_markdown, journal_document, journal_markdown, run_data
@@ -35,7 +36,7 @@ def _owner(request: HttpRequest) -> Owner:
     return Owner(user=cast(User, request.user))
 
 
-class EntryIn(Schema):
+class EntryIn(InputSchema):
     question: str = Field(min_length=1, max_length=300, examples=["bf16 vs fp8 at batch 16"])
     hypothesis: str = Field(default="", max_length=10_000)
     metrics: str = Field(default="", max_length=10_000, description="Metrics and quality criteria")
@@ -44,7 +45,7 @@ class EntryIn(Schema):
     estimate: str = Field(default="", max_length=64, description="The id of one of my saved estimates")
 
 
-class MeasurementIn(Schema):
+class MeasurementIn(InputSchema):
     peak_bytes_per_gpu: list[int] = Field(default_factory=list, max_length=MAX_GPUS, examples=[[22_548_578_304]])
     peak_source: str = Field(default="", max_length=100, examples=["torch.cuda.max_memory_allocated"])
     throughput: float | None = Field(default=None, ge=0, le=MAX_NUMBER, allow_inf_nan=False)
@@ -70,7 +71,7 @@ def _pairs(values: dict[str, Scalar]) -> dict[str, str]:
     return {key: str(value).lower() if isinstance(value, bool) else str(value) for key, value in values.items()}
 
 
-class RunIn(Schema):
+class RunIn(InputSchema):
     name: str = Field(min_length=1, max_length=200, examples=["bf16 b16"])
     code_version: str = Field(default="", max_length=200, examples=["a1b2c3d"])
     environment: str = Field(default="", max_length=500, examples=["Ubuntu 22.04, CUDA 12.4, driver 550"])
@@ -189,7 +190,7 @@ def list_entries(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 
 
 @router.post("/entries", response={201: EntryOut, **_WRITE}, summary="Open a journal entry")
-def create_entry(request: HttpRequest, payload: EntryIn) -> Status:
+def create_entry(request: HttpRequest, payload: EntryIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Open an entry for one experimental question. Requires an `Idempotency-Key` header. `rental` and
     `estimate` must be mine: anything else is 422 `invalid_request` naming the field."""
     owner = _owner(request)
@@ -201,7 +202,7 @@ def create_entry(request: HttpRequest, payload: EntryIn) -> Status:
         entry = entry_create(owner=owner, draft=draft)
         return Outcome(201, entry_data(entry_get_for(owner, entry.public_id)))
 
-    outcome = api_idempotent(request, payload.model_dump(), create)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 
@@ -212,7 +213,7 @@ def get_entry(request: HttpRequest, entry_id: str) -> dict[str, Any]:
 
 
 @router.post("/entries/{entry_id}/runs", response={201: RunOut, **_WRITE}, summary="Post a run to an entry")
-def create_run(request: HttpRequest, entry_id: str, payload: RunIn) -> Status:
+def create_run(request: HttpRequest, entry_id: str, payload: RunIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Record a run in one of my entries. Requires an `Idempotency-Key` header: a retry with the same key
     and body returns the same run; the same key with another body is 422 `idempotency_key_reused`.
     Peaks are bytes per GPU; numbers in `parameters`, `seeds`... are stored as text."""
@@ -227,7 +228,7 @@ def create_run(request: HttpRequest, entry_id: str, payload: RunIn) -> Status:
         created.entry = fresh
         return Outcome(201, run_data(created))
 
-    outcome = api_idempotent(request, payload.model_dump(), create)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 

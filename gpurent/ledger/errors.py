@@ -6,6 +6,7 @@ from gpurent.core.errors import ApplicationError
 class InsufficientBalance(ApplicationError):
     code = "insufficient_balance"
     status = 422
+    replayable = True  # a business outcome: the same key answers "insufficient balance" again
     default_message = _("Your balance does not cover this amount. Top it up or pay with crypto.")
 
 

@@ -13,8 +13,9 @@ from ninja import Field, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
+from gpurent.core.idempotency import IdempotencyKeyHeader, api_idempotent, finish_early
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
-from gpurent.core.idempotency import api_idempotent, finish_early
+from gpurent.core.schemas import InputSchema
 
 from .export import orders_csv
 from .models import Order, OrderAccess
@@ -24,7 +25,7 @@ from .services import Contact, order_place
 router = Router(tags=["orders"], auth=api_auth)
 
 
-class OrderIn(Schema):
+class OrderIn(InputSchema):
     gpu: str = Field(description="The GPU model's slug, as in /api/v1/catalog", min_length=1, max_length=50)
     term_days: Literal[3, 7, 30]
     lots: int = Field(ge=1, le=10)
@@ -97,6 +98,8 @@ def _access_out(order: Order) -> dict[str, Any] | None:
         "user": access.username,
         "auth": "public_key" if access.public_key else "one_time_password",
         "one_time_password_available": bool(access.one_time_secret),
+        "ssh_keys": [{"name": key.name, "fingerprint": key.fingerprint} for key in order.ssh_keys.all()],
+        "jupyter_url": access.jupyter_url or None,
     }
 
 
@@ -130,7 +133,7 @@ def _order_base(order: Order) -> dict[str, Any]:
     response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     summary="Place an order",
 )
-def create_order(request: HttpRequest, payload: OrderIn) -> Status:
+def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Place an order and reserve its lots until the payment deadline. Requires an `Idempotency-Key`
     header: a retry with the same key and body returns the same order; the same key with another body is
     refused (422 `idempotency_key_reused`); a retry while the first is running gets 409
@@ -152,7 +155,7 @@ def create_order(request: HttpRequest, payload: OrderIn) -> Status:
         )
         return placed[0]
 
-    outcome = api_idempotent(request, payload.model_dump(), place)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place)
     return Status(outcome.status, outcome.body)
 
 

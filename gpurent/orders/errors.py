@@ -8,6 +8,7 @@ from gpurent.core.errors import ApplicationError
 class OutOfStock(ApplicationError):
     code = "out_of_stock"
     status = 409
+    replayable = True  # a business outcome: the same key answers "out of stock" again
     default_message = _("Sorry, there are not enough lots of this GPU in stock for your order.")
 
 

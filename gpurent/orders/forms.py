@@ -5,6 +5,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.accounts.models import SshKey, User
+from gpurent.accounts.selectors import ssh_key_list
 from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, MIN_LOTS_PER_ORDER, Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
@@ -92,20 +94,36 @@ class PlaceOrderForm(forms.Form):
     contact_first_name = forms.CharField(label=_("First name"), max_length=150)
     contact_last_name = forms.CharField(label=_("Last name"), max_length=150)
     contact_email = forms.EmailField(label=_("Contact email"))
+    ssh_keys = forms.ModelMultipleChoiceField(
+        label=_("SSH keys to install on the machine"),
+        queryset=SshKey.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Untick a key to leave it off this machine. With no key, you get a one-time password."),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keys = ssh_key_list(user=user)
+        self.fields["ssh_keys"].queryset = keys  # type: ignore[attr-defined]
+        self.fields["ssh_keys"].label_from_instance = lambda key: f"{key.name} · {key.fingerprint}"  # type: ignore[attr-defined]
+        if not self.is_bound:
+            self.initial["ssh_keys"] = [key.pk for key in keys]  # all of them by default
 
     @classmethod
-    def for_draft(cls, draft: CheckoutDraft, *, first_name: str, last_name: str, email: str) -> PlaceOrderForm:
+    def for_draft(cls, draft: CheckoutDraft, *, user: User) -> PlaceOrderForm:
         return cls(
+            user=user,
             initial={
                 "gpu": draft.gpu_slug,
                 "term": draft.term_days,
                 "lots": draft.lots,
                 "environment": draft.environment,
                 "environment_note": draft.environment_note,
-                "contact_first_name": first_name,
-                "contact_last_name": last_name,
-                "contact_email": email,
-            }
+                "contact_first_name": user.first_name,
+                "contact_last_name": user.last_name,
+                "contact_email": user.email,
+            },
         )
 
     def matches(self, draft: CheckoutDraft) -> bool:

@@ -140,6 +140,9 @@ class OrderAccess(models.Model):
     port = models.PositiveIntegerField(_("SSH port"), default=22)
     username = models.CharField(_("SSH user"), max_length=64)
     public_key = models.TextField(_("installed public key"), blank=True)
+    # A second way in where the environment has one (PyTorch: Jupyter), its token in the URL. Like the SSH
+    # access it is shown only to the owner, only during the term, and never written to logs or the audit.
+    jupyter_url = models.URLField(_("Jupyter URL (with its token)"), max_length=500, blank=True)
     one_time_secret = models.CharField(_("one-time password"), max_length=200, blank=True)
     revealed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -151,6 +154,30 @@ class OrderAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username}@{self.host}:{self.port}"
+
+    @property
+    def ssh_command(self) -> str:
+        """What the customer types: `ssh -p PORT USER@HOST`."""
+        return f"ssh -p {self.port} {self.username}@{self.host}"
+
+
+class OrderSshKey(models.Model):
+    """A public key the customer chose at checkout to be installed on the order's machine.
+
+    A copy, not a link: removing the key from the account later does not change what this order was given.
+    """
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="ssh_keys")
+    name = models.CharField(_("name"), max_length=100)
+    public_key = models.TextField(_("public key"))
+    fingerprint = models.CharField(_("SHA256 fingerprint"), max_length=60)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["order", "fingerprint"], name="order_ssh_key_once")]
+
+    def __str__(self) -> str:
+        return f"{self.order_id} {self.name} ({self.fingerprint})"
 
 
 class MachineRequestKind(models.TextChoices):

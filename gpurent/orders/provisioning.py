@@ -39,12 +39,14 @@ __all__ = [
     "Provisioner",
     "access_reveal_secret",
     "machine_request_create",
+    "order_authorized_keys",
     "orders_end_terms",
     "orders_remind_term_end",
     "provision_fail",
     "provision_ready",
     "provision_start",
     "provisioner_from_settings",
+    "provisioning_runs_reclaim",
 ]
 
 logger = logging.getLogger(__name__)
@@ -52,23 +54,36 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class AccessDetails:
-    """SSH access to the machine: the customer's installed public key, or a one-time password."""
+    """Access to the machine: SSH with the installed public keys or a one-time password, and for
+    environments that have one a Jupyter URL carrying its token."""
 
     host: str
     port: int
     username: str
     public_key: str = ""
     one_time_secret: str = ""
+    jupyter_url: str = ""
 
-    def validated(self) -> AccessDetails:
+    def validated(self, *, order_keys: str = "") -> AccessDetails:
+        """Checked and trimmed; `order_keys` (the keys the customer chose at checkout) count as installed
+        public keys when no other key is given."""
         host, username = self.host.strip(), self.username.strip()
         if not host or not username or any(char.isspace() for char in host + username):
             raise InvalidRequest(_("An SSH host and user are required, without spaces."))
         if not 1 <= self.port <= 65535:
             raise InvalidRequest(_("The SSH port must be between 1 and 65535."))
-        if not (self.public_key.strip() or self.one_time_secret):
+        public_key = self.public_key.strip() or order_keys.strip()
+        if not (public_key or self.one_time_secret):
             raise InvalidRequest(_("Give the customer's installed public key or a one-time password."))
-        return AccessDetails(host, self.port, username, self.public_key.strip(), self.one_time_secret)
+        jupyter_url = self.jupyter_url.strip()
+        if jupyter_url and not jupyter_url.startswith(("https://", "http://")):
+            raise InvalidRequest(_("The Jupyter URL must start with https:// or http://."))
+        return AccessDetails(host, self.port, username, public_key, self.one_time_secret, jupyter_url)
+
+
+def order_authorized_keys(order: Order) -> str:
+    """The public keys the customer chose for this order, one per line, as an authorized_keys file holds them."""
+    return "\n".join(key.public_key for key in order.ssh_keys.all())
 
 
 def _locked(order: Order) -> Order:
@@ -95,7 +110,7 @@ def provision_ready(
         InvalidRequest: incomplete access details.
         TransitionNotAllowed: the order is not being prepared.
     """
-    details = access.validated()
+    details = access.validated(order_keys=order_authorized_keys(order))
     with transaction.atomic():
         order = order_transition(
             order=_locked(order), track=Track.PROVISIONING, to=ProvisioningStatus.READY, actor=actor, now=now
@@ -108,6 +123,7 @@ def provision_ready(
                 "username": details.username,
                 "public_key": details.public_key,
                 "one_time_secret": details.one_time_secret,
+                "jupyter_url": details.jupyter_url,
                 "revealed_at": None,
             },
         )
@@ -121,6 +137,8 @@ def provision_ready(
                 "port": details.port,
                 "username": details.username,
                 "auth": "public key" if details.public_key else "one-time password",
+                "ssh_keys": [key.fingerprint for key in order.ssh_keys.all()],
+                "jupyter": bool(details.jupyter_url),
                 "term_ends_at": order.term_ends_at.isoformat() if order.term_ends_at else None,
             },
         )
@@ -180,7 +198,7 @@ def orders_end_terms(*, now: datetime | None = None) -> int:
             order_transition(
                 order=order, track=Track.PROVISIONING, to=ProvisioningStatus.ENDED, reason="term ended", now=now
             )
-            OrderAccess.objects.filter(order=order).update(one_time_secret="")
+            OrderAccess.objects.filter(order=order).update(one_time_secret="", jupyter_url="")
             ended += 1
     return ended
 
@@ -227,7 +245,11 @@ def machine_request_create(*, order: Order, kind: str, note: str = "") -> Machin
 class Provisioner(Protocol):
     """Something that prepares machines for paid orders."""
 
-    def start(self, order: Order) -> None: ...
+    def start(self, order: Order) -> None:
+        """Move a paid order to `preparing` and prepare its machine."""
+
+    def resume(self, order: Order) -> None:
+        """Prepare again the machine of an order whose last run died with its worker (it is `preparing`)."""
 
 
 class ManualProvisioner:
@@ -236,18 +258,28 @@ class ManualProvisioner:
     def start(self, order: Order) -> None:
         return None
 
+    def resume(self, order: Order) -> None:
+        return None
+
 
 class CommandProvisioner:
     """Runs an operator's command for each paid order: `COMMAND ORDER_REF`, with the order's facts in the
-    environment. On exit 0 with a last line of JSON `{"host", "port", "user", "public_key" | "password"}` the
-    access is given; otherwise the output is kept and the order waits at the desk in `preparing`."""
+    environment (`SSH_PUBLIC_KEYS`: the keys the customer chose, one authorized_keys line each). On exit 0
+    with a last line of JSON `{"host", "port", "user", "public_key" | "password", "jupyter_url"?}` the access
+    is given (with no "public_key", the customer's keys count as installed); otherwise the output is kept
+    and the order waits at the desk in `preparing`."""
 
     def __init__(self, command: str, timeout_seconds: int = 600) -> None:
         self.command = shlex.split(command)
         self.timeout_seconds = timeout_seconds
 
     def start(self, order: Order) -> None:
-        order = provision_start(order=order, actor=None)
+        self._run(provision_start(order=order, actor=None))
+
+    def resume(self, order: Order) -> None:
+        self._run(order)
+
+    def _run(self, order: Order) -> None:
         run = ProvisioningRun.objects.create(order=order, command=" ".join(self.command))
         env = {
             "ORDER_REF": order.ref,
@@ -256,6 +288,7 @@ class CommandProvisioner:
             "CARDS": str(order.cards),
             "TERM_DAYS": str(order.term_days),
             "ENVIRONMENT": order.environment,
+            "SSH_PUBLIC_KEYS": order_authorized_keys(order),
             "PATH": "/usr/local/bin:/usr/bin:/bin",
         }
         try:
@@ -266,7 +299,7 @@ class CommandProvisioner:
         except (OSError, subprocess.TimeoutExpired) as error:
             exit_code, output = -1, f"could not run: {error}"
         lines = [line for line in output.strip().splitlines() if line.strip()]
-        access = self._access_from(lines[-1]) if exit_code == 0 and lines else None
+        access = self._access_from(lines[-1], order) if exit_code == 0 and lines else None
         # The output may contain the password: keep only what precedes the JSON line.
         kept = "\n".join(lines[:-1]) if access is not None else output
         ProvisioningRun.objects.filter(pk=run.pk).update(
@@ -278,7 +311,7 @@ class CommandProvisioner:
             logger.warning("provisioner for %s exited %s; the order waits at the desk", order.ref, exit_code)
 
     @staticmethod
-    def _access_from(line: str) -> AccessDetails | None:
+    def _access_from(line: str, order: Order) -> AccessDetails | None:
         try:
             data = json.loads(line)
             return AccessDetails(
@@ -287,7 +320,8 @@ class CommandProvisioner:
                 username=str(data["user"]),
                 public_key=str(data.get("public_key", "")),
                 one_time_secret=str(data.get("password", "")),
-            ).validated()
+                jupyter_url=str(data.get("jupyter_url", "")),
+            ).validated(order_keys=order_authorized_keys(order))
         except (ValueError, KeyError, TypeError, InvalidRequest):
             return None
 
@@ -299,9 +333,36 @@ def provisioner_from_settings() -> Provisioner:
     return ManualProvisioner()
 
 
+# The output note of a run whose process died (marked by `provisioning_runs_reclaim`); exit_code stays empty.
+DIED_NOTE = "[the process running this stopped before it finished; reclaimed by the sweep]"
+
+
 @task()
 def provision_paid_order(order_id: int) -> None:
-    """Hand a newly paid order to the configured provisioner (enqueued after the payment commits)."""
+    """Hand a newly paid order to the configured provisioner (enqueued after the payment commits).
+
+    Safe to run again: a task the sweep requeued after its worker died (`core.tasks`) finds the order
+    `preparing` with its last run unfinished or reclaimed, and runs the provisioner once more; an order
+    that got further, or already has a second run, is left alone.
+    """
     order = Order.objects.select_related("gpu").get(pk=order_id)
     if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
         provisioner_from_settings().start(order)
+    elif order.provisioning_status == ProvisioningStatus.PREPARING:
+        runs = list(order.provisioning_runs.order_by("-started_at", "-pk")[:2])
+        if len(runs) == 1 and runs[0].exit_code is None:
+            _mark_died(runs[0].pk)
+            provisioner_from_settings().resume(order)
+
+
+def _mark_died(run_id: int, now: datetime | None = None) -> int:
+    run = ProvisioningRun.objects.filter(pk=run_id, exit_code__isnull=True, finished_at__isnull=True)
+    return run.update(finished_at=now or timezone.now(), output=DIED_NOTE)
+
+
+def provisioning_runs_reclaim(*, now: datetime) -> int:
+    """Mark the runs left unfinished for longer than `TASKS_RECLAIM_AFTER_SECONDS` as died, so the
+    provisioning desk shows them; their task, requeued by `core.tasks.tasks_reclaim`, runs them again once."""
+    cutoff = now - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS)
+    stale = ProvisioningRun.objects.filter(finished_at__isnull=True, started_at__lt=cutoff)
+    return sum(_mark_died(run_id, now) for run_id in stale.values_list("pk", flat=True))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from gpurent.accounts.models import SshKey
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
@@ -21,7 +22,7 @@ from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .errors import OutOfStock, TransitionNotAllowed
-from .models import Order, OrderStatusChange
+from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
 
@@ -79,9 +80,10 @@ def order_place(
     environment: str,
     environment_note: str = "",
     contact: Contact,
+    ssh_keys: Sequence[SshKey] = (),
     before_reserve: Callable[[Order], object] | None = None,
 ) -> Order:
-    """Place an order and reserve its lots, atomically.
+    """Place an order and reserve its lots, atomically; `ssh_keys` (the owner's) are copied onto it.
 
     The lots leave stock in the same transaction that creates the order, through a conditional UPDATE, so two
     customers can never buy the same last lot; if there are too few, the whole transaction rolls back.
@@ -126,14 +128,14 @@ def order_place(
         ref = new_reference("R")
         try:
             with transaction.atomic():
-                return _place(Order(ref=ref, **fields), before_reserve)
+                return _place(Order(ref=ref, **fields), ssh_keys, before_reserve)
         except IntegrityError:
             if not Order.objects.filter(ref=ref).exists():
                 raise
     raise RuntimeError("could not find a free order reference")
 
 
-def _place(order: Order, before_reserve: Callable[[Order], object] | None) -> Order:
+def _place(order: Order, ssh_keys: Sequence[SshKey], before_reserve: Callable[[Order], object] | None) -> Order:
     order.save(force_insert=True)
     OrderStatusChange.objects.bulk_create(
         [
@@ -144,7 +146,14 @@ def _place(order: Order, before_reserve: Callable[[Order], object] | None) -> Or
             ]
         ]
     )
-    relations_known_empty(order, but=("status_changes",))  # a new order: reading them costs no query
+    OrderSshKey.objects.bulk_create(
+        [
+            OrderSshKey(order=order, name=key.name, public_key=key.public_key, fingerprint=key.fingerprint)
+            for key in ssh_keys
+            if key.user_id == order.owner_id
+        ]
+    )
+    relations_known_empty(order, but=("status_changes", "ssh_keys"))  # a new order: reading them costs no query
     order_notify(order, "placed", new=True)
     if before_reserve is not None:
         before_reserve(order)

@@ -6,6 +6,7 @@ app_name = "orders"
 
 urlpatterns = [
     path("checkout/", views.checkout_start, name="checkout_start"),
+    path("checkout/quote/", views.checkout_quote, name="checkout_quote"),
     path("checkout/account/", views.checkout_account, name="checkout_account"),
     path("checkout/summary/", views.checkout_summary, name="checkout_summary"),
     path("checkout/place/", views.checkout_place, name="checkout_place"),

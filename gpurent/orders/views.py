@@ -19,7 +19,7 @@ from gpurent.accounts.models import User
 from gpurent.accounts.services import session_login, user_register
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
-from gpurent.catalog.selectors import gpu_get
+from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.idempotency import Outcome, finish_early, form_idempotent
 from gpurent.core.pagination import page_from_request
@@ -67,7 +67,26 @@ def checkout_start(request: HttpRequest) -> HttpResponse:
     else:
         form = CheckoutChoiceForm(initial=_choice_initial(request, draft_get(request)))
     gpus = {gpu.slug: gpu for gpu in form.fields["gpu"].queryset}  # type: ignore[attr-defined]
-    return render(request, "orders/checkout_start.html", {"form": form, "gpus": gpus, "step": 1})
+    values = form.data if form.is_bound else form.initial
+    quote = _choice_quote(gpus, values.get("gpu") or next(iter(gpus), ""), values.get("term"), values.get("lots"))
+    return render(request, "orders/checkout_start.html", {"form": form, "gpus": gpus, "step": 1, "quote": quote})
+
+
+def _choice_quote(gpus: dict[str, GpuModel], slug: Any, term: Any, lots: Any) -> Any:
+    """The lot price and total of a choice in progress, or None while it cannot be priced."""
+    gpu = gpus.get(str(slug))
+    try:
+        return quote_for(gpu, term_days=int(term), lots=int(lots)) if gpu is not None else None
+    except (TypeError, ValueError, InvalidRequest):
+        return None
+
+
+@require_GET
+def checkout_quote(request: HttpRequest) -> HttpResponse:
+    """Step 1's price box, redrawn by htmx as the choice changes (the page computes it too, without JS)."""
+    gpus = {gpu.slug: gpu for gpu in gpu_list()}
+    quote = _choice_quote(gpus, request.GET.get("gpu"), request.GET.get("term"), request.GET.get("lots"))
+    return render(request, "orders/partials/checkout_quote.html", {"quote": quote})
 
 
 def _draft_quote(request: HttpRequest, draft: CheckoutDraft) -> tuple[GpuModel, Any] | None:
@@ -124,7 +143,7 @@ def checkout_summary(request: HttpRequest) -> HttpResponse:
         return redirect("orders:checkout_start")
     gpu, quote = priced
     user = _authenticated_user(request)
-    form = PlaceOrderForm.for_draft(draft, first_name=user.first_name, last_name=user.last_name, email=user.email)
+    form = PlaceOrderForm.for_draft(draft, user=user)
     return render(request, "orders/checkout_summary.html", _summary_context(draft, gpu, quote, form))
 
 
@@ -145,7 +164,7 @@ def _summary_context(draft: CheckoutDraft, gpu: GpuModel, quote: Any, form: Plac
 def checkout_place(request: HttpRequest) -> HttpResponse:
     """Place the order once, whatever the number of clicks or retries (the form's idempotency key)."""
     user = _authenticated_user(request)
-    form = PlaceOrderForm(request.POST)
+    form = PlaceOrderForm(request.POST, user=user)
 
     def place() -> Outcome:
         draft = draft_get(request)
@@ -164,6 +183,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             environment_note=draft.environment_note,
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
             before_reserve=lambda order: placed.append(finish_early(_placed_outcome(order))),
+            ssh_keys=list(data["ssh_keys"]),
         )
         return placed[0]
 
@@ -208,6 +228,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "history": order_history(order),
         "now": now,
         "access": access if running else None,
+        "installed_keys": list(order.ssh_keys.all()) if running else [],
         "machine_requests": order.machine_requests.all()[:5],
         **extra,
     }

@@ -14,8 +14,9 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.errors import InvalidRequest
-from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.money import Usd
+from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
@@ -36,7 +37,7 @@ webhooks = Router(tags=["webhooks"])
 ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut, 503: ErrorOut}
 
 
-class PairIn(Schema):
+class PairIn(InputSchema):
     asset: str = Field(min_length=1, max_length=10, examples=["USDT"])
     network: str = Field(min_length=1, max_length=20, examples=["tron"])
 
@@ -63,7 +64,7 @@ class ReportOut(IntentOut):
     message: str
 
 
-class DepositIn(Schema):
+class DepositIn(InputSchema):
     amount_usd: str = Field(examples=["250.00"], max_length=20)
 
 
@@ -97,7 +98,9 @@ def _user(request: HttpRequest) -> User:
 
 
 @router.post("/orders/{ref}/intents", response={201: IntentOut, **ERRORS}, summary="Get payment instructions")
-def order_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> Status:
+def order_intent_create(
+    request: HttpRequest, ref: str, payload: PairIn, idempotency_key: IdempotencyKeyHeader
+) -> Status:
     """A new intent for what the order still needs, at the current rate. Earlier intents stay as they were."""
     user = _user(request)
     order = order_get_for(user, ref)
@@ -106,12 +109,12 @@ def order_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> Stat
         intent = intent_issue_for_order(order=order, owner=user, asset=payload.asset, network=payload.network)
         return Outcome(201, intent_out(intent))
 
-    outcome = api_idempotent(request, payload.model_dump(), issue)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), issue)
     return Status(outcome.status, outcome.body)
 
 
 @router.post("/orders/{ref}/pay-from-balance", response={200: OrderOut, **ERRORS}, summary="Pay an order")
-def order_pay(request: HttpRequest, ref: str) -> Status:
+def order_pay(request: HttpRequest, ref: str, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Debit the order's total from the balance: 422 `insufficient_balance` (stored for the key) when it
     does not cover it."""
     user = _user(request)
@@ -120,7 +123,7 @@ def order_pay(request: HttpRequest, ref: str) -> Status:
     def pay() -> Outcome:
         return Outcome(200, order_out(order_pay_from_balance(order=order, owner=user)))
 
-    outcome = api_idempotent(request, {}, pay)
+    outcome = api_idempotent(request, idempotency_key, {}, pay)
     return Status(outcome.status, outcome.body)
 
 
@@ -132,7 +135,7 @@ def report(request: HttpRequest, intent_id: str) -> dict[str, Any]:
 
 
 @router.post("/deposits", response={201: DepositOut, **ERRORS}, summary="Top up the balance")
-def deposit_new(request: HttpRequest, payload: DepositIn) -> Status:
+def deposit_new(request: HttpRequest, payload: DepositIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Ask for a top-up of `amount_usd`; then get an intent for it. Adds nothing until a payment is confirmed."""
     try:
         amount = Usd.parse(payload.amount_usd)
@@ -143,7 +146,7 @@ def deposit_new(request: HttpRequest, payload: DepositIn) -> Status:
     def create() -> Outcome:
         return Outcome(201, deposit_out(deposit_create(owner=user, amount=amount)))
 
-    outcome = api_idempotent(request, payload.model_dump(), create)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 
@@ -153,7 +156,9 @@ def deposit_read(request: HttpRequest, ref: str) -> dict[str, Any]:
 
 
 @router.post("/deposits/{ref}/intents", response={201: IntentOut, **ERRORS}, summary="Get instructions for a top-up")
-def deposit_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> Status:
+def deposit_intent_create(
+    request: HttpRequest, ref: str, payload: PairIn, idempotency_key: IdempotencyKeyHeader
+) -> Status:
     user = _user(request)
     deposit = deposit_get_for(user, ref)
 
@@ -161,7 +166,7 @@ def deposit_intent_create(request: HttpRequest, ref: str, payload: PairIn) -> St
         intent = intent_issue_for_deposit(deposit=deposit, owner=user, asset=payload.asset, network=payload.network)
         return Outcome(201, intent_out(intent))
 
-    outcome = api_idempotent(request, payload.model_dump(), issue)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), issue)
     return Status(outcome.status, outcome.body)
 
 

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from gpurent.core.errors import ApplicationError
+from gpurent.core.schemas import contains_nul
 
 from .assets import pair_get, parse_units
 from .errors import WebhookMalformed, WebhookRefused
@@ -31,6 +32,7 @@ __all__ = ["btcpay_signature", "btcpay_webhook_handle"]
 logger = logging.getLogger(__name__)
 
 _CONFIRMING_EVENTS = {"InvoicePaymentSettled"}
+_DELIVERY_KEY_MAX = WebhookDelivery._meta.get_field("delivery_key").max_length or 0
 
 
 def btcpay_signature(body: bytes, secret: str) -> str:
@@ -45,10 +47,14 @@ def _verified_event(body: bytes, signature: str) -> dict[str, Any]:
         raise WebhookRefused()
     try:
         event = json.loads(body, parse_float=Decimal)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: JSON nested thousands deep. A 4xx, so that the sender does not retry it forever.
         raise WebhookMalformed("The body is not JSON.") from None
     if not isinstance(event, dict) or not isinstance(event.get("deliveryId"), str):
         raise WebhookMalformed("The body is not a BTCPay webhook event.")
+    keys = [event["deliveryId"], event.get("originalDeliveryId") or ""]
+    if not all(isinstance(key, str) and len(key) <= _DELIVERY_KEY_MAX for key in keys) or contains_nul(event):
+        raise WebhookMalformed("The delivery id is too long or the event contains a NUL character.")
     return event
 
 

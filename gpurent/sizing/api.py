@@ -13,12 +13,12 @@ from typing import Any, cast
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
-from pydantic import ConfigDict
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import Outcome, header_key, owner_of, request_fingerprint, run_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.schemas import InputSchema
 
 from .calculation import inputs_from_payload, size_workload
 from .models import SavedEstimate
@@ -29,12 +29,10 @@ from .services import estimate_save
 router = Router(tags=["estimates"], auth=api_auth)
 
 
-class EstimateIn(Schema):
+class EstimateIn(InputSchema):
     """Engine inputs (`vramcalc.serialize.inputs_from_dict`). `model` is a preset id (see
     `python -m vramcalc --list-presets`) or a full model object; every other field is optional and takes the
-    engine's default. Unknown fields are refused with 422, naming the field."""
-
-    model_config = ConfigDict(extra="allow")
+    engine's default. Unknown fields are refused with 422, naming the field, as on every write endpoint."""
 
     model: str | dict[str, Any] = Field(examples=["llama-3.1-70b"])
     workload: str | None = Field(
@@ -55,6 +53,7 @@ class EstimateIn(Schema):
     parallel: dict[str, Any] | None = Field(default=None, examples=[{"strategy": "single", "cards": 1}])
     runtime: dict[str, Any] | None = None
     diffusion: dict[str, Any] | None = None
+    flash_attention: bool | None = Field(default=None, description="Fused attention (default true)")
 
 
 class ComponentOut(Schema):
@@ -156,14 +155,13 @@ def estimate_out(saved: SavedEstimate) -> dict[str, Any]:
     by_alias=True,
     summary="Estimate memory per card and save the estimate",
 )
-def create_estimate(request: HttpRequest, payload: EstimateIn) -> Status:
+def create_estimate(request: HttpRequest, payload: EstimateIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Estimate the per-card memory of a workload, fit it against every GPU on sale (smallest number of lots
     under the plan, at 90 % of each card's memory, with the price for 3, 7 and 30 days), and save it.
     Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate.
     Invalid inputs: 422 `invalid_request`, the message names the field (e.g. `parallel.tensor_parallel`).
     With the session cookie instead of a token, the CSRF token is required (403 without it)."""
     user = cast(User, request.user)
-    key = header_key(request)
     # The engine reads the body as sent: the schema above documents it, but would drop unknown fields that the
     # engine must refuse by name, and would coerce "8" to 8 where the engine asks for an integer.
     data = json.loads(request.body)
@@ -172,12 +170,7 @@ def create_estimate(request: HttpRequest, payload: EstimateIn) -> Status:
         sizing = size_workload(inputs_from_payload(data))
         return Outcome(201, estimate_out(estimate_save(owner=Owner(user=user), sizing=sizing)))
 
-    outcome = run_idempotent(
-        owner=owner_of(request),
-        key=key,
-        fingerprint=request_fingerprint("POST", request.path, data),
-        action=create,
-    )
+    outcome = api_idempotent(request, idempotency_key, data, create)
     return Status(outcome.status, outcome.body)
 
 

@@ -14,7 +14,8 @@ from ninja import Field, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import Outcome, api_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.schemas import InputSchema
 
 from .enums import Author
 from .fingerprints import redacted_params
@@ -39,7 +40,7 @@ _WRITE_ERRORS: dict[int, type[Schema]] = {
 }
 
 
-class RequestIn(Schema):
+class RequestIn(InputSchema):
     subject: str = Field(min_length=1, max_length=SUBJECT_MAX_CHARS)
     observed: str = Field(min_length=1, max_length=_HARD_MAX, description="What happened")
     order: str = Field(default="", max_length=20, description="One of your order references, or empty")
@@ -50,7 +51,7 @@ class RequestIn(Schema):
     logs: str = Field(default="", max_length=_HARD_MAX, description="Messages and logs, as text")
 
 
-class MessageIn(Schema):
+class MessageIn(InputSchema):
     body: str = Field(min_length=1, max_length=_HARD_MAX)
 
 
@@ -143,7 +144,7 @@ def list_requests(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 
 
 @router.post("/requests", response={201: RequestOut, **_WRITE_ERRORS}, summary="Open a support request")
-def create_request(request: HttpRequest, payload: RequestIn) -> Status:
+def create_request(request: HttpRequest, payload: RequestIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Open a request. Secrets in any text field are replaced by `[REDACTED: …]` before it is stored and
     listed in `redactions`. Requires an `Idempotency-Key` header. Too many requests recently: 429
     `rate_limited`; a field over 100 kB, an order that is not yours or an unknown GPU: 422 `invalid_request`."""
@@ -162,7 +163,7 @@ def create_request(request: HttpRequest, payload: RequestIn) -> Status:
         )
         return Outcome(201, _request_out(support_request_create(owner=user, data=data)))
 
-    outcome = api_idempotent(request, redacted_params(payload.model_dump()), create)
+    outcome = api_idempotent(request, idempotency_key, redacted_params(payload.model_dump()), create)
     return Status(outcome.status, outcome.body)
 
 
@@ -178,7 +179,7 @@ def get_request(request: HttpRequest, ref: str) -> dict[str, Any]:
 @router.post(
     "/requests/{ref}/messages", response={201: MessageOut, **_WRITE_ERRORS}, summary="Add a message to a request"
 )
-def create_message(request: HttpRequest, ref: str, payload: MessageIn) -> Status:
+def create_message(request: HttpRequest, ref: str, payload: MessageIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Add a message to the thread (redacted like the request; reopens a closed request). Requires an
     `Idempotency-Key` header."""
     user = cast(User, request.user)
@@ -190,5 +191,5 @@ def create_message(request: HttpRequest, ref: str, payload: MessageIn) -> Status
         )
         return Outcome(201, _message_out(message))
 
-    outcome = api_idempotent(request, redacted_params(payload.model_dump()), post)
+    outcome = api_idempotent(request, idempotency_key, redacted_params(payload.model_dump()), post)
     return Status(outcome.status, outcome.body)

@@ -146,7 +146,10 @@ def test_provision_command_ready_and_failed(reported_intent, django_capture_on_c
 def test_sweep_command_runs_every_step(django_user_model):
     out = io.StringIO()
     call_command("sweep", stdout=out)
-    assert out.getvalue().startswith("sweep: 0 intents expired, 0 unpaid orders expired, 0 terms ended, 0 reminders.")
+    assert out.getvalue().startswith(
+        "sweep: 0 intents expired, 0 unpaid orders expired, 0 terms ended, 0 reminders, 0 tasks reclaimed, "
+        "0 provisioning runs reclaimed, 0 emails requeued."
+    )
 
 
 @pytest.mark.django_db(transaction=True)

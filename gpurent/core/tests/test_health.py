@@ -1,7 +1,13 @@
 from unittest import mock
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import OperationalError
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from gpurent.core.errors import Conflict
+from gpurent.core.middleware import ApplicationErrorMiddleware
 
 pytestmark = pytest.mark.django_db
 
@@ -27,3 +33,17 @@ def test_pages_carry_a_strict_content_security_policy(client):
     assert "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
     assert "frame-ancestors 'none'" in policy
+
+
+def test_application_error_in_an_html_view_renders_the_error_page():
+    request = RequestFactory().get("/rentals/")
+    request.user = AnonymousUser()
+    middleware = ApplicationErrorMiddleware(lambda r: HttpResponse())
+    response = middleware.process_exception(request, Conflict("Already paid."))
+    assert response is not None
+    assert response.status_code == 409
+    assert response["Content-Type"].startswith("text/html")
+    body = response.content.decode()
+    assert "Already paid." in body
+    assert "conflict" in body
+    assert "<html" in body

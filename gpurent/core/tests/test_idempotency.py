@@ -4,6 +4,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection, connections
 from django.test import RequestFactory
 from django.utils import timezone
@@ -11,10 +12,10 @@ from django.utils import timezone
 from gpurent.core.errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from gpurent.core.idempotency import (
     Outcome,
+    api_idempotent,
     finish_early,
     form_key,
     form_params,
-    header_key,
     request_fingerprint,
     run_idempotent,
 )
@@ -26,7 +27,29 @@ pytestmark = pytest.mark.django_db
 class InsufficientFunds(ApplicationError):
     code = "insufficient_balance"
     status = 422
+    replayable = True
     default_message = "Not enough balance."
+
+
+class NewError(ApplicationError):
+    """An error class that says nothing about replaying."""
+
+    code = "something_new"
+    status = 409
+
+
+def test_run_idempotent_error_class_that_does_not_opt_in_is_not_stored():
+    calls = []
+
+    def action():
+        calls.append(1)
+        raise NewError()
+
+    for _ in range(2):
+        with pytest.raises(NewError):
+            run_idempotent(owner="user:1", key="k-new", fingerprint="f", action=action)
+    assert len(calls) == 2  # the key was released: the second request ran again
+    assert not IdempotencyKey.objects.filter(key="k-new").exists()
 
 
 def make_effect(counter):
@@ -174,12 +197,12 @@ def test_request_fingerprint_ignores_parameter_order_but_not_values():
     assert a == b != c
 
 
-@pytest.mark.parametrize("value", [None, "", "has space", "x" * 256, "ключ"])
-def test_header_key_missing_or_malformed_is_a_validation_error(value):
-    headers = {} if value is None else {"HTTP_IDEMPOTENCY_KEY": value}
-    request = RequestFactory().post("/api/v1/orders", **headers)
+@pytest.mark.parametrize("value", ["", "has space", "x" * 256, "ключ"])
+def test_api_idempotent_malformed_key_is_a_validation_error(value):
+    request = RequestFactory().post("/api/v1/orders")
+    request.user = AnonymousUser()
     with pytest.raises(InvalidRequest):
-        header_key(request)
+        api_idempotent(request, value, {}, make_effect([]))
 
 
 def test_form_key_and_params_leave_out_the_volatile_fields():

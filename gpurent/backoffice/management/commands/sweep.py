@@ -1,7 +1,9 @@
 """`python manage.py sweep`: the periodic housekeeping, idempotent and safe on several machines at once.
 
 Expires payment instructions and unpaid orders past their deadlines (their lots return to stock), ends the
-terms that are over (access closes, lots return), and reminds customers 24 hours before their term ends.
+terms that are over (access closes, lots return), reminds customers 24 hours before their term ends, and
+recovers the work of dead workers: tasks left RUNNING are queued again once (`core.tasks`), provisioning runs
+left unfinished are marked as died, emails no worker sent are queued again (`core.emails`).
 With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
 in production, run it every minute from cron or a systemd timer.
 """
@@ -9,23 +11,29 @@ in production, run it every minute from cron or a systemd timer.
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end
+from gpurent.core.emails import emails_requeue_unsent
+from gpurent.core.tasks import tasks_reclaim
+from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end, provisioning_runs_reclaim
 from gpurent.orders.services import orders_expire_due
 from gpurent.payments.verification import intents_expire_due
 
 
-def sweep_once() -> dict[str, int]:
-    now = timezone.now()
+def sweep_once(now: datetime | None = None) -> dict[str, int]:
+    now = now or timezone.now()
     return {
         "intents expired": intents_expire_due(now=now),
         "unpaid orders expired": orders_expire_due(now=now),
         "terms ended": orders_end_terms(now=now),
         "reminders": orders_remind_term_end(now=now),
+        "tasks reclaimed": tasks_reclaim(now=now),
+        "provisioning runs reclaimed": provisioning_runs_reclaim(now=now),
+        "emails requeued": emails_requeue_unsent(now=now),
     }
 
 

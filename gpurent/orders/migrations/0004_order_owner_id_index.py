@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0001_initial'),
-        ('orders', '0002_machinerequest_provisioningrun_orderaccess'),
+        ("catalog", "0001_initial"),
+        ("orders", "0003_orderaccess_jupyter_url_ordersshkey"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='order',
-            index=models.Index(fields=['owner', 'id'], name='order_owner_id'),
+            model_name="order",
+            index=models.Index(fields=["owner", "id"], name="order_owner_id"),
         ),
     ]

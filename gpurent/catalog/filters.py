@@ -1,0 +1,82 @@
+"""Sorting and filtering the catalog from a GET form: works as a plain form without JavaScript, and live
+with htmx (the same view answers with the results partial)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from .enums import Stack, Term, Vendor
+from .models import GpuModel
+
+__all__ = ["CatalogFilterForm", "gpus_filtered", "min_mib_for_gb"]
+
+MEMORY_CHOICES = [
+    ("", _("Any memory")),
+    *[(str(gb), _("≥ %(gb)s GB per card") % {"gb": gb}) for gb in (24, 48, 80, 141, 180)],
+]
+SORT_CHOICES = [
+    ("", _("Catalog order")),
+    ("price", _("Price per term, lowest first")),
+    ("-price", _("Price per term, highest first")),
+    ("-memory", _("Memory per card, most first")),
+    ("memory", _("Memory per card, least first")),
+]
+_PRICE_FIELD = {Term.THREE_DAYS: "price_3d_cents", Term.WEEK: "price_7d_cents", Term.MONTH: "price_30d_cents"}
+
+
+def min_mib_for_gb(gb: int) -> int:
+    """The least memory in MiB (what the driver reports) that is at least `gb` decimal gigabytes, as cards are
+    named: "80 GB" is 80 × 10⁹ bytes = 76,294 MiB, so an H100 80GB (81,559 MiB) counts."""
+    return -(-gb * 10**9 // 2**20)
+
+
+class CatalogFilterForm(forms.Form):
+    memory = forms.TypedChoiceField(
+        label=_("Memory"), choices=MEMORY_CHOICES, required=False, coerce=int, empty_value=None
+    )
+    vendor = forms.ChoiceField(label=_("Vendor"), choices=[("", _("Any vendor")), *Vendor.choices], required=False)
+    stack = forms.ChoiceField(label=_("Software"), choices=[("", _("Any stack")), *Stack.choices], required=False)
+    term = forms.TypedChoiceField(label=_("Term"), choices=Term.choices, coerce=int, required=False, empty_value=None)
+    max_price = forms.IntegerField(
+        label=_("Max. price of one lot (USD)"),
+        min_value=1,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    in_stock = forms.BooleanField(label=_("In stock only"), required=False)
+    sort = forms.ChoiceField(label=_("Sort"), choices=SORT_CHOICES, required=False)
+
+    def term_or_default(self) -> Term:
+        term = self.cleaned_data.get("term") if self.is_valid() else None
+        return Term(term) if term else Term.WEEK
+
+    @property
+    def is_filtering(self) -> bool:
+        return self.is_valid() and any(value not in (None, "", False) for value in self.cleaned_data.values())
+
+
+def gpus_filtered(queryset: QuerySet[GpuModel], form: CatalogFilterForm) -> QuerySet[GpuModel]:
+    """`queryset` narrowed and sorted as the form says; an invalid form changes nothing."""
+    if not form.is_valid():
+        return queryset
+    data: dict[str, Any] = form.cleaned_data
+    price_field = _PRICE_FIELD[form.term_or_default()]
+    if data["memory"]:
+        queryset = queryset.filter(memory_mib_per_card__gte=min_mib_for_gb(data["memory"]))
+    if data["vendor"]:
+        queryset = queryset.filter(vendor=data["vendor"])
+    if data["stack"]:
+        queryset = queryset.filter(stack=data["stack"])
+    if data["max_price"]:
+        queryset = queryset.filter(**{f"{price_field}__lte": data["max_price"] * 100})
+    if data["in_stock"]:
+        queryset = queryset.filter(stock_lots__gt=0)
+    order = {"price": price_field, "-price": f"-{price_field}", "memory": "memory_mib_per_card"}
+    order["-memory"] = "-memory_mib_per_card"
+    if data["sort"] in order:
+        queryset = queryset.order_by(order[data["sort"]], "position", "name")
+    return queryset
