@@ -152,10 +152,11 @@ def test_one_payment_delivered_twenty_times_at_once_is_credited_once(server, cus
     results = post_all(server, requests)
 
     assert [(status, code) for status, code, _ in results] == [(200, "")] * DELIVERIES
-    assert set(WebhookDelivery.objects.values_list("outcome", flat=True)) == {"intent confirmed"}
+    assert set(WebhookDelivery.objects.values_list("outcome", flat=True)) == {"payment credited"}
     intent.refresh_from_db()
-    assert (intent.status, intent.txid) == ("confirmed", "payment-1")
-    assert intent.credited_deposit_id == deposit.pk
+    assert intent.status == "confirmed"
+    [payment] = intent.payments.all()
+    assert (payment.txid, payment.source, payment.deposit_id) == ("payment-1", "processor", deposit.pk)
     assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
     assert LedgerTransfer.objects.filter(reference__startswith="deposit:").count() == 1
     assert balance_for(customer) == Usd(5_000)

@@ -7,9 +7,12 @@ import dataclasses
 from .components.runtime import comm_component, context_component, fragmentation_component
 from .diffusion import ALL as DIFFUSION_PHASES
 from .diffusion import DECODE, diffusion_components
+from .diffusion_train import PHASES as DIFFUSION_TRAINING_PHASES
+from .diffusion_train import diffusion_training_components
 from .infer import PHASES as SERVING_PHASES
 from .infer import inference_components
 from .inputs import EstimateInput
+from .model import ModelKind
 from .options import Engine, Workload
 from .result import Component, Estimate, Note, PhaseTotal
 from .train import BOTH as TRAINING_PHASES
@@ -44,8 +47,12 @@ def estimate(inp: EstimateInput) -> Estimate:
     """
     kv_per_token: int | None = None
     notes: list[str] = []
-    if inp.workload is Workload.DIFFUSION:
-        phases: tuple[str, ...] = DIFFUSION_PHASES
+    phases: tuple[str, ...]
+    if inp.model.kind is ModelKind.DIFFUSION and inp.workload.is_training:
+        phases = DIFFUSION_TRAINING_PHASES
+        components = diffusion_training_components(inp)
+    elif inp.workload is Workload.DIFFUSION:
+        phases = DIFFUSION_PHASES
         components = diffusion_components(inp)
     elif inp.workload.is_training:
         phases = TRAINING_PHASES

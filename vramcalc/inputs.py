@@ -96,8 +96,13 @@ def _check_sizes(inp: EstimateInput) -> None:
 
 def _check_workload(inp: EstimateInput) -> None:
     kind, workload, method = inp.model.kind, inp.workload, inp.quantization.method
-    if (workload is Workload.DIFFUSION) != (kind is ModelKind.DIFFUSION):
-        raise InvalidInput("workload", "diffusion models run the 'diffusion' workload, and only they do")
+    if workload is Workload.DIFFUSION and kind is not ModelKind.DIFFUSION:
+        raise InvalidInput("workload", "only diffusion models run the 'diffusion' workload")
+    diffusion_training = (Workload.LORA, Workload.FULL_FINETUNE)
+    if kind is ModelKind.DIFFUSION and workload not in (Workload.DIFFUSION, *diffusion_training):
+        raise InvalidInput("workload", "diffusion models generate images, or train with LoRA or full fine-tuning")
+    if kind is ModelKind.DIFFUSION and workload in diffusion_training and method is not QuantMethod.NONE:
+        raise InvalidInput("quantization.method", "diffusion training is modelled on unquantized weights")
     if workload is Workload.VISION_FINETUNE and kind is not ModelKind.VISION:
         raise InvalidInput("workload", "vision fine-tuning needs a vision model")
     full = workload in (Workload.FULL_FINETUNE, Workload.VISION_FINETUNE)
@@ -116,9 +121,14 @@ def _check_parallel(inp: EstimateInput) -> None:
     training = inp.workload.is_training
     if plan.strategy.shard_stage and not training:
         raise InvalidInput("parallel.strategy", "ZeRO/FSDP shard training states; not used for inference")
+    if plan.sequence_parallel > 1 and not training:
+        raise InvalidInput("parallel.sequence_parallel", "sequence parallelism is modelled for training")
+    if plan.sequence_parallel > 1 and inp.seq_len % plan.sequence_parallel:
+        raise InvalidInput("parallel.sequence_parallel", "must divide the sequence length")
     if plan.strategy is Strategy.PIPELINE and training:
         raise InvalidInput("parallel.strategy", "pipeline split is modelled for inference only")
-    if inp.workload is Workload.DIFFUSION and (plan.tensor_parallel > 1 or plan.strategy is Strategy.PIPELINE):
+    diffusion = inp.workload is Workload.DIFFUSION or model.kind is ModelKind.DIFFUSION
+    if diffusion and (plan.tensor_parallel > 1 or plan.strategy not in (Strategy.SINGLE, Strategy.DDP)):
         raise InvalidInput("parallel.strategy", "diffusion runs as single card or replicas (ddp)")
     t = plan.tensor_parallel
     if t > 1 and model.kind is not ModelKind.DIFFUSION:

@@ -220,6 +220,9 @@ class ParallelPlan:
         offload_optimizer: ZeRO/FSDP optimizer states (and step) on CPU.
         offload_params: ZeRO-3/FSDP parameters (and gradients) on CPU.
         grad_bucket_view: DDP ``gradient_as_bucket_view=True`` (no separate bucket copy).
+        sequence_parallel: sequence/context-parallel degree (DeepSpeed Ulysses, ring attention): each card
+            holds ``seq_len / sequence_parallel`` tokens of activations and logits; it must divide the
+            data-parallel degree (the cards that shard the sequence).
     """
 
     strategy: Strategy = Strategy.SINGLE
@@ -228,8 +231,11 @@ class ParallelPlan:
     offload_optimizer: bool = False
     offload_params: bool = False
     grad_bucket_view: bool = False
+    sequence_parallel: int = 1
 
     def __post_init__(self) -> None:
+        if self.sequence_parallel < 1 or (self.cards // max(1, self.tensor_parallel)) % self.sequence_parallel:
+            raise InvalidInput("parallel.sequence_parallel", "must be >= 1 and divide cards / tensor_parallel")
         if self.cards < 1:
             raise InvalidInput("parallel.cards", "must be >= 1")
         if self.tensor_parallel < 1 or self.cards % self.tensor_parallel:

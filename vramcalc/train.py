@@ -98,7 +98,8 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
 
 def _activations(inp: EstimateInput) -> list[Component]:
     model = inp.model
-    tokens = sequence_tokens(inp)
+    sp = inp.parallel.sequence_parallel
+    tokens = sequence_tokens(inp) // sp
     b = inp.batch_size
     layer = layer_activation(inp, tokens, b)
     layers = model.total_layers
@@ -112,6 +113,11 @@ def _activations(inp: EstimateInput) -> list[Component]:
         size = layers * layer.total + inputs
         formula = f"{layers} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
         assumption = "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."
+    if sp > 1:
+        assumption += (
+            f" Sequence parallel over {sp} cards: each holds {num(tokens)} of the {num(tokens * sp)} tokens"
+            " (Ulysses all-to-all / ring attention buffers are in the communication allowance)."
+        )
     if not inp.flash_attention:
         assumption += " Attention scores are materialised (no fused attention)."
     comps = [Component("activations", "Activations", size, show(formula, size), assumption, (FB,), dynamic=True)]

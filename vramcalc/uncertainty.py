@@ -118,6 +118,16 @@ def warnings_for(inp: EstimateInput) -> tuple[Caveat, ...]:
                 200,
             )
         )
+    if model.kind is ModelKind.DIFFUSION and inp.workload.is_training:
+        found.append(
+            Caveat(
+                "diffusion_training",
+                "Diffusion training activations use an equivalent-depth allowance (34·h bytes per token per "
+                "block), not a tensor-by-tensor count of the UNet/DiT.",
+                ("activations",),
+                200,
+            )
+        )
     return tuple(found)
 
 

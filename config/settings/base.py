@@ -271,6 +271,8 @@ LOGOUT_REDIRECT_URL = "catalog:index"
 
 # How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))
+# How many unpaid orders (each holding stock) one account may have at once; more answer `too_many_unpaid_orders`.
+ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUNT", "5"))
 
 # Payment intents: how long a quote (its rate and amount) holds, and how long a reported payment keeps the
 # order's lots while an operator verifies it (DESIGN §5).

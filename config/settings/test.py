@@ -24,6 +24,8 @@ PAYMENTS_RATE_MAX_AGE_SECONDS = 900
 PAYMENTS_DEMO_NOTICE = False
 # Tasks run at once in tests (still after commit when enqueued through transaction.on_commit).
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# Many tests place more orders for one customer than a shop allows unpaid at once; the limit has its own test.
+ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUNT", "1000"))
 if os.environ.get("GPURENT_TEST_TASKS") == "database":
     # A worker process started by a test (gpurent/backoffice/tests/test_worker_crash.py) uses the real queue.
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}

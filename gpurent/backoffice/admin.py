@@ -11,7 +11,7 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -27,7 +27,8 @@ from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
-from gpurent.payments.models import IntentStatus
+from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
+from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
 from .models import PaymentsDesk, ProvisioningDesk
@@ -102,6 +103,9 @@ class VerifyForm(forms.Form):
         ],
     )
     txid = forms.CharField(label=_("Transaction id"), required=False, max_length=128)
+    output_index = forms.IntegerField(
+        label=_("Output or log index"), required=False, initial=0, min_value=0, max_value=2**31 - 1
+    )
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
     reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
 
@@ -138,7 +142,7 @@ class PaymentsDeskAdmin(DeskAdmin):
     list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported", "expires", "status"]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "-reported_at", "-created_at")
-    search_fields = ["id", "address", "txid", "owner__email", "order__ref", "deposit__ref"]
+    search_fields = ["id", "address", "payments__txid", "owner__email", "order__ref", "deposit__ref"]
     list_select_related = ["owner", "order", "deposit"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -152,7 +156,11 @@ class PaymentsDeskAdmin(DeskAdmin):
                         status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
                         then=Value(0),
                     ),
-                    When(status=IntentStatus.REVIEW, then=Value(1)),
+                    When(
+                        Q(status=IntentStatus.REVIEW)
+                        | Exists(Payment.objects.filter(intent_id=OuterRef("pk"), state=PaymentState.REVIEW)),
+                        then=Value(1),
+                    ),
                     When(status=IntentStatus.AWAITING_PAYMENT, then=Value(2)),
                     When(status=IntentStatus.EXPIRED, then=Value(3)),
                     default=Value(4),
@@ -208,28 +216,40 @@ class PaymentsDeskAdmin(DeskAdmin):
             "form": form,
             "may_act": self.may_act(request),
             "opts": self.model._meta,
+            "payments": self._payments(intent),
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
+
+    @staticmethod
+    def _payments(intent: Any) -> list[Payment]:
+        pair = pair_get(intent.asset, intent.network)
+        payments = list(Payment.objects.filter(intent_id=intent.pk).select_related("deposit"))
+        for payment in payments:
+            payment.amount_display = f"{format_units(payment.amount_units, pair)} {pair.asset}"  # type: ignore[attr-defined]
+        return payments
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         verifier = ManualVerifier()
         try:
             if data["action"] == "confirm":
-                done = verifier.confirm(
+                payment = payment_receive(
                     intent_id=intent.pk,
-                    txid=data["txid"].strip(),
-                    received_units=data["received_units"],
+                    txid=data["txid"],
+                    output_index=data["output_index"] or 0,
+                    amount_units=data["received_units"],
+                    source=PaymentSource.OPERATOR,
                     actor=_operator(request),
                 )
-                messages.success(request, _("Payment %(status)s.") % {"status": done.get_status_display()})
+                messages.success(request, _("Payment %(state)s.") % {"state": payment.get_state_display()})
             elif data["action"] == "reject":
                 verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
                 messages.success(request, _("Payment rejected."))
             else:
-                deposit = review_resolve(
+                credited = review_resolve(
                     intent_id=intent.pk, actor=_operator(request), use_current_rate=data["action"] == "resolve_current"
                 )
-                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": deposit.ref})
+                refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
+                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": refs or "—"})
         except (ApplicationError, ValueError) as error:
             messages.error(request, str(getattr(error, "message", error)))
             return HttpResponseRedirect(request.path)

@@ -44,8 +44,10 @@ class ApplicationError(Exception):
     replayable: ClassVar[bool] = False
     default_message: ClassVar[str | Promise] = _("The request could not be processed.")
 
-    def __init__(self, message: str | Promise | None = None) -> None:
+    def __init__(self, message: str | Promise | None = None, *, detail: str = "") -> None:
         self.message = str(message if message is not None else self.default_message)
+        # For operators only (an outside service's HTTP status, a rate's age): logged, never shown to customers.
+        self.detail = detail
         super().__init__(self.message)
 
     def as_body(self) -> dict[str, Any]:

@@ -65,7 +65,9 @@ class AppendOnlyModel(models.Model):
 
 
 class LedgerAccount(models.Model):
-    """An account of the ledger. `balance_cents` is a cache of its entries, kept in the posting transaction."""
+    """An account of the ledger. For a customer, `balance_cents` is a cache of its entries, kept in the posting
+    transaction under the account's row lock. System accounts keep it at 0 and are never locked: their balance
+    is the sum of their entries (`selectors.account_balance`)."""
 
     code = models.CharField(max_length=64, unique=True)
     kind = models.CharField(max_length=10, choices=AccountKind.choices)
@@ -121,13 +123,15 @@ class LedgerTransfer(AppendOnlyModel):
 
 
 class LedgerEntry(AppendOnlyModel):
-    """One side of a transfer on one account, with that account's balance right after it."""
+    """One side of a transfer on one account, with a customer account's balance right after it."""
 
     transfer = models.ForeignKey(LedgerTransfer, on_delete=models.PROTECT, related_name="entries")
     account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
     direction = models.CharField(max_length=6, choices=Direction.choices)
     amount_cents = models.BigIntegerField()
-    balance_after_cents = models.BigIntegerField()
+    # The account's balance right after this entry, for customer accounts; None for system accounts, whose
+    # balance is the sum of their entries (they are not locked, so no running balance is kept for them).
+    balance_after_cents = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

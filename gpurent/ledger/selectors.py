@@ -11,13 +11,24 @@ from gpurent.core.money import Usd
 
 from .models import AccountKind, Direction, LedgerAccount, LedgerEntry, LedgerTransfer
 
-__all__ = ["balance_for", "ledger_check", "ledger_lines_for", "transfers_with_references"]
+__all__ = ["account_balance", "balance_for", "ledger_check", "ledger_lines_for", "transfers_with_references"]
 
 
 def balance_for(user: AbstractBaseUser) -> Usd:
     """The customer's available balance: one indexed read of the cached balance, whatever the ledger's size."""
     cents = LedgerAccount.objects.filter(code=f"customer:{user.pk}").values_list("balance_cents", flat=True).first()
     return Usd(cents or 0)
+
+
+def account_balance(code: str) -> Usd:
+    """Any account's balance as the sum of its entries (credits − debits); how system accounts are read."""
+    totals = dict(
+        LedgerEntry.objects.filter(account__code=code)
+        .values("direction")
+        .annotate(total=Sum("amount_cents"))
+        .values_list("direction", "total")
+    )
+    return Usd(int(totals.get(Direction.CREDIT, 0) or 0) - int(totals.get(Direction.DEBIT, 0) or 0))
 
 
 def ledger_lines_for(user: AbstractBaseUser) -> QuerySet[LedgerEntry]:
@@ -38,9 +49,10 @@ def ledger_check() -> list[str]:
     """Every ledger invariant of DESIGN §5, checked against the rows; returns the violations (none: `[]`).
 
     Debits equal credits overall and per transfer; every transfer has one debit and one credit entry of its
-    amount on its two accounts; each account's cached balance equals the sum of its entries and the replay of
-    its entries in order (each entry's balance-after follows from the previous one); no customer balance is
-    ever below zero; a transfer is reversed at most once.
+    amount on its two accounts; each customer account's cached balance equals the sum of its entries and the
+    replay of its entries in order (each entry's balance-after follows from the previous one); system accounts
+    keep no running balance (cache 0, no balance-after); no customer balance is ever below zero; a transfer is
+    reversed at most once.
     """
     problems: list[str] = []
     totals = {
@@ -51,10 +63,14 @@ def ledger_check() -> list[str]:
         problems.append(f"debits {totals.get(Direction.DEBIT, 0)} != credits {totals.get(Direction.CREDIT, 0)}")
     entries_by_transfer: dict[int, list[LedgerEntry]] = defaultdict(list)
     running: dict[int, int] = defaultdict(int)
+    kinds = dict(LedgerAccount.objects.values_list("pk", "kind"))
     for entry in LedgerEntry.objects.order_by("id"):
         entries_by_transfer[entry.transfer_id].append(entry)
         running[entry.account_id] += entry.amount_cents if entry.direction == Direction.CREDIT else -entry.amount_cents
-        if running[entry.account_id] != entry.balance_after_cents:
+        if kinds[entry.account_id] != AccountKind.CUSTOMER:
+            if entry.balance_after_cents is not None:
+                problems.append(f"entry {entry.pk}: a system account keeps no running balance")
+        elif running[entry.account_id] != entry.balance_after_cents:
             problems.append(
                 f"entry {entry.pk}: balance after {entry.balance_after_cents} != replay {running[entry.account_id]}"
             )
@@ -69,8 +85,9 @@ def ledger_check() -> list[str]:
         if (debit.account_id, credit.account_id) != (transfer.debit_account_id, transfer.credit_account_id):
             problems.append(f"transfer {transfer.reference}: entries are on other accounts")
     for account in LedgerAccount.objects.all():
-        if account.balance_cents != running.get(account.pk, 0):
-            problems.append(f"{account.code}: cached {account.balance_cents} != entries {running.get(account.pk, 0)}")
+        cached = running.get(account.pk, 0) if account.kind == AccountKind.CUSTOMER else 0
+        if account.balance_cents != cached:
+            problems.append(f"{account.code}: cached {account.balance_cents} != entries {cached}")
         if account.kind == AccountKind.CUSTOMER and account.balance_cents < 0:
             problems.append(f"{account.code}: negative balance")
     negative = LedgerEntry.objects.filter(account__kind=AccountKind.CUSTOMER, balance_after_cents__lt=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 
 from .errors import DuplicateTransfer, InsufficientBalance
@@ -36,10 +37,11 @@ def system_account(code: str) -> LedgerAccount:
     return account
 
 
-def customer_account(user: AbstractBaseUser) -> LedgerAccount:
-    """The customer's balance account, made on first use."""
+def customer_account(user: AbstractBaseUser | int) -> LedgerAccount:
+    """The customer's balance account (for a user or a user id), made on first use."""
+    user_id = user if isinstance(user, int) else user.pk
     account, _ = LedgerAccount.objects.get_or_create(
-        code=f"customer:{user.pk}", defaults={"kind": AccountKind.CUSTOMER, "customer_id": user.pk}
+        code=f"customer:{user_id}", defaults={"kind": AccountKind.CUSTOMER, "customer_id": user_id}
     )
     return account
 
@@ -55,8 +57,10 @@ def transfer_post(
 ) -> LedgerTransfer:
     """Move `amount` from `debit` to `credit`: one transfer, two entries, both cached balances, atomically.
 
-    Both accounts are locked in a fixed order (by id), so two postings that touch the same accounts queue
-    instead of deadlocking, and each sees the balance the other left.
+    Customer accounts are locked (by id, through `gpurent.core.locks.lock_rows`, last in the money lock
+    order) and carry a cached running balance; system accounts (`external:…`, `revenue:…`, `suspense:…`,
+    `payouts:…`) are not locked and keep no running balance: their balance is the sum of their entries
+    (`account_balance`), so every payment of the shop does not queue on them.
 
     Raises:
         ValueError: the amount is not positive or both sides are one account.
@@ -68,16 +72,16 @@ def transfer_post(
     if debit.pk == credit.pk:
         raise ValueError("a transfer needs two accounts")
     with transaction.atomic():
-        locked = {
-            account.pk: account
-            for account in LedgerAccount.objects.select_for_update().filter(pk__in=[debit.pk, credit.pk]).order_by("pk")
-        }
-        source, target = locked[debit.pk], locked[credit.pk]
+        # Only customer accounts are locked (they carry a running balance that must never go below zero);
+        # the shop's own accounts are not, so postings of different customers never queue on them.
+        lock_rows((LedgerAccount, [a.pk for a in (debit, credit) if a.kind == AccountKind.CUSTOMER]))
+        fresh = {a.pk: a for a in LedgerAccount.objects.filter(pk__in=[debit.pk, credit.pk])}
+        source, target = fresh[debit.pk], fresh[credit.pk]
         if LedgerTransfer.objects.filter(reference=reference).exists():
             raise DuplicateTransfer()
-        source_after = source.balance_cents - amount.cents
-        target_after = target.balance_cents + amount.cents
-        if source.kind == AccountKind.CUSTOMER and source_after < 0:
+        source_after = _running(source, -amount.cents)
+        target_after = _running(target, amount.cents)
+        if source.kind == AccountKind.CUSTOMER and source_after is not None and source_after < 0:
             raise InsufficientBalance()
         try:
             with transaction.atomic():
@@ -110,9 +114,15 @@ def transfer_post(
                 ),
             ]
         )
-        LedgerAccount.objects.filter(pk=source.pk).update(balance_cents=source_after)
-        LedgerAccount.objects.filter(pk=target.pk).update(balance_cents=target_after)
+        for account, after in ((source, source_after), (target, target_after)):
+            if after is not None:
+                LedgerAccount.objects.filter(pk=account.pk).update(balance_cents=after)
     return transfer
+
+
+def _running(account: LedgerAccount, delta: int) -> int | None:
+    """The account's balance after `delta`, for accounts that keep a running balance (customers); else None."""
+    return account.balance_cents + delta if account.kind == AccountKind.CUSTOMER else None
 
 
 def transfer_reverse(*, transfer: LedgerTransfer, memo: str = "") -> LedgerTransfer:

@@ -17,3 +17,12 @@ class TransitionNotAllowed(ApplicationError):
     status = 409
     replayable = False
     default_message = _("The order is not in a state that allows this change.")
+
+
+class TooManyUnpaidOrders(ApplicationError):
+    """The account already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` orders awaiting payment (each holds stock)."""
+
+    code = "too_many_unpaid_orders"
+    status = 409
+    replayable = False
+    default_message = _("You have too many unpaid orders. Pay or cancel one before placing another.")

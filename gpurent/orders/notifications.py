@@ -12,7 +12,12 @@ from gpurent.core.money import Usd
 
 from .models import Order
 
-__all__ = ["order_notify"]
+__all__ = ["email_key", "order_notify"]
+
+
+def email_key(event: str, ref: str) -> str:
+    """The outbox key of an order's email: one email per order and event."""
+    return f"order-{event}:{ref}"
 
 
 def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
@@ -74,7 +79,7 @@ def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bo
         subject, paragraphs = _texts(order, event, amount)
     url = settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
     email_queue(
-        key=f"order-{event}:{order.ref}",
+        key=email_key(event, order.ref),
         to=order.contact_email,
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},

@@ -18,18 +18,23 @@ from typing import Protocol
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task
 
 from gpurent.core.audit import audit_record
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.locks import lock_rows
+from gpurent.core.models import OutboundEmail
+from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 
 from .enums import PaymentStatus, ProvisioningStatus, Track
 from .errors import TransitionNotAllowed
 from .models import MachineRequest, MachineRequestKind, Order, OrderAccess, ProvisioningRun
-from .notifications import order_notify
+from .notifications import email_key, order_notify
 from .services import order_transition
 
 __all__ = [
@@ -153,6 +158,8 @@ def provision_fail(*, order: Order, actor: AbstractBaseUser | None, reason: str)
         TransitionNotAllowed: the order is not being prepared (or not paid).
     """
     with transaction.atomic():
+        # The money lock order (docs/money.md): the order, then the customer's account; never the revenue one.
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(order.owner_id).pk]))
         locked = _locked(order)
         if locked.payment_status != PaymentStatus.PAID:
             raise TransitionNotAllowed(_("Only a paid order can be refunded."))
@@ -204,12 +211,23 @@ def orders_end_terms(*, now: datetime | None = None) -> int:
 
 
 def orders_remind_term_end(*, now: datetime | None = None) -> int:
-    """Email each customer whose term ends within 24 hours, once per order (the email key dedupes)."""
+    """Email each customer whose term ends within 24 hours, once per order; returns how many were queued.
+
+    Orders already reminded are left out by the query (their email row exists), so a sweep every minute
+    neither renders nor queues anything for them again.
+    """
     now = now or timezone.now()
     reminded = 0
-    for order in Order.objects.filter(
-        provisioning_status=ProvisioningStatus.READY, term_ends_at__gt=now, term_ends_at__lte=now + timedelta(hours=24)
-    ).select_related("gpu"):
+    already = OutboundEmail.objects.filter(key=Concat(Value(email_key("ending", "")), OuterRef("ref")))
+    for order in (
+        Order.objects.filter(
+            provisioning_status=ProvisioningStatus.READY,
+            term_ends_at__gt=now,
+            term_ends_at__lte=now + timedelta(hours=24),
+        )
+        .exclude(Exists(already))
+        .select_related("gpu", "owner")
+    ):
         with transaction.atomic():
             order_notify(order, "ending")
         reminded += 1

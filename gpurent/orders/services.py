@@ -21,7 +21,7 @@ from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
-from .errors import OutOfStock, TransitionNotAllowed
+from .errors import OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
@@ -33,6 +33,7 @@ __all__ = [
     "order_place",
     "order_transition",
     "orders_expire_due",
+    "register_payment_closer",
 ]
 
 # The customer's emails that a transition queues (sent once, after commit).
@@ -49,6 +50,17 @@ _RELEASING = {
     (Track.PROVISIONING, ProvisioningStatus.ENDED),
     (Track.PROVISIONING, ProvisioningStatus.FAILED),
 }
+
+
+# Called in the transaction that ends an order's wait for payment (paid, cancelled, expired), with the order
+# locked. Payments registers the function that closes the order's open intents (orders ← payments, DESIGN §10).
+_payment_closers: list[Callable[[Order], object]] = []
+
+
+def register_payment_closer(closer: Callable[[Order], object]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if closer not in _payment_closers:
+        _payment_closers.append(closer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +109,12 @@ def order_place(
         NotFound: no GPU model on sale with that slug.
         InvalidRequest: term, lots, environment or contact are invalid.
         OutOfStock: fewer than `lots` lots are in stock.
+        TooManyUnpaidOrders: the owner already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` orders awaiting payment
+            (counted without a lock: it bounds stock held by one account, it is not a money rule).
     """
+    unpaid = Order.objects.filter(owner_id=owner.pk, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
+    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
+        raise TooManyUnpaidOrders()
     try:
         gpu = gpu_get(gpu_slug)
     except NotFound:
@@ -210,6 +227,9 @@ def order_transition(
         )
         if (track, to) in _RELEASING:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
+        if track == Track.PAYMENT:
+            for closer in _payment_closers:
+                closer(locked)
         if (track, to) in _NOTIFY:
             order_notify(locked, _NOTIFY[(track, to)])
     return locked

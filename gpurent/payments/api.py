@@ -51,7 +51,8 @@ class IntentOut(Schema):
     memo: str
     amount: str = Field(description="Exact amount in the asset, as a decimal string")
     rate_usd: str
-    usd_amount: str
+    usd_amount: str = Field(description="What this intent asks in crypto, in USD")
+    balance_share_usd: str = Field(description="The part of the order's total held from the balance for it")
     created_at: datetime
     expires_at: datetime
     status: str

@@ -11,6 +11,7 @@ __all__ = [
     "InvalidAddress",
     "NoReceivingAddress",
     "NothingToPay",
+    "PaymentAlreadyCredited",
     "RateUnavailable",
     "UnsupportedPair",
     "WebhookMalformed",
@@ -30,6 +31,16 @@ class IntentClosed(ApplicationError):
     status = 409
     replayable = False
     default_message = _("This payment was already verified.")
+
+
+class PaymentAlreadyCredited(ApplicationError):
+    """This (network, transaction, output/log index) was already recorded: for another intent, or with
+    another amount. The same payment is never credited twice, whoever reports it."""
+
+    code = "payment_already_credited"
+    status = 409
+    replayable = False
+    default_message = _("This transaction was already recorded as a payment.")
 
 
 class WebhookRefused(ApplicationError):

@@ -31,6 +31,7 @@ def intent_out(intent: PaymentIntent) -> dict[str, Any]:
         "amount": format_units(intent.amount_units, pair),
         "rate_usd": format(intent.rate_usd.normalize(), "f"),
         "usd_amount": Usd(intent.usd_cents).to_api(),
+        "balance_share_usd": Usd(intent.balance_share_cents).to_api(),
         "created_at": intent.created_at,
         "expires_at": intent.expires_at,
         "status": intent.status,
@@ -72,7 +73,7 @@ def balance_out(owner: AbstractBaseUser, cursor: str | None = None, limit: int =
                 "reference": entry.transfer.reference,
                 "direction": entry.direction,
                 "amount_usd": Usd(entry.amount_cents).to_api(),
-                "balance_after_usd": Usd(entry.balance_after_cents).to_api(),
+                "balance_after_usd": Usd(entry.balance_after_cents or 0).to_api(),  # customer lines always have it
                 "memo": entry.transfer.memo,
             }
             for entry in page.items

@@ -15,6 +15,7 @@ Ethereum and on Tron share one rate.
 from __future__ import annotations
 
 import json
+import logging
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -41,6 +42,8 @@ __all__ = [
     "current_rate",
     "rate_source_from_settings",
 ]
+
+logger = logging.getLogger(__name__)
 
 # A rate document is a few hundred bytes; anything much larger is not one, and is not read into memory.
 MAX_DOCUMENT_BYTES = 1024 * 1024
@@ -110,16 +113,16 @@ class HttpJsonRateSource:
         if entry is None:
             return None
         if not isinstance(entry, dict):
-            raise RateUnavailable(f"The rate service's entry for {asset} is not an object.")
+            raise RateUnavailable(detail=f"The rate service's entry for {asset} is not an object.")
         try:
             price = _decimal(entry["usd"])
             as_of = datetime.fromisoformat(str(entry["as_of"]))
         except (KeyError, ValueError, TypeError, InvalidOperation):
-            raise RateUnavailable(f"The rate service's entry for {asset} is malformed.") from None
+            raise RateUnavailable(detail=f"The rate service's entry for {asset} is malformed.") from None
         if timezone.is_naive(as_of):
-            raise RateUnavailable(f"The rate service's time for {asset} has no timezone.")
+            raise RateUnavailable(detail=f"The rate service's time for {asset} has no timezone.")
         if not price.is_finite() or price <= 0:
-            raise RateUnavailable(f"The rate service's price for {asset} is not a positive number.")
+            raise RateUnavailable(detail=f"The rate service's price for {asset} is not a positive number.")
         return Rate(asset=asset, usd_per_unit=price, as_of=as_of, source=self.source)
 
     def _fetch(self) -> dict[str, Any]:
@@ -128,18 +131,18 @@ class HttpJsonRateSource:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (scheme checked)
                 body = response.read(MAX_DOCUMENT_BYTES + 1)
         except urllib.error.HTTPError as error:
-            raise RateUnavailable(f"The rate service answered HTTP {error.code}.") from None
+            raise RateUnavailable(detail=f"The rate service answered HTTP {error.code}.") from None
         except (urllib.error.URLError, OSError, ValueError) as error:
             # The reason may echo the URL (and a key in its query), so only the class name goes in the message.
-            raise RateUnavailable(f"The rate service could not be reached ({type(error).__name__}).") from None
+            raise RateUnavailable(detail=f"The rate service could not be reached ({type(error).__name__}).") from None
         if len(body) > MAX_DOCUMENT_BYTES:
-            raise RateUnavailable("The rate service's answer is too large.")
+            raise RateUnavailable(detail="The rate service's answer is too large.")
         try:
             document = json.loads(body, parse_float=Decimal, parse_int=Decimal)
         except (ValueError, UnicodeDecodeError):
-            raise RateUnavailable("The rate service's answer is not JSON.") from None
+            raise RateUnavailable(detail="The rate service's answer is not JSON.") from None
         if not isinstance(document, dict):
-            raise RateUnavailable("The rate service's answer is not a JSON object.")
+            raise RateUnavailable(detail="The rate service's answer is not a JSON object.")
         return document
 
 
@@ -189,25 +192,33 @@ def current_rate(asset: str, *, now: datetime | None = None, source: RateSource 
     Raises:
         UnsupportedPair: the symbol is not an accepted asset.
         RateUnavailable: no rate, a rate older than `PAYMENTS_RATE_MAX_AGE_SECONDS`, one dated in the future,
-            or a source that cannot be read; the message says which, so an operator knows what to fix.
+            or a source that cannot be read. Its message is the same plain one for each; `detail` says which,
+            and is logged for operators.
     """
     symbol = asset.strip().upper()
     if symbol not in ASSETS:
         raise UnsupportedPair(f"{symbol or 'This asset'} is not accepted.")
-    if now is None:
-        now = timezone.now()
-    rate = (source or rate_source_from_settings()).rate_for(symbol)
+    try:
+        return _fresh_rate(symbol, now or timezone.now(), source or rate_source_from_settings())
+    except RateUnavailable as error:
+        # Customers get the plain message and the code; the reason (HTTP status, age) is for operators.
+        logger.warning("no usable %s rate: %s", symbol, error.detail)
+        raise
+
+
+def _fresh_rate(symbol: str, now: datetime, source: RateSource) -> Rate:
+    rate = source.rate_for(symbol)
     if rate is None:
-        raise RateUnavailable(f"No {symbol} exchange rate is available yet. Try again later.")
+        raise RateUnavailable(detail=f"No {symbol} exchange rate is available yet. Try again later.")
     max_age = timedelta(seconds=int(getattr(settings, "PAYMENTS_RATE_MAX_AGE_SECONDS", 900)))
     age = now - rate.as_of
     if age > max_age:
         raise RateUnavailable(
-            f"The latest {symbol} exchange rate is {_minutes(age)} old (the limit is {_minutes(max_age)}), "
+            detail=f"The latest {symbol} exchange rate is {_minutes(age)} old (the limit is {_minutes(max_age)}), "
             "so no amount can be quoted. Try again later."
         )
     if -age > MAX_CLOCK_SKEW:
-        raise RateUnavailable(f"The latest {symbol} exchange rate is dated in the future; it is not used.")
+        raise RateUnavailable(detail=f"The latest {symbol} exchange rate is dated in the future; it is not used.")
     return rate
 
 

@@ -11,9 +11,16 @@ from django.db.models import QuerySet
 from gpurent.core.errors import NotFound
 from gpurent.orders.models import Order
 
-from .models import Deposit, IntentStatus, PaymentIntent
+from .models import Deposit, IntentStatus, Payment, PaymentIntent
 
-__all__ = ["deposit_get_for", "deposit_list_for", "intent_get_for", "intents_for_order", "payment_reported"]
+__all__ = [
+    "deposit_get_for",
+    "deposit_list_for",
+    "intent_get_for",
+    "intents_for_order",
+    "order_references",
+    "payment_reported",
+]
 
 
 def intent_get_for(owner: AbstractBaseUser, intent_id: UUID | str) -> PaymentIntent:
@@ -27,6 +34,15 @@ def intent_get_for(owner: AbstractBaseUser, intent_id: UUID | str) -> PaymentInt
 def intents_for_order(order: Order) -> QuerySet[PaymentIntent]:
     """The order's intents, newest first (the history of its payment instructions)."""
     return PaymentIntent.objects.filter(order_id=order.pk).order_by("-created_at")
+
+
+def order_references(order: Order) -> list[str]:
+    """Every ledger reference that may touch the order: its debit, its refund, and the deposit of each payment
+    received for its intents."""
+    deposits = Payment.objects.filter(intent__order_id=order.pk, deposit__isnull=False).values_list(
+        "deposit__ref", flat=True
+    )
+    return [f"order:{order.ref}", f"refund:{order.ref}"] + [f"deposit:{ref}" for ref in deposits]
 
 
 def payment_reported(intents: list[PaymentIntent]) -> bool:

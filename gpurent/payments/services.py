@@ -13,41 +13,50 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
+from gpurent.ledger.errors import InsufficientBalance
+from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for
-from gpurent.ledger.services import EXTERNAL_CRYPTO, REVENUE_RENTALS, customer_account, system_account, transfer_post
+from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_transition
 
-from .assets import format_units, pair_get, quote_units
+from .assets import Pair, format_units, pair_get, quote_units
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
-from .rates import current_rate
+from .rates import Rate, current_rate
 from .receiving import address_allocate
 
 __all__ = [
+    "balance_available",
+    "balance_held",
+    "create_deposit",
     "deposit_create",
     "intent_issue_for_deposit",
     "intent_issue_for_order",
     "intent_report",
+    "order_intents_close",
     "order_pay_from_balance",
-    "payment_credit",
+    "spendable_for_order",
 ]
 
 MIN_TOP_UP = Usd(500)
 MAX_TOP_UP = Usd(10_000_000)
 
 
-def _create_deposit(**fields: object) -> Deposit:
+def create_deposit(**fields: object) -> Deposit:
+    """A new deposit row with a fresh `D-…` reference (retried on the rare clash)."""
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -67,21 +76,27 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd) -> Deposit:
         raise InvalidRequest(
             _("A top-up is between %(min)s and %(max)s.") % {"min": MIN_TOP_UP.display(), "max": MAX_TOP_UP.display()}
         )
-    return _create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+    return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+
+
+def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
+    """The pair and its current rate, read before any lock is taken: the rate source may be an HTTP call
+    (DESIGN §13: no network call while a lock is held). Refuses a stale rate before anything is written."""
+    pair = pair_get(asset, network)
+    return pair, current_rate(pair.asset, now=now)
 
 
 def _intent_issue(
     *,
     owner: AbstractBaseUser,
     usd: Usd,
-    asset: str,
-    network: str,
+    pair: Pair,
+    rate: Rate,
     order: Order | None,
     deposit: Deposit | None,
     now: datetime,
+    share: Usd | None = None,
 ) -> PaymentIntent:
-    pair = pair_get(asset, network)
-    rate = current_rate(pair.asset, now=now)  # refuses a stale rate before anything is written
     amount_units = quote_units(usd, rate.usd_per_unit, pair)
     allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)
     return PaymentIntent.objects.create(
@@ -93,6 +108,7 @@ def _intent_issue(
         amount_units=allocation.amount_units,
         rate_usd=rate.usd_per_unit,
         usd_cents=usd.cents,
+        balance_share_cents=share.cents if share is not None else 0,
         address=allocation.address,
         memo=allocation.memo,
         expires_at=now + timedelta(minutes=settings.PAYMENTS_INTENT_TTL_MINUTES),
@@ -111,14 +127,20 @@ def intent_issue_for_order(
         NothingToPay: the order is not awaiting payment, or the balance already covers it.
     """
     now = now or timezone.now()
+    pair, rate = _quote(asset, network, now)
     with transaction.atomic():
-        locked = Order.objects.select_for_update().get(pk=order.pk)
+        # The customer's account is locked too: the balance share is decided against the other holds.
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(owner).pk]))
+        locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise NothingToPay(_("This order is not waiting for a payment."))
-        due = locked.total - balance_for(owner)
+        share = Usd(max(0, min(spendable_for_order(locked).cents, locked.total.cents)))
+        due = locked.total - share
         if due.cents <= 0:
             raise NothingToPay(_("Your balance already covers this order: pay it from the balance."))
-        return _intent_issue(owner=owner, usd=due, asset=asset, network=network, order=locked, deposit=None, now=now)
+        return _intent_issue(
+            owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now, share=share
+        )
 
 
 def intent_issue_for_deposit(
@@ -131,27 +153,36 @@ def intent_issue_for_deposit(
         NothingToPay: the top-up was already credited or cancelled.
     """
     now = now or timezone.now()
+    pair, rate = _quote(asset, network, now)
     with transaction.atomic():
-        locked = Deposit.objects.select_for_update().get(pk=deposit.pk)
+        lock_rows((Deposit, [deposit.pk]))
+        locked = Deposit.objects.get(pk=deposit.pk)
         if locked.status != DepositStatus.PENDING or locked.requested_cents is None:
             raise NothingToPay(_("This top-up is not waiting for a payment."))
         usd = Usd(locked.requested_cents)
-        return _intent_issue(owner=owner, usd=usd, asset=asset, network=network, order=None, deposit=locked, now=now)
+        return _intent_issue(owner=owner, usd=usd, pair=pair, rate=rate, order=None, deposit=locked, now=now)
 
 
 def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> PaymentIntent:
     """The customer says they sent the payment of this intent. Recorded once; moves no money.
 
-    Allowed on any intent, expired ones included (the customer may have paid it). While a report awaits
-    verification, the order keeps its lots (its reservation is extended).
+    Allowed on any intent, expired ones included (the customer may have paid it): the report is recorded and
+    the operators are told. The order keeps its lots longer (`PAYMENTS_REPORT_HOLD_HOURS`) only for the first
+    report of the order, on an intent still open at that moment: a report on an expired intent extends
+    nothing, and reporting again (or another intent) never extends the reservation twice.
     """
     now = now or timezone.now()
     with transaction.atomic():
+        lock_rows((Order, [intent.order_id]), (Deposit, [intent.deposit_id]), (PaymentIntent, [intent.pk]))
         first = PaymentIntent.objects.filter(pk=intent.pk, reported_at__isnull=True).update(reported_at=now)
         intent.refresh_from_db()
         if first:
             _tell_operators(intent)
-        if intent.order_id is not None and intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED):
+        open_now = intent.status == IntentStatus.AWAITING_PAYMENT and now < intent.expires_at
+        earlier = PaymentIntent.objects.filter(order_id=intent.order_id or 0, reported_at__isnull=False).exclude(
+            pk=intent.pk
+        )
+        if first and open_now and intent.order_id is not None and not earlier.exists():
             hold = timedelta(hours=settings.PAYMENTS_REPORT_HOLD_HOURS)
             order_extend_reservation(order_id=intent.order_id, until=now + hold)
     return intent
@@ -193,9 +224,13 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         TransitionNotAllowed: the order is not awaiting payment (paid already, expired or cancelled).
     """
     with transaction.atomic():
-        locked = Order.objects.select_for_update().get(pk=order.pk)
+        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(owner).pk]))
+        locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise TransitionNotAllowed(_("This order is not waiting for a payment."))
+        if spendable_for_order(locked) < locked.total:
+            # Part of the balance is held for another order's open payment instructions.
+            raise InsufficientBalance(_("Part of your balance is held for another order's open payment instructions."))
         transfer_post(
             reference=f"order:{locked.ref}",
             debit=customer_account(owner),
@@ -208,34 +243,44 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         return paid
 
 
-def payment_credit(*, intent: PaymentIntent, credit: Usd, kind: DepositKind, now: datetime) -> Deposit:
-    """Credit a verified payment of `intent` to its owner's balance, once, as a deposit; then, for an order's
-    intent, pay the order from the balance in the same transaction if the balance now covers it.
-
-    Call inside the verifying transaction, with the intent locked. A top-up's first payment credits the
-    top-up itself; any other payment gets a deposit of its own, so each is credited exactly once under its
-    own `deposit:<ref>`.
-    """
-    # Lock the top-up and read its status under the lock: two of its intents confirmed at once must not both
-    # take it (the second would collide on `deposit:<ref>`); the second gets a deposit of its own.
-    deposit = Deposit.objects.select_for_update().filter(pk=intent.deposit_id).first() if intent.deposit_id else None
-    if deposit is None or deposit.status != DepositStatus.PENDING or kind != DepositKind.TOP_UP:
-        deposit = _create_deposit(owner_id=intent.owner_id, kind=kind)
-    owner = intent.owner
-    if credit.cents > 0:
-        transfer_post(
-            reference=f"deposit:{deposit.ref}",
-            debit=system_account(EXTERNAL_CRYPTO),
-            credit=customer_account(owner),
-            amount=credit,
-            memo=f"{intent.asset} on {intent.network}, intent {intent.pk}",
+def balance_held(owner_id: int, *, now: datetime | None = None, except_order_id: int | None = None) -> Usd:
+    """The balance held for orders by their open intents (awaiting payment, before expiry, order unpaid):
+    the balance share each intent states. Derived from the intent rows; nothing to release by hand."""
+    now = now or timezone.now()
+    held = (
+        PaymentIntent.objects.filter(
+            owner_id=owner_id,
+            status=IntentStatus.AWAITING_PAYMENT,
+            expires_at__gt=now,
+            order__payment_status=PaymentStatus.AWAITING_PAYMENT,
+            balance_share_cents__gt=0,
         )
-    Deposit.objects.filter(pk=deposit.pk).update(
-        status=DepositStatus.CREDITED, credited_cents=credit.cents, credited_at=now
+        .exclude(order_id=except_order_id or 0)
+        .values("order_id")
+        .annotate(share=Max("balance_share_cents"))
     )
-    deposit.refresh_from_db()
-    if intent.order_id is not None:
-        order = Order.objects.select_for_update().get(pk=intent.order_id)
-        if order.payment_status == PaymentStatus.AWAITING_PAYMENT and balance_for(owner) >= order.total:
-            order_pay_from_balance(order=order, owner=owner)
-    return deposit
+    # An order with several open intents holds its largest share once, not the sum.
+    return Usd(sum(row["share"] for row in held))
+
+
+def spendable_for_order(order: Order) -> Usd:
+    """What the order's owner may spend on it from the balance: the balance minus what other orders hold."""
+    return balance_for(order.owner) - balance_held(order.owner_id, except_order_id=order.pk)
+
+
+def balance_available(owner: AbstractBaseUser) -> Usd:
+    """The balance minus every hold: what a withdrawal or a new order may take."""
+    return balance_for(owner) - balance_held(owner.pk)
+
+
+def order_intents_close(order: Order) -> int:
+    """Close the order's intents still open for payment once the order is paid or cancelled.
+
+    An open intent that already received a payment becomes `confirmed`, any other `closed`. Anything still
+    sent to them is credited to the balance (see `received.payment_receive`). Registered with
+    `orders.services.register_payment_closer`: runs in every payment-track transition, with the order locked.
+    Returns how many intents changed.
+    """
+    open_intents = PaymentIntent.objects.filter(order_id=order.pk, status=IntentStatus.AWAITING_PAYMENT)
+    paid = open_intents.filter(payments__isnull=False).update(status=IntentStatus.CONFIRMED)
+    return paid + open_intents.update(status=IntentStatus.CLOSED)

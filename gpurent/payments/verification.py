@@ -1,9 +1,9 @@
 """Verifying payments: the `PaymentVerifier` interface, its manual implementation, and the review queue.
 
 A verifier states that a transaction paid an intent (txid, amount received in the pair's quote units), or that
-no valid payment exists. Confirmation credits the balance at the intent's locked rate, rounded down, exactly
-once whatever the number of workers or redeliveries; a payment that arrives after the intent expired waits in
-the review queue and is credited only by an operator's decision.
+no valid payment exists. Recording and crediting is `received.payment_receive`: exactly once per (network,
+txid, output index), at the intent's locked rate before expiry; after expiry in the review queue, credited only
+by an operator's decision.
 """
 
 from __future__ import annotations
@@ -15,18 +15,12 @@ from uuid import UUID
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from gpurent.core.audit import audit_record
-from gpurent.core.errors import InvalidRequest
-from gpurent.core.money import Usd
-from gpurent.orders.models import Order
 
-from .assets import pair_get, usd_value
 from .errors import IntentClosed
-from .models import Deposit, DepositKind, IntentStatus, PaymentIntent
-from .rates import current_rate
-from .services import payment_credit
+from .models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
+from .received import money_lock_for_intent, payment_receive, payments_review_reject, payments_review_resolve
 
 __all__ = [
     "ManualVerifier",
@@ -60,67 +54,31 @@ class ManualVerifier:
         return intent_reject(intent_id=intent_id, actor=actor, reason=reason)
 
 
-def _snapshot(intent: PaymentIntent) -> dict[str, object]:
-    return {
-        "status": intent.status,
-        "txid": intent.txid,
-        "received_units": intent.received_units,
-        "credited_deposit": intent.credited_deposit.ref if intent.credited_deposit else None,
-    }
-
-
-def _lock_order_first(intent: PaymentIntent) -> None:
-    # Lock order: intent, then its order, then the ledger accounts (in transfer_post) — the same order
-    # `order_pay_from_balance` takes (order, then accounts), so the two never deadlock.
-    if intent.order_id is not None:
-        Order.objects.select_for_update().filter(pk=intent.order_id).exists()
-
-
 def intent_confirm(
     *,
     intent_id: UUID,
     txid: str,
     received_units: int,
+    output_index: int = 0,
     actor: AbstractBaseUser | None = None,
     now: datetime | None = None,
 ) -> PaymentIntent:
-    """Record that transaction `txid` paid `received_units` to the intent, and credit it once.
-
-    The same confirmation again (a second worker, a webhook redelivery) changes nothing and returns the
-    intent. Received more or less than asked: the value received is credited all the same (an over-payment
-    leaves the excess in the balance; a partial one leaves the order unpaid). After expiry: review queue.
+    """An operator saw transaction `txid` (output `output_index`) pay `received_units` to the intent:
+    `payment_receive` with source `operator`; returns the intent as it is afterwards.
 
     Raises:
-        InvalidRequest: no transaction id, or a non-positive amount.
-        IntentClosed: the intent was confirmed with another transaction, or rejected.
+        As `payment_receive`: InvalidRequest, NotFound, PaymentAlreadyCredited.
     """
-    txid = txid.strip()
-    if not txid or received_units <= 0:
-        raise InvalidRequest(_("A transaction id and a positive received amount are required."))
-    now = now or timezone.now()
-    with transaction.atomic():
-        intent = (
-            PaymentIntent.objects.select_for_update(of=("self",)).select_related("owner", "deposit").get(pk=intent_id)
-        )
-        if intent.status in (IntentStatus.CONFIRMED, IntentStatus.REVIEW) and intent.txid == txid:
-            return intent
-        if intent.status in (IntentStatus.CONFIRMED, IntentStatus.REJECTED, IntentStatus.REVIEW):
-            raise IntentClosed()
-        _lock_order_first(intent)
-        intent.txid, intent.received_units = txid, received_units
-        intent.verified_at = now
-        intent.verified_by_id = actor.pk if actor is not None and actor.is_authenticated else None
-        if now >= intent.expires_at or intent.status == IntentStatus.EXPIRED:
-            # The rate was locked until expiry only: an operator decides how to credit a late payment.
-            intent.status = IntentStatus.REVIEW
-        else:
-            intent.status = IntentStatus.CONFIRMED
-            credit = usd_value(received_units, intent.rate_usd, pair_get(intent.asset, intent.network))
-            kind = DepositKind.TOP_UP if intent.deposit_id else DepositKind.ORDER_PAYMENT
-            intent.credited_deposit = payment_credit(intent=intent, credit=credit, kind=kind, now=now)
-        intent.save()
-        audit_record(actor=actor, action=f"payment.{intent.status}", target=intent, after=_snapshot(intent))
-    return intent
+    payment_receive(
+        intent_id=intent_id,
+        txid=txid,
+        amount_units=received_units,
+        output_index=output_index,
+        source=PaymentSource.OPERATOR,
+        actor=actor,
+        now=now,
+    )
+    return PaymentIntent.objects.select_related("owner", "deposit", "order").get(pk=intent_id)
 
 
 def intent_reject(
@@ -128,16 +86,20 @@ def intent_reject(
 ) -> PaymentIntent:
     """No valid payment exists for this intent (nothing arrived, wrong network, a reversed transaction).
 
+    Payments of the intent waiting in review are declined with it (nothing is credited). A payment that
+    arrives later is still recorded: before expiry it is credited at the locked rate, after it goes to review.
+
     Raises:
-        IntentClosed: the intent was already confirmed (a credit is corrected by a reversal, not a rejection).
+        IntentClosed: a payment of the intent was credited already (a credit is corrected by a reversal).
     """
     with transaction.atomic():
-        intent = PaymentIntent.objects.select_for_update().get(pk=intent_id)
+        intent = money_lock_for_intent(intent_id)
         if intent.status == IntentStatus.REJECTED:
             return intent
-        if intent.status == IntentStatus.CONFIRMED:
+        if intent.payments.filter(state=PaymentState.CREDITED).exists() or intent.status == IntentStatus.CONFIRMED:
             raise IntentClosed()
-        before = _snapshot(intent)
+        before = {"status": intent.status}
+        payments_review_reject(intent_id=intent_id, actor=actor, reason=reason)
         intent.status = IntentStatus.REJECTED
         intent.verified_at = now or timezone.now()
         intent.verified_by_id = actor.pk if actor is not None and actor.is_authenticated else None
@@ -148,37 +110,9 @@ def intent_reject(
 
 def review_resolve(
     *, intent_id: UUID, actor: AbstractBaseUser, use_current_rate: bool, now: datetime | None = None
-) -> Deposit:
-    """Credit a late payment from the review queue at the intent's locked rate or at the current rate.
-
-    Raises:
-        IntentClosed: the intent is not in review.
-        RateUnavailable: the current rate was asked for and there is none fresh enough.
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        intent = (
-            PaymentIntent.objects.select_for_update(of=("self",)).select_related("owner", "deposit").get(pk=intent_id)
-        )
-        if intent.status != IntentStatus.REVIEW or not intent.received_units:
-            raise IntentClosed(_("This payment is not waiting for review."))
-        _lock_order_first(intent)
-        pair = pair_get(intent.asset, intent.network)
-        rate = current_rate(pair.asset, now=now).usd_per_unit if use_current_rate else intent.rate_usd
-        credit: Usd = usd_value(intent.received_units, rate, pair)
-        intent.credited_deposit = payment_credit(intent=intent, credit=credit, kind=DepositKind.REVIEW, now=now)
-        intent.status = IntentStatus.CONFIRMED
-        intent.save(update_fields=["status", "credited_deposit"])
-        audit_record(
-            actor=actor,
-            action="payment.review_credited",
-            target=intent,
-            after={**_snapshot(intent), "rate_usd": str(rate), "credit_cents": credit.cents},
-        )
-    deposit = intent.credited_deposit
-    if deposit is None:  # payment_credit always returns one; this narrows the type
-        raise RuntimeError("review credit made no deposit")
-    return deposit
+) -> list[Payment]:
+    """Credit the late payments of an intent from the review queue (see `payments_review_resolve`)."""
+    return payments_review_resolve(intent_id=intent_id, actor=actor, use_current_rate=use_current_rate, now=now)
 
 
 def intents_expire_due(*, now: datetime | None = None) -> int:

@@ -26,7 +26,7 @@ from gpurent.orders.selectors import order_get_for
 from .assets import format_units, pair_from_key, pair_get
 from .errors import InvalidAddress
 from .forms import PairForm, TopUpForm
-from .models import PaymentIntent
+from .models import PaymentIntent, PaymentState
 from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for
@@ -48,8 +48,15 @@ def _user(request: HttpRequest) -> User:
 def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     """What a person needs to pay an intent: the pair spelled out, the exact amount, the address, a QR code."""
     pair = pair_get(intent.asset, intent.network)
+    # Derived from the payment rows: what arrived in time counts towards the amount; the rest is still due.
+    received = sum(
+        payment.amount_units
+        for payment in intent.payments.all()
+        if payment.state == PaymentState.CREDITED and payment.at_locked_rate
+    )
+    due = max(intent.amount_units - received, 0) or intent.amount_units
     try:
-        uri = payment_uri(pair, intent.address, intent.amount_units, intent.memo)
+        uri = payment_uri(pair, intent.address, due, intent.memo)
     except InvalidAddress:
         # The address was valid when loaded; a page must still show the instructions if checks change later.
         logger.warning("intent %s: stored address no longer validates; QR code shows the bare address", intent.pk)
@@ -57,8 +64,12 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     return {
         "intent": intent,
         "pair": pair,
-        "amount": format_units(intent.amount_units, pair),
+        "amount": format_units(due, pair),
+        "total_amount": format_units(intent.amount_units, pair),
+        "received": format_units(received, pair) if received else "",
         "usd": Usd(intent.usd_cents),
+        "share": Usd(intent.balance_share_cents),
+        "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri),
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
     }
@@ -168,7 +179,9 @@ def top_up(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     deposit = deposit_get_for(_user(request), ref)
-    intents = [intent_display(intent) for intent in deposit.intents.order_by("-created_at")]
+    intents = [
+        intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
+    ]
     context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s")}
     return render(request, "payments/deposit.html", context)
 

@@ -1,8 +1,9 @@
 """The BTCPay Server webhook: authenticate, deduplicate, and turn payment events into verifications.
 
-Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. A settled
-payment (`InvoicePaymentSettled`, `InvoiceReceivedPayment` after confirmations) confirms the intent with the
-payment's id as transaction id and its value in the asset; `InvoiceInvalid` rejects an open intent. Other
+Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. Each settled
+payment (`InvoicePaymentSettled`) is recorded and credited through `received.payment_receive` (source
+`processor`; the payment id `<txid>-<vout>` is the transaction and output), so an invoice with several
+payments credits each once; `InvoiceInvalid` rejects an open intent. Other
 events are acknowledged and recorded. Nothing is trusted before the signature is checked.
 """
 
@@ -12,6 +13,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
@@ -24,14 +26,16 @@ from gpurent.core.schemas import contains_nul
 
 from .assets import pair_get, parse_units
 from .errors import WebhookMalformed, WebhookRefused
-from .models import PaymentIntent, WebhookDelivery
-from .verification import intent_confirm, intent_reject
+from .models import PaymentIntent, PaymentSource, WebhookDelivery
+from .received import payment_receive
+from .verification import intent_reject
 
 __all__ = ["btcpay_signature", "btcpay_webhook_handle"]
 
 logger = logging.getLogger(__name__)
 
 _CONFIRMING_EVENTS = {"InvoicePaymentSettled"}
+_ONCHAIN_PAYMENT_ID = re.compile(r"^(?P<txid>[0-9a-fA-F]{64})-(?P<index>[0-9]{1,9})$")
 _DELIVERY_KEY_MAX = WebhookDelivery._meta.get_field("delivery_key").max_length or 0
 
 
@@ -67,6 +71,15 @@ def _intent_for(event: dict[str, Any]) -> PaymentIntent | None:
         return None
 
 
+def _payment_key(payment_id: str) -> tuple[str, int]:
+    """BTCPay names an on-chain payment `<txid>-<output index>`: split it, so that the same output reported
+    by an operator or a watcher is recognised as the same payment. Any other id is kept whole, index 0."""
+    match = _ONCHAIN_PAYMENT_ID.match(payment_id)
+    if match:
+        return match["txid"], int(match["index"])
+    return payment_id, 0
+
+
 def _apply(event: dict[str, Any]) -> str:
     kind = str(event.get("type", ""))
     intent = _intent_for(event)
@@ -77,8 +90,11 @@ def _apply(event: dict[str, Any]) -> str:
         if not isinstance(payment, dict) or not payment.get("id") or payment.get("value") is None:
             return "payment event without payment: nothing changed"
         units = parse_units(str(payment["value"]), pair_get(intent.asset, intent.network))
-        intent = intent_confirm(intent_id=intent.pk, txid=str(payment["id"]), received_units=units)
-        return f"intent {intent.status}"
+        txid, index = _payment_key(str(payment["id"]))
+        received = payment_receive(
+            intent_id=intent.pk, txid=txid, output_index=index, amount_units=units, source=PaymentSource.PROCESSOR
+        )
+        return f"payment {received.state}"
     if kind == "InvoiceInvalid":
         intent = intent_reject(intent_id=intent.pk, reason="BTCPay: invoice invalid")
         return f"intent {intent.status}"

@@ -8,192 +8,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from vramcalc import EstimateInput, InvalidInput, ModelKind, ModelSpec
 from vramcalc.hf_config import model_from_hf_config, parse_hf_config, quantization_from_hf_config
-from vramcalc.presets import get_preset, list_presets
+from vramcalc.presets import get_preset
 from vramcalc.safetensors_header import apply_header, summarize_header, summarize_index
 from vramcalc.serialize import inputs_from_dict
-from vramcalc.units import GIB
+
+from .form_choices import (
+    ADAPTER_ONLY,
+    ADVANCED_SWITCHES,
+    ATTENTION,
+    COMPUTE_DTYPES,
+    DEFAULTS,
+    DIFFUSION_ONLY,
+    DTYPES,
+    ENGINE_FIELDS,
+    ENGINES,
+    EXAMPLES,
+    FIELD_TERMS,
+    FIELDSETS,
+    GUIDANCE,
+    KV_DTYPES,
+    LORA_TARGETS,
+    OPTIMIZERS,
+    QUANTIZATIONS,
+    SERVING_ONLY,
+    STATE_DTYPES,
+    STRATEGIES,
+    TRAINING,
+    TRAINING_ONLY,
+    WORKLOADS,
+    preset_choices,
+)
+from .measure_form import MeasurementForm
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
-
-FAMILY_LABELS = {
-    ModelKind.DECODER: _("Language models"),
-    ModelKind.ENCODER_DECODER: _("Encoder–decoder models (T5 family)"),
-    ModelKind.ENCODER: _("Encoders (BERT family)"),
-    ModelKind.VISION: _("Vision transformers"),
-    ModelKind.DIFFUSION: _("Image generation (diffusion)"),
-}
-
-
-def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Presets grouped by workload family, in the order of `FAMILY_LABELS`."""
-    groups: dict[ModelKind, list[tuple[str, str]]] = {kind: [] for kind in FAMILY_LABELS}
-    for preset in list_presets():
-        groups[preset.model.kind].append((preset.id, preset.id))
-    return [(str(FAMILY_LABELS[kind]), items) for kind, items in groups.items() if items]
-
-
-WORKLOADS = [
-    ("inference", _("Inference / serving")),
-    ("full_finetune", _("Full fine-tuning")),
-    ("lora", _("LoRA fine-tuning")),
-    ("qlora", _("QLoRA fine-tuning (4-bit base)")),
-    ("diffusion", _("Image generation (diffusion)")),
-    ("vision_finetune", _("Vision-model fine-tuning")),
-]
-TRAINING = {"full_finetune", "lora", "qlora", "vision_finetune"}
-
-# Each choice is one `Quantization` as the engine takes it.
-QUANTIZATIONS: dict[str, tuple[Any, dict[str, Any]]] = {
-    "none": (_("None (weights in the precision above)"), {}),
-    "gptq_4": (_("GPTQ 4-bit, group 128"), {"method": "gptq", "bits": 4, "group_size": 128}),
-    "awq_4": (_("AWQ 4-bit, group 128"), {"method": "awq", "bits": 4, "group_size": 128}),
-    "bnb_nf4": (_("bitsandbytes NF4"), {"method": "bnb_nf4"}),
-    "bnb_nf4_dq": (_("bitsandbytes NF4 + double quantization"), {"method": "bnb_nf4", "double_quant": True}),
-    "bnb_int8": (_("bitsandbytes LLM.int8"), {"method": "bnb_int8"}),
-    "fp8": (_("FP8 (e4m3)"), {"method": "fp8"}),
-    "mxfp4": (_("MXFP4"), {"method": "mxfp4"}),
-    "nvfp4": (_("NVFP4"), {"method": "nvfp4"}),
-    "int8_weight_only": (_("int8 weight-only (torchao)"), {"method": "int8_weight_only"}),
-    "int4_weight_only": (_("int4 weight-only (torchao)"), {"method": "int4_weight_only"}),
-    "gguf_q8_0": (_("GGUF Q8_0"), {"method": "gguf", "gguf_type": "q8_0"}),
-    "gguf_q5_k_m": (_("GGUF Q5_K_M"), {"method": "gguf", "gguf_type": "q5_k_m"}),
-    "gguf_q4_k_m": (_("GGUF Q4_K_M"), {"method": "gguf", "gguf_type": "q4_k_m"}),
-}
-DTYPES = [("bf16", "bf16"), ("fp16", "fp16"), ("fp32", "fp32")]
-KV_DTYPES = [
-    ("bf16", "bf16"),
-    ("fp16", "fp16"),
-    ("fp8", "fp8"),
-    ("q8_0", "q8_0 (llama.cpp)"),
-    ("q4_0", "q4_0 (llama.cpp)"),
-]
-OPTIMIZERS = [
-    ("adamw", _("AdamW")),
-    ("adamw_8bit", _("AdamW 8-bit")),
-    ("paged_adamw", _("Paged AdamW")),
-    ("paged_adamw_8bit", _("Paged AdamW 8-bit")),
-    ("adafactor", _("Adafactor")),
-    ("lion", _("Lion")),
-    ("sgd_momentum", _("SGD with momentum")),
-    ("sgd", _("SGD")),
-]
-ENGINES = [("vllm", _("vLLM")), ("transformers", _("Transformers")), ("llama_cpp", _("llama.cpp"))]
-STRATEGIES = [
-    ("single", _("One copy, tensor parallel")),
-    ("ddp", _("DDP: full copy per card")),
-    ("zero1", _("ZeRO-1: shard optimizer")),
-    ("zero2", _("ZeRO-2: + gradients")),
-    ("fsdp", _("FSDP / ZeRO-3: shard all")),
-    ("pipeline", _("Pipeline (inference)")),
-]
-
-# What the page shows before a customer changes anything; also the base of the "Try" links.
-DEFAULTS: dict[str, str] = {
-    "preset": "llama-3.1-8b",
-    "workload": "inference",
-    "weights": "bf16",
-    "quantization": "none",
-    "kv_cache": "bf16",
-    "batch_size": "1",
-    "seq_len": "4096",
-    "concurrent": "1",
-    "optimizer": "adamw",
-    "lora_rank": "8",
-    "engine": "vllm",
-    "strategy": "single",
-    "cards": "1",
-    "tensor_parallel": "1",
-}
-
-# The two questions of the issue, one click away ("Try: …" links prefill the form by query string).
-EXAMPLES: list[tuple[Any, dict[str, str]]] = [
-    (
-        _("Llama-3.1-70B serving 16 concurrent 8k-token requests in bf16"),
-        {"preset": "llama-3.1-70b", "workload": "inference", "seq_len": "8192", "concurrent": "16"},
-    ),
-    (
-        _("QLoRA on a 70B model at 4k context"),
-        {
-            "preset": "llama-3.1-70b",
-            "workload": "qlora",
-            "quantization": "bnb_nf4_dq",
-            "seq_len": "4096",
-            "optimizer": "paged_adamw",
-            "lora_rank": "16",
-            "activation_checkpointing": "on",
-        },
-    ),
-    (
-        _("SDXL images at 1024 × 1024"),
-        {"preset": "sdxl-base-1.0", "workload": "diffusion", "weights": "fp16", "image_size": "1024"},
-    ),
-]
-
-# Engine field (dotted, or its first part) → form field that shows the message.
-ENGINE_FIELDS = {
-    "model": "preset",
-    "config": "hf_config",
-    "safetensors": "header",
-    "index": "header",
-    "workload": "workload",
-    "precision": "weights",
-    "precision.kv_cache": "kv_cache",
-    "quantization": "quantization",
-    "batch_size": "batch_size",
-    "seq_len": "seq_len",
-    "context_len": "context_len",
-    "concurrent_sequences": "concurrent",
-    "image_height": "image_size",
-    "image_width": "image_size",
-    "training": "optimizer",
-    "training.activation_checkpointing": "activation_checkpointing",
-    "lora": "lora_rank",
-    "parallel": "strategy",
-    "parallel.cards": "cards",
-    "parallel.tensor_parallel": "tensor_parallel",
-    "runtime": "engine",
-}
-
-
-# The glossary entries each field links to (anchors of `gpurent.glossary.terms`).
-FIELD_TERMS: dict[str, tuple[str, ...]] = {
-    "preset": ("vram",),
-    "weights": ("quantization",),
-    "quantization": ("quantization",),
-    "kv_cache": ("kv-cache",),
-    "batch_size": ("vram",),
-    "seq_len": ("kv-cache",),
-    "context_len": ("kv-cache",),
-    "concurrent": ("kv-cache",),
-    "image_size": ("vae",),
-    "optimizer": ("vram",),
-    "lora_rank": ("quantization",),
-    "activation_checkpointing": ("vram",),
-    "engine": ("kv-cache",),
-    "strategy": ("ddp", "fsdp"),
-    "cards": ("tensor-parallelism",),
-    "tensor_parallel": ("tensor-parallelism",),
-    "workload": ("vram",),
-    "hf_config": ("vram",),
-    "header": ("vram",),
-}
-
-FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
-    (_("Model"), "model", ("preset", "hf_config", "header")),
-    (_("Workload and precision"), "workload", ("workload", "weights", "quantization", "kv_cache")),
-    (_("Sizes"), "sizes", ("batch_size", "seq_len", "context_len", "concurrent", "image_size")),
-    (_("Fine-tuning recipe"), "training", ("optimizer", "lora_rank", "activation_checkpointing")),
-    (_("Serving"), "serving", ("engine",)),
-    (_("Parallelism"), "parallel", ("strategy", "cards", "tensor_parallel")),
-]
 
 
 def _number(
@@ -235,7 +90,12 @@ class EstimateForm(forms.Form):
         label=_("Quantization"), choices=[(key, label) for key, (label, _spec) in QUANTIZATIONS.items()]
     )
     kv_cache = forms.ChoiceField(label=_("KV cache precision"), choices=KV_DTYPES)
-    batch_size = _number(_("Batch size"), minimum=1, maximum=4096)
+    batch_size = _number(
+        _("Batch size"),
+        minimum=1,
+        maximum=4096,
+        help_text=_("Training: samples per step on each card. Serving: prompts prefilled together in one step."),
+    )
     seq_len = _number(
         _("Sequence length (tokens)"),
         minimum=1,
@@ -249,7 +109,12 @@ class EstimateForm(forms.Form):
         required=False,
         help_text=_("Prompt + generated tokens in the KV cache; empty means the sequence length."),
     )
-    concurrent = _number(_("Concurrent requests"), minimum=1, maximum=4096)
+    concurrent = _number(
+        _("Concurrent requests"),
+        minimum=1,
+        maximum=4096,
+        help_text=_("Serving: requests whose KV cache is held at the same time."),
+    )
     image_size = _number(
         _("Image size (pixels, square)"),
         minimum=8,
@@ -270,6 +135,44 @@ class EstimateForm(forms.Form):
         help_text=_("For DDP and ZeRO/FSDP plans; a one-copy plan splits over all its cards."),
     )
 
+    sequence_parallel = _number(
+        _("Sequence-parallel degree"),
+        minimum=1,
+        maximum=64,
+        required=False,
+        help_text=_("Training: Ulysses / ring attention splits each sequence over this many cards."),
+    )
+    compute = forms.ChoiceField(label=_("Compute precision"), choices=COMPUTE_DTYPES, required=False)
+    optimizer_states = forms.ChoiceField(label=_("Optimizer-state precision"), choices=STATE_DTYPES, required=False)
+    master_weights = forms.BooleanField(label=_("fp32 master weights"), required=False)
+    fused_optimizer = forms.BooleanField(
+        label=_("Fused optimizer step"),
+        required=False,
+        help_text=_("Off: the step allocates one temporary per parameter (PyTorch's default foreach step)."),
+    )
+    optimizer_in_backward = forms.BooleanField(label=_("Optimizer step inside backward"), required=False)
+    chunked_loss = forms.BooleanField(label=_("Chunked cross-entropy"), required=False)
+    compiled = forms.BooleanField(label=_("torch.compile"), required=False)
+    lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
+    lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
+    attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)
+    offload_optimizer = forms.BooleanField(label=_("Offload optimizer states to CPU (ZeRO/FSDP)"), required=False)
+    offload_params = forms.BooleanField(label=_("Offload parameters to CPU (ZeRO-3/FSDP)"), required=False)
+    grad_bucket_view = forms.BooleanField(label=_("DDP gradients as bucket views"), required=False)
+    guidance = forms.ChoiceField(label=_("Classifier-free guidance"), choices=GUIDANCE, required=False)
+    vae_tiling = forms.BooleanField(label=_("VAE tiling"), required=False)
+    vae_slicing = forms.BooleanField(label=_("VAE slicing"), required=False)
+    cpu_offload = forms.BooleanField(label=_("Model CPU offload"), required=False)
+    quantize_text_encoders = forms.BooleanField(label=_("Quantize the text encoders too"), required=False)
+    gpu_memory_utilization = _number(_("vLLM GPU memory utilization (%)"), minimum=1, maximum=100, required=False)
+    cuda_context_mib = _number(
+        _("CUDA context per process (MiB)"),
+        minimum=0,
+        maximum=8192,
+        required=False,
+        help_text=_("300 MiB to 2 GiB depending on the GPU, driver and image; measure it once."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [("", _("Choose a model…")), *preset_choices()]  # type: ignore[attr-defined]
@@ -280,12 +183,37 @@ class EstimateForm(forms.Form):
         data = {**DEFAULTS, **{key: value for key, value in query.items() if key in cls.base_fields}}
         return cls(data)
 
+    def hidden_fields_for_workload(self) -> set[str]:
+        """Fields that do not apply to the chosen workload (rendered hidden, so their values still travel)."""
+        workload = str(self.data.get("workload") or DEFAULTS["workload"])
+        diffusion_model = _preset_kind(str(self.data.get("preset") or "")) is ModelKind.DIFFUSION
+        hidden: set[str] = set()
+        if workload != "inference":
+            hidden.update(SERVING_ONLY)
+        if workload not in TRAINING:
+            hidden.update(TRAINING_ONLY)
+        if workload not in ("lora", "qlora"):
+            hidden.update(ADAPTER_ONLY)
+        if workload != "diffusion":
+            hidden.update(DIFFUSION_ONLY)
+        if workload == "diffusion" or diffusion_model:
+            hidden.update(("seq_len", "context_len", "kv_cache", "attention", "chunked_loss", "sequence_parallel"))
+        return hidden
+
     def fieldsets(self) -> list[dict[str, Any]]:
-        """The fields in groups, each with the glossary entries it links to."""
-        return [
-            {"legend": legend, "key": key, "fields": [(self[name], FIELD_TERMS.get(name, ())) for name in names]}
-            for legend, key, names in FIELDSETS
-        ]
+        """The fields in groups (only those that apply to the workload), with their glossary entries."""
+        hidden = self.hidden_fields_for_workload()
+        sets = []
+        for legend, key, names in FIELDSETS:
+            shown = [(self[name], FIELD_TERMS.get(name, ())) for name in names if name not in hidden]
+            if shown:
+                sets.append({"legend": legend, "key": key, "fields": shown})
+        return sets
+
+    def hidden_bound_fields(self) -> list[forms.BoundField]:
+        """The fields of other workloads, kept as hidden inputs so switching back keeps their values."""
+        hidden = self.hidden_fields_for_workload()
+        return [self[name] for name in self.fields if name in hidden]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -354,8 +282,41 @@ class EstimateForm(forms.Form):
                 "activation_checkpointing": cleaned.get("activation_checkpointing", False),
             }
         if workload in ("lora", "qlora"):
-            data["lora"] = {"rank": cleaned["lora_rank"]}
+            data["lora"] = {"rank": cleaned["lora_rank"], "targets": cleaned.get("lora_targets") or "all_linear"}
+        self._advanced(cleaned, data)
         return inputs_from_dict(data)
+
+    @staticmethod
+    def _advanced(cleaned: Mapping[str, Any], data: dict[str, Any]) -> None:
+        """The "Advanced" fields onto the engine inputs (only those that apply to the workload)."""
+        workload = data["workload"]
+        if cleaned.get("compute"):
+            data["precision"]["compute"] = cleaned["compute"]
+        if workload in TRAINING and cleaned.get("optimizer_states"):
+            data["precision"]["optimizer_states"] = cleaned["optimizer_states"]
+        if cleaned.get("attention") == "eager":
+            data["flash_attention"] = False
+        if workload == "diffusion":
+            data["diffusion"] = {"guidance": cleaned.get("guidance") != "off"}
+        if workload == "inference":
+            runtime = data["runtime"]
+            if cleaned.get("gpu_memory_utilization"):
+                runtime["gpu_memory_utilization_pct"] = cleaned["gpu_memory_utilization"]
+        if cleaned.get("cuda_context_mib") is not None:
+            data.setdefault("runtime", {})["cuda_context_mib"] = cleaned["cuda_context_mib"]
+        if workload in TRAINING and (cleaned.get("sequence_parallel") or 1) > 1:
+            data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
+        for name, path in ADVANCED_SWITCHES.items():
+            section, leaf = path.split(".")
+            applies = {
+                "training": workload in TRAINING,
+                "lora": workload in ("lora", "qlora"),
+                "diffusion": workload == "diffusion",
+                "precision": workload in TRAINING,
+                "parallel": workload in TRAINING,
+            }[section]
+            if applies and cleaned.get(name):
+                data.setdefault(section, {})[leaf] = True
 
     @staticmethod
     def _plan(cleaned: Mapping[str, Any]) -> dict[str, Any]:
@@ -365,11 +326,24 @@ class EstimateForm(forms.Form):
         tp = 1 if strategy == "pipeline" else cleaned["tensor_parallel"]
         return {"strategy": strategy, "cards": cards, "tensor_parallel": tp}
 
+    def share_query(self) -> str:
+        """The submitted fields as a query string: the estimate reopens from its URL (pasted texts excluded)."""
+        fields = {name: self.data.get(name) for name in self.fields if name not in ("hf_config", "header")}
+        return urlencode({key: value for key, value in fields.items() if value not in ("", None, "False")})
+
     def form_data(self) -> dict[str, Any]:
         """The submitted fields as strings (stored with a saved estimate to reopen it in the estimator)."""
         data = {name: self.data.get(name, "") for name in self.fields if name not in ("hf_config", "header")}
-        data["activation_checkpointing"] = "on" if self.cleaned_data.get("activation_checkpointing") else ""
+        for name in ("activation_checkpointing", *ADVANCED_SWITCHES):
+            data[name] = "on" if self.cleaned_data.get(name) else ""
         return {key: value for key, value in data.items() if value not in ("", None)}
+
+
+def _preset_kind(preset: str) -> ModelKind | None:
+    try:
+        return get_preset(preset).kind if preset else None
+    except InvalidInput:
+        return None
 
 
 def _header_summary(text: str) -> Any:
@@ -382,29 +356,3 @@ def _header_summary(text: str) -> Any:
     if "weight_map" in data or ("metadata" in data and "__metadata__" not in data):
         return summarize_index(data)
     return summarize_header(data)
-
-
-MEASUREMENT_SOURCES = [
-    ("nvidia-smi", _("nvidia-smi / NVML memory used")),
-    ("max_memory_reserved", _("torch.cuda.max_memory_reserved()")),
-    ("max_memory_allocated", _("torch.cuda.max_memory_allocated()")),
-    ("rocm-smi", _("rocm-smi")),
-    ("other", _("Other")),
-]
-
-
-class MeasurementForm(forms.Form):
-    """A peak measured on a real card, in GiB (2^30 bytes), and how it was read."""
-
-    peak_gib = forms.DecimalField(
-        label=_("Measured peak per card (GiB)"),
-        min_value=Decimal("0.001"),
-        max_value=Decimal("100000"),
-        decimal_places=3,
-        widget=forms.NumberInput(attrs={"step": "0.001", "inputmode": "decimal"}),
-    )
-    source = forms.ChoiceField(label=_("Measured with"), choices=MEASUREMENT_SOURCES)
-
-    def peak_bytes(self) -> int:
-        """The measured peak in whole bytes (exact decimal arithmetic, rounded down)."""
-        return int(self.cleaned_data["peak_gib"] * GIB)

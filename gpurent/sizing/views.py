@@ -58,7 +58,10 @@ def estimate_result(request: HtmxHttpRequest) -> HttpResponse:
     """
     form = EstimateForm(request.POST)
     template = PARTIAL if request.htmx else TEMPLATE
-    return render(request, template, _context(form, _sizing(form)))
+    context = _context(form, _sizing(form))
+    # A new workload shows other fields: the inputs are re-rendered out of band (server-side, one source).
+    context["oob"] = bool(request.htmx) and request.POST.get("rendered_for") != request.POST.get("workload")
+    return render(request, template, context)
 
 
 @require_POST

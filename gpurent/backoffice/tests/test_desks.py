@@ -102,9 +102,9 @@ def test_payments_desk_lists_reported_first_and_confirms_through_the_service(
     reported_intent.refresh_from_db()
     assert reported_intent.status == "confirmed"
     assert Order.objects.get(pk=reported_intent.order_id).payment_status == "paid"
-    entry = AuditLogEntry.objects.get(action="payment.confirmed")
+    entry = AuditLogEntry.objects.get(action="payment.credited")
     assert entry.actor_label == operator.email
-    assert PaymentIntent.objects.get(pk=other.pk).status == "awaiting_payment"
+    assert PaymentIntent.objects.get(pk=other.pk).status == "closed"  # the order is paid: no new payments there
 
 
 def test_a_role_that_may_view_but_not_act_changes_nothing(client, staff, reported_intent):

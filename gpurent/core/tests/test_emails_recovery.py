@@ -13,12 +13,18 @@ pytestmark = pytest.mark.django_db
 
 
 def queued(key="hello:1"):
-    # Queued without running the task: the process died before (or while) the worker could send it.
     return email_queue(key=key, to="a@example.com", template="test_hello", context={"name": "Ada"})
 
 
-def test_deliver_email_takes_over_the_claim_of_a_worker_that_died(settings):
+def rendered_but_never_sent():
+    # Rendered after commit, then the process died before (or while) a worker could send it.
     email = queued()
+    OutboundEmail.objects.filter(pk=email.pk).update(subject="Hello from the shop", text="Hello Ada.", html="<p>Hi</p>")
+    return email
+
+
+def test_deliver_email_takes_over_the_claim_of_a_worker_that_died(settings):
+    email = rendered_but_never_sent()
     long_ago = timezone.now() - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
     OutboundEmail.objects.filter(pk=email.pk).update(claimed_at=long_ago)
     assert deliver_email.call(email.pk) is True
@@ -28,14 +34,14 @@ def test_deliver_email_takes_over_the_claim_of_a_worker_that_died(settings):
 
 
 def test_deliver_email_leaves_a_fresh_claim_to_its_worker():
-    email = queued()
+    email = rendered_but_never_sent()
     OutboundEmail.objects.filter(pk=email.pk).update(claimed_at=timezone.now())
     assert deliver_email.call(email.pk) is False
     assert mail.outbox == []
 
 
 def test_sweep_requeues_an_email_no_worker_sent_once_per_period(settings, django_capture_on_commit_callbacks):
-    email = queued()
+    email = rendered_but_never_sent()
     later = timezone.now() + timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         assert emails_requeue_unsent(now=timezone.now()) == 0  # too recent: its own task may still run
@@ -45,3 +51,17 @@ def test_sweep_requeues_an_email_no_worker_sent_once_per_period(settings, django
         callback()
     assert len(mail.outbox) == 1
     assert OutboundEmail.objects.get(pk=email.pk).sent_at is not None
+
+
+def test_email_queue_renders_after_commit_not_inside_the_transaction(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        email = queued()
+        # Inside the transaction only the row that claims the key exists: no template was rendered yet.
+        assert OutboundEmail.objects.values_list("subject", "text").get(pk=email.pk) == ("", "")
+        assert queued() is None  # a second call with the key does nothing, renders nothing
+    assert len(callbacks) == 1
+    callbacks[0]()
+    email.refresh_from_db()
+    assert email.subject == "Hello from the shop"
+    assert "Hello Ada." in email.text
+    assert len(mail.outbox) == 1

@@ -139,8 +139,9 @@ def test_reminder_24_hours_before_the_end_is_sent_once(paid_order, django_captur
     assert ends is not None
     with django_capture_on_commit_callbacks(execute=True):
         assert orders_remind_term_end(now=ends - timedelta(hours=25)) == 0
-        orders_remind_term_end(now=ends - timedelta(hours=23))
-        orders_remind_term_end(now=ends - timedelta(hours=2))
+        assert orders_remind_term_end(now=ends - timedelta(hours=23)) == 1
+        # Later sweeps find the reminder queued and neither render nor queue it again.
+        assert orders_remind_term_end(now=ends - timedelta(hours=2)) == 0
     assert subjects().count(f"Order {order.ref} ends in 24 hours") == 1
 
 

@@ -72,6 +72,11 @@ class IntentStatus(models.TextChoices):
     - `confirmed`: a payment was verified and credited (final).
     - `rejected`: an operator found no valid payment (final).
     - `review`: a payment arrived after expiry; an operator decides the credit (no automatic credit).
+    - `closed`: its order was paid (through another intent or the balance) or cancelled; it takes no new
+      payment on screen or in the API, and anything still sent to it is credited to the balance.
+
+    An intent may receive several payments (rows of `Payment`): it stays `awaiting_payment` while what it
+    received at its locked rate is less than its amount, and becomes `confirmed` once it is all there.
 
     "Payment reported" is not a status: `reported_at` is set when the customer says they paid."""
 
@@ -80,6 +85,7 @@ class IntentStatus(models.TextChoices):
     CONFIRMED = "confirmed", _("Confirmed")
     REJECTED = "rejected", _("Rejected")
     REVIEW = "review", _("In review")
+    CLOSED = "closed", _("Closed")
 
 
 class PaymentIntent(models.Model):
@@ -99,20 +105,18 @@ class PaymentIntent(models.Model):
     amount_units = models.PositiveBigIntegerField(_("amount (quote units)"))
     rate_usd = models.DecimalField(_("USD per unit of the asset"), max_digits=30, decimal_places=12)
     usd_cents = models.PositiveBigIntegerField(_("USD amount (cents)"))
+    # The part of the order's total the customer's balance covers, held for the order while this intent is
+    # open (awaiting payment and before `expires_at`): other orders and withdrawals cannot spend it.
+    balance_share_cents = models.PositiveBigIntegerField(_("from the balance (cents)"), default=0)
     address = models.CharField(max_length=128)
     memo = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     status = models.CharField(max_length=20, choices=IntentStatus.choices, default=IntentStatus.AWAITING_PAYMENT)
     reported_at = models.DateTimeField(null=True, blank=True)
-    txid = models.CharField(max_length=128, blank=True)
-    received_units = models.PositiveBigIntegerField(null=True, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    credited_deposit = models.OneToOneField(
-        Deposit, null=True, blank=True, on_delete=models.PROTECT, related_name="paid_by_intent"
     )
 
     class Meta:

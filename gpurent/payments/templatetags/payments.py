@@ -15,7 +15,7 @@ from gpurent.orders.models import Order
 
 from ..forms import PairForm
 from ..models import PaymentIntent
-from ..selectors import intents_for_order, payment_reported
+from ..selectors import intents_for_order, order_references, payment_reported
 from ..views import intent_display
 
 register = template.Library()
@@ -23,10 +23,8 @@ register = template.Library()
 
 @register.inclusion_tag("payments/partials/order_panel.html", takes_context=True)
 def order_payment_panel(context: template.Context, order: Order) -> dict[str, Any]:
-    intents: list[PaymentIntent] = list(intents_for_order(order).select_related("credited_deposit"))
-    references = [f"order:{order.ref}"] + [
-        f"deposit:{intent.credited_deposit.ref}" for intent in intents if intent.credited_deposit
-    ]
+    intents: list[PaymentIntent] = list(intents_for_order(order).prefetch_related("payments"))
+    references = order_references(order)
     balance = balance_for(order.owner)
     return {
         "request": context.get("request"),

@@ -1,4 +1,5 @@
 import json
+import re
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -83,7 +84,8 @@ def test_current_rate_missing_is_a_503_with_a_clear_message():
         current_rate("SOL", now=NOW)
     error = caught.value
     assert (error.code, error.status, error.replayable) == ("rate_unavailable", 503, False)
-    assert error.message == "No SOL exchange rate is available yet. Try again later."
+    assert error.message == "No current exchange rate is available for this asset. Try again later."
+    assert error.detail == "No SOL exchange rate is available yet. Try again later."
 
 
 @pytest.mark.django_db
@@ -93,7 +95,8 @@ def test_current_rate_older_than_the_maximum_age_is_refused(settings):
     assert current_rate("BTC", now=NOW).usd_per_unit == Decimal("97000")  # exactly the limit is still fresh
     with pytest.raises(RateUnavailable) as caught:
         current_rate("BTC", now=NOW + timedelta(minutes=5))
-    assert caught.value.message == (
+    assert caught.value.message == "No current exchange rate is available for this asset. Try again later."
+    assert caught.value.detail == (
         "The latest BTC exchange rate is 20 minutes old (the limit is 15 minutes), so no amount can be quoted. "
         "Try again later."
     )
@@ -102,8 +105,9 @@ def test_current_rate_older_than_the_maximum_age_is_refused(settings):
 @pytest.mark.django_db
 def test_current_rate_dated_in_the_future_is_refused():
     add_rate("BTC", "97000", as_of=NOW + timedelta(minutes=10))
-    with pytest.raises(RateUnavailable, match="dated in the future"):
+    with pytest.raises(RateUnavailable) as caught:
         current_rate("BTC", now=NOW)
+    assert re.search("dated in the future", caught.value.detail)
     add_rate("ETH", "3000", as_of=NOW + timedelta(seconds=30))  # ordinary clock skew is fine
     assert current_rate("ETH", now=NOW).usd_per_unit == Decimal("3000")
 
@@ -230,24 +234,27 @@ def test_http_source_asset_missing_from_the_document_is_none(rate_server):
 )
 def test_http_source_refuses_errors_and_malformed_documents(rate_server, document, status, message):
     rate_server.answer(document, status)
-    with pytest.raises(RateUnavailable, match=message) as caught:
+    with pytest.raises(RateUnavailable) as caught:
         HttpJsonRateSource(rate_server.url).rate_for("BTC")
+    assert re.search(message, caught.value.detail)
     assert "secret" not in caught.value.message
 
 
 def test_http_source_times_out(rate_server):
     rate_server.answer({"BTC": {"usd": "1", "as_of": "2026-12-02T10:00:00Z"}})
     rate_server.delay = 1.0
-    with pytest.raises(RateUnavailable, match="could not be reached"):
+    with pytest.raises(RateUnavailable) as caught:
         HttpJsonRateSource(rate_server.url, timeout=0.2).rate_for("BTC")
+    assert re.search("could not be reached", caught.value.detail)
 
 
 def test_http_source_unreachable_server():
     closed = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
     port = closed.server_port
     closed.server_close()
-    with pytest.raises(RateUnavailable, match="could not be reached"):
+    with pytest.raises(RateUnavailable) as caught:
         HttpJsonRateSource(f"http://127.0.0.1:{port}/rates.json", timeout=1).rate_for("BTC")
+    assert re.search("could not be reached", caught.value.detail)
 
 
 def test_current_rate_through_the_http_setting(rate_server, settings):
@@ -256,8 +263,25 @@ def test_current_rate_through_the_http_setting(rate_server, settings):
     settings.PAYMENTS_RATE_MAX_AGE_SECONDS = 900
     rate_server.answer({"USDT": {"usd": "0.9998", "as_of": "2026-12-02T10:00:00Z"}})
     assert current_rate("USDT", now=NOW).usd_per_unit == Decimal("0.9998")
-    with pytest.raises(RateUnavailable, match="20 minutes old"):
+    with pytest.raises(RateUnavailable) as caught:
         current_rate("USDT", now=NOW + timedelta(minutes=15))
-    with pytest.raises(RateUnavailable, match="No BTC exchange rate"):
+    assert re.search("20 minutes old", caught.value.detail)
+    with pytest.raises(RateUnavailable) as caught:
         current_rate("BTC", now=NOW)
+    assert re.search("No BTC exchange rate", caught.value.detail)
     assert rate_server.requests == 3
+
+
+def test_current_rate_failure_tells_customers_the_code_and_operators_the_reason(rate_server, settings, caplog):
+    settings.PAYMENTS_RATE_SOURCE = "http"
+    settings.PAYMENTS_RATE_URL = rate_server.url
+    rate_server.answer({"BTC": {"usd": "97000.12", "as_of": "2026-12-02T10:00:00Z"}}, 502)
+    with caplog.at_level("WARNING", logger="gpurent.payments.rates"), pytest.raises(RateUnavailable) as caught:
+        current_rate("BTC", now=NOW)
+    assert caught.value.as_body() == {
+        "error": {
+            "code": "rate_unavailable",
+            "message": "No current exchange rate is available for this asset. Try again later.",
+        }
+    }
+    assert "HTTP 502" in caplog.text

@@ -12,7 +12,13 @@ from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.selectors import balance_for, ledger_check, ledger_lines_for
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
-from gpurent.payments.errors import IntentClosed, NothingToPay, RateUnavailable, UnsupportedPair
+from gpurent.payments.errors import (
+    IntentClosed,
+    NothingToPay,
+    PaymentAlreadyCredited,
+    RateUnavailable,
+    UnsupportedPair,
+)
 from gpurent.payments.models import Deposit, ExchangeRate, PaymentIntent
 from gpurent.payments.services import (
     deposit_create,
@@ -84,7 +90,7 @@ def test_confirm_full_payment_credits_then_pays_the_order_in_one_go(order, custo
     assert intent.status == "confirmed"
     assert order.payment_status == "paid"
     assert balance_for(customer) == Usd(0)
-    deposit = intent.credited_deposit
+    deposit = intent.payments.get().deposit
     assert deposit is not None
     assert [(line.transfer.reference, line.direction) for line in ledger_lines_for(customer)] == [
         (f"deposit:{deposit.ref}", "credit"),
@@ -98,8 +104,9 @@ def test_confirm_same_payment_twice_credits_once(order, customer):
     intent_confirm(intent_id=intent.pk, txid="tx-1", received_units=intent.amount_units)
     intent_confirm(intent_id=intent.pk, txid="tx-1", received_units=intent.amount_units)
     assert Deposit.objects.count() == 1
-    with pytest.raises(IntentClosed):
-        intent_confirm(intent_id=intent.pk, txid="tx-other", received_units=intent.amount_units)
+    with pytest.raises(PaymentAlreadyCredited):  # the same transaction with another amount
+        intent_confirm(intent_id=intent.pk, txid="tx-1", received_units=intent.amount_units + 1)
+    assert Deposit.objects.count() == 1
     assert ledger_check() == []
 
 
@@ -139,8 +146,9 @@ def test_review_resolve_credits_at_the_locked_rate_once(order, customer, django_
     operator = django_user_model.objects.create_user("op@example.com", "passphrase 12", first_name="O", last_name="P")
     intent = usdt_intent(order, customer)
     intent_confirm(intent_id=intent.pk, txid="tx-late", received_units=intent.amount_units, now=intent.expires_at)
-    deposit = review_resolve(intent_id=intent.pk, actor=operator, use_current_rate=False)
-    assert deposit.kind == "review"
+    [payment] = review_resolve(intent_id=intent.pk, actor=operator, use_current_rate=False)
+    assert payment.deposit is not None
+    assert payment.deposit.kind == "review"
     assert Order.objects.get(pk=order.pk).payment_status == "paid"
     with pytest.raises(IntentClosed):
         review_resolve(intent_id=intent.pk, actor=operator, use_current_rate=False)

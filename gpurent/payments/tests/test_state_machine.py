@@ -1,15 +1,16 @@
 """Random sequences of payment operations never break the money rules (Hypothesis stateful testing).
 
-The machine places orders, asks for top-ups, issues intents for both, reports them, confirms them (exactly,
-partially, over-paid, a dust amount, late, duplicated, out of order), rejects them, resolves reviews, changes
-rates, cancels orders and pays orders from the balance, in any order, for two customers. It tolerates the
+The machine places orders, asks for top-ups, issues intents for both, reports them, receives payments for
+them (exactly, partially, over-paid, a dust amount, late, in several parts, to closed intents, the same
+transaction again or for another intent), rejects them, resolves reviews, changes rates, cancels orders and
+pays orders from the balance, in any order, for two customers. It tolerates the
 domain errors (`ApplicationError`) the services legitimately raise, but predicts each outcome from its own
 model and checks it; after every step it checks the ledger and the payment invariants against the rows:
 
 - `ledger_check() == []`;
-- a confirmed intent is credited exactly once: one credited Deposit of its own (`credited_deposit`), one
-  `deposit:<ref>` transfer of exactly the expected value (none for a zero-cent dust payment), and nothing for
-  an intent that is not confirmed;
+- every payment is a row, credited at most once: a credited payment with a non-zero credit has one credited
+  Deposit of its own and one `deposit:<ref>` transfer of exactly that credit; a dust or review payment has
+  none; each intent's credits equal the model's (cumulative value at the locked rate, rounded down once);
 - an order is debited at most once, for exactly its total (`order:<ref>`), and is paid iff it was debited;
 - each customer's balance is its credits minus its debits (from the ledger and from the deposits and paid
   orders), equals the model's, and is never below zero.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -55,8 +56,17 @@ from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_cancel, order_place
 from gpurent.payments.assets import pair_get
-from gpurent.payments.errors import IntentClosed, NothingToPay
-from gpurent.payments.models import Deposit, DepositStatus, ExchangeRate, IntentStatus, PaymentIntent
+from gpurent.payments.errors import IntentClosed, NothingToPay, PaymentAlreadyCredited
+from gpurent.payments.models import (
+    Deposit,
+    DepositStatus,
+    ExchangeRate,
+    IntentStatus,
+    Payment,
+    PaymentIntent,
+    PaymentState,
+)
+from gpurent.payments.received import payment_receive
 from gpurent.payments.services import (
     deposit_create,
     intent_issue_for_deposit,
@@ -78,7 +88,8 @@ RECEIVED = ["exact", "over", "partial", "dust", "nothing"]
 LATE = st.sampled_from([False, False, False, True])
 NEW_RATES = {"USDT": ["1", "0.9987"], "BTC": ["97000", "91234.56789", "103000.5"], "ETH": ["3500", "3333.33"]}
 
-_FINAL = {IntentStatus.CONFIRMED, IntentStatus.REJECTED, IntentStatus.REVIEW}
+_OPEN = {IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED}
+_LOCKED_RATE = {IntentStatus.AWAITING_PAYMENT, IntentStatus.CONFIRMED, IntentStatus.CLOSED}
 
 
 def expected_credit_cents(units: int, rate: Decimal, asset: str, network: str) -> int:
@@ -99,8 +110,12 @@ class IntentModel:
     rate: Decimal
     expires_at: Any
     status: str = IntentStatus.AWAITING_PAYMENT
-    txid: str = ""
-    credit_cents: int | None = None  # set once credited (confirmed), None otherwise
+    payments: list[tuple[str, int]] = field(default_factory=list)  # (txid, units) of every payment recorded
+    locked_units: int = 0  # units credited at the locked rate
+    credited_payments: int = 0  # payments credited (dust included)
+    review_units: list[int] = field(default_factory=list)  # payments waiting in review
+    credit_cents: int = 0  # everything credited for this intent
+    share_cents: int = 0  # the balance share held for its order while it is open
 
 
 class PaymentsMachine(RuleBasedStateMachine):
@@ -150,22 +165,47 @@ class PaymentsMachine(RuleBasedStateMachine):
             return False
         return Order.objects.get(pk=model.order_pk).payment_status == PaymentStatus.AWAITING_PAYMENT
 
+    def _held(self, customer: int, *, except_order: int | None) -> int:
+        """The balance held by open intents of other unpaid orders: the largest share per order."""
+        shares: dict[int, int] = {}
+        for other in self.intent_models.values():
+            if (
+                other.customer == customer
+                and other.order_pk is not None
+                and other.order_pk != except_order
+                and other.status == IntentStatus.AWAITING_PAYMENT
+                and Order.objects.get(pk=other.order_pk).payment_status == PaymentStatus.AWAITING_PAYMENT
+            ):
+                shares[other.order_pk] = max(shares.get(other.order_pk, 0), other.share_cents)
+        return sum(shares.values())
+
+    def _spendable(self, customer: int, order_pk: int) -> int:
+        return self.balances[customer] - self._held(customer, except_order=order_pk)
+
     def _credited(self, model: IntentModel, credit: int, *, order_was_awaiting: bool) -> None:
         """Apply a credit to the model, and check the automatic payment of the intent's order: it happens iff
-        the order was awaiting payment and the balance after the credit covers its total."""
+        the order was awaiting payment and the balance after the credit covers its total; the order's other
+        open intents are then closed."""
         self.balances[model.customer] += credit
-        model.credit_cents = credit
+        model.credit_cents += credit
         if model.order_pk is None:
             return
         order = Order.objects.get(pk=model.order_pk)
-        expect_paid = order_was_awaiting and self.balances[model.customer] >= order.total_cents
+        expect_paid = order_was_awaiting and self._spendable(model.customer, order.pk) >= order.total_cents
         if expect_paid:
             event("credit: paid the order")
             assert order.payment_status == PaymentStatus.PAID
             self.balances[model.customer] -= order.total_cents
             self.paid_orders.add(order.pk)
+            self._order_closed(order.pk)
         elif order_was_awaiting:
             assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
+
+    def _order_closed(self, order_pk: int) -> None:
+        """The order stopped waiting for payment: its open intents close (confirmed if they received any)."""
+        for other in self.intent_models.values():
+            if other.order_pk == order_pk and other.status == IntentStatus.AWAITING_PAYMENT:
+                other.status = IntentStatus.CONFIRMED if other.payments else IntentStatus.CLOSED
 
     # --- rules ------------------------------------------------------------------------------------------------
 
@@ -215,7 +255,8 @@ class PaymentsMachine(RuleBasedStateMachine):
     def issue_for_order(self, order_pk: int, pair: tuple[str, str]) -> Any:
         order = Order.objects.get(pk=order_pk)
         customer = self._customer_of(order.owner_id)
-        due = order.total_cents - self.balances[customer]
+        share = max(0, min(self._spendable(customer, order_pk), order.total_cents))
+        due = order.total_cents - share
         try:
             intent = intent_issue_for_order(order=order, owner=self.customers[customer], asset=pair[0], network=pair[1])
         except NothingToPay:
@@ -224,6 +265,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             return multiple()
         assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
         assert intent.usd_cents == due > 0
+        assert intent.balance_share_cents == share
         return self._remember(intent, customer)
 
     @rule(target=intents, deposit_pk=deposits, pair=st.sampled_from(PAIRS))
@@ -282,6 +324,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             amount_units=intent.amount_units,
             rate=intent.rate_usd,
             expires_at=intent.expires_at,
+            share_cents=intent.balance_share_cents,
         )
         return intent.pk
 
@@ -295,7 +338,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         assert self._balance(model.customer) == before  # a report moves no money
 
     def _open_intents(self) -> list[uuid.UUID]:
-        return [pk for pk, model in self.intent_models.items() if model.status not in _FINAL]
+        return [pk for pk, model in self.intent_models.items() if model.status in _OPEN]
 
     @precondition(lambda self: self._open_intents())
     @rule(data=st.data())
@@ -334,50 +377,64 @@ class PaymentsMachine(RuleBasedStateMachine):
             model.deposit_pk is not None
             and Deposit.objects.filter(pk=model.deposit_pk, status=DepositStatus.PENDING).exists()
         )
-        try:
-            intent = intent_confirm(intent_id=intent_pk, txid=txid, received_units=units, now=now)
-        except IntentClosed:
-            event(f"confirm: closed ({model.status})")
-            assert model.status in _FINAL  # another transaction already verified it, or it was rejected
+        payment = payment_receive(intent_id=intent_pk, txid=txid, amount_units=units, source="operator", now=now)
+        model.payments.append((txid, units))
+        intent = PaymentIntent.objects.get(pk=intent_pk)
+        if late or model.status not in _LOCKED_RATE:
+            # A late payment (or one to an expired or rejected intent) waits for an operator, uncredited.
+            assert payment.state == PaymentState.REVIEW
+            assert payment.deposit_id is None
             assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before
+            if model.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED, IntentStatus.REJECTED):
+                model.status = IntentStatus.REVIEW
+            model.review_units.append(units)
+            assert intent.status == model.status
+            event("payment: late, to review")
             return
-        assert model.status not in _FINAL
-        model.txid = txid
-        if late or model.status == IntentStatus.EXPIRED:
-            assert intent.status == IntentStatus.REVIEW  # a late payment waits for an operator, uncredited
-            assert intent.credited_deposit_id is None
+        event(f"payment: credited ({received}, {model.status}, {'order' if model.order_pk else 'top-up'})")
+        credit = expected_credit_cents(
+            model.locked_units + units, model.rate, model.asset, model.network
+        ) - expected_credit_cents(model.locked_units, model.rate, model.asset, model.network)
+        model.locked_units += units
+        model.credited_payments += 1
+        assert payment.state == PaymentState.CREDITED
+        assert payment.credited_cents == credit
+        if credit == 0:
+            assert payment.deposit_id is None  # dust worth less than a cent: carried, no movement
             assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before
-            model.status = IntentStatus.REVIEW
-            event("confirm: late, to review")
-            return
-        assert intent.status == IntentStatus.CONFIRMED
-        model.status = IntentStatus.CONFIRMED
-        event(f"confirm: confirmed ({received}, {'order' if model.order_pk else 'top-up'})")
-        credit = expected_credit_cents(units, model.rate, model.asset, model.network)
-        deposit = intent.credited_deposit
-        assert deposit is not None
-        assert deposit.credited_cents == credit
-        # A top-up's first payment credits the top-up itself; any other payment gets a deposit of its own.
-        assert (deposit.pk == model.deposit_pk) == top_up_was_pending
-        assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before + 1
+        else:
+            deposit = payment.deposit
+            assert deposit is not None
+            assert deposit.credited_cents == credit
+            # A top-up's first credit credits the top-up itself; any other gets a deposit of its own.
+            assert (deposit.pk == model.deposit_pk) == top_up_was_pending
+            assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before + 1
+        if model.status == IntentStatus.AWAITING_PAYMENT and model.locked_units >= model.amount_units:
+            model.status = IntentStatus.CONFIRMED  # dust or a partial payment leaves it open
         self._credited(model, credit, order_was_awaiting=order_was_awaiting)
 
-    @rule(intent_pk=intents, other_amount=st.booleans())
-    def confirm_again(self, intent_pk: uuid.UUID, other_amount: bool) -> None:
-        """A redelivery or a second worker: the same transaction again changes nothing."""
+    @rule(intent_pk=intents, other_amount=st.booleans(), data=st.data())
+    def confirm_again(self, intent_pk: uuid.UUID, other_amount: bool, data: st.DataObject) -> None:
+        """A redelivery or a second worker: the same payment again changes nothing; the same transaction with
+        another amount, or for another intent, is refused (`payment_already_credited`)."""
         model = self.intent_models[intent_pk]
-        if not model.txid:
+        if not model.payments:
             return
-        balance = self._balance(model.customer)
-        deposits = Deposit.objects.count()
-        units = model.amount_units + (5 if other_amount else 0)
+        txid, units = data.draw(st.sampled_from(model.payments), label="earlier payment")
+        same_network = sorted((pk for pk, m in self.intent_models.items() if m.network == model.network), key=str)
+        target = data.draw(st.sampled_from(same_network), label="reported for")
+        balances, deposits = list(self.balances), Deposit.objects.count()
+        same = target == intent_pk and not other_amount
         try:
-            intent = intent_confirm(intent_id=intent_pk, txid=model.txid, received_units=units)
-        except IntentClosed:
-            assert model.status == IntentStatus.REJECTED  # rejected after the payment was seen
-            return
-        assert intent.status == model.status
-        assert (self._balance(model.customer), Deposit.objects.count()) == (balance, deposits)
+            intent_confirm(intent_id=target, txid=txid, received_units=units + (5 if other_amount else 0))
+        except PaymentAlreadyCredited:
+            event("payment again: refused")
+            assert not same
+        else:
+            assert same
+            event("payment again: no change")
+        assert [self._balance(index) for index in (0, 1)] == balances
+        assert Deposit.objects.count() == deposits
 
     @rule(intent_pk=intents)
     def reject(self, intent_pk: uuid.UUID) -> None:
@@ -386,30 +443,35 @@ class PaymentsMachine(RuleBasedStateMachine):
         try:
             intent = intent_reject(intent_id=intent_pk, reason="state machine")
         except IntentClosed:
-            assert model.status == IntentStatus.CONFIRMED
+            assert model.credited_payments or model.status == IntentStatus.CONFIRMED
             return
-        assert model.status != IntentStatus.CONFIRMED
+        assert model.status == IntentStatus.REJECTED or not (
+            model.credited_payments or model.status == IntentStatus.CONFIRMED
+        )
         assert intent.status == IntentStatus.REJECTED
+        if model.status != IntentStatus.REJECTED:
+            model.review_units = []  # declined with the intent
         model.status = IntentStatus.REJECTED
         assert self._balance(model.customer) == balance
 
     @rule(intent_pk=intents, use_current_rate=st.booleans())
     def resolve_review(self, intent_pk: uuid.UUID, use_current_rate: bool) -> None:
         model = self.intent_models[intent_pk]
-        received = PaymentIntent.objects.get(pk=intent_pk).received_units
         order_was_awaiting = self._order_awaiting(model)
         try:
-            deposit = review_resolve(intent_id=intent_pk, actor=self.operator, use_current_rate=use_current_rate)
+            resolved = review_resolve(intent_id=intent_pk, actor=self.operator, use_current_rate=use_current_rate)
         except IntentClosed:
-            assert model.status != IntentStatus.REVIEW
+            assert not model.review_units
             return
         event("review: credited")
-        assert model.status == IntentStatus.REVIEW
-        assert received is not None
+        assert sorted(p.amount_units for p in resolved) == sorted(model.review_units)
         rate = self.rates[model.asset] if use_current_rate else model.rate
-        credit = expected_credit_cents(received, rate, model.asset, model.network)
-        assert deposit.credited_cents == credit
-        model.status = IntentStatus.CONFIRMED
+        credit = sum(expected_credit_cents(u, rate, model.asset, model.network) for u in model.review_units)
+        assert sum(p.credited_cents or 0 for p in resolved) == credit
+        model.credited_payments += len(resolved)
+        model.review_units = []
+        if model.status == IntentStatus.REVIEW:
+            model.status = IntentStatus.CONFIRMED
         self._credited(model, credit, order_was_awaiting=order_was_awaiting)
 
     @rule(intent_pk=intents)
@@ -433,21 +495,22 @@ class PaymentsMachine(RuleBasedStateMachine):
         except InsufficientBalance:
             event("pay from balance: insufficient")
             assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
-            assert self.balances[customer] < order.total_cents
+            assert self._spendable(customer, order_pk) < order.total_cents
             return
         event("pay from balance: paid")
-        assert self.balances[customer] >= order.total_cents
+        assert self._spendable(customer, order_pk) >= order.total_cents
         assert paid.payment_status == PaymentStatus.PAID
         assert paid.pk not in self.paid_orders
         self.paid_orders.add(paid.pk)
         self.balances[customer] -= order.total_cents
+        self._order_closed(order_pk)
 
     @rule(order_pk=orders)
     def customer_tops_up_then_pays_from_balance(self, order_pk: int) -> None:
         """The other checkout: top up what is missing (USDT, paid exactly, in time), then pay from the balance."""
         order = Order.objects.get(pk=order_pk)
         customer = self._customer_of(order.owner_id)
-        missing = order.total_cents - self.balances[customer]
+        missing = order.total_cents - self._spendable(customer, order_pk)
         if order.payment_status == PaymentStatus.AWAITING_PAYMENT and missing > 0:
             deposit = deposit_create(owner=self.customers[customer], amount=Usd(max(missing, 500)))
             intent_pk = self.issue_for_deposit(deposit.pk, ("USDT", "tron"))
@@ -462,6 +525,8 @@ class PaymentsMachine(RuleBasedStateMachine):
             order_cancel(order=order, actor=self.customers[self._customer_of(order.owner_id)])
         except TransitionNotAllowed:
             assert order.payment_status != PaymentStatus.AWAITING_PAYMENT
+            return
+        self._order_closed(order_pk)
 
     @rule(pair=st.sampled_from(PAIRS), data=st.data())
     def change_rate(self, pair: tuple[str, str], data: st.DataObject) -> None:
@@ -495,38 +560,43 @@ class PaymentsMachine(RuleBasedStateMachine):
         intents: dict[uuid.UUID, PaymentIntent],
         accounts: dict[int, int],
     ) -> None:
-        """Each confirmed intent is credited exactly once, with a deposit of its own; nothing else is credited."""
+        """Every payment is credited at most once, with a deposit of its own; nothing else is credited."""
         assert set(intents) == set(self.intent_models)
-        credited_by: dict[int, uuid.UUID] = {}
+        payments = list(Payment.objects.all())
+        credited_by: dict[int, int] = {}
+        per_intent: dict[uuid.UUID, int] = {}
+        for payment in payments:
+            intent = intents[payment.intent_id]
+            if payment.state != PaymentState.CREDITED:
+                assert payment.deposit_id is None, payment.pk
+                assert payment.credited_cents is None, payment.pk
+                continue
+            per_intent[payment.intent_id] = per_intent.get(payment.intent_id, 0) + (payment.credited_cents or 0)
+            if not payment.credited_cents:
+                assert payment.deposit_id is None  # dust worth less than a cent moves nothing
+                continue
+            assert payment.deposit_id is not None
+            assert payment.deposit_id not in credited_by
+            credited_by[payment.deposit_id] = payment.pk
+            deposit = deposits[payment.deposit_id]
+            assert deposit.status == DepositStatus.CREDITED
+            assert deposit.owner_id == intent.owner_id
+            assert deposit.credited_cents == payment.credited_cents
+            transfer = transfers[f"deposit:{deposit.ref}"]
+            assert transfer.amount_cents == payment.credited_cents
+            assert transfer.credit_account_id == accounts[intent.owner_id]
         for pk, intent in intents.items():
             model = self.intent_models[pk]
             assert intent.status == model.status, (pk, intent.status, model.status)
-            if intent.status != IntentStatus.CONFIRMED:
-                assert intent.credited_deposit_id is None, pk
-                continue
-            assert intent.credited_deposit_id is not None, pk
-            assert intent.credited_deposit_id not in credited_by, "one deposit credited for two intents"
-            credited_by[intent.credited_deposit_id] = pk
-            deposit = deposits[intent.credited_deposit_id]
-            assert deposit.status == DepositStatus.CREDITED
-            assert deposit.owner_id == intent.owner_id
-            assert deposit.credited_cents == model.credit_cents
-            transfer = transfers.get(f"deposit:{deposit.ref}")
-            if model.credit_cents:
-                assert transfer is not None
-                assert transfer.amount_cents == model.credit_cents
-                assert transfer.credit_account_id == accounts[intent.owner_id]
-            else:
-                assert transfer is None  # a dust payment worth less than a cent moves nothing
+            assert per_intent.get(pk, 0) == model.credit_cents, pk
+            assert sorted((p.txid, p.amount_units) for p in payments if p.intent_id == pk) == sorted(model.payments)
         for deposit in deposits.values():
-            # A credited deposit has its confirmed intent behind it; any other moved no money.
+            # A credited deposit has its credited payment behind it; any other moved no money.
             assert (deposit.status == DepositStatus.CREDITED) == (deposit.pk in credited_by), deposit.ref
             if deposit.status != DepositStatus.CREDITED:
                 assert f"deposit:{deposit.ref}" not in transfers
         credits = [reference for reference in transfers if reference.startswith("deposit:")]
-        assert len(credits) == sum(
-            1 for d in deposits.values() if d.status == DepositStatus.CREDITED and d.credited_cents
-        )
+        assert len(credits) == len(credited_by)
 
     def _check_debits(
         self, transfers: dict[str, LedgerTransfer], orders: dict[int, Order], accounts: dict[int, int]

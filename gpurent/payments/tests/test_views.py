@@ -35,7 +35,7 @@ def test_order_page_after_confirmation_shows_paid_and_the_ledger_references(clie
     client.force_login(customer)
     html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
     assert f"order:{order.ref}" in html
-    deposit = PaymentIntent.objects.get().credited_deposit
+    deposit = PaymentIntent.objects.get().payments.get().deposit
     assert deposit is not None
     assert f"deposit:{deposit.ref}" in html
     assert "$410.00" in html

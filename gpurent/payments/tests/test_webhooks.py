@@ -49,7 +49,7 @@ def intent(order, customer):
 def test_webhook_settled_payment_confirms_the_intent_and_pays_the_order(client, intent, order, customer):
     response = post(client, event(intent))
     assert response.status_code == 200
-    assert response.json() == {"status": "intent confirmed"}
+    assert response.json() == {"status": "payment credited"}
     order.refresh_from_db()
     assert order.payment_status == "paid"
     assert ledger_check() == []
@@ -88,7 +88,7 @@ def test_webhook_redelivery_is_processed_once(client, intent, customer):
 def test_webhook_same_payment_in_two_deliveries_credits_once(client, intent):
     post(client, event(intent, delivery="d-1"))
     second = post(client, event(intent, delivery="d-9"))
-    assert second.json() == {"status": "intent confirmed"}
+    assert second.json() == {"status": "payment credited"}
     assert Deposit.objects.count() == 1
     assert ledger_check() == []
 

@@ -81,7 +81,7 @@ def test_estimate_result_without_htmx_renders_the_whole_page(client, demo_catalo
     [
         ({"cards": "3", "strategy": "single"}, "cards", "parallel.tensor_parallel: must divide the attention heads"),
         ({"workload": "qlora", "quantization": "none"}, "quantization", "QLoRA needs a bitsandbytes base"),
-        ({"preset": "sdxl-base-1.0"}, "workload", "diffusion models run the 'diffusion' workload"),
+        ({"preset": "sdxl-base-1.0"}, "workload", "diffusion models generate images, or train with LoRA"),
         ({"seq_len": "0"}, "seq_len", "Ensure this value is greater than or equal to 1."),
         ({"preset": "", "hf_config": "{not json"}, "hf_config", "config: not valid JSON"),
         ({"preset": ""}, "preset", "choose a preset or paste a config.json"),
@@ -234,3 +234,57 @@ def test_saved_estimate_page_shows_the_same_range(client, demo_catalog):
     html = client.get(reverse("sizing:detail", args=[saved.public_id])).content.decode()
     assert saved.result["peak_high_bytes"] > saved.result["peak_bytes"]
     assert 'data-testid="peak-range"' in html
+
+
+def _components(html: str) -> set[str]:
+    return set(re.findall(r'class="component[^"]*" data-key="([a-z_]+)"', html))
+
+
+def test_sdxl_lora_through_the_web_form_gives_a_range_with_explained_components(client, demo_catalog):
+    form = {**DEFAULTS, "preset": "sdxl-base-1.0", "workload": "lora", "image_size": "1024", "lora_rank": "16"}
+    response = client.post(reverse("sizing:estimate"), form)
+    html = response.content.decode()
+    result = response.context["sizing"].result
+    assert result.peak_low_bytes < result.peak_bytes < result.peak_high_bytes
+    assert {"adapter_weights", "activations", "vae_encode", "text_encoder_weights"} <= _components(html)
+    assert 'data-testid="peak-range"' in html
+    assert 'name="concurrent"' not in html or 'type="hidden" name="concurrent"' in html
+
+
+def test_32k_sequence_parallel_training_through_the_web_form(client, demo_catalog):
+    _label, query = EXAMPLES[4]
+    response = client.get(reverse("sizing:estimate"), query)
+    html = response.content.decode()
+    inputs = response.context["sizing"].inputs
+    assert (inputs.seq_len, inputs.parallel.sequence_parallel, inputs.parallel.cards) == (32768, 8, 8)
+    assert "Sequence parallel over 8 cards" in html
+    assert {"activations", "logits", "gradients", "optimizer_state"} <= _components(html)
+    assert 'data-testid="peak-range"' in html
+
+
+def test_vllm_deployment_through_the_web_form_gives_a_range(client, demo_catalog):
+    form = {**SERVING_FORM, "engine": "vllm", "gpu_memory_utilization": "85", "concurrent": "32"}
+    response = client.post(reverse("sizing:estimate"), form)
+    html = response.content.decode()
+    sizing = response.context["sizing"]
+    assert sizing.inputs.runtime.gpu_memory_utilization_pct == 85
+    assert {"weights", "kv_cache", "workspace"} <= _components(html)
+    assert sizing.result.peak_low_bytes < sizing.result.peak_high_bytes
+    assert "vLLM pre-allocates" in html
+
+
+def test_only_the_fields_of_the_workload_are_shown_and_the_share_link_reopens_it(client, demo_catalog):
+    html = client.get(reverse("sizing:estimate"), {"workload": "full_finetune"}).content.decode()
+    assert 'type="hidden" name="concurrent"' in html
+    assert 'type="hidden" name="engine"' in html
+    link = re.search(r'href="\?([^"]+)" data-testid="share-link"', html)
+    assert link
+    assert "workload=full_finetune" in link.group(1)
+
+
+def test_a_new_workload_re_renders_the_inputs_out_of_band(client, demo_catalog):
+    data = {**SERVING_FORM, "workload": "lora", "rendered_for": "inference"}
+    html = client.post(reverse("sizing:result"), data, **HTMX).content.decode()
+    assert 'hx-swap-oob="true"' in html
+    same = client.post(reverse("sizing:result"), {**data, "rendered_for": "lora"}, **HTMX).content.decode()
+    assert 'hx-swap-oob="true"' not in same

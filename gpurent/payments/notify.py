@@ -1,0 +1,78 @@
+"""E-mails to a customer about money: a payment credited, a late payment in review, credited or declined.
+
+Queued in the transaction of the change (an outbox row), sent once after commit; one key per payment and event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from gpurent.core.emails import email_queue
+from gpurent.core.money import Usd
+
+from .assets import format_units, pair_get
+from .models import Payment
+
+__all__ = ["customer_money_email", "customer_payment_email"]
+
+
+def customer_money_email(*, user: AbstractBaseUser, key: str, subject: str, paragraphs: list[str]) -> None:
+    """Queue one e-mail about the customer's balance (sent once per `key`)."""
+    email_queue(
+        key=key,
+        to=str(getattr(user, "email", "")),
+        template="money_event",
+        context={
+            "name": getattr(user, "first_name", ""),
+            "subject": subject,
+            "paragraphs": paragraphs,
+            "url": settings.SITE_URL.rstrip("/") + reverse("payments:balance"),
+        },
+    )
+
+
+def customer_payment_email(payment: Payment, event: str) -> None:
+    """`payment_credited`, `late_payment_received` (in review), `late_payment_rejected`."""
+    intent = payment.intent
+    pair = pair_get(intent.asset, intent.network)
+    amount = f"{format_units(payment.amount_units, pair)} {pair.label}"
+    target = intent.order.ref if intent.order_id and intent.order else (intent.deposit.ref if intent.deposit else "")
+    credited = Usd(payment.credited_cents or 0).display()
+    texts = {
+        "payment_credited": (
+            _("Payment received: %(amount)s credited") % {"amount": credited},
+            [
+                _(
+                    "We received %(amount)s for %(target)s (transaction %(txid)s) "
+                    "and credited %(credit)s to your balance."
+                )
+                % {"amount": amount, "target": target, "txid": payment.txid, "credit": credited},
+                _("If it pays an order, the order is paid from your balance as soon as the balance covers it."),
+            ],
+        ),
+        "late_payment_received": (
+            _("Late payment received: in review"),
+            [
+                _(
+                    "We received %(amount)s for %(target)s (transaction %(txid)s) after its payment instructions "
+                    "expired. An operator will credit it to your balance; you will get an e-mail."
+                )
+                % {"amount": amount, "target": target, "txid": payment.txid}
+            ],
+        ),
+        "late_payment_rejected": (
+            _("Late payment not credited"),
+            [
+                _(
+                    "An operator could not credit %(amount)s (transaction %(txid)s) for %(target)s. "
+                    "Reply to this e-mail if you think this is a mistake."
+                )
+                % {"amount": amount, "target": target, "txid": payment.txid}
+            ],
+        ),
+    }
+    subject, paragraphs = texts[event]
+    customer_money_email(user=intent.owner, key=f"{event}:{payment.pk}", subject=subject, paragraphs=paragraphs)

@@ -1,0 +1,284 @@
+"""The estimator form's choices, defaults, examples and field groups (what `forms.EstimateForm` offers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from vramcalc import ModelKind
+from vramcalc.presets import list_presets
+
+FAMILY_LABELS = {
+    ModelKind.DECODER: _("Language models"),
+    ModelKind.ENCODER_DECODER: _("Encoder–decoder models (T5 family)"),
+    ModelKind.ENCODER: _("Encoders (BERT family)"),
+    ModelKind.VISION: _("Vision transformers"),
+    ModelKind.DIFFUSION: _("Image generation (diffusion)"),
+}
+
+
+def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Presets grouped by workload family, in the order of `FAMILY_LABELS`."""
+    groups: dict[ModelKind, list[tuple[str, str]]] = {kind: [] for kind in FAMILY_LABELS}
+    for preset in list_presets():
+        groups[preset.model.kind].append((preset.id, preset.id))
+    return [(str(FAMILY_LABELS[kind]), items) for kind, items in groups.items() if items]
+
+
+WORKLOADS = [
+    ("inference", _("Inference / serving")),
+    ("full_finetune", _("Full fine-tuning")),
+    ("lora", _("LoRA fine-tuning")),
+    ("qlora", _("QLoRA fine-tuning (4-bit base)")),
+    ("diffusion", _("Image generation (diffusion)")),
+    ("vision_finetune", _("Vision-model fine-tuning")),
+]
+TRAINING = {"full_finetune", "lora", "qlora", "vision_finetune"}
+
+# Each choice is one `Quantization` as the engine takes it.
+QUANTIZATIONS: dict[str, tuple[Any, dict[str, Any]]] = {
+    "none": (_("None (weights in the precision above)"), {}),
+    "gptq_4": (_("GPTQ 4-bit, group 128"), {"method": "gptq", "bits": 4, "group_size": 128}),
+    "awq_4": (_("AWQ 4-bit, group 128"), {"method": "awq", "bits": 4, "group_size": 128}),
+    "bnb_nf4": (_("bitsandbytes NF4"), {"method": "bnb_nf4"}),
+    "bnb_nf4_dq": (_("bitsandbytes NF4 + double quantization"), {"method": "bnb_nf4", "double_quant": True}),
+    "bnb_int8": (_("bitsandbytes LLM.int8"), {"method": "bnb_int8"}),
+    "fp8": (_("FP8 (e4m3)"), {"method": "fp8"}),
+    "mxfp4": (_("MXFP4"), {"method": "mxfp4"}),
+    "nvfp4": (_("NVFP4"), {"method": "nvfp4"}),
+    "int8_weight_only": (_("int8 weight-only (torchao)"), {"method": "int8_weight_only"}),
+    "int4_weight_only": (_("int4 weight-only (torchao)"), {"method": "int4_weight_only"}),
+    "gguf_q8_0": (_("GGUF Q8_0"), {"method": "gguf", "gguf_type": "q8_0"}),
+    "gguf_q5_k_m": (_("GGUF Q5_K_M"), {"method": "gguf", "gguf_type": "q5_k_m"}),
+    "gguf_q4_k_m": (_("GGUF Q4_K_M"), {"method": "gguf", "gguf_type": "q4_k_m"}),
+}
+DTYPES = [("bf16", "bf16"), ("fp16", "fp16"), ("fp32", "fp32")]
+KV_DTYPES = [
+    ("bf16", "bf16"),
+    ("fp16", "fp16"),
+    ("fp8", "fp8"),
+    ("q8_0", "q8_0 (llama.cpp)"),
+    ("q4_0", "q4_0 (llama.cpp)"),
+]
+OPTIMIZERS = [
+    ("adamw", _("AdamW")),
+    ("adamw_8bit", _("AdamW 8-bit")),
+    ("paged_adamw", _("Paged AdamW")),
+    ("paged_adamw_8bit", _("Paged AdamW 8-bit")),
+    ("adafactor", _("Adafactor")),
+    ("lion", _("Lion")),
+    ("sgd_momentum", _("SGD with momentum")),
+    ("sgd", _("SGD")),
+]
+ENGINES = [("vllm", _("vLLM")), ("transformers", _("Transformers")), ("llama_cpp", _("llama.cpp"))]
+STRATEGIES = [
+    ("single", _("One copy, tensor parallel")),
+    ("ddp", _("DDP: full copy per card")),
+    ("zero1", _("ZeRO-1: shard optimizer")),
+    ("zero2", _("ZeRO-2: + gradients")),
+    ("fsdp", _("FSDP / ZeRO-3: shard all")),
+    ("pipeline", _("Pipeline (inference)")),
+]
+COMPUTE_DTYPES = [("", _("Same as the weights")), *DTYPES]
+STATE_DTYPES = [("fp32", "fp32"), ("bf16", "bf16"), ("fp16", "fp16")]
+LORA_TARGETS = [
+    ("all_linear", _("All linear layers")),
+    ("attention", _("Attention projections")),
+    ("qv", _("Query and value only")),
+]
+ATTENTION = [("fused", _("Fused (FlashAttention / SDPA)")), ("eager", _("Eager (score matrices stored)"))]
+GUIDANCE = [("on", _("On (doubles the denoiser batch)")), ("off", _("Off"))]
+
+# Advanced switches: form field -> dotted engine field (booleans are checkboxes, "on" when set).
+ADVANCED_SWITCHES = {
+    "master_weights": "precision.master_weights",
+    "fused_optimizer": "training.fused_optimizer",
+    "optimizer_in_backward": "training.optimizer_in_backward",
+    "chunked_loss": "training.chunked_loss",
+    "compiled": "training.compiled",
+    "lora_dropout": "lora.dropout",
+    "offload_optimizer": "parallel.offload_optimizer",
+    "offload_params": "parallel.offload_params",
+    "grad_bucket_view": "parallel.grad_bucket_view",
+    "vae_tiling": "diffusion.vae_tiling",
+    "vae_slicing": "diffusion.vae_slicing",
+    "cpu_offload": "diffusion.cpu_offload",
+    "quantize_text_encoders": "diffusion.quantize_text_encoders",
+}
+
+# What the page shows before a customer changes anything; also the base of the "Try" links.
+DEFAULTS: dict[str, str] = {
+    "preset": "llama-3.1-8b",
+    "workload": "inference",
+    "weights": "bf16",
+    "quantization": "none",
+    "kv_cache": "bf16",
+    "batch_size": "1",
+    "seq_len": "4096",
+    "concurrent": "1",
+    "optimizer": "adamw",
+    "lora_rank": "8",
+    "engine": "vllm",
+    "strategy": "single",
+    "cards": "1",
+    "tensor_parallel": "1",
+    "sequence_parallel": "1",
+    "attention": "fused",
+    "guidance": "on",
+    "optimizer_states": "fp32",
+    "lora_targets": "all_linear",
+    "gpu_memory_utilization": "90",
+    "cuda_context_mib": "1024",
+}
+
+# The two questions of the issue, one click away ("Try: …" links prefill the form by query string).
+EXAMPLES: list[tuple[Any, dict[str, str]]] = [
+    (
+        _("Llama-3.1-70B serving 16 concurrent 8k-token requests in bf16"),
+        {"preset": "llama-3.1-70b", "workload": "inference", "seq_len": "8192", "concurrent": "16"},
+    ),
+    (
+        _("QLoRA on a 70B model at 4k context"),
+        {
+            "preset": "llama-3.1-70b",
+            "workload": "qlora",
+            "quantization": "bnb_nf4_dq",
+            "seq_len": "4096",
+            "optimizer": "paged_adamw",
+            "lora_rank": "16",
+            "activation_checkpointing": "on",
+        },
+    ),
+    (
+        _("SDXL images at 1024 × 1024"),
+        {"preset": "sdxl-base-1.0", "workload": "diffusion", "weights": "fp16", "image_size": "1024"},
+    ),
+    (
+        _("SDXL LoRA training at 1024 × 1024"),
+        {"preset": "sdxl-base-1.0", "workload": "lora", "image_size": "1024", "lora_rank": "16"},
+    ),
+    (
+        _("Llama-3.1-8B at 32k context, sequence parallel over 8 cards"),
+        {
+            "preset": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": "32768",
+            "strategy": "fsdp",
+            "cards": "8",
+            "sequence_parallel": "8",
+            "activation_checkpointing": "on",
+        },
+    ),
+]
+
+# Engine field (dotted, or its first part) → form field that shows the message.
+ENGINE_FIELDS = {
+    "model": "preset",
+    "config": "hf_config",
+    "safetensors": "header",
+    "index": "header",
+    "workload": "workload",
+    "precision": "weights",
+    "precision.kv_cache": "kv_cache",
+    "quantization": "quantization",
+    "batch_size": "batch_size",
+    "seq_len": "seq_len",
+    "context_len": "context_len",
+    "concurrent_sequences": "concurrent",
+    "image_height": "image_size",
+    "image_width": "image_size",
+    "training": "optimizer",
+    "training.activation_checkpointing": "activation_checkpointing",
+    "lora": "lora_rank",
+    "parallel": "strategy",
+    "parallel.cards": "cards",
+    "parallel.tensor_parallel": "tensor_parallel",
+    "parallel.sequence_parallel": "sequence_parallel",
+    "parallel.offload_optimizer": "offload_optimizer",
+    "parallel.offload_params": "offload_params",
+    "training.optimizer_in_backward": "optimizer_in_backward",
+    "precision.compute": "compute",
+    "precision.optimizer_states": "optimizer_states",
+    "runtime": "engine",
+    "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
+    "runtime.cuda_context_mib": "cuda_context_mib",
+}
+
+
+# The glossary entries each field links to (anchors of `gpurent.glossary.terms`).
+FIELD_TERMS: dict[str, tuple[str, ...]] = {
+    "preset": ("vram",),
+    "weights": ("quantization",),
+    "quantization": ("quantization",),
+    "kv_cache": ("kv-cache",),
+    "batch_size": ("vram",),
+    "seq_len": ("kv-cache",),
+    "context_len": ("kv-cache",),
+    "concurrent": ("kv-cache",),
+    "image_size": ("vae",),
+    "optimizer": ("vram",),
+    "lora_rank": ("quantization",),
+    "activation_checkpointing": ("vram",),
+    "engine": ("kv-cache",),
+    "strategy": ("ddp", "fsdp"),
+    "cards": ("tensor-parallelism",),
+    "tensor_parallel": ("tensor-parallelism",),
+    "workload": ("vram",),
+    "hf_config": ("vram",),
+    "header": ("vram",),
+}
+
+FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
+    (_("Model"), "model", ("preset", "hf_config", "header")),
+    (_("Workload and precision"), "workload", ("workload", "weights", "quantization", "kv_cache")),
+    (_("Sizes"), "sizes", ("batch_size", "seq_len", "context_len", "concurrent", "image_size")),
+    (_("Fine-tuning recipe"), "training", ("optimizer", "lora_rank", "activation_checkpointing")),
+    (_("Serving"), "serving", ("engine",)),
+    (_("Parallelism"), "parallel", ("strategy", "cards", "tensor_parallel", "sequence_parallel")),
+    (
+        _("Advanced"),
+        "advanced",
+        (
+            "compute",
+            "optimizer_states",
+            "master_weights",
+            "fused_optimizer",
+            "optimizer_in_backward",
+            "chunked_loss",
+            "compiled",
+            "lora_targets",
+            "lora_dropout",
+            "attention",
+            "offload_optimizer",
+            "offload_params",
+            "grad_bucket_view",
+            "guidance",
+            "vae_tiling",
+            "vae_slicing",
+            "cpu_offload",
+            "quantize_text_encoders",
+            "gpu_memory_utilization",
+            "cuda_context_mib",
+        ),
+    ),
+]
+
+# Which field groups and fields apply to each workload (the rest are hidden, server-side).
+SERVING_ONLY = ("concurrent", "context_len", "engine", "kv_cache", "gpu_memory_utilization")
+TRAINING_ONLY = (
+    "optimizer",
+    "activation_checkpointing",
+    "optimizer_states",
+    "master_weights",
+    "fused_optimizer",
+    "optimizer_in_backward",
+    "chunked_loss",
+    "compiled",
+    "offload_optimizer",
+    "offload_params",
+    "grad_bucket_view",
+    "sequence_parallel",
+)
+ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
+DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders")

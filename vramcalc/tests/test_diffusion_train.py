@@ -1,0 +1,100 @@
+"""Diffusion training (SDXL/Flux LoRA, full fine-tuning) and sequence parallelism."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vramcalc import Estimate, InvalidInput, estimate
+from vramcalc.serialize import inputs_from_dict
+from vramcalc.units import GIB
+
+
+def _run(model: str, workload: str, **fields: Any) -> Estimate:
+    return estimate(inputs_from_dict({"model": model, "workload": workload, **fields}))
+
+
+def test_sdxl_lora_is_a_training_estimate_with_frozen_encoders_and_a_vae_encode_phase() -> None:
+    result = _run("sdxl-base-1.0", "lora", image_height=1024, image_width=1024)
+    keys = {c.key for c in result.components}
+    assert {"adapter_weights", "text_encoder_weights", "vae_encode", "activations"} <= keys
+    assert [p.phase for p in result.phases] == ["vae_encode", "forward_backward", "optimizer_step"]
+    assert "diffusion_training" in [w.key for w in result.warnings]
+    assert 8 * GIB < result.peak_bytes < 24 * GIB
+    assert result.peak_low_bytes < result.peak_bytes < result.peak_high_bytes
+    checkpointed = _run("sdxl-base-1.0", "lora", training={"activation_checkpointing": True})
+    assert checkpointed.peak_bytes < result.peak_bytes
+
+
+@pytest.mark.parametrize("targets", ["qv", "attention", "all_linear"])
+def test_lora_targets_scale_the_adapter(targets: str) -> None:
+    result = _run("flux.1-dev", "lora", lora={"targets": targets, "rank": 16})
+    adapter = result.component("adapter_weights")
+    assert adapter is not None
+    assert adapter.bytes > 0
+
+
+@pytest.mark.parametrize("optimizer", ["adamw", "adamw_8bit", "lion", "sgd_momentum", "sgd"])
+def test_full_fine_tune_states_follow_the_optimizer(optimizer: str) -> None:
+    result = _run("sd-1.5", "full_finetune", training={"optimizer": optimizer, "fused_optimizer": True})
+    assert result.component("gradients") is not None
+    assert result.component("optimizer_step") is None
+
+
+def test_master_weights_and_unmodelled_optimizers() -> None:
+    result = _run("sd-1.5", "full_finetune", precision={"master_weights": True})
+    assert result.component("master_weights") is not None
+    with pytest.raises(InvalidInput, match="diffusion training"):
+        _run("sd-1.5", "full_finetune", training={"optimizer": "adafactor"})
+
+
+def test_diffusion_training_refusals() -> None:
+    with pytest.raises(InvalidInput) as error:
+        _run("sd-1.5", "qlora", quantization={"method": "bnb_nf4"})
+    assert error.value.field == "workload"
+    with pytest.raises(InvalidInput) as error:
+        _run("sd-1.5", "lora", quantization={"method": "fp8"})
+    assert error.value.field == "quantization.method"
+    with pytest.raises(InvalidInput) as error:
+        _run("sd-1.5", "lora", parallel={"strategy": "zero2", "cards": 2})
+    assert error.value.field == "parallel.strategy"
+    with pytest.raises(InvalidInput):
+        _run("llama-3.1-8b", "diffusion")
+
+
+def test_sequence_parallel_divides_activations_and_logits_per_card() -> None:
+    plan = {"strategy": "fsdp", "cards": 8}
+    one = _run("llama-3.1-8b", "full_finetune", seq_len=32768, parallel=plan)
+    eight = _run("llama-3.1-8b", "full_finetune", seq_len=32768, parallel={**plan, "sequence_parallel": 8})
+    for key in ("activations", "logits"):
+        a, b = one.component(key), eight.component(key)
+        assert a is not None
+        assert b is not None
+        assert b.bytes * 7 < a.bytes
+    act = eight.component("activations")
+    assert act is not None
+    assert "Sequence parallel over 8 cards" in act.assumption
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"parallel": {"strategy": "fsdp", "cards": 8, "sequence_parallel": 3}}, "parallel.sequence_parallel"),
+        ({"parallel": {"strategy": "fsdp", "cards": 8, "sequence_parallel": 0}}, "parallel.sequence_parallel"),
+        (
+            {"seq_len": 1001, "parallel": {"strategy": "fsdp", "cards": 8, "sequence_parallel": 8}},
+            "parallel.sequence_parallel",
+        ),
+    ],
+)
+def test_sequence_parallel_validation(fields: dict[str, Any], field: str) -> None:
+    with pytest.raises(InvalidInput) as error:
+        _run("llama-3.1-8b", "full_finetune", **fields)
+    assert error.value.field == field
+
+
+def test_sequence_parallel_is_for_training() -> None:
+    with pytest.raises(InvalidInput) as error:
+        _run("llama-3.1-8b", "inference", parallel={"strategy": "ddp", "cards": 2, "sequence_parallel": 2})
+    assert error.value.field == "parallel.sequence_parallel"
