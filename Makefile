@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/gpurent
 
-.PHONY: help setup db run test test-fast test-postgres test-browser lint format typecheck check-deploy messages compilemessages bench bench-http clean
+.PHONY: help setup db run test test-fast test-postgres test-browser test-chains lint format typecheck check-deploy messages compilemessages bench bench-http clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,7 +36,8 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	  $(PY) manage.py sweep --loop 60 > /dev/null & \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
-test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, then browser tests
+test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests
+	bash scripts/ensure-chain-nodes.sh
 	$(PY) -m pytest -m "not browser" --cov --cov-report=term
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
@@ -45,11 +46,16 @@ test-fast: setup compilemessages ## The suite without the browser tests
 	$(PY) -m pytest -m "not browser"
 
 test-postgres: setup compilemessages ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
+	bash scripts/ensure-chain-nodes.sh
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"
 
 test-browser: setup compilemessages ## Only the browser tests (headless Debian Chromium)
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
+
+test-chains: setup ## Only the chain watcher tests against local nodes (litecoind regtest, ganache)
+	bash scripts/ensure-chain-nodes.sh
+	$(PY) -m pytest -m chain_node -rs
 
 lint: setup ## ruff lint and format check
 	$(VENV)/bin/ruff check .

@@ -189,3 +189,10 @@ def test_api_body_that_is_not_json_is_a_4xx(client, auth):
     )
     assert 400 <= response.status_code < 500
     assert json.loads(response.content)["error"]["code"]
+
+
+def test_openapi_types_the_intents_of_an_order():
+    schemas = api.get_openapi_schema()["components"]["schemas"]
+    intents = schemas["OrderOut"]["properties"]["intents"]
+    assert intents["items"] == {"$ref": "#/components/schemas/IntentOut"}
+    assert {"id", "asset", "network", "address", "amount", "status"} <= set(schemas["IntentOut"]["properties"])

@@ -15,6 +15,7 @@ from .estimate import estimate
 from .hf_config import model_from_hf_config, parse_hf_config
 from .inputs import EstimateInput
 from .model import ModelSpec
+from .option_schema import options
 from .presets import get_preset, list_presets
 from .result import Estimate
 from .safetensors_header import apply_header, read_safetensors_header, summarize_header, summarize_index
@@ -68,10 +69,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-guidance", action="store_true", help="diffusion without classifier-free guidance")
     p.add_argument("--vae-tiling", action="store_true")
     p.add_argument("--cpu-offload", action="store_true")
+    _generated_flags(p)
     p.add_argument("--card-gib", type=float, help="card memory: report fit, headroom and KV capacity")
     p.add_argument("--max-cards", type=int, default=8, help="with --card-gib: search 1..N cards")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
+
+
+# Options with a hand-named flag above (kept for compatibility); every other option gets a flag generated
+# from the option schema (`vramcalc.option_schema`), e.g. `--parallel-sequence-parallel 8`.
+_SPECIAL = {"flash_attention": "no_flash", "diffusion.guidance": "no_guidance", "workload": "workload"}
+
+
+def _dest(path: str) -> str:
+    return "opt__" + path.replace(".", "__")
+
+
+def _generated_flags(p: argparse.ArgumentParser) -> None:
+    covered = set(_FLAGS.values()) | set(_SPECIAL)
+    group = p.add_argument_group("every other engine option (generated from the option schema)")
+    for option in options():
+        if option.path in covered:
+            continue
+        if option.hint is bool:
+            action = "store_false" if option.default is True else "store_true"
+            group.add_argument(option.flag, dest=_dest(option.path), action=action, default=None)
+            continue
+        numeric = option.hint is int or option.hint == (int | None)
+        group.add_argument(option.flag, dest=_dest(option.path), type=int if numeric else str)
+
+
+def flag_paths() -> dict[str, str]:
+    """Every option path and the CLI flag (argparse dest) that sets it."""
+    found = {path: flag for flag, path in _FLAGS.items()} | dict(_SPECIAL)
+    return found | {o.path: _dest(o.path) for o in options() if o.path not in found}
 
 
 def _model(args: argparse.Namespace) -> ModelSpec:
@@ -128,6 +159,14 @@ def inputs_from_args(args: argparse.Namespace) -> EstimateInput:
         data["flash_attention"] = False
     if args.no_guidance:
         data.setdefault("diffusion", {})["guidance"] = False
+    for option in options():
+        value = getattr(args, _dest(option.path), None)
+        if value is not None:
+            *parents, leaf = option.path.split(".")
+            target = data
+            for key in parents:
+                target = target.setdefault(key, {})
+            target[leaf] = value
     return inputs_from_dict({**data, "model": _model(args)})
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from .architecture import linear_shapes
 from .components.activations import compute_bytes, sequence_tokens
 from .components.kv import KVCache, kv_cache, kv_component
-from .components.weights import dense_bytes, model_weight_bytes, per_card_weights, weights_component
+from .components.weights import (
+    dense_bytes,
+    model_weight_bytes,
+    per_card_weights,
+    vision_encoder_component,
+    weights_component,
+)
 from .fmt import num, show
 from .inputs import EstimateInput
 from .model import ModelSpec
@@ -23,6 +29,9 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     card, _how = per_card_weights(inp, weights)
     comps = [weights_component(inp, weights, card, PHASES)]
+    vision = vision_encoder_component(inp, PHASES)
+    if vision is not None:
+        comps.append(vision)
     kv = kv_cache(inp) if inp.model.has_kv_cache else None
     if kv is not None:
         comps.append(kv_component(inp, kv))

@@ -46,6 +46,8 @@ class EstimateInput:
         parallel: parallelism plan.
         runtime: overheads.
         diffusion: image-generation switches.
+        images_per_sequence: images in each sequence of a vision-language model; each adds
+            ``model.image_tokens`` tokens to ``seq_len`` (text tokens) and to the cached context.
     """
 
     model: ModelSpec
@@ -64,6 +66,7 @@ class EstimateInput:
     parallel: ParallelPlan = field(default_factory=ParallelPlan)
     runtime: RuntimeOptions = field(default_factory=RuntimeOptions)
     diffusion: DiffusionOptions = field(default_factory=DiffusionOptions)
+    images_per_sequence: int = 0
 
     def __post_init__(self) -> None:
         _check_sizes(self)
@@ -72,14 +75,24 @@ class EstimateInput:
 
     @property
     def context_tokens(self) -> int:
-        """Tokens cached per sequence (``context_len`` or ``seq_len``)."""
-        return self.seq_len if self.context_len is None else self.context_len
+        """Tokens cached per sequence (``context_len`` or ``seq_len``, plus the image tokens)."""
+        text = self.seq_len if self.context_len is None else self.context_len
+        return text + self.image_tokens
+
+    @property
+    def image_tokens(self) -> int:
+        """Tokens the images add to each sequence."""
+        return self.images_per_sequence * self.model.image_tokens
 
 
 def _check_sizes(inp: EstimateInput) -> None:
     for name in ("batch_size", "seq_len", "concurrent_sequences"):
         if getattr(inp, name) < 1:
             raise InvalidInput(name, "must be >= 1")
+    if inp.images_per_sequence < 0:
+        raise InvalidInput("images_per_sequence", "must be >= 0")
+    if inp.images_per_sequence and not inp.model.image_tokens:
+        raise InvalidInput("images_per_sequence", "the model has no vision encoder (choose a vision-language model)")
     if inp.context_len is not None and inp.context_len < 1:
         raise InvalidInput("context_len", "must be >= 1")
     for name in ("image_height", "image_width"):

@@ -165,6 +165,10 @@ class ModelSpec:
         checkpoint_bytes: exact weight bytes from a safetensors header, when known.
         checkpoint_prequantized: the checkpoint already stores quantized tensors (packed ints, fp8).
         diffusion: the pipeline description for ``kind == diffusion``.
+        vision_encoder_params: a vision-language model's vision tower + projector parameters (LLaVA: CLIP
+            ViT-L/14-336 and a 2-layer MLP), kept in the weights dtype, frozen in fine-tuning.
+        image_tokens: tokens each image adds to the language model's sequence after the projector
+            (LLaVA-1.5: 576; Qwen2-VL: depends on the resolution, give the count for yours).
     """
 
     name: str
@@ -190,6 +194,8 @@ class ModelSpec:
     checkpoint_bytes: int | None = None
     checkpoint_prequantized: bool = False
     diffusion: DiffusionSpec | None = None
+    vision_encoder_params: int = 0
+    image_tokens: int = 0
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -230,6 +236,10 @@ class ModelSpec:
             _positive("model.param_count", self.param_count)
         if self.checkpoint_bytes is not None:
             _positive("model.checkpoint_bytes", self.checkpoint_bytes)
+        if (self.vision_encoder_params > 0) != (self.image_tokens > 0) or min(
+            self.vision_encoder_params, self.image_tokens
+        ) < 0:
+            raise InvalidInput("model.image_tokens", "a vision-language model gives both its encoder and image tokens")
         if self.checkpoint_prequantized and self.checkpoint_bytes is None:
             raise InvalidInput("model.checkpoint_prequantized", "needs model.checkpoint_bytes")
 

@@ -17,7 +17,13 @@ from .components.training import (
     step_transient_bytes,
     trainable_params,
 )
-from .components.weights import dense_bytes, model_weight_bytes, per_card_weights, weights_component
+from .components.weights import (
+    dense_bytes,
+    model_weight_bytes,
+    per_card_weights,
+    vision_encoder_component,
+    weights_component,
+)
 from .fmt import num, show
 from .inputs import EstimateInput
 from .options import QuantMethod, Strategy
@@ -45,6 +51,9 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     card, _how = per_card_weights(inp, weights)
     comps = [weights_component(inp, weights, sharded(card, div.weights), BOTH)]
+    vision = vision_encoder_component(inp, BOTH)
+    if vision is not None:
+        comps.append(vision)
     if inp.workload.is_adapter:
         params, expr = trainable_params(inp)
         size = sharded(params * dense_bytes(inp) // inp.parallel.tensor_parallel, div.weights)

@@ -149,6 +149,12 @@ _BY_WORKLOAD: dict[str, tuple[Caveat, ...]] = {
 }
 
 
+_VISION = Caveat(
+    "vision_encoder_activations",
+    "The vision encoder's own activations (one image batch through the ViT) beyond the image tokens it adds.",
+)
+
+
 def not_modelled(inp: EstimateInput) -> tuple[Caveat, ...]:
     """What this estimate leaves out for its workload."""
     if inp.workload is Workload.DIFFUSION or inp.model.kind is ModelKind.DIFFUSION:
@@ -159,4 +165,6 @@ def not_modelled(inp: EstimateInput) -> tuple[Caveat, ...]:
         found = list(_BY_WORKLOAD["serving"])
         if inp.runtime.engine is Engine.TRANSFORMERS:
             found.append(Caveat("cuda_graphs", "CUDA graphs and torch.compile caches (not used by plain generate)."))
+    if inp.model.image_tokens:
+        found.append(_VISION)
     return (*found, _COMMON)

@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "gpurent.sizing",
     "gpurent.ledger",
     "gpurent.payments",
+    "gpurent.chains",
     "gpurent.journal",
     "gpurent.support",
     "gpurent.guides",

@@ -163,6 +163,8 @@ class TokenCreateForm(forms.Form):
 
 
 class SshKeyForm(forms.Form):
+    """Shown on the account page beside the token form: its own ids keep the two `name` fields' labels apart."""
+
     name = forms.CharField(label=_("Key name"), max_length=100, help_text=_("For example: laptop, workstation."))
     public_key = forms.CharField(
         label=_("Public key"),
@@ -171,6 +173,10 @@ class SshKeyForm(forms.Form):
         help_text=_("The contents of your .pub file, e.g. ~/.ssh/id_ed25519.pub. Never the private key."),
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocomplete": "off"}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_ssh_%s")
+        super().__init__(*args, **kwargs)
 
 
 class OperatorUserCreationForm(BaseUserCreationForm[User]):

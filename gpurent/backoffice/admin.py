@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
@@ -139,17 +140,29 @@ class VerifyForm(forms.Form):
 @admin.register(PaymentsDesk)
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
-    list_display = ["queue", "target", "owner", "pair", "expected", "address", "reported", "expires", "status"]
+    list_display = [
+        "queue",
+        "target",
+        "owner",
+        "pair",
+        "expected",
+        "address",
+        "reported",
+        "expires",
+        "status",
+        "confirmed_by",
+    ]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "-reported_at", "-created_at")
     search_fields = ["id", "address", "payments__txid", "owner__email", "order__ref", "deposit__ref"]
-    list_select_related = ["owner", "order", "deposit"]
+    list_select_related = ["owner", "order", "deposit", "verified_by"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         # Reported and still open first, then the late-payment review queue, then open, then expired.
         return (
             self.base_queryset()
             .annotate(
+                confirmed_by_chain=Exists(Payment.objects.filter(intent_id=OuterRef("pk"), source=PaymentSource.CHAIN)),
                 desk_rank=Case(
                     When(
                         reported_at__isnull=False,
@@ -165,7 +178,7 @@ class PaymentsDeskAdmin(DeskAdmin):
                     When(status=IntentStatus.EXPIRED, then=Value(3)),
                     default=Value(4),
                     output_field=IntegerField(),
-                )
+                ),
             )
             .order_by(*self.desk_ordering)
         )
@@ -217,6 +230,8 @@ class PaymentsDeskAdmin(DeskAdmin):
             "may_act": self.may_act(request),
             "opts": self.model._meta,
             "payments": self._payments(intent),
+            "chain": self.chain_evidence(intent),
+            "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
 
@@ -227,6 +242,29 @@ class PaymentsDeskAdmin(DeskAdmin):
         for payment in payments:
             payment.amount_display = f"{format_units(payment.amount_units, pair)} {pair.asset}"  # type: ignore[attr-defined]
         return payments
+
+    @staticmethod
+    def chain_evidence(intent: Any) -> list[dict[str, Any]]:
+        """What the chain watcher saw for the intent, with an explorer link where CHAIN_EXPLORER_TX_URLS has a
+        pattern for the network ({txid} is replaced)."""
+        pattern = settings.CHAIN_EXPLORER_TX_URLS.get(intent.network, "")
+        pair = pair_get(intent.asset, intent.network)
+        return [
+            {
+                "row": row,
+                "amount": format_units(row.amount_units, pair),
+                "explorer": pattern.replace("{txid}", row.txid) if pattern else "",
+            }
+            for row in intent.chain_observations.order_by("first_seen_at", "id")
+        ]
+
+    @admin.display(description=_("confirmed by"))
+    def confirmed_by(self, intent: Any) -> str:
+        if intent.status != IntentStatus.CONFIRMED:
+            return "—"
+        if intent.confirmed_by_chain:
+            return "chain watcher (automatic)"
+        return str(intent.verified_by or "processor")
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         verifier = ManualVerifier()
@@ -310,7 +348,8 @@ class ProvisioningDeskAdmin(DeskAdmin):
             default=Value(3),
             output_field=IntegerField(),
         )
-        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID)
+        # Extensions need no machine (paying one moves its rental's term end): not on this desk.
+        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID, extends__isnull=True)
         return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
 
     @admin.display(description=_("paid"), ordering="paid_at")

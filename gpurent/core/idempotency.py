@@ -31,14 +31,18 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
+from django.views.decorators.debug import sensitive_variables
 from ninja import Header
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from .models import IdempotencyKey, IdempotencyState
+from .redaction import redacted_params
 
 __all__ = [
     "FORM_FIELD",
@@ -48,6 +52,7 @@ __all__ = [
     "Outcome",
     "api_idempotent",
     "finish_early",
+    "form_action",
     "form_idempotent",
     "form_key",
     "owner_of",
@@ -101,10 +106,15 @@ def owner_of(request: HttpRequest) -> str:
     return f"session:{request.session.session_key}"
 
 
+@sensitive_variables()
 def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> str:
-    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON."""
+    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON.
+
+    String parameters are hashed with their secrets redacted (`redacted_params`), so no form or API body that
+    held a pasted key leaves a brute-forceable trace of it in the idempotency table (decision 0062).
+    """
     canonical = json.dumps(
-        {"method": method.upper(), "path": path, "params": dict(params)},
+        {"method": method.upper(), "path": path, "params": redacted_params(params)},
         sort_keys=True,
         separators=(",", ":"),
         default=str,
@@ -260,7 +270,8 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
 
 def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
     """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
-    fingerprint of the path and the submitted fields (CSRF token and key excluded).
+    fingerprint of the path and the submitted fields (CSRF token and key excluded; secrets in them redacted by
+    `request_fingerprint`).
 
     Raises:
         InvalidRequest: the form carries no valid key.
@@ -272,3 +283,26 @@ def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outc
         fingerprint=request_fingerprint("POST", request.path, form_params(request)),
         action=action,
     )
+
+
+def form_action(
+    request: HttpRequest, action: Callable[[], Outcome], *, back: str, success: str | None = None
+) -> HttpResponse:
+    """An HTML button's action, once per idempotency key, answered with a redirect and a flash message.
+
+    An error (raised, or stored and replayed) becomes an error message and a redirect to `back`, the page the
+    form was on. Otherwise the success message (`success`, else the outcome's `message`) is shown the first
+    time only, and the redirect goes to the outcome's `redirect`, else to `back`.
+    """
+    try:
+        outcome = form_idempotent(request, action)
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect(back)
+    message = success or outcome.body.get("message")
+    if not outcome.replayed and message:
+        messages.success(request, message)
+    return redirect(outcome.body.get("redirect", back))

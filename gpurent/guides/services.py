@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -15,11 +15,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_variables
 
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.redaction import redact_fields
 from gpurent.sizing.owners import Owner
 
 from .enums import Endpoint, GuideWorkload, QuoteStatus, Scope, SupportLevel
@@ -90,6 +92,17 @@ def _validated(details: QuoteDetails) -> QuoteDetails:
     )
 
 
+# The customer's own words: the same secret redaction as support runs on them before anything is stored or
+# e-mailed (decision 0101).
+_FREE_TEXT = ("model_name", "expected_load", "sample_data")
+
+
+@sensitive_variables()
+def _redacted(details: QuoteDetails) -> QuoteDetails:
+    cleaned, _findings = redact_fields({name: getattr(details, name) for name in _FREE_TEXT})
+    return replace(details, **cleaned)
+
+
 def _check_rate(owner: Owner, ip_hash: str) -> None:
     limit = getattr(settings, "GUIDES_QUOTE_RATE_LIMIT", 5)
     window = timedelta(minutes=getattr(settings, "GUIDES_QUOTE_RATE_WINDOW_MINUTES", 60))
@@ -101,12 +114,15 @@ def _check_rate(owner: Owner, ip_hash: str) -> None:
         raise QuoteRateLimited()
 
 
+@sensitive_variables()
 @transaction.atomic
 def quote_request_create(*, owner: Owner, details: QuoteDetails, client_ip: str = "") -> QuoteRequest:
     """Store a quote request for operators and queue its acknowledgement email (sent after commit, once).
 
     At most `GUIDES_QUOTE_RATE_LIMIT` requests per `GUIDES_QUOTE_RATE_WINDOW_MINUTES` come from one owner or
-    one client address; the count reads stored rows, so it holds across app servers.
+    one client address; the count reads stored rows, so it holds across app servers. Secrets in the free text
+    (model, expected load, sample data) are replaced by `[REDACTED: …]` markers first, by the same redaction as
+    support's, so neither the row nor the acknowledgement e-mail holds them; the length limits apply to that text.
 
     Raises:
         InvalidRequest: a field is missing, too long or not one of its choices; or the owner is not exactly
@@ -115,7 +131,7 @@ def quote_request_create(*, owner: Owner, details: QuoteDetails, client_ip: str 
     """
     if (owner.user is None) == (owner.guest is None):
         raise InvalidRequest(_("A quote request belongs to exactly one account or guest session."))
-    clean = _validated(details)
+    clean = _validated(_redacted(details))
     try:
         gpu = gpu_get(clean.gpu_slug)
     except NotFound:

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.catalog.selectors import gpu_list
@@ -102,6 +103,8 @@ def guide_detail(request: HttpRequest, gpu: str, workload: str, scope: str) -> H
     return render(request, "guides/detail.html", _detail_context(guide, _quote_form(request, guide)))
 
 
+@sensitive_post_parameters()
+@sensitive_variables()
 @require_POST
 def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> HttpResponse:
     """Store a quote request once per form key, for the user or this browser's guest session, then show it."""

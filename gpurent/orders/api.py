@@ -18,6 +18,7 @@ from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.schemas import InputSchema
 
 from .export import orders_csv
+from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .selectors import order_get_for, order_list_for
 from .services import Contact, order_place
@@ -31,6 +32,28 @@ class OrderIn(InputSchema):
     lots: int = Field(ge=1, le=10)
     environment: Literal["ubuntu", "pytorch", "blender", "other"]
     environment_note: str = Field(default="", max_length=200)
+
+
+class IntentOut(Schema):
+    """A payment instruction (DESIGN §11.1). Declared here because an order lists its intents; the payments
+    app fills it (`payments.presenters.intent_out`) and uses it in its own endpoints."""
+
+    id: str
+    asset: str
+    network: str
+    network_label: str
+    address: str
+    memo: str
+    amount: str = Field(description="Exact amount in the asset, as a decimal string")
+    rate_usd: str
+    usd_amount: str = Field(description="What this intent asks in crypto, in USD")
+    balance_share_usd: str = Field(description="The part of the order's total held from the balance for it")
+    created_at: datetime
+    expires_at: datetime
+    status: str
+    reported_at: datetime | None
+    order: str | None
+    deposit: str | None
 
 
 class OrderOut(Schema):
@@ -52,8 +75,14 @@ class OrderOut(Schema):
     term_starts_at: datetime | None
     term_ends_at: datetime | None
     access: dict[str, Any] | None
-    intents: list[dict[str, Any]]
+    intents: list[IntentOut]
     created_at: datetime
+    extends: str | None = Field(description="For an extension: the ref of the rental it extends")
+    extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")
+
+
+class ExtendIn(InputSchema):
+    term_days: Literal[3, 7, 30]
 
 
 class OrderListOut(Schema):
@@ -125,6 +154,9 @@ def _order_base(order: Order) -> dict[str, Any]:
         "access": _access_out(order),
         "intents": [],
         "created_at": order.created_at,
+        "extends": order.extends.ref if order.extends_id and order.extends else None,
+        # .all(), sorted here: the list view prefetches them (one query for every order).
+        "extensions": [e.ref for e in sorted(order.extensions.all(), key=lambda e: (e.created_at, e.pk))],
     }
 
 
@@ -161,8 +193,12 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
 
 @router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
 def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
-    # The access and the intents of the page's orders in two queries, not two per order.
-    orders = order_list_for(cast(User, request.user)).select_related("access").prefetch_related("intents")
+    # The access and the intents of the page's orders in a fixed number of queries, not per order.
+    orders = (
+        order_list_for(cast(User, request.user))
+        .select_related("access", "extends")
+        .prefetch_related("intents", "extensions", "ssh_keys")
+    )
     return api_page(orders, page, order_out)
 
 
@@ -173,6 +209,26 @@ def orders_summary_csv(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
     return response
+
+
+@router.post(
+    "/{ref}/extend",
+    response={201: OrderOut, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    summary="Extend a running rental",
+)
+def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_key: IdempotencyKeyHeader) -> Status:
+    """Place an extension of a running rental for 3, 7 or 30 more days at the current lot price; pay it like
+    any order (intents or pay-from-balance). Paid before the term ends, it moves the term end. Requires an
+    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422."""
+    user = cast(User, request.user)
+    rental = order_get_for(user, ref)
+
+    def extend() -> IdempotentOutcome:
+        extension = order_extension_place(rental=rental, owner=user, term_days=payload.term_days)
+        return IdempotentOutcome(201, order_out(extension))
+
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), extend)
+    return Status(outcome.status, outcome.body)
 
 
 @router.get(

@@ -47,6 +47,16 @@ class Order(TimeStampedModel):
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
     term_starts_at = models.DateTimeField(_("term starts"), null=True, blank=True)
     term_ends_at = models.DateTimeField(_("term ends"), null=True, blank=True)
+    # An extension is an order of its own (same GPU, lots and environment, priced when it is placed) that, once
+    # paid, moves the end of `extends`'s term; it reserves no stock: the rental already holds the lots.
+    extends = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="extensions",
+        verbose_name=_("extends the rental"),
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -96,6 +106,10 @@ class Order(TimeStampedModel):
     @property
     def term(self) -> Term:
         return Term(self.term_days)
+
+    @property
+    def is_extension(self) -> bool:
+        return self.extends_id is not None
 
 
 class OrderStatusChange(models.Model):

@@ -20,6 +20,10 @@ def email_key(event: str, ref: str) -> str:
     return f"order-{event}:{ref}"
 
 
+def _order_url(order: Order) -> str:
+    return settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
+
+
 def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
     ref = order.ref
     end = f"{order.term_ends_at:%Y-%m-%d %H:%M} UTC" if order.term_ends_at else ""
@@ -48,7 +52,19 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             _("Order %(ref)s ends in 24 hours") % {"ref": ref},
             [
                 _("Your term ends at %(end)s. Copy your results and checkpoints off the machine before then.")
-                % {"end": end}
+                % {"end": end},
+                _(
+                    "To keep the same machine, extend the term by 3, 7 or 30 days from your order page before it "
+                    "ends: %(url)s"
+                )
+                % {"url": _order_url(order) + "#extend"},
+            ],
+        ),
+        "extended": (
+            _("Order %(ref)s is paid: your rental is extended") % {"ref": ref},
+            [
+                _("Thank you. Rental %(rental)s now runs %(days)d days longer, on the same machine.")
+                % {"rental": order.extends.ref if order.extends else "", "days": order.term_days},
             ],
         ),
         "ended": (
@@ -70,14 +86,14 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
 
 
 def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bool = False) -> None:
-    """Queue the email for `event` (placed, paid, ready, ending, ended, refunded) once per order and event.
+    """Queue the email for `event` (placed, paid, extended, ready, ending, ended, refunded) once per order and event.
 
     `new`: the order was created in this transaction, so no email about it can exist yet (one INSERT).
     """
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
-    url = settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
+    url = _order_url(order)
     email_queue(
         key=email_key(event, order.ref),
         to=order.contact_email,

@@ -364,7 +364,8 @@ def provision_paid_order(order_id: int) -> None:
     that got further, or already has a second run, is left alone.
     """
     order = Order.objects.select_related("gpu").get(pk=order_id)
-    if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+    # An extension needs no machine: paying it moved its rental's term end.
+    if order.provisioning_status == ProvisioningStatus.NOT_STARTED and order.extends_id is None:
         provisioner_from_settings().start(order)
     elif order.provisioning_status == ProvisioningStatus.PREPARING:
         runs = list(order.provisioning_runs.order_by("-started_at", "-pk")[:2])

@@ -28,12 +28,14 @@ from .transitions import is_allowed
 
 __all__ = [
     "Contact",
+    "extension_apply",
     "order_cancel",
     "order_extend_reservation",
     "order_place",
     "order_transition",
     "orders_expire_due",
     "register_payment_closer",
+    "rental_running",
 ]
 
 # The customer's emails that a transition queues (sent once, after commit).
@@ -152,6 +154,17 @@ def order_place(
     raise RuntimeError("could not find a free order reference")
 
 
+def _create_with_unique_ref(**fields: object) -> Order:
+    """An order with a fresh reference, retried in a savepoint on a clash (used by extensions)."""
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                return Order.objects.create(ref=new_reference("R"), **fields)
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not find a free order reference")
+
+
 def _place(order: Order, ssh_keys: Sequence[SshKey], before_reserve: Callable[[Order], object] | None) -> Order:
     order.save(force_insert=True)
     OrderStatusChange.objects.bulk_create(
@@ -211,6 +224,8 @@ def order_transition(
         if (track, to) == (Track.PAYMENT, PaymentStatus.PAID):
             locked.paid_at = now
             update_fields.append("paid_at")
+            if locked.extends_id is not None:
+                extension_apply(locked, now=now)
         if (track, to) == (Track.PROVISIONING, ProvisioningStatus.READY):
             # A term is exactly term_days × 24 h from the moment access is ready: no calendar arithmetic.
             locked.term_starts_at = now
@@ -225,14 +240,41 @@ def order_transition(
             actor_id=actor.pk if actor is not None else None,
             reason=reason,
         )
-        if (track, to) in _RELEASING:
+        # An extension reserved no lots (its rental holds them), so it releases none.
+        if (track, to) in _RELEASING and locked.extends_id is None:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
         if track == Track.PAYMENT:
             for closer in _payment_closers:
                 closer(locked)
-        if (track, to) in _NOTIFY:
+        if (track, to) == (Track.PAYMENT, PaymentStatus.PAID) and locked.extends_id is not None:
+            order_notify(locked, "extended")
+        elif (track, to) in _NOTIFY:
             order_notify(locked, _NOTIFY[(track, to)])
     return locked
+
+
+def rental_running(rental: Order, now: datetime) -> bool:
+    """Whether `rental`'s term runs at `now` (access ready, end not reached)."""
+    return (
+        rental.provisioning_status == ProvisioningStatus.READY
+        and rental.term_ends_at is not None
+        and now < rental.term_ends_at
+    )
+
+
+def extension_apply(extension: Order, *, now: datetime) -> Order:
+    """Move the rental's term end by the extension's days, when the extension becomes paid (see
+    `extensions.py`). Locks the rental after the extension.
+
+    Raises:
+        TransitionNotAllowed: the rental's term is over (then the extension cannot be paid).
+    """
+    rental = Order.objects.select_for_update(of=("self",)).get(pk=extension.extends_id or 0)
+    if not rental_running(rental, now) or rental.term_ends_at is None:
+        raise TransitionNotAllowed(_("The rental's term ended before this extension was paid."))
+    rental.term_ends_at += timedelta(days=extension.term_days)
+    rental.save(update_fields=["term_ends_at", "updated_at"])
+    return rental
 
 
 def order_extend_reservation(*, order_id: int, until: datetime) -> None:

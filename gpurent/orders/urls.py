@@ -14,6 +14,7 @@ urlpatterns = [
     path("rentals/summary.csv", views.rentals_csv, name="rentals_csv"),
     path("rentals/summary/", views.rentals_printable, name="rentals_printable"),
     path("rentals/<str:ref>/", views.rental_detail, name="rental"),
+    path("rentals/<str:ref>/extend/", views.rental_extend, name="rental_extend"),
     path("rentals/<str:ref>/cancel/", views.rental_cancel, name="rental_cancel"),
     path("rentals/<str:ref>/access/reveal/", views.rental_reveal_secret, name="rental_reveal_secret"),
     path("rentals/<str:ref>/machine-request/", views.rental_machine_request, name="rental_machine_request"),

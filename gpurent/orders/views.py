@@ -17,16 +17,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from gpurent.accounts.forms import LoginForm, RegistrationForm
 from gpurent.accounts.models import User
 from gpurent.accounts.services import session_login, user_register
+from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, finish_early, form_idempotent
+from gpurent.core.idempotency import Outcome, finish_early, form_action, form_idempotent
 from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
 from .export import orders_csv
+from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .provisioning import access_reveal_secret, machine_request_create
@@ -229,6 +231,9 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "now": now,
         "access": access if running else None,
         "installed_keys": list(order.ssh_keys.all()) if running else [],
+        "can_extend": running and not order.is_extension,
+        "extension_prices": [(term, order.gpu.lot_price(term) * order.lots) for term in Term] if running else [],
+        "extensions": list(order.extensions.all()),
         "machine_requests": order.machine_requests.all()[:5],
         **extra,
     }
@@ -259,6 +264,38 @@ def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
+    """Place an extension of a running rental, once per form (idempotency key), then go and pay it."""
+    user = _authenticated_user(request)
+    rental = order_get_for(user, ref)
+
+    def extend() -> Outcome:
+        try:
+            term_days = int(request.POST.get("term", ""))
+        except ValueError:
+            raise InvalidRequest(_("Extend by 3, 7 or 30 days.")) from None
+        extension = order_extension_place(rental=rental, owner=user, term_days=term_days)
+        return Outcome(303, {"redirect": reverse("orders:rental", args=[extension.ref]), "ref": extension.ref})
+
+    try:
+        outcome = form_idempotent(request, extend)
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
+    if not outcome.replayed:
+        messages.success(
+            request,
+            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.")
+            % {"ref": outcome.body["ref"]},
+        )
+    return redirect(outcome.body["redirect"])
+
+
+@login_required
+@require_POST
 def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
     order = order_get_for(_authenticated_user(request), ref)
 
@@ -266,14 +303,10 @@ def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
         machine_request_create(order=order, kind=request.POST.get("kind", ""), note=request.POST.get("note", ""))
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
-    try:
-        outcome = form_idempotent(request, record)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect("orders:rental", ref=order.ref)
-    if not outcome.replayed:
-        messages.success(request, _("Request sent to our operators. Your term is not paused or extended."))
-    return redirect("orders:rental", ref=order.ref)
+    back = reverse("orders:rental", args=[order.ref])
+    return form_action(
+        request, record, back=back, success=_("Request sent to our operators. Your term is not paused or extended.")
+    )
 
 
 @login_required
@@ -286,14 +319,8 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
         order_cancel(order=order, actor=user)
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
-    try:
-        outcome = form_idempotent(request, cancel)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect("orders:rental", ref=order.ref)
-    if not outcome.replayed:
-        messages.success(request, _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref})
-    return redirect("orders:rental", ref=order.ref)
+    success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}
+    return form_action(request, cancel, back=reverse("orders:rental", args=[order.ref]), success=success)
 
 
 @login_required

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, cast
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
@@ -17,10 +17,12 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.schemas import InputSchema
-from gpurent.orders.api import OrderOut, order_out
+from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out
+from .receipt_views import receipt_pdf_response
+from .receipts import receipt_for, receipt_pdf
 from .selectors import deposit_get_for, intent_get_for
 from .services import (
     deposit_create,
@@ -40,25 +42,6 @@ ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 class PairIn(InputSchema):
     asset: str = Field(min_length=1, max_length=10, examples=["USDT"])
     network: str = Field(min_length=1, max_length=20, examples=["tron"])
-
-
-class IntentOut(Schema):
-    id: str
-    asset: str
-    network: str
-    network_label: str
-    address: str
-    memo: str
-    amount: str = Field(description="Exact amount in the asset, as a decimal string")
-    rate_usd: str
-    usd_amount: str = Field(description="What this intent asks in crypto, in USD")
-    balance_share_usd: str = Field(description="The part of the order's total held from the balance for it")
-    created_at: datetime
-    expires_at: datetime
-    status: str
-    reported_at: datetime | None
-    order: str | None
-    deposit: str | None
 
 
 class ReportOut(IntentOut):
@@ -126,6 +109,18 @@ def order_pay(request: HttpRequest, ref: str, idempotency_key: IdempotencyKeyHea
 
     outcome = api_idempotent(request, idempotency_key, {}, pay)
     return Status(outcome.status, outcome.body)
+
+
+@router.get(
+    "/orders/{ref}/receipt.pdf",
+    response={200: None, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+    summary="Receipt PDF",
+)
+def order_receipt_pdf(request: HttpRequest, ref: str) -> HttpResponse:
+    """The order's receipt as a PDF: terms, every payment (asset, network, amount, rate, txid), balance use,
+    refunds and ledger references."""
+    order = order_get_for(cast(User, request.user), ref)
+    return receipt_pdf_response(order.ref, receipt_pdf(receipt_for(order)))
 
 
 @router.post("/intents/{intent_id}/report", response={200: ReportOut, **ERRORS}, summary="Report a payment sent")

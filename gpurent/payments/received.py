@@ -26,6 +26,7 @@ from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus
+from gpurent.orders.extensions import extension_payable
 from gpurent.orders.models import Order
 
 from .assets import pair_get, usd_value
@@ -237,7 +238,9 @@ def _pay_order_if_covered(intent: PaymentIntent, *, actor: AbstractBaseUser | No
     if intent.order_id is None:
         return
     order = Order.objects.get(pk=intent.order_id)
-    if order.payment_status == PaymentStatus.AWAITING_PAYMENT and spendable_for_order(order) >= order.total:
+    # An extension whose rental has ended cannot be paid: the payment stays in the balance.
+    payable = order.payment_status == PaymentStatus.AWAITING_PAYMENT and extension_payable(order)
+    if payable and spendable_for_order(order) >= order.total:
         order_pay_from_balance(order=order, owner=intent.owner)
 
 

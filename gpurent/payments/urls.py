@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import receipt_views, views
 
 app_name = "payments"
 
@@ -11,5 +11,8 @@ urlpatterns = [
     path("balance/deposits/<str:ref>/intents/", views.deposit_intent_create, name="deposit_intent"),
     path("payments/orders/<str:ref>/intents/", views.order_intent_create, name="order_intent"),
     path("payments/orders/<str:ref>/pay/", views.order_pay, name="order_pay"),
+    path("rentals/<str:ref>/receipt/", receipt_views.order_receipt, name="receipt"),
+    path("rentals/<str:ref>/receipt.pdf", receipt_views.order_receipt_pdf, name="receipt_pdf"),
     path("payments/intents/<uuid:intent_id>/report/", views.intent_report_view, name="intent_report"),
+    path("payments/intents/<uuid:intent_id>/chain/", views.intent_chain_status, name="intent_chain"),
 ]

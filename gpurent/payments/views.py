@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any, cast
 
 from django.conf import settings
@@ -16,8 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.models import User
-from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
@@ -72,22 +70,25 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri),
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
+        **intent_chain(intent),
     }
 
 
-def _form_action(request: HttpRequest, action: Callable[[], Outcome], back: str) -> HttpResponse:
-    """Run a form's action once per idempotency key; errors become a message on the page the form was on."""
-    try:
-        outcome = form_idempotent(request, action)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect(back)
-    if outcome.is_error:
-        messages.error(request, outcome.body["error"]["message"])
-        return redirect(back)
-    if not outcome.replayed and outcome.body.get("message"):
-        messages.success(request, outcome.body["message"])
-    return redirect(outcome.body.get("redirect", back))
+def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
+    """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
+    configured for its network and the intent is open or has a transfer below its depth)."""
+    chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
+    watched = intent.network in settings.CHAIN_WATCH_URLS
+    pending = any(seen.state != "credited" for seen in chain)
+    return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
+
+
+@login_required
+@require_GET
+def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
+    """The chain part of an intent, polled by htmx while the watcher may still report something new."""
+    intent = intent_get_for(_user(request), intent_id)
+    return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
 
 
 def _pair_from(request: HttpRequest) -> tuple[str, str] | None:
@@ -113,7 +114,7 @@ def order_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
         return Outcome(303, {"redirect": back})
 
-    return _form_action(request, issue, back)
+    return form_action(request, issue, back=back)
 
 
 @login_required
@@ -127,7 +128,7 @@ def order_pay(request: HttpRequest, ref: str) -> HttpResponse:
         order_pay_from_balance(order=order, owner=user)
         return Outcome(303, {"redirect": back, "message": _("Paid from your balance. Thank you!")})
 
-    return _form_action(request, pay, back)
+    return form_action(request, pay, back=back)
 
 
 @login_required
@@ -172,7 +173,7 @@ def top_up(request: HttpRequest) -> HttpResponse:
         deposit = deposit_create(owner=user, amount=amount)
         return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
 
-    return _form_action(request, create, reverse("payments:balance"))
+    return form_action(request, create, back=reverse("payments:balance"))
 
 
 @login_required
@@ -201,4 +202,4 @@ def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
         return Outcome(303, {"redirect": back})
 
-    return _form_action(request, issue, back)
+    return form_action(request, issue, back=back)

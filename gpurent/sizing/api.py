@@ -54,6 +54,7 @@ class EstimateIn(InputSchema):
     runtime: dict[str, Any] | None = None
     diffusion: dict[str, Any] | None = None
     flash_attention: bool | None = Field(default=None, description="Fused attention (default true)")
+    images_per_sequence: int | None = Field(default=None, description="Vision-language models: images per sequence")
 
 
 class ComponentOut(Schema):

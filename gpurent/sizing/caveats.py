@@ -28,6 +28,9 @@ CAVEATS: dict[str, Any] = {
     "adapters": _("ControlNet, IP-Adapter and other add-on networks; safety checkers."),
     "cudnn_benchmark": _("cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
     "cuda_graphs": _("CUDA graphs and torch.compile caches (not used by plain generate)."),
+    "vision_encoder_activations": _(
+        "The vision encoder's own activations (one image batch through the ViT) beyond the image tokens it adds."
+    ),
 }
 
 

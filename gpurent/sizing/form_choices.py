@@ -130,6 +130,7 @@ DEFAULTS: dict[str, str] = {
     "lora_targets": "all_linear",
     "gpu_memory_utilization": "90",
     "cuda_context_mib": "1024",
+    "comm_buffer_mib": "512",
 }
 
 # The two questions of the issue, one click away ("Try: …" links prefill the form by query string).
@@ -186,6 +187,7 @@ ENGINE_FIELDS = {
     "seq_len": "seq_len",
     "context_len": "context_len",
     "concurrent_sequences": "concurrent",
+    "images_per_sequence": "images_per_sequence",
     "image_height": "image_size",
     "image_width": "image_size",
     "training": "optimizer",
@@ -203,6 +205,7 @@ ENGINE_FIELDS = {
     "runtime": "engine",
     "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
     "runtime.cuda_context_mib": "cuda_context_mib",
+    "runtime.comm_buffer_mib": "comm_buffer_mib",
 }
 
 
@@ -232,7 +235,11 @@ FIELD_TERMS: dict[str, tuple[str, ...]] = {
 FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
     (_("Model"), "model", ("preset", "hf_config", "header")),
     (_("Workload and precision"), "workload", ("workload", "weights", "quantization", "kv_cache")),
-    (_("Sizes"), "sizes", ("batch_size", "seq_len", "context_len", "concurrent", "image_size")),
+    (
+        _("Sizes"),
+        "sizes",
+        ("batch_size", "seq_len", "context_len", "concurrent", "image_size", "images_per_sequence"),
+    ),
     (_("Fine-tuning recipe"), "training", ("optimizer", "lora_rank", "activation_checkpointing")),
     (_("Serving"), "serving", ("engine",)),
     (_("Parallelism"), "parallel", ("strategy", "cards", "tensor_parallel", "sequence_parallel")),
@@ -260,9 +267,46 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "quantize_text_encoders",
             "gpu_memory_utilization",
             "cuda_context_mib",
+            "comm_buffer_mib",
         ),
     ),
 ]
+
+# Every engine option (`vramcalc.option_schema`) and the form field that sets it (a test keeps them equal).
+FORM_OPTIONS = {
+    "workload": "workload",
+    "precision.weights": "weights",
+    "precision.compute": "compute",
+    "precision.kv_cache": "kv_cache",
+    "precision.optimizer_states": "optimizer_states",
+    "precision.master_weights": "master_weights",
+    "quantization.method": "quantization",
+    "quantization.bits": "quantization",
+    "quantization.group_size": "quantization",
+    "quantization.double_quant": "quantization",
+    "quantization.gguf_type": "quantization",
+    "batch_size": "batch_size",
+    "seq_len": "seq_len",
+    "context_len": "context_len",
+    "concurrent_sequences": "concurrent",
+    "image_height": "image_size",
+    "image_width": "image_size",
+    "flash_attention": "attention",
+    "training.optimizer": "optimizer",
+    "training.activation_checkpointing": "activation_checkpointing",
+    "lora.rank": "lora_rank",
+    "lora.targets": "lora_targets",
+    "parallel.strategy": "strategy",
+    "parallel.cards": "cards",
+    "parallel.tensor_parallel": "tensor_parallel",
+    "parallel.sequence_parallel": "sequence_parallel",
+    "runtime.engine": "engine",
+    "runtime.cuda_context_mib": "cuda_context_mib",
+    "runtime.comm_buffer_mib": "comm_buffer_mib",
+    "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
+    "diffusion.guidance": "guidance",
+    "images_per_sequence": "images_per_sequence",
+} | {path: name for name, path in ADVANCED_SWITCHES.items()}
 
 # Which field groups and fields apply to each workload (the rest are hidden, server-side).
 SERVING_ONLY = ("concurrent", "context_len", "engine", "kv_cache", "gpu_memory_utilization")

@@ -135,6 +135,13 @@ class EstimateForm(forms.Form):
         help_text=_("For DDP and ZeRO/FSDP plans; a one-copy plan splits over all its cards."),
     )
 
+    images_per_sequence = _number(
+        _("Images per request or sample"),
+        minimum=0,
+        maximum=64,
+        required=False,
+        help_text=_("Vision-language models: each image adds its image tokens to the sequence and the KV cache."),
+    )
     sequence_parallel = _number(
         _("Sequence-parallel degree"),
         minimum=1,
@@ -173,6 +180,14 @@ class EstimateForm(forms.Form):
         help_text=_("300 MiB to 2 GiB depending on the GPU, driver and image; measure it once."),
     )
 
+    comm_buffer_mib = _number(
+        _("Communication buffers per card (MiB)"),
+        minimum=0,
+        maximum=16384,
+        required=False,
+        help_text=_("NCCL buffers outside PyTorch's allocator when cards communicate."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [("", _("Choose a model…")), *preset_choices()]  # type: ignore[attr-defined]
@@ -197,7 +212,7 @@ class EstimateForm(forms.Form):
         if workload != "diffusion":
             hidden.update(DIFFUSION_ONLY)
         if workload == "diffusion" or diffusion_model:
-            hidden.update(("seq_len", "context_len", "kv_cache", "attention", "chunked_loss", "sequence_parallel"))
+            hidden.update(DIFFUSION_HIDES)
         return hidden
 
     def fieldsets(self) -> list[dict[str, Any]]:
@@ -302,8 +317,11 @@ class EstimateForm(forms.Form):
             runtime = data["runtime"]
             if cleaned.get("gpu_memory_utilization"):
                 runtime["gpu_memory_utilization_pct"] = cleaned["gpu_memory_utilization"]
-        if cleaned.get("cuda_context_mib") is not None:
-            data.setdefault("runtime", {})["cuda_context_mib"] = cleaned["cuda_context_mib"]
+        for name in ("cuda_context_mib", "comm_buffer_mib"):
+            if cleaned.get(name) is not None:
+                data.setdefault("runtime", {})[name] = cleaned[name]
+        if cleaned.get("images_per_sequence"):
+            data["images_per_sequence"] = cleaned["images_per_sequence"]
         if workload in TRAINING and (cleaned.get("sequence_parallel") or 1) > 1:
             data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
         for name, path in ADVANCED_SWITCHES.items():
@@ -337,6 +355,17 @@ class EstimateForm(forms.Form):
         for name in ("activation_checkpointing", *ADVANCED_SWITCHES):
             data[name] = "on" if self.cleaned_data.get(name) else ""
         return {key: value for key, value in data.items() if value not in ("", None)}
+
+
+DIFFUSION_HIDES = (
+    "seq_len",
+    "context_len",
+    "kv_cache",
+    "attention",
+    "chunked_loss",
+    "sequence_parallel",
+    "images_per_sequence",
+)
 
 
 def _preset_kind(preset: str) -> ModelKind | None:

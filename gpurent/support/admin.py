@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
+from gpurent.core.redaction import Finding
 
 from .enums import Author
 from .models import SupportMessage, SupportRequest
-from .redaction import Finding
 from .services import support_message_post, support_request_close
 
 

@@ -15,12 +15,11 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.redaction import Finding
 from gpurent.core.schemas import InputSchema
 
 from .enums import Author
-from .fingerprints import redacted_params
 from .models import SupportMessage, SupportRequest
-from .redaction import Finding
 from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
 from .services import SUBJECT_MAX_CHARS, RequestInput, support_message_post, support_request_create
 
@@ -163,7 +162,7 @@ def create_request(request: HttpRequest, payload: RequestIn, idempotency_key: Id
         )
         return Outcome(201, _request_out(support_request_create(owner=user, data=data)))
 
-    outcome = api_idempotent(request, idempotency_key, redacted_params(payload.model_dump()), create)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
 
 
@@ -191,5 +190,5 @@ def create_message(request: HttpRequest, ref: str, payload: MessageIn, idempoten
         )
         return Outcome(201, _message_out(message))
 
-    outcome = api_idempotent(request, idempotency_key, redacted_params(payload.model_dump()), post)
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), post)
     return Status(outcome.status, outcome.body)

@@ -1,6 +1,6 @@
 """Private support requests and their threads (DESIGN §8).
 
-Every text field holds text that went through `gpurent.support.redaction` first: the secrets a customer
+Every text field holds text that went through `gpurent.core.redaction` first: the secrets a customer
 pasted are replaced by `[REDACTED: …]` markers before the row is written, and `redactions` lists what was
 removed and where (field, line, kind), never the secret itself.
 """

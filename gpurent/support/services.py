@@ -27,6 +27,7 @@ from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.redaction import Finding, redact_fields, redact_text
 from gpurent.core.references import new_reference
 from gpurent.orders.models import Order
 from gpurent.orders.selectors import order_get_for
@@ -35,7 +36,6 @@ from .enums import Author, RequestStatus
 from .errors import RateLimited
 from .limits import field_max_bytes, message_rate_limits, request_rate_limits
 from .models import SupportMessage, SupportRequest
-from .redaction import Finding, redact_fields, redact_text
 
 __all__ = [
     "SUBJECT_MAX_CHARS",

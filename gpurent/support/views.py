@@ -19,26 +19,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import FORM_FIELD, Outcome, form_key, owner_of, run_idempotent
+from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.core.pagination import page_from_request
 
 from .enums import Author
-from .fingerprints import redacted_fingerprint
 from .forms import MessageForm, SupportRequestForm
 from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
 from .services import support_message_post, support_request_close, support_request_create
-
-_NOT_FINGERPRINTED = {"csrfmiddlewaretoken", FORM_FIELD}
 
 
 def _user(request: HttpRequest) -> User:
     # login_required guarantees it; this narrows the type for the services.
     return cast(User, request.user)
-
-
-def _fingerprint(request: HttpRequest) -> str:
-    params = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_FINGERPRINTED}
-    return redacted_fingerprint("POST", request.path, params)
 
 
 @login_required
@@ -67,9 +59,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
             return Outcome(303, {"ref": created.ref, "removed": len(created.redactions)})
 
         try:
-            outcome = run_idempotent(
-                owner=owner_of(request), key=form_key(request), fingerprint=_fingerprint(request), action=create
-            )
+            outcome = form_idempotent(request, create)
         except ApplicationError as error:
             form.add_error(None, error.message)
         else:
@@ -110,9 +100,7 @@ def message_create(request: HttpRequest, ref: str) -> HttpResponse:
             return Outcome(303, {"message_id": message.pk, "removed": len(findings)})
 
         try:
-            outcome = run_idempotent(
-                owner=owner_of(request), key=form_key(request), fingerprint=_fingerprint(request), action=post
-            )
+            outcome = form_idempotent(request, post)
         except ApplicationError as error:
             form.add_error(None, error.message)
         else:

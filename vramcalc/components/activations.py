@@ -60,7 +60,7 @@ def sequence_tokens(inp: EstimateInput) -> int:
     """Tokens per sequence: ``seq_len``, or image patches (+1 class token) for vision models."""
     model = inp.model
     if model.kind is not ModelKind.VISION:
-        return inp.seq_len
+        return inp.seq_len + inp.image_tokens
     height = inp.image_height or model.image_size
     width = inp.image_width or model.image_size
     return (height // model.patch_size) * (width // model.patch_size) + 1

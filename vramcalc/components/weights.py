@@ -106,6 +106,23 @@ def weights_component(inp: EstimateInput, weights: WeightBytes, card_bytes: int,
     )
 
 
+def vision_encoder_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component | None:
+    """A vision-language model's vision tower and projector (not quantized, not split by tensor parallelism)."""
+    params = inp.model.vision_encoder_params
+    if not params:
+        return None
+    size = params * dense_bytes(inp)
+    return Component(
+        key="vision_encoder_weights",
+        label="Vision encoder + projector weights",
+        bytes=size,
+        formula=show(f"{num(params)} params x {dense_bytes(inp)} B", size),
+        assumption="Kept in the weights dtype on every card, frozen in fine-tuning; each image adds "
+        f"{inp.model.image_tokens} tokens to the sequence (KV cache and activations).",
+        phases=phases,
+    )
+
+
 def dense_bytes(inp: EstimateInput) -> int:
     """Bytes per unquantized weight: ``precision.weights``."""
     return dtype_bytes(inp.precision.weights)

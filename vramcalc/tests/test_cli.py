@@ -179,3 +179,35 @@ def test_module_entry_point_in_process(monkeypatch: pytest.MonkeyPatch, capsys: 
 def test_importing_the_entry_module_does_not_run_the_cli() -> None:
     module = importlib.import_module("vramcalc.__main__")
     assert module.main is main
+
+
+def test_generated_flags_reach_every_option_of_the_schema() -> None:
+    from vramcalc.cli import build_parser, flag_paths, inputs_from_args
+    from vramcalc.option_schema import options
+
+    assert set(flag_paths()) >= {o.path for o in options()}
+    args = build_parser().parse_args(
+        [
+            "--preset",
+            "llama-3.1-8b",
+            "--workload",
+            "full_finetune",
+            "--seq-len",
+            "4096",
+            "--strategy",
+            "fsdp",
+            "--cards",
+            "4",
+            "--parallel-sequence-parallel",
+            "4",
+            "--training-compiled",
+            "--runtime-comm-buffer-mib",
+            "256",
+            "--master-weights",
+        ]
+    )
+    inp = inputs_from_args(args)
+    assert (inp.parallel.sequence_parallel, inp.training.compiled, inp.runtime.comm_buffer_mib) == (4, True, 256)
+    assert inp.precision.master_weights
+    serving = inputs_from_args(build_parser().parse_args(["--preset", "sdxl-base-1.0", "--workload", "diffusion"]))
+    assert serving.diffusion.guidance

@@ -98,3 +98,32 @@ def test_sequence_parallel_is_for_training() -> None:
     with pytest.raises(InvalidInput) as error:
         _run("llama-3.1-8b", "inference", parallel={"strategy": "ddp", "cards": 2, "sequence_parallel": 2})
     assert error.value.field == "parallel.sequence_parallel"
+
+
+def test_vision_language_model_adds_its_encoder_and_image_tokens() -> None:
+    text = _run("llava-1.5-7b", "inference", seq_len=512, concurrent_sequences=4)
+    images = _run("llava-1.5-7b", "inference", seq_len=512, concurrent_sequences=4, images_per_sequence=2)
+    vision = images.component("vision_encoder_weights")
+    kv_text, kv_images = text.component("kv_cache"), images.component("kv_cache")
+    assert vision is not None
+    assert kv_text is not None
+    assert kv_images is not None
+    assert kv_images.bytes * 512 == kv_text.bytes * (512 + 2 * 576)
+    assert "vision_encoder_activations" in [n.key for n in images.not_modelled]
+    lora = _run("llava-1.5-7b", "lora", seq_len=1024, images_per_sequence=1)
+    assert lora.component("vision_encoder_weights") is not None
+
+
+def test_vision_language_validation() -> None:
+    with pytest.raises(InvalidInput) as error:
+        _run("llama-3.1-8b", "inference", images_per_sequence=1)
+    assert error.value.field == "images_per_sequence"
+    with pytest.raises(InvalidInput) as error:
+        _run("llava-1.5-7b", "inference", images_per_sequence=-1)
+    assert error.value.field == "images_per_sequence"
+    base = {"name": "x", "num_layers": 2, "hidden_size": 64, "num_attention_heads": 4}
+    for extra in ({"image_tokens": 5}, {"vision_encoder_params": 5}, {"vision_encoder_params": -1, "image_tokens": -1}):
+        model = {**base, "intermediate_size": 128, "vocab_size": 100, **extra}
+        with pytest.raises(InvalidInput) as error:
+            inputs_from_dict({"model": model})
+        assert error.value.field == "model.image_tokens"

@@ -244,3 +244,15 @@ def test_run_idempotent_concurrent_requests_with_one_key_take_effect_once():
     assert results.count("ran") == 1
     assert len(results) == 8
     assert AuditLogEntry.objects.filter(action="once").count() == 1
+
+
+def test_request_fingerprint_hashes_string_parameters_with_their_secrets_redacted():
+    import hashlib
+    import json
+
+    raw = {"notes": "DB_PASSWORD=abc123!xyz", "lots": 2}
+    redacted = {"notes": "DB_PASSWORD=[REDACTED: Password]", "lots": 2}
+    canonical = json.dumps(
+        {"method": "POST", "path": "/x/", "params": redacted}, sort_keys=True, separators=(",", ":"), default=str
+    )
+    assert request_fingerprint("post", "/x/", raw) == hashlib.sha256(canonical.encode()).hexdigest()

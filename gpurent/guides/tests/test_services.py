@@ -1,5 +1,7 @@
 """Quote request services: stored once with an acknowledgement email, validated, rate-limited, audited."""
 
+from dataclasses import replace
+
 import pytest
 from django.core import mail
 
@@ -109,3 +111,33 @@ def test_quote_request_set_status_writes_an_audit_row(gpu, customer, django_user
     )
     with pytest.raises(InvalidRequest):
         quote_request_set_status(quote=quote, status="won", note="", actor=operator)
+
+
+def test_quote_request_create_redacts_secrets_before_saving_and_emailing(
+    gpu, customer, django_capture_on_commit_callbacks
+):
+    """Issue 12: a key pasted into the free text is removed before the row is written and is never e-mailed."""
+    token = "hf_" + "Zq8" * 11 + "x"
+    password = "Tr0ub4dor&3x"
+    details = replace(
+        DETAILS,
+        model_name=f"meta-llama/Llama-3-8B with HF_TOKEN={token}",
+        expected_load=f"10 rps; db at postgres://app:{password}@db.internal:5432/app",
+        sample_data=f"curl -H 'Authorization: Bearer {token}' https://api.example.com/v1",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        quote = quote_request_create(owner=Owner(user=customer), details=details)
+    quote.refresh_from_db()
+    assert quote.model_name == "meta-llama/Llama-3-8B with HF_TOKEN=[REDACTED: Hugging Face token]"
+    assert quote.expected_load == "10 rps; db at postgres://app:[REDACTED: Password in a URL]@db.internal:5432/app"
+    assert (
+        quote.sample_data == "curl -H 'Authorization: Bearer [REDACTED: Hugging Face token]' https://api.example.com/v1"
+    )
+    sent = [str(message.body) + str(getattr(message, "alternatives", "")) for message in mail.outbox]
+    stored = [str(row.__dict__) for row in OutboundEmail.objects.all()]
+    assert sent
+    assert stored
+    for text in (*sent, *stored):
+        assert token not in text
+        assert password not in text
+    assert "[REDACTED: Hugging Face token]" in sent[0]

@@ -288,3 +288,21 @@ def test_a_new_workload_re_renders_the_inputs_out_of_band(client, demo_catalog):
     assert 'hx-swap-oob="true"' in html
     same = client.post(reverse("sizing:result"), {**data, "rendered_for": "lora"}, **HTMX).content.decode()
     assert 'hx-swap-oob="true"' not in same
+
+
+def test_vlm_fine_tune_through_the_web_form_gives_a_range_with_the_vision_encoder(client, demo_catalog):
+    form = {
+        **DEFAULTS,
+        "preset": "llava-1.5-7b",
+        "workload": "lora",
+        "seq_len": "1024",
+        "images_per_sequence": "1",
+        "activation_checkpointing": "on",
+    }
+    response = client.post(reverse("sizing:estimate"), form)
+    html = response.content.decode()
+    sizing = response.context["sizing"]
+    assert sizing.inputs.images_per_sequence == 1
+    assert sizing.result.peak_low_bytes < sizing.result.peak_bytes < sizing.result.peak_high_bytes
+    assert {"vision_encoder_weights", "adapter_weights", "activations", "logits"} <= _components(html)
+    assert "576 tokens" in html

@@ -10,8 +10,9 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from gpurent.core.redaction import Finding
+
 from ..models import SupportRequest
-from ..redaction import Finding
 from ..services import field_label
 
 register = template.Library()

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
+from gpurent.core.idempotency import request_fingerprint
 from gpurent.core.models import IdempotencyKey
 from gpurent.support.enums import RequestStatus
-from gpurent.support.fingerprints import redacted_fingerprint
 from gpurent.support.models import SupportMessage, SupportRequest
 from gpurent.support.tests.conftest import FAKE_AWS_KEY, FAKE_SEED
 
@@ -77,7 +77,7 @@ def test_request_create_fingerprint_is_made_from_redacted_text(client, customer)
     stored = IdempotencyKey.objects.get(key="key-1")
     params = {name: [value] for name, value in form_data(logs="password=[REDACTED: Password]").items()}
     del params["idempotency_key"]
-    assert stored.fingerprint == redacted_fingerprint("POST", reverse("support:create"), params)
+    assert stored.fingerprint == request_fingerprint("POST", reverse("support:create"), params)
 
 
 def test_request_create_shows_form_errors_and_saves_nothing(client, customer, other_customer, order, settings):

@@ -4,6 +4,8 @@ Expires payment instructions and unpaid orders past their deadlines (their lots 
 terms that are over (access closes, lots return), reminds customers 24 hours before their term ends, and
 recovers the work of dead workers: tasks left RUNNING are queued again once (`core.tasks`), provisioning runs
 left unfinished are marked as died, emails no worker sent are queued again (`core.emails`).
+When chain nodes are configured (CHAIN_WATCH_URLS), it also queues one scan of them for the background worker
+(`gpurent.chains.watchers.watch_chains_task`), so payments confirm themselves on the sweep's schedule.
 With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
 in production, run it every minute from cron or a systemd timer.
 """
@@ -14,9 +16,11 @@ import time
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
 from gpurent.core.tasks import tasks_reclaim
 from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end, provisioning_runs_reclaim
@@ -26,7 +30,7 @@ from gpurent.payments.verification import intents_expire_due
 
 def sweep_once(now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
-    return {
+    counts = {
         "intents expired": intents_expire_due(now=now),
         "unpaid orders expired": orders_expire_due(now=now),
         "terms ended": orders_end_terms(now=now),
@@ -35,6 +39,10 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
         "provisioning runs reclaimed": provisioning_runs_reclaim(now=now),
         "emails requeued": emails_requeue_unsent(now=now),
     }
+    if settings.CHAIN_WATCH_URLS:
+        watch_chains_task.enqueue()
+        counts["chain scans queued"] = 1
+    return counts
 
 
 class Command(BaseCommand):

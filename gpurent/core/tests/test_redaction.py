@@ -2,9 +2,9 @@
 
 import pytest
 
-from gpurent.support.redaction import Finding, Kind, marker, redact_fields, redact_text
-from gpurent.support.redaction.seed_phrases import find_seed_phrases, is_valid_mnemonic, mnemonic_from_entropy, wordlist
-from gpurent.support.tests.corpus import clean_texts, secret_samples
+from gpurent.core.redaction import Finding, Kind, marker, redact_fields, redact_text
+from gpurent.core.redaction.seed_phrases import find_seed_phrases, is_valid_mnemonic, mnemonic_from_entropy, wordlist
+from gpurent.core.tests.redaction_corpus import clean_texts, secret_samples
 
 SAMPLES = secret_samples(rounds=1)
 

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpurent.support.redaction.kinds import Kind
-from gpurent.support.redaction.seed_phrases import mnemonic_from_entropy
+from gpurent.core.redaction.kinds import Kind
+from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
 
 __all__ = ["CLEAN_DIR", "SecretSample", "base58check", "clean_texts", "secret_samples"]
 

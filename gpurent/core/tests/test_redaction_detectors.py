@@ -10,19 +10,17 @@ import string
 
 import pytest
 
-from gpurent.support.redaction import Kind, marker, redact_text
-from gpurent.support.redaction.detectors import (
-    _CONTEXT_PATTERNS,
-    _LIBRARY_PLUGINS,
-    _PEM_BEGIN,
-    _PROVIDER_PATTERNS,
-    _PUTTY,
-    _WIF,
-)
-from gpurent.support.redaction.seed_phrases import mnemonic_from_entropy
-from gpurent.support.tests.corpus import base58check
+from gpurent.core.redaction import Kind, marker, redact_text
+from gpurent.core.redaction.context import CONTEXT_PATTERNS
+from gpurent.core.redaction.detectors import _LIBRARY_PLUGINS, _PEM_BEGIN, _PUTTY
+from gpurent.core.redaction.providers import PROVIDER_PATTERNS
+from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
+from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, WIF
+from gpurent.core.tests.redaction_corpus import base58check
+from gpurent.core.tests.redaction_corpus.fakes import Fakes
 
 _RNG = random.Random(15)  # noqa: S311 (fake secrets, the same in every run)
+_FAKES = Fakes(seed=15)
 _ALNUM = string.ascii_letters + string.digits
 _LOWER = string.ascii_lowercase + string.digits
 _HEX = "0123456789abcdef"
@@ -121,6 +119,64 @@ SAMPLES: list[tuple[Kind, str, str]] = [
         base58check(b"\x80" + bytes(_RNG.randrange(256) for _ in range(32)) + b"\x01"),
     ),
     (Kind.SEED_PHRASE, "words: {s}. Thanks", " ".join(mnemonic_from_entropy(bytes(range(16))))),
+    # further provider formats (gitleaks rule shapes)
+    *[
+        (Kind.SECRET, "key {s} end", secret)
+        for secret in (
+            "gsk_" + pick(_ALNUM, 52),
+            "pplx-" + pick(_ALNUM, 48),
+            "shpat_" + pick(_HEX, 32),
+            "lin_api_" + pick(_ALNUM, 40),
+            "dp.pt." + pick(_ALNUM, 43),
+            "hvs." + pick(_ALNUM, 95),
+            "pul-" + pick(_HEX, 40),
+            "ntn_" + pick(string.digits, 11) + pick(_ALNUM, 35),
+            "nfp_" + pick(_ALNUM, 36),
+            "pscale_tkn_" + pick(_ALNUM, 43),
+            "rubygems_" + pick(_HEX, 48),
+            "LTAI" + pick(_ALNUM, 20),
+            "sha256~" + pick(_ALNUM, 43),
+            "pnu_" + pick(_ALNUM, 36),
+            pick(_LOWER, 14) + ".atlasv1." + pick(_ALNUM, 67),
+            "dt0c01." + pick(_ALNUM, 24) + "." + pick(_ALNUM, 64),
+            "xkeysib-" + pick(_HEX, 64) + "-" + pick(_ALNUM, 16),
+            "xsmtpsib-" + pick(_HEX, 64) + "-" + pick(_ALNUM, 16),
+            "ops_eyJ" + pick(_ALNUM, 260),
+            "A3-" + pick(string.ascii_uppercase, 6) + "-" + pick(string.ascii_uppercase, 11) + "-ABCDE-FGHIJ-KLMNO",
+            "HRKU-AA" + pick(_ALNUM, 58),
+            "v1.0-" + pick(_HEX, 24) + "-" + pick(_HEX, 146),
+            "dapi" + pick(_HEX, 32),
+            "sntryu_" + pick(_HEX, 64),
+            "PMAK-" + pick(_HEX, 24) + "-" + pick(_HEX, 34),
+            "glsa_" + pick(_ALNUM, 32) + "_" + pick(_HEX, 8),
+            "fo1_" + pick(_ALNUM, 43),
+            "sbp_" + pick(_HEX, 40),
+            "Abc8Q~" + pick(_ALNUM, 32),
+            "EZAK" + pick(_ALNUM, 54),
+            "rdme_" + pick(_LOWER, 70),
+            "shippo_live_" + pick(_HEX, 40),
+            "CLOJARS_" + pick(_ALNUM, 60),
+            "dckr_pat_" + pick(_ALNUM, 27),
+            "nvapi-" + pick(_ALNUM, 64),
+            "key-" + pick(_HEX, 32),
+        )
+    ],
+    (Kind.HUGGING_FACE_TOKEN, "org {s} end", "api_org_" + pick(_ALNUM, 34)),
+    (Kind.PRIVATE_KEY, "age {s} end", "AGE-SECRET-KEY-1" + pick("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),
+    (Kind.GITLAB_TOKEN, "ff {s} end", "glffct-" + pick(_ALNUM, 20)),
+    (Kind.TWILIO_KEY, "key {s} end", "SK" + pick("0123456789ABCDEF", 32)),
+    (Kind.WALLET_PRIVATE_KEY, "phantom {s} end", _FAKES.solana_keypair_b58()),
+    (Kind.WALLET_PRIVATE_KEY, "id.json: {s} end", _FAKES.solana_keypair_json()),
+    # command lines and sentences: the command stays, the value goes
+    (Kind.PASSWORD, "mysql -uroot -p{s} shop", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "sshpass -p '{s}' ssh gpu", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "redis-cli -a {s} ping", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "docker login -u me -p {s} nvcr.io", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "curl -u admin:{s} https://x", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "(pw: {s})", pick(_ALNUM, 10) + "7"),
+    (Kind.SECRET, "wandb login {s}", pick(_HEX, 40)),
+    (Kind.SECRET, "the api key is {s}", pick(_ALNUM, 30) + "9"),
+    (Kind.PRIVATE_KEY, "metamask private key {s}", pick(_HEX, 64)),
     # our context patterns: the name stays, the value goes
     (Kind.PASSWORD, "DB_PASSWORD={s}", pick(_ALNUM, 12) + "!9"),
     (Kind.PASSWORD, "mysql --password {s} shop", pick(_ALNUM, 12) + "4"),
@@ -146,9 +202,11 @@ def _every_pattern():
     for plugin, _kind in _LIBRARY_PLUGINS:
         for pattern in plugin.denylist:
             yield f"{type(plugin).__name__}: {pattern.pattern}", pattern
-    for pattern, _kind in (*_PROVIDER_PATTERNS, *_CONTEXT_PATTERNS):
+    for pattern, _kind in PROVIDER_PATTERNS:
         yield pattern.pattern, pattern
-    for pattern in (_WIF, _PEM_BEGIN, _PUTTY):
+    for pattern, _kind, _rule in CONTEXT_PATTERNS:
+        yield pattern.pattern, pattern
+    for pattern in (WIF, SOLANA_BASE58, JSON_KEYPAIR, _PEM_BEGIN, _PUTTY):
         yield pattern.pattern, pattern
 
 

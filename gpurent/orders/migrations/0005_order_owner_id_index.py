@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("catalog", "0001_initial"),
-        ("orders", "0003_orderaccess_jupyter_url_ordersshkey"),
+        ("orders", "0004_order_extends"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

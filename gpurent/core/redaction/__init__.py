@@ -18,7 +18,7 @@ from django.views.decorators.debug import sensitive_variables
 from .detectors import find_spans
 from .kinds import Kind
 
-__all__ = ["Finding", "Kind", "Redacted", "marker", "redact_fields", "redact_text"]
+__all__ = ["Finding", "Kind", "Redacted", "marker", "redact_fields", "redact_text", "redacted_params"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,3 +79,21 @@ def redact_fields(fields: Mapping[str, str]) -> tuple[dict[str, str], list[Findi
         cleaned[name] = redacted.text
         findings.extend(redacted.findings)
     return cleaned, findings
+
+
+@sensitive_variables()
+def redacted_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """`params` with every string (and every string in a list) redacted: what an idempotency fingerprint hashes.
+
+    A hash of a form holding a short password could be brute-forced by whoever reads the idempotency table,
+    knowing the rest of the (stored) text (decision 0062).
+    """
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            return redact_text(value, field="").text
+        if isinstance(value, list | tuple):
+            return [clean(item) for item in value]
+        return value
+
+    return {name: clean(value) for name, value in params.items()}

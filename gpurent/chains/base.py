@@ -1,0 +1,80 @@
+"""What every chain watcher shares: the scan report, the per-network lease and the saved cursor.
+
+A scan never holds a database lock while it talks to a node (DESIGN: no network call inside a lock). Instead a
+watcher takes the network's *lease*, a conditional UPDATE on its `ChainCursor` row, for
+`CHAIN_WATCH_LEASE_SECONDS`; a second process finds it taken and skips the network, and a killed process's
+lease runs out so the next one resumes from the saved cursor. Crediting is idempotent anyway (one payment row
+per network, txid and index), so the lease avoids wasted work; it is not what prevents double credits.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from gpurent.payments.models import ChainCursor
+
+__all__ = ["ChainWatcher", "Lease", "ScanReport", "cursor_get", "cursor_save"]
+
+
+@dataclass
+class ScanReport:
+    network: str
+    skipped: bool = False
+    blocks: int = 0
+    transfers: int = 0
+    credited: int = 0
+    imported: int = 0
+    height: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class ChainWatcher(Protocol):
+    """Reads one network's node and records what reached the shop's addresses."""
+
+    network: str
+
+    def scan(self, *, now: datetime | None = None) -> ScanReport: ...
+
+
+def cursor_get(network: str) -> ChainCursor:
+    cursor, _created = ChainCursor.objects.get_or_create(network=network)
+    return cursor
+
+
+def cursor_save(network: str, *, height: int, block_hash: str) -> None:
+    ChainCursor.objects.filter(network=network).update(height=height, block_hash=block_hash, updated_at=timezone.now())
+
+
+class Lease:
+    """`with Lease(network) as held:` — `held` is False when another live process is scanning the network."""
+
+    def __init__(self, network: str, *, now: datetime | None = None) -> None:
+        self.network = network
+        self.owner = f"{socket.gethostname()[:40]}:{os.getpid()}:{id(self):x}"[:64]
+        self.now = now or timezone.now()
+        self.held = False
+
+    def __enter__(self) -> bool:
+        cursor_get(self.network)
+        seconds = int(getattr(settings, "CHAIN_WATCH_LEASE_SECONDS", 300))
+        free = Q(leased_until__isnull=True) | Q(leased_until__lte=self.now) | Q(lease_owner=self.owner)
+        self.held = bool(
+            ChainCursor.objects.filter(free, network=self.network).update(
+                lease_owner=self.owner, leased_until=self.now + timedelta(seconds=seconds)
+            )
+        )
+        return self.held
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.held:
+            ChainCursor.objects.filter(network=self.network, lease_owner=self.owner).update(
+                lease_owner="", leased_until=None
+            )

@@ -1,0 +1,132 @@
+"""The Bitcoin Core family watcher (Bitcoin Core, Litecoin Core) over JSON-RPC, with a watch-only wallet.
+
+Each scan:
+1. notes the tip height, then imports into the node's wallet the derived addresses it does not watch yet
+   (`importdescriptors` on a descriptor wallet, `importmulti` on a legacy one), rescanning from each
+   address's creation time, so a payment made before the import is still found;
+2. asks `listsinceblock(cursor, required, include_watchonly, include_removed)` for every wallet transaction
+   in blocks after the saved cursor, and in the mempool, with its confirmations;
+3. records each incoming output (`transfer_observe`): below the depth it is shown as "seen, N of M"; at the
+   depth it is credited through the payment service, once; outputs in `removed` (their block left the chain)
+   are marked dropped;
+4. saves the cursor: the node's `lastblock` (the block `required - 1` below the tip, so transactions not yet
+   at depth are listed again next time), but never past the tip noted in 1: an address imported next scan
+   may have been paid in any block after that tip.
+
+Reorgs: the node follows the best chain; `listsinceblock` from a cursor that left the chain lists from the fork
+point, and a transaction that left the chain is back in the mempool (0 confirmations) or gone. Nothing is
+credited below the depth, and the payment row is unique per (network, txid, vout), so a transaction seen
+again is never credited twice. A reorg deeper than the depth is outside what confirmations protect against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+
+from django.utils import timezone
+
+from gpurent.payments.assets import pair_get, required_confirmations
+from gpurent.payments.models import DerivedAddress
+
+from .base import Lease, ScanReport, cursor_get, cursor_save
+from .observations import Transfer, transfer_forget, transfer_observe
+from .rpc import JsonRpcClient
+
+__all__ = ["BitcoinFamilyWatcher"]
+
+_ASSETS = {"bitcoin": "BTC", "litecoin": "LTC"}
+_IMPORT_BATCH = 500
+
+
+class BitcoinFamilyWatcher:
+    def __init__(self, network: str, client: JsonRpcClient) -> None:
+        if network not in _ASSETS:
+            raise ValueError(f"{network} is not a Bitcoin Core family network")
+        self.network = network
+        self.pair = pair_get(_ASSETS[network], network)
+        self.client = client
+
+    def scan(self, *, now: datetime | None = None) -> ScanReport:
+        report = ScanReport(self.network)
+        with Lease(self.network, now=now) as held:
+            if not held:
+                report.skipped = True
+                return report
+            self._scan(report)
+        return report
+
+    def _scan(self, report: ScanReport) -> None:
+        required = required_confirmations(self.pair)
+        tip = int(self.client.call("getblockcount"))
+        report.imported = self.import_new_addresses()
+        cursor = cursor_get(self.network)
+        listing = self.client.call("listsinceblock", cursor.block_hash, required, True, True)
+        for entry in listing.get("transactions", []):
+            if entry.get("category") != "receive":
+                continue
+            report.transfers += 1
+            observation = transfer_observe(self._transfer(entry), required=required)
+            if observation is not None and observation.credited_at is not None:
+                report.credited += 1
+        for entry in listing.get("removed", []):
+            if entry.get("category") == "receive":
+                transfer_forget(network=self.network, txid=entry["txid"], index=int(entry["vout"]))
+        last = self.client.call("getblockheader", listing["lastblock"])
+        height = min(int(last["height"]), tip)
+        block_hash = listing["lastblock"] if height == int(last["height"]) else self.client.call("getblockhash", height)
+        report.blocks = max(height - cursor.height, 0) if cursor.block_hash else height
+        cursor_save(self.network, height=height, block_hash=block_hash)
+        report.height = tip
+
+    def _transfer(self, entry: dict[str, object]) -> Transfer:
+        amount = entry["amount"]
+        if not isinstance(amount, Decimal):
+            raise TypeError("amounts are parsed as Decimal, never float")
+        block_height = entry.get("blockheight")
+        return Transfer(
+            network=self.network,
+            asset=self.pair.asset,
+            txid=str(entry["txid"]),
+            index=int(str(entry["vout"])),
+            address=str(entry["address"]),
+            amount_chain=int(amount.scaleb(self.pair.chain_decimals)),
+            block_hash=str(entry.get("blockhash") or ""),
+            block_height=int(str(block_height)) if block_height is not None else None,
+            confirmations=int(str(entry.get("confirmations", 0))),
+        )
+
+    def import_new_addresses(self) -> int:
+        """Make the node's wallet watch every derived address it does not watch yet; how many were added."""
+        pending = list(DerivedAddress.objects.filter(network=self.network, imported_at__isnull=True).order_by("id"))
+        descriptors = bool(self.client.call("getwalletinfo").get("descriptors"))
+        for start in range(0, len(pending), _IMPORT_BATCH):
+            batch = pending[start : start + _IMPORT_BATCH]
+            self._import(batch, descriptors=descriptors)
+            DerivedAddress.objects.filter(pk__in=[row.pk for row in batch]).update(imported_at=timezone.now())
+        return len(pending)
+
+    def _import(self, rows: Iterable[DerivedAddress], *, descriptors: bool) -> None:
+        if descriptors:
+            requests = []
+            for row in rows:
+                info = self.client.call("getdescriptorinfo", f"addr({row.address})")
+                requests.append(
+                    {"desc": info["descriptor"], "timestamp": int(row.created_at.timestamp()), "label": "gpurent"}
+                )
+            results = self.client.call("importdescriptors", requests)
+        else:
+            requests = [
+                {
+                    "scriptPubKey": {"address": row.address},
+                    "timestamp": int(row.created_at.timestamp()),
+                    "watchonly": True,
+                    "label": "gpurent",
+                }
+                for row in rows
+            ]
+            results = self.client.call("importmulti", requests, {"rescan": True})
+        failed = [result for result in results if not result.get("success")]
+        if failed:
+            raise RuntimeError(f"{self.network} node refused to watch {len(failed)} addresses: {failed[0]}")

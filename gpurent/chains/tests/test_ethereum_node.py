@@ -1,0 +1,92 @@
+"""The Ethereum watcher against a local node (ganache from npm): native ETH and an ERC-20 token compiled by solc
+at test time, confirmations, a reorg (snapshot/revert) before depth, nothing credited twice."""
+
+import os
+
+import pytest
+from bip_utils import Bip32Secp256k1
+from django.utils import timezone
+
+from gpurent.chains.ethereum import EthereumWatcher
+from gpurent.orders.enums import PaymentStatus
+from gpurent.payments.assets import chain_units, pair_get
+from gpurent.payments.models import ChainObservation, Deposit, IntentStatus, ObservationState
+from gpurent.payments.receiving import extended_key_register
+from gpurent.payments.services import intent_issue_for_order
+
+pytestmark = [pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def eth(settings, ganache_node, payment_setup):
+    settings.PAYMENTS_CONFIRMATIONS = {"ethereum": 3}
+    account = Bip32Secp256k1.FromSeed(os.urandom(32)).DerivePath("m/44'/60'/0'")
+    extended_key_register(network="ethereum", key=account.PublicKey().ToExtended())
+    return ganache_node
+
+
+@pytest.fixture
+def usdt(eth, settings):
+    token = eth.deploy_token(10**15)
+    settings.CHAIN_TOKEN_CONTRACTS = {"USDT/ethereum": token}
+    return token
+
+
+def scan(node):
+    return EthereumWatcher(node.node).scan(now=timezone.now())
+
+
+def test_ether_payment_is_seen_then_confirmed_with_no_operator(eth, order, customer, client):
+    scan(eth)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="ETH", network="ethereum")
+    txid = eth.transact(to=intent.address, value=hex(chain_units(intent.amount_units, pair_get("ETH", "ethereum"))))
+    scan(eth)
+    client.force_login(customer)
+    assert "Seen on chain, 1 of 3 confirmations" in client.get(f"/rentals/{order.ref}/").content.decode()
+    eth.mine(2)
+    assert scan(eth).credited == 1
+    intent.refresh_from_db()
+    order.refresh_from_db()
+    assert (intent.status, intent.verified_by, order.payment_status) == (
+        IntentStatus.CONFIRMED,
+        None,
+        PaymentStatus.PAID,
+    )
+    eth.mine(1)
+    scan(eth)
+    assert ChainObservation.objects.get(txid=txid).state == ObservationState.CREDITED
+    assert Deposit.objects.filter(owner=customer).count() == 1
+
+
+def test_token_transfer_log_pays_a_usdt_intent(eth, usdt, order, customer):
+    scan(eth)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="ethereum")
+    txid = eth.token_transfer(usdt, intent.address, intent.amount_units)  # 6 decimals on chain and in quotes
+    eth.mine(2)
+    scan(eth)
+    observation = ChainObservation.objects.get(txid=txid)
+    assert (observation.asset, observation.output_index, observation.amount_units) == (
+        "USDT",
+        observation.output_index,
+        intent.amount_units,
+    )
+    assert observation.output_index >= 1  # a log index + 1: index 0 is the transaction's own ether
+    order.refresh_from_db()
+    assert order.payment_status == PaymentStatus.PAID
+
+
+def test_a_block_replaced_before_depth_credits_nothing(eth, order, customer):
+    scan(eth)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="ETH", network="ethereum")
+    snapshot = eth.call("evm_snapshot")
+    txid = eth.transact(to=intent.address, value=hex(chain_units(intent.amount_units, pair_get("ETH", "ethereum"))))
+    scan(eth)
+    assert ChainObservation.objects.get(txid=txid).confirmations == 1
+    eth.call("evm_revert", snapshot)  # the block with the payment leaves the chain
+    eth.mine(4)  # other blocks take its height and beyond
+    scan(eth)
+    observation = ChainObservation.objects.get(txid=txid)
+    assert observation.state == ObservationState.DROPPED
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    assert not Deposit.objects.filter(owner=customer).exists()

@@ -1,0 +1,218 @@
+"""The Bitcoin Core family watcher against a real Litecoin Core node in regtest: derived addresses, real
+transactions from the node's wallet, confirmations counted, reorgs, restarts."""
+
+import os
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1
+from django.utils import timezone
+
+from gpurent.chains.bitcoin import BitcoinFamilyWatcher
+from gpurent.ledger.models import LedgerTransfer
+from gpurent.orders.enums import PaymentStatus
+from gpurent.payments.assets import format_units, pair_get
+from gpurent.payments.models import (
+    ChainObservation,
+    Deposit,
+    IntentStatus,
+    ObservationState,
+    Payment,
+    PaymentIntent,
+)
+from gpurent.payments.receiving import extended_key_register
+from gpurent.payments.services import intent_issue_for_order
+
+pytestmark = [pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
+
+LTC = pair_get("LTC", "litecoin")
+TPUB = Bip32KeyNetVersions(bytes.fromhex("043587cf"), bytes.fromhex("04358394"))
+
+
+@pytest.fixture
+def ltc(settings, litecoin_node, payment_setup):
+    """A fresh watch-only account key per test (so tests on the shared node never see each other's
+    payments), regtest addresses, 3 confirmations."""
+    settings.PAYMENTS_SEGWIT_HRP = {"litecoin": "rltc"}
+    settings.PAYMENTS_CONFIRMATIONS = {"litecoin": 3}
+    account = Bip32Secp256k1.FromSeed(os.urandom(32), TPUB).DerivePath("m/84'/1'/0'")
+    extended_key_register(network="litecoin", key=account.PublicKey().ToExtended())
+    # The cursor is per database; the node keeps blocks from earlier tests, which this key never saw.
+    return litecoin_node
+
+
+def watcher(node):
+    return BitcoinFamilyWatcher("litecoin", node.client("watch"))
+
+
+def ltc_amount(units):
+    return Decimal(format_units(units, LTC))
+
+
+def test_payment_is_seen_then_confirmed_with_no_operator(ltc, order, customer, client, settings, django_user_model):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    assert intent.address.startswith("rltc1q")
+    assert watcher(ltc).scan().imported == 1  # the node watches the new address from the next scan on
+    txid = ltc.send(intent.address, ltc_amount(intent.amount_units))
+    watcher(ltc).scan()
+    seen = ChainObservation.objects.get(txid=txid)
+    assert (seen.state, seen.confirmations, seen.amount_units) == (ObservationState.SEEN, 0, intent.amount_units)
+
+    ltc.mine(1)
+    watcher(ltc).scan()
+    client.force_login(customer)
+    page = client.get(f"/rentals/{order.ref}/").content.decode()
+    assert "Seen on chain, 1 of 3 confirmations" in page
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+
+    ltc.mine(2)
+    report = watcher(ltc).scan()
+    assert report.credited == 1
+    intent.refresh_from_db()
+    order.refresh_from_db()
+    assert intent.status == IntentStatus.CONFIRMED
+    assert intent.verified_by is None
+    assert order.payment_status == PaymentStatus.PAID
+    assert ChainObservation.objects.get(txid=txid).state == ObservationState.CREDITED
+
+    ltc.mine(1)
+    watcher(ltc).scan()  # seen again at 4 confirmations: nothing more happens
+    assert Deposit.objects.filter(owner=customer).count() == 1
+
+    # The payments desk shows the evidence and that nobody had to confirm it.
+    settings.CHAIN_EXPLORER_TX_URLS = {"litecoin": "https://ltc-explorer.invalid/tx/{txid}"}
+    settings.CHAIN_WATCH_URLS = {"litecoin": "http://127.0.0.1:1/"}
+    # A superuser: this test's database is flushed between tests (transaction=True), roles included.
+    operator = django_user_model.objects.create_user(
+        "desk@shop.example", "passphrase 12", first_name="D", last_name="K", is_staff=True, is_superuser=True
+    )
+    client.force_login(operator)
+    assert "chain watcher (automatic)" in client.get("/backoffice/backoffice/paymentsdesk/?queue=all").content.decode()
+    detail = client.get(f"/backoffice/backoffice/paymentsdesk/{intent.pk}/change/").content.decode()
+    assert f"https://ltc-explorer.invalid/tx/{txid}" in detail
+    assert "3 of 3 confirmations" in detail  # as counted when it was credited
+    assert "confirmed automatically by the chain watcher" in detail
+
+
+def test_overpayment_pays_the_order_and_leaves_the_excess_on_the_balance(ltc, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    ltc.send(intent.address, ltc_amount(intent.amount_units) + Decimal("1"))  # +1 LTC = +$80.00
+    ltc.mine(3)
+    watcher(ltc).scan()
+    order.refresh_from_db()
+    assert order.payment_status == PaymentStatus.PAID
+    from gpurent.ledger.selectors import balance_for
+
+    assert balance_for(customer).cents == 8_000
+
+
+def test_a_transaction_that_leaves_the_chain_before_depth_is_not_credited_until_mined_again(ltc, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    txid = ltc.send(intent.address, ltc_amount(intent.amount_units))
+    (block,) = ltc.mine(1)
+    watcher(ltc).scan()
+    assert ChainObservation.objects.get(txid=txid).confirmations == 1
+
+    # Reorg: the block leaves the chain, and the transaction is kept out of the blocks that replace it.
+    ltc.call("invalidateblock", block)
+    ltc.call("prioritisetransaction", txid, 0, -100_000_000)
+    ltc.mine(4)
+    watcher(ltc).scan()
+    observation = ChainObservation.objects.get(txid=txid)
+    assert observation.confirmations == 0
+    assert observation.state != ObservationState.CREDITED
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    assert not Deposit.objects.filter(owner=customer).exists()
+
+    # Seen again in a block and taken to depth: credited, once.
+    ltc.call("prioritisetransaction", txid, 0, 100_000_000)
+    ltc.mine(3)
+    watcher(ltc).scan()
+    watcher(ltc).scan()
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.CONFIRMED
+    assert Deposit.objects.filter(owner=customer).count() == 1
+
+
+def test_a_payment_after_expiry_goes_to_review(ltc, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    # The customer pays after the quote ran out (as if issued 2 hours ago with a 30-minute validity).
+    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=90))
+    ltc.send(intent.address, ltc_amount(intent.amount_units))
+    ltc.mine(3)
+    watcher(ltc).scan()
+    intent.refresh_from_db()
+    order.refresh_from_db()
+    assert intent.status == IntentStatus.REVIEW
+    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
+    assert not LedgerTransfer.objects.filter(reference__startswith="deposit:").exists()
+
+
+def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
+    ltc, order, customer, monkeypatch, settings
+):
+    from gpurent.chains import observations
+
+    first = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    second = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    ltc.send(first.address, ltc_amount(first.amount_units // 2))
+    ltc.send(second.address, ltc_amount(second.amount_units // 2))
+    ltc.mine(3)
+
+    real_credit = observations.observation_credit
+    calls = []
+
+    class Killed(BaseException):
+        """Stands for SIGKILL: nothing after it runs, no cleanup (BaseException passes every except)."""
+
+    def credit_then_die(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 2:
+            raise Killed
+        return real_credit(**kwargs)
+
+    monkeypatch.setattr(observations, "observation_credit", credit_then_die)
+    with pytest.raises(Killed):
+        watcher(ltc).scan()
+    monkeypatch.setattr(observations, "observation_credit", real_credit)
+    from gpurent.payments.models import ChainCursor
+
+    # A killed process does not run its `finally`: its lease stays taken until it runs out.
+    ChainCursor.objects.filter(network="litecoin").update(
+        lease_owner="killed:1", leased_until=timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS)
+    )
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1  # one credited before the kill
+    assert ChainCursor.objects.get(network="litecoin").block_hash == ""  # the cursor was not saved
+    assert watcher(ltc).scan().skipped
+    later = timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS + 1)
+    report = watcher(ltc).scan(now=later)  # ...until it runs out; then the scan resumes from the saved cursor
+    assert not report.skipped
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+    assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
+    watcher(ltc).scan(now=later)
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+
+
+def test_a_two_part_payment_is_credited_part_by_part_and_pays_the_order(ltc, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    watcher(ltc).scan()
+    first = intent.amount_units // 3
+    ltc.send(intent.address, ltc_amount(first))
+    ltc.mine(3)
+    watcher(ltc).scan()
+    order.refresh_from_db()
+    intent.refresh_from_db()
+    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT  # a partial payment leaves it open
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    ltc.send(intent.address, ltc_amount(intent.amount_units - first))
+    ltc.mine(3)
+    watcher(ltc).scan()
+    order.refresh_from_db()
+    intent.refresh_from_db()
+    assert order.payment_status == PaymentStatus.PAID
+    assert intent.status == IntentStatus.CONFIRMED
+    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2

@@ -1,0 +1,32 @@
+"""Recall and false positives of the redactor on both parts of its corpus (`redaction_corpus/scoring.py`).
+
+The held-out part was written and committed before the patterns were changed and is never tuned on; its
+floor is what was measured on it (docs/redaction.md), below the 98 % target, so a change that loses recall or
+adds false positives fails here. `bench/redaction_recall.py` prints the same numbers.
+"""
+
+import pytest
+
+from gpurent.core.redaction import redact_text
+from gpurent.core.tests.redaction_corpus.scoring import load_part, score
+
+# part: (minimum recall, maximum false-positive rate)
+FLOORS = {"tuning": (0.99, 0.01), "heldout": (0.96, 0.01)}
+
+
+@pytest.mark.parametrize("part", sorted(FLOORS))
+def test_redaction_recall_and_false_positives_stay_at_their_measured_level(part):
+    result = score(load_part(part), lambda text: redact_text(text, field="x").text)
+    min_recall, max_fp = FLOORS[part]
+    assert result.recall >= min_recall, f"missed: {result.missed}"
+    assert result.false_positive_rate <= max_fp, f"changed clean texts: {result.flagged}"
+
+
+def test_corpus_scoring_counts_a_partly_removed_secret_as_missed():
+    from gpurent.core.tests.redaction_corpus.scoring import leaked
+
+    secret = "ghp_" + "Ab3" * 12
+    text = f"token {secret} end"
+    assert leaked(secret, text, f"token [REDACTED: GitHub token]{secret[4:]} end")
+    assert leaked(secret, text, "token [REDACTED: GitHub token]" + secret[-9:] + " end")
+    assert not leaked(secret, text, "token [REDACTED: GitHub token] end")

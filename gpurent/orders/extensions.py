@@ -1,0 +1,90 @@
+"""Renewals: during a term the customer extends the same machine and lots by 3, 7 or 30 days.
+
+An extension is an order of its own, linked to the rental (`Order.extends`), priced at the GPU's current lot
+price and paid like any order (crypto or balance). It reserves no stock: the rental holds the lots. When it
+is paid, the rental's term end moves by exactly `term_days` × 24 h in the same transaction
+(`services.extension_apply`, called by `order_transition`), so the sweep never sees the old end and no lot returns to
+stock in between. Its payment deadline is the rental's term end: unpaid then, it expires and the term ends
+as it would have. Locks: the extension order, then its rental.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from gpurent.catalog.enums import Term
+from gpurent.core.errors import Conflict, InvalidRequest
+
+from .enums import PaymentStatus, Track
+from .models import Order, OrderStatusChange
+from .services import _create_with_unique_ref, rental_running
+
+__all__ = ["ExtensionPending", "extension_payable", "order_extension_place"]
+
+
+class ExtensionPending(Conflict):
+    code = "extension_pending"
+    default_message = gettext_lazy("This rental already has an unpaid extension: pay it or cancel it first.")
+
+
+def order_extension_place(
+    *, rental: Order, owner: AbstractBaseUser, term_days: int, now: datetime | None = None
+) -> Order:
+    """Place an extension of `rental` for `term_days` more days, at the current price of one lot × its lots.
+
+    Raises:
+        InvalidRequest: not a fixed term, the rental is not running (or is itself an extension), or it is
+            another customer's.
+        ExtensionPending: an earlier extension of this rental is still unpaid.
+    """
+    now = now or timezone.now()
+    if term_days not in Term.values:
+        raise InvalidRequest(_("Extend by 3, 7 or 30 days."))
+    with transaction.atomic():
+        locked = Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=rental.pk)
+        if locked.owner_id != owner.pk or locked.is_extension or not rental_running(locked, now):
+            raise InvalidRequest(_("A rental can be extended only while its term runs."))
+        if locked.extensions.filter(payment_status=PaymentStatus.AWAITING_PAYMENT, reserved_until__gt=now).exists():
+            raise ExtensionPending()
+        lot_price = locked.gpu.lot_price(term_days)
+        assert locked.term_ends_at is not None  # noqa: S101 (checked by _running)
+        window_end = now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS)
+        extension = _create_with_unique_ref(
+            owner_id=locked.owner_id,
+            gpu=locked.gpu,
+            term_days=term_days,
+            lots=locked.lots,
+            cards=locked.cards,
+            environment=locked.environment,
+            environment_note=locked.environment_note,
+            lot_price_cents=lot_price.cents,
+            total_cents=lot_price.cents * locked.lots,
+            contact_first_name=locked.contact_first_name,
+            contact_last_name=locked.contact_last_name,
+            contact_email=locked.contact_email,
+            reserved_until=min(window_end, locked.term_ends_at),
+            extends=locked,
+        )
+        OrderStatusChange.objects.create(
+            order=extension,
+            track=Track.PAYMENT,
+            to_status=extension.payment_status,
+            actor_id=owner.pk,
+            reason=f"extends {locked.ref}",
+        )
+    return extension
+
+
+def extension_payable(extension: Order, *, now: datetime | None = None) -> bool:
+    """Whether paying `extension` now would extend its rental (the rental's term still runs)."""
+    if extension.extends_id is None:
+        return True
+    rental = Order.objects.only("provisioning_status", "term_ends_at").get(pk=extension.extends_id)
+    return rental_running(rental, now or timezone.now())

@@ -1,0 +1,179 @@
+"""Renewals: an extension order moves the term end when paid during the term, and only then; no lot returns
+to stock in between; replays and second payments change nothing."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from gpurent.catalog.models import GpuModel
+from gpurent.core.money import Usd
+from gpurent.ledger.selectors import balance_for
+from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
+from gpurent.orders.errors import TransitionNotAllowed
+from gpurent.orders.extensions import ExtensionPending, order_extension_place
+from gpurent.orders.models import Order
+from gpurent.orders.provisioning import (
+    AccessDetails,
+    orders_end_terms,
+    orders_remind_term_end,
+    provision_ready,
+    provision_start,
+)
+from gpurent.orders.services import Contact, order_place, orders_expire_due
+from gpurent.payments.services import order_pay_from_balance
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def customer(django_user_model):
+    user = django_user_model.objects.create_user("r@example.com", "plum orbit ferry", first_name="R", last_name="E")
+    transfer_post(
+        reference="deposit:T1",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(user),
+        amount=Usd(500_000),
+    )
+    return user
+
+
+@pytest.fixture
+def rental(customer, gpu, django_capture_on_commit_callbacks):
+    """2 lots of A100 for 3 days, paid and ready: 6 of 8 lots left in stock."""
+    order = order_place(
+        owner=customer, gpu_slug=gpu.slug, term_days=3, lots=2, environment="ubuntu", contact=Contact("R", "E", "r@x")
+    )
+    order = order_pay_from_balance(order=order, owner=customer)
+    order = provision_start(order=order, actor=None)
+    return provision_ready(
+        order=order, actor=None, access=AccessDetails("h.example", 22, "ubuntu", one_time_secret="pw")
+    )
+
+
+def stock(gpu) -> int:
+    return GpuModel.objects.get(pk=gpu.pk).stock_lots
+
+
+def end_in(rental, seconds: int) -> Order:
+    Order.objects.filter(pk=rental.pk).update(term_ends_at=timezone.now() + timedelta(seconds=seconds))
+    return Order.objects.get(pk=rental.pk)
+
+
+def test_extension_is_priced_now_reserves_nothing_and_is_due_by_the_term_end(rental, customer, gpu):
+    GpuModel.objects.filter(pk=gpu.pk).update(price_7d_cents=21_000)  # the price changed since the rental
+    extension = order_extension_place(rental=rental, owner=customer, term_days=7)
+    assert (extension.extends_id, extension.lots, extension.cards, extension.term_days) == (rental.pk, 2, 2, 7)
+    assert (extension.lot_price_cents, extension.total_cents) == (21_000, 42_000)
+    assert extension.reserved_until <= rental.term_ends_at
+    assert stock(gpu) == 6
+
+
+def test_extension_paid_one_second_before_the_end_moves_the_term_and_keeps_the_lots(rental, customer, gpu):
+    rental = end_in(rental, 1)
+    old_end = rental.term_ends_at
+    extension = order_extension_place(rental=rental, owner=customer, term_days=7)
+    order_pay_from_balance(order=extension, owner=customer)
+    rental.refresh_from_db()
+    assert rental.term_ends_at == old_end + timedelta(days=7)
+    # The sweep at the old end (and a day later) neither ends the rental nor releases its lots.
+    assert orders_end_terms(now=old_end + timedelta(days=1)) == 0
+    assert orders_expire_due(now=old_end + timedelta(days=1)) == 0
+    assert stock(gpu) == 6
+    assert Order.objects.get(pk=rental.pk).provisioning_status == "ready"
+    assert balance_for(customer) == Usd(500_000 - 2 * 9_500 - 2 * 20_500)
+
+
+def test_extension_paid_after_the_end_is_refused_and_the_term_ends_as_planned(rental, customer, gpu):
+    rental = end_in(rental, 60)
+    extension = order_extension_place(rental=rental, owner=customer, term_days=7)
+    rental = end_in(rental, -1)  # the end passed; the sweep has not run yet
+    before = balance_for(customer)
+    with pytest.raises(TransitionNotAllowed, match="ended before this extension was paid"):
+        order_pay_from_balance(order=extension, owner=customer)
+    assert balance_for(customer) == before  # nothing debited
+    assert orders_end_terms() == 1
+    # The extension was due by the term end as it stood when it was placed; then it lapses.
+    assert orders_expire_due(now=extension.reserved_until) == 1
+    assert Order.objects.get(pk=extension.pk).payment_status == "expired"
+    assert stock(gpu) == 8  # the rental's 2 lots came back once; the extension released none
+
+
+def test_extension_paid_twice_moves_the_term_once(rental, customer):
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    order_pay_from_balance(order=extension, owner=customer)
+    end = Order.objects.get(pk=rental.pk).term_ends_at
+    with pytest.raises(TransitionNotAllowed):
+        order_pay_from_balance(order=extension, owner=customer)
+    assert Order.objects.get(pk=rental.pk).term_ends_at == end
+    assert end == rental.term_ends_at + timedelta(days=3)
+
+
+def test_unpaid_extension_at_term_end_changes_nothing(rental, customer, gpu):
+    order_extension_place(rental=rental, owner=customer, term_days=30)
+    after_end = rental.term_ends_at + timedelta(seconds=1)
+    assert orders_end_terms(now=after_end) == 1
+    assert orders_expire_due(now=after_end) == 1
+    assert stock(gpu) == 8
+
+
+def test_one_unpaid_extension_at_a_time_and_only_during_the_term(rental, customer, django_user_model):
+    order_extension_place(rental=rental, owner=customer, term_days=7)
+    with pytest.raises(ExtensionPending):
+        order_extension_place(rental=rental, owner=customer, term_days=3)
+    stranger = django_user_model.objects.create_user("s@example.com", "plum orbit ferry", first_name="S", last_name="T")
+    from gpurent.core.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest):
+        order_extension_place(rental=rental, owner=stranger, term_days=7)
+    ended = end_in(rental, -1)
+    Order.objects.filter(extends=rental).update(payment_status="cancelled")
+    with pytest.raises(InvalidRequest, match="only while its term runs"):
+        order_extension_place(rental=ended, owner=customer, term_days=7)
+
+
+def test_extend_form_is_idempotent_and_leads_to_the_extension_page(client, rental, customer):
+    client.force_login(customer)
+    page = client.get(reverse("orders:rental", args=[rental.ref])).content.decode()
+    assert 'id="extend"' in page
+    assert "$410.00" in page  # 7 days × 2 lots at today's price
+    data = {"term": "7", "idempotency_key": "ext-1"}
+    first = client.post(reverse("orders:rental_extend", args=[rental.ref]), data)
+    second = client.post(reverse("orders:rental_extend", args=[rental.ref]), data)
+    extension = Order.objects.get(extends=rental)
+    assert first["Location"] == second["Location"] == reverse("orders:rental", args=[extension.ref])
+    page = client.get(first["Location"]).content.decode()
+    assert f'This order extends rental <a href="{reverse("orders:rental", args=[rental.ref])}">{rental.ref}</a>' in page
+
+
+def test_extend_api_is_idempotent_and_answers_409_for_a_second_unpaid_one(client, rental, customer):
+    client.force_login(customer)
+    url = f"/api/v1/orders/{rental.ref}/extend"
+    first = client.post(url, {"term_days": 7}, content_type="application/json", headers={"Idempotency-Key": "a"})
+    again = client.post(url, {"term_days": 7}, content_type="application/json", headers={"Idempotency-Key": "a"})
+    assert first.status_code == again.status_code == 201
+    assert first.json()["ref"] == again.json()["ref"]
+    assert first.json()["extends"] == rental.ref
+    other = client.post(url, {"term_days": 3}, content_type="application/json", headers={"Idempotency-Key": "b"})
+    assert other.status_code == 409
+    assert other.json()["error"]["code"] == "extension_pending"
+    assert client.get(f"/api/v1/orders/{rental.ref}").json()["extensions"] == [first.json()["ref"]]
+
+
+def test_reminder_links_to_the_extend_form(rental, django_capture_on_commit_callbacks):
+    end_in(rental, 3600)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_remind_term_end() == 1
+    reminder = next(message for message in mail.outbox if "ends in 24 hours" in message.subject)
+    assert f"/rentals/{rental.ref}/#extend" in reminder.body
+
+
+def test_extension_is_not_on_the_provisioning_desk(admin_client, rental, customer):
+    extension = order_pay_from_balance(
+        order=order_extension_place(rental=rental, owner=customer, term_days=3), owner=customer
+    )
+    page = admin_client.get("/backoffice/backoffice/provisioningdesk/", {"queue": "all"}).content.decode()
+    assert rental.ref in page
+    assert extension.ref not in page

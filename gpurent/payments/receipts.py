@@ -1,0 +1,159 @@
+"""A receipt per order, as an HTML page and a PDF (fpdf2): the brand, the order and its terms, every payment
+received for it (asset, network, amount, rate, txid), what the balance paid, refunds, and the ledger
+references. Everything on it is read from rows: the order, its intents' payments and the ledger transfers.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from fpdf import FPDF
+
+from gpurent.core.money import Usd
+from gpurent.ledger.models import LedgerTransfer
+from gpurent.ledger.selectors import transfers_with_references
+from gpurent.orders.models import Order
+
+from .assets import format_units, pair_get
+from .models import Payment
+from .selectors import order_references
+
+__all__ = ["Receipt", "ReceiptPayment", "receipt_for", "receipt_pdf"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptPayment:
+    received_at: datetime
+    asset: str
+    network: str
+    amount: str
+    rate_usd: str
+    credited: Usd | None
+    txid: str
+    state: str
+    deposit_ref: str
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    brand: str
+    order: Order
+    payments: list[ReceiptPayment]
+    balance_used: Usd
+    refunded: Usd
+    transfers: list[LedgerTransfer]
+    issued_at: datetime
+
+
+def receipt_for(order: Order) -> Receipt:
+    """The receipt of `order` (the caller has checked the owner)."""
+    rows = Payment.objects.filter(intent__order_id=order.pk).select_related("intent", "deposit").order_by("id")
+    payments = []
+    for row in rows:
+        pair = pair_get(row.intent.asset, row.intent.network)
+        payments.append(
+            ReceiptPayment(
+                received_at=row.received_at,
+                asset=pair.asset,
+                network=pair.network_label,
+                amount=format_units(row.amount_units, pair),
+                rate_usd=str(row.rate_usd) if row.rate_usd is not None else "",
+                credited=Usd(row.credited_cents) if row.credited_cents is not None else None,
+                txid=row.txid,
+                state=row.get_state_display(),
+                deposit_ref=row.deposit.ref if row.deposit else "",
+            )
+        )
+    transfers = list(transfers_with_references(order_references(order)))
+    by_reference = {transfer.reference: transfer for transfer in transfers}
+    debit = by_reference.get(f"order:{order.ref}")
+    refund = by_reference.get(f"refund:{order.ref}")
+    return Receipt(
+        brand=settings.BRAND_NAME,
+        order=order,
+        payments=payments,
+        balance_used=Usd(debit.amount_cents) if debit else Usd.zero(),
+        refunded=Usd(refund.amount_cents) if refund else Usd.zero(),
+        transfers=transfers,
+        issued_at=timezone.now(),
+    )
+
+
+def _latin1(text: object) -> str:
+    # The PDF's built-in fonts cover Latin-1; other letters lose their accents (NFKD) rather than vanish.
+    value = str(text)
+    try:
+        value.encode("latin-1")
+        return value
+    except UnicodeEncodeError:
+        decomposed = unicodedata.normalize("NFKD", value)
+        return "".join(char for char in decomposed if char.encode("latin-1", "ignore")).replace("\u2014", "-")
+
+
+def _when(value: datetime | None) -> str:
+    return f"{timezone.localtime(value):%Y-%m-%d %H:%M %Z}" if value else "-"
+
+
+def receipt_pdf(receipt: Receipt) -> bytes:
+    """The receipt as a one- or two-page A4 PDF."""
+    order = receipt.order
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.add_page()
+    pdf.set_title(_latin1(_("Receipt for order %(ref)s") % {"ref": order.ref}))
+    width = pdf.epw
+
+    def line(label: str, value: object, bold: bool = False) -> None:
+        pdf.set_font("Helvetica", "", 10)
+        pdf.cell(55, 6, _latin1(label))
+        pdf.set_font("Helvetica", "B" if bold else "", 10)
+        pdf.multi_cell(width - 55, 6, _latin1(value), new_x="LMARGIN", new_y="NEXT")
+
+    def heading(text: str) -> None:
+        pdf.ln(3)
+        pdf.set_font("Helvetica", "B", 12)
+        pdf.cell(width, 8, _latin1(text), new_x="LMARGIN", new_y="NEXT")
+
+    pdf.set_font("Helvetica", "B", 18)
+    pdf.cell(width, 10, _latin1(receipt.brand), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 12)
+    pdf.cell(width, 8, _latin1(_("Receipt for order %(ref)s") % {"ref": order.ref}), new_x="LMARGIN", new_y="NEXT")
+    heading(_("Order"))
+    line(_("Reference"), order.ref, bold=True)
+    line(_("Customer"), f"{order.contact_first_name} {order.contact_last_name} <{order.contact_email}>")
+    line(_("GPU"), f"{order.lots} x {order.gpu.name} ({order.cards} GPUs)")
+    line(_("Term"), _("%(days)d days") % {"days": order.term_days})
+    if order.extends_id and order.extends:
+        line(_("Extends rental"), order.extends.ref)
+    line(_("Price of one lot"), order.lot_price.display())
+    line(_("Total"), order.total.display(), bold=True)
+    line(_("Payment"), order.get_payment_status_display())
+    line(_("Placed"), _when(order.created_at))
+    line(_("Paid"), _when(order.paid_at))
+    line(_("Term"), f"{_when(order.term_starts_at)} - {_when(order.term_ends_at)}")
+    heading(_("Payments received"))
+    if not receipt.payments:
+        line("", _("No crypto payment was received for this order."))
+    for payment in receipt.payments:
+        line(_("Received"), _when(payment.received_at))
+        line(_("Amount"), f"{payment.amount} {payment.asset} ({payment.network})", bold=True)
+        line(_("Rate"), f"{payment.rate_usd} USD / {payment.asset}" if payment.rate_usd else "-")
+        line(_("Credited"), payment.credited.display() if payment.credited else payment.state)
+        line(_("Transaction id"), payment.txid)
+        line(_("Deposit"), payment.deposit_ref or "-")
+        pdf.ln(2)
+    heading(_("Balance and refunds"))
+    line(_("Paid from the balance"), receipt.balance_used.display())
+    line(_("Refunded to the balance"), receipt.refunded.display())
+    heading(_("Ledger references"))
+    for transfer in receipt.transfers:
+        line(transfer.reference, f"{Usd(transfer.amount_cents).display()} · {_when(transfer.created_at)}")
+    pdf.ln(4)
+    pdf.set_font("Helvetica", "", 8)
+    pdf.multi_cell(width, 5, _latin1(_("Issued %(when)s.") % {"when": _when(receipt.issued_at)}))
+    return bytes(pdf.output())

@@ -1,0 +1,86 @@
+"""The receipt of an order (HTML, PDF, API): terms, each payment with asset, network, amount, rate and txid,
+balance use, refunds and every ledger reference; only for the owner."""
+
+import re
+import zlib
+
+import pytest
+from django.urls import reverse
+
+from gpurent.orders.provisioning import provision_fail, provision_start
+from gpurent.payments.models import Payment
+from gpurent.payments.services import intent_issue_for_order
+from gpurent.payments.verification import intent_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+def pdf_text(content: bytes) -> str:
+    """The text drawn in a PDF made by fpdf2 (its content streams are zlib-compressed)."""
+    assert content.startswith(b"%PDF-")
+    streams = re.findall(rb"stream\r?\n(.*?)\r?\nendstream", content, re.S)
+    text = []
+    for stream in streams:
+        try:
+            text.append(zlib.decompress(stream).decode("latin-1"))
+        except zlib.error:
+            continue
+    return "".join(text)
+
+
+@pytest.fixture
+def paid_then_refunded(order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="tron-receipt-tx-1", received_units=intent.amount_units)
+    order.refresh_from_db()
+    provision_fail(order=provision_start(order=order, actor=None), actor=None, reason="no machine")
+    return order
+
+
+def test_receipt_page_lists_payment_balance_refund_and_references(client, customer, paid_then_refunded):
+    order = paid_then_refunded
+    payment = Payment.objects.get(intent__order=order)
+    assert payment.deposit is not None
+    client.force_login(customer)
+    page = client.get(reverse("payments:receipt", args=[order.ref])).content.decode()
+    for text in [
+        order.ref,
+        "IteraGPU",
+        "tron-receipt-tx-1",
+        "410.000000 USDT",
+        "Tron",
+        str(payment.rate_usd),
+        f"deposit:{payment.deposit.ref}",
+        f"order:{order.ref}",
+        f"refund:{order.ref}",
+        "$410.00",
+    ]:
+        assert text in page, text
+    assert (
+        reverse("payments:receipt_pdf", args=[order.ref])
+        in client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    )
+
+
+def test_receipt_pdf_has_every_reference_and_is_a_download(client, customer, paid_then_refunded):
+    order = paid_then_refunded
+    payment = Payment.objects.get(intent__order=order)
+    assert payment.deposit is not None
+    client.force_login(customer)
+    response = client.get(reverse("payments:receipt_pdf", args=[order.ref]))
+    assert response["Content-Type"] == "application/pdf"
+    assert f'filename="receipt-{order.ref}.pdf"' in response["Content-Disposition"]
+    text = pdf_text(response.content)
+    for reference in [order.ref, "tron-receipt-tx-1", f"deposit:{payment.deposit.ref}", f"refund:{order.ref}"]:
+        assert reference in text, reference
+    api = client.get(f"/api/v1/orders/{order.ref}/receipt.pdf")
+    assert api.status_code == 200
+    assert f"order:{order.ref}" in pdf_text(api.content)
+
+
+def test_receipt_is_the_owners_only(client, django_user_model, order):
+    stranger = django_user_model.objects.create_user("x@example.com", "passphrase 12", first_name="X", last_name="Y")
+    client.force_login(stranger)
+    assert client.get(reverse("payments:receipt", args=[order.ref])).status_code == 404
+    assert client.get(reverse("payments:receipt_pdf", args=[order.ref])).status_code == 404
+    assert client.get(f"/api/v1/orders/{order.ref}/receipt.pdf").status_code == 404
