@@ -23,7 +23,7 @@ ALLOWED = {
     "sizing": {"core", "catalog", "accounts", "glossary", "vramcalc"},
     "journal": {"core", "catalog", "accounts", "orders", "sizing", "vramcalc"},
     "support": {"core", "catalog", "accounts", "orders"},
-    "guides": {"core", "catalog", "glossary", "sizing", "vramcalc"},
+    "guides": {"core", "catalog", "accounts", "glossary", "sizing", "vramcalc"},
 }
 
 

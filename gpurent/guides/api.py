@@ -10,10 +10,10 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 from ninja.security import django_auth
 
+from gpurent.accounts.owners import owner_for
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
-from gpurent.sizing.owners import owner_for
 
 from .guide import Guide
 from .models import QuoteRequest

@@ -35,7 +35,7 @@ class QuoteRequest(TimeStampedModel):
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,
         related_name="quote_requests",
         verbose_name=_("user"),
     )
@@ -43,7 +43,7 @@ class QuoteRequest(TimeStampedModel):
         "accounts.GuestSession",
         null=True,
         blank=True,
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,
         related_name="quote_requests",
         verbose_name=_("guest session"),
     )

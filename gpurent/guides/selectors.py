@@ -6,10 +6,10 @@ import uuid
 
 from django.db.models import Q, QuerySet
 
+from gpurent.accounts.owners import Owner
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import NotFound
-from gpurent.sizing.owners import Owner
 
 from .enums import GuideWorkload, Scope
 from .guide import Guide

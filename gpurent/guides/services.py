@@ -17,12 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_variables
 
+from gpurent.accounts.owners import Owner
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.redaction import redact_fields
-from gpurent.sizing.owners import Owner
 
 from .enums import Endpoint, GuideWorkload, QuoteStatus, Scope, SupportLevel
 from .errors import QuoteRateLimited

@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_GET, require_POST
 
+from gpurent.accounts.owners import owner_for
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.core.pagination import page_from_request
-from gpurent.sizing.owners import owner_for
 
 from .enums import Endpoint, GuideWorkload, Scope
 from .forms import GuideFilterForm, QuoteRequestForm

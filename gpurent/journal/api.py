@@ -17,10 +17,10 @@ from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
+from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
-from gpurent.sizing.owners import Owner
 
 from .export import entry_data, entry_document, entry_markdown, journal_document, journal_markdown, run_data
 from .records import EntryDraft, MeasurementDraft, RunDraft

@@ -6,11 +6,11 @@ import uuid
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
 from gpurent.orders.models import Order
 from gpurent.orders.selectors import order_list_for
 from gpurent.sizing.models import SavedEstimate
-from gpurent.sizing.owners import Owner
 from gpurent.sizing.selectors import estimate_list_for
 
 from .models import JournalEntry, Measurement, Run

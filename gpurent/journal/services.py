@@ -10,10 +10,10 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from gpurent.accounts.models import GuestSession, User
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
 from gpurent.orders.selectors import order_get_for
 from gpurent.sizing.calculation import MAX_PEAK_BYTES
-from gpurent.sizing.owners import Owner
 from gpurent.sizing.selectors import estimate_get_for
 
 from .enums import Checkpoint, Outcome, Phase, Reproducibility

@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from gpurent.accounts.owners import Owner, owner_for
 from gpurent.core.errors import ApplicationError, NotFound
 from gpurent.core.idempotency import Outcome, form_idempotent
 from gpurent.core.pagination import page_from_request
-from gpurent.sizing.owners import Owner, owner_for
 
 from .comparison import runs_compare
 from .errors import JournalInputInvalid

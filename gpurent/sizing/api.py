@@ -16,13 +16,13 @@ from ninja import Field, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
+from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .calculation import inputs_from_payload, size_workload
 from .models import SavedEstimate
-from .owners import Owner
 from .selectors import estimate_get_for
 from .services import estimate_save
 

@@ -6,10 +6,10 @@ import uuid
 
 from django.db.models import QuerySet
 
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
 
 from .models import SavedEstimate
-from .owners import Owner
 
 __all__ = ["estimate_get_for", "estimate_list_for"]
 

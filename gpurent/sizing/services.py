@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from gpurent.accounts.models import GuestSession, User
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import InvalidRequest
 
 from .calculation import MAX_PEAK_BYTES, Sizing
 from .models import SavedEstimate
-from .owners import Owner
 
 __all__ = ["estimate_attach_measurement", "estimate_save", "estimate_title", "estimates_adopt"]
 

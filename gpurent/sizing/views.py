@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
 from gpurent.core.idempotency import Outcome, form_idempotent
@@ -20,7 +21,6 @@ from gpurent.core.pagination import page_from_request
 from .calculation import Sizing, size_workload
 from .errors import EstimateInputInvalid
 from .forms import EXAMPLES, EstimateForm, MeasurementForm
-from .owners import owner_for
 from .selectors import estimate_get_for, estimate_list_for
 from .services import estimate_attach_measurement, estimate_save
 

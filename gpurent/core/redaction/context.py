@@ -18,11 +18,11 @@ __all__ = ["CONTEXT_PATTERNS", "context_spans"]
 _KEYWORDS = (
     r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
     r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
-    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)"
+    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key"
 )
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 _PROSE_WORDS = (
-    r"password|passphrase|passwd|pass ?code|private[ _-]?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
+    r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
     r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret"
 )
 _VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,300})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,300}))"""
@@ -46,6 +46,41 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         re.compile(rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_-]{{0,30}}?(?:{_KEYWORDS}))(?:=|[ \t]+){_VALUE}"""),
         Kind.SECRET,
         "named",
+    ),
+    # `set -x MY_TOKEN …` (fish), `setx OPENAI_API_KEY …` (Windows): a variable set without `=`
+    (
+        re.compile(
+            rf"""(?i)\b(?:set|setx)(?:[ \t]+-[a-z]+)*[ \t]+(?P<key>[A-Za-z0-9_]{{0,40}}?(?:{_KEYWORDS}|key))"""
+            rf"""[ \t]+{_VALUE}"""
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # password prompts answered in the paste: `Password for user app: …`, `Enter password: …`
+    (
+        re.compile(rf"""(?i)\b(?P<key>password|passphrase)[ \t]+for[ \t]+[^:\n]{{1,40}}:[ \t]*{_VALUE}"""),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "user: root, pass S3cret", "login admin / S3cret"
+    (
+        re.compile(
+            rf"""(?i)\b(?:user(?:name)?|login)\b[^\n]{{1,40}}?[ \t,;(](?:pass(?:word)?|pw)[ \t]*[:=]?[ \t]+{_VALUE}"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    (re.compile(rf"""(?i)\blogin:?[ \t]+[^\s/]{{1,40}}[ \t]*/[ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
+    # a token as the user part of a URL: Sentry DSNs, `https://TOKEN@github.com/…`
+    (
+        re.compile(r"""(?i)\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[A-Za-z0-9_-]{20,})(?::[A-Za-z0-9_-]*)?@"""),
+        Kind.SECRET,
+        "random",
+    ),
+    (
+        re.compile(r"""(?i)\bdiscord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_-]{40,})"""),
+        Kind.SECRET,
+        "any",
     ),
     # `pw: …`, `(pass: …)`
     (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),

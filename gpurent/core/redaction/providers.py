@@ -24,6 +24,7 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"sk-ant-[a-z0-9]+-[A-Za-z0-9_-]{32,}"), Kind.ANTHROPIC_KEY),  # anthropic-api-key
     (re.compile(r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}"), Kind.OPENAI_KEY),  # openai-api-key
     (re.compile(r"sk-[A-Za-z0-9]{40,}"), Kind.OPENAI_KEY),
+    (re.compile(r"sk-[a-f0-9]{32}\b"), Kind.SECRET),  # DeepSeek and other OpenAI-compatible APIs
     (re.compile(r"(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,}"), Kind.STRIPE_KEY),  # stripe-access-token
     (re.compile(r"whsec_[A-Za-z0-9+/=]{24,}"), Kind.STRIPE_KEY),
     (re.compile(r"github_pat_[A-Za-z0-9_]{50,}"), Kind.GITHUB_TOKEN),  # github-fine-grained-pat

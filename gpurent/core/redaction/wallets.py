@@ -22,7 +22,8 @@ __all__ = ["JSON_KEYPAIR", "SOLANA_BASE58", "WIF", "solana_keypair_spans", "wif_
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 WIF = re.compile(r"(?<![A-Za-z0-9])[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}(?![A-Za-z0-9])")
 SOLANA_BASE58 = re.compile(r"(?<![A-Za-z0-9])[1-9A-HJ-NP-Za-km-z]{85,90}(?![A-Za-z0-9])")
-JSON_KEYPAIR = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]")
+# `[12,34,…]` as in `id.json`, or the 64 numbers without their brackets.
+JSON_KEYPAIR = re.compile(r"(?<![\d,])\[?\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]?(?![\d,])")
 
 
 def _base58_decode(value: str) -> bytes:
@@ -58,6 +59,6 @@ def solana_keypair_spans(text: str) -> Iterator[tuple[int, int]]:
         if is_solana_keypair(_base58_decode(match.group())):
             yield match.span()
     for match in JSON_KEYPAIR.finditer(text):
-        numbers = json.loads(match.group())
+        numbers = json.loads("[" + match.group().strip().strip("[]") + "]")
         if all(number < 256 for number in numbers) and is_solana_keypair(bytes(numbers)):
             yield match.span()

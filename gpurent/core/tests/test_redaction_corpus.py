@@ -1,8 +1,8 @@
 """Recall and false positives of the redactor on both parts of its corpus (`redaction_corpus/scoring.py`).
 
-The held-out part was written and committed before the patterns were changed and is never tuned on; its
-floor is what was measured on it (docs/redaction.md), below the 98 % target, so a change that loses recall or
-adds false positives fails here. `bench/redaction_recall.py` prints the same numbers.
+The held-out parts were written and committed before the patterns they measure and are never tuned on. Each
+floor is what was last measured (docs/redaction.md), so a change that loses recall or adds false positives
+fails here. `bench/redaction_recall.py` prints the same numbers.
 """
 
 import pytest
@@ -11,7 +11,7 @@ from gpurent.core.redaction import redact_text
 from gpurent.core.tests.redaction_corpus.scoring import load_part, score
 
 # part: (minimum recall, maximum false-positive rate)
-FLOORS = {"tuning": (0.99, 0.01), "heldout": (0.96, 0.01)}
+FLOORS = {"tuning": (0.99, 0.01), "heldout": (0.98, 0.01), "heldout2": (0.95, 0.01)}
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

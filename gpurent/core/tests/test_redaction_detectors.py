@@ -177,6 +177,13 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "wandb login {s}", pick(_HEX, 40)),
     (Kind.SECRET, "the api key is {s}", pick(_ALNUM, 30) + "9"),
     (Kind.PRIVATE_KEY, "metamask private key {s}", pick(_HEX, 64)),
+    (Kind.SECRET, "set -x MY_TOKEN {s}", pick(_ALNUM, 30) + "1"),
+    (Kind.PASSWORD, "Password for user app: {s}", pick(_ALNUM, 12) + "5"),
+    (Kind.PASSWORD, "user: root, pass {s}", pick(_ALNUM, 12) + "5"),
+    (Kind.PASSWORD, "login admin / {s}", pick(_ALNUM, 12) + "5"),
+    (Kind.SECRET, "SENTRY_DSN=https://{s}@o1.ingest.sentry.io/2", pick(_HEX, 32)),
+    (Kind.SECRET, "https://discord.com/api/webhooks/1234567890/{s}", pick(_ALNUM, 68)),
+    (Kind.SECRET, "key {s} end", "sk-" + pick(_HEX, 32)),
     # our context patterns: the name stays, the value goes
     (Kind.PASSWORD, "DB_PASSWORD={s}", pick(_ALNUM, 12) + "!9"),
     (Kind.PASSWORD, "mysql --password {s} shop", pick(_ALNUM, 12) + "4"),

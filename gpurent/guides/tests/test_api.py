@@ -5,9 +5,9 @@ import uuid
 import pytest
 
 from gpurent.accounts.models import GuestSession
+from gpurent.accounts.owners import Owner
 from gpurent.guides.models import QuoteRequest
 from gpurent.guides.services import quote_request_create
-from gpurent.sizing.owners import Owner
 
 from .test_services import DETAILS
 

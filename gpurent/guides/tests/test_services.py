@@ -6,12 +6,12 @@ import pytest
 from django.core import mail
 
 from gpurent.accounts.models import GuestSession
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.models import AuditLogEntry, OutboundEmail
 from gpurent.guides.errors import QuoteRateLimited
 from gpurent.guides.models import QuoteRequest
 from gpurent.guides.services import QuoteDetails, client_ip_hash, quote_request_create, quote_request_set_status
-from gpurent.sizing.owners import Owner
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,10 @@ from django.core import mail
 from django.utils import timezone
 
 from gpurent.accounts.models import GuestSession
+from gpurent.accounts.owners import Owner
 from gpurent.core.models import AuditLogEntry
 from gpurent.guides.models import QuoteRequest
 from gpurent.guides.services import quote_request_create
-from gpurent.sizing.owners import Owner
 
 from .conftest import GUIDE_URL, QUOTE_URL, quote_form
 from .test_services import DETAILS

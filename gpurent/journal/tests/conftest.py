@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from gpurent.accounts.models import User
+from gpurent.accounts.owners import Owner
 from gpurent.journal.records import EntryDraft, MeasurementDraft, RunDraft
 from gpurent.journal.services import entry_create, run_create
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
 from gpurent.sizing.models import SavedEstimate
-from gpurent.sizing.owners import Owner
 
 GIB = 1024**3
 PASSWORD = "plum orbit ferry lantern"

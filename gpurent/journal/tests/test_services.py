@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 
 from gpurent.accounts.guests import guest_session_adopt
 from gpurent.accounts.models import GuestSession
+from gpurent.accounts.owners import Owner
 from gpurent.journal.comparison import runs_compare
 from gpurent.journal.errors import JournalInputInvalid
 from gpurent.journal.models import JournalEntry, Measurement, Run
@@ -14,7 +15,6 @@ from gpurent.journal.observations import EstimatedPeak, ObservedPeak, peak_check
 from gpurent.journal.records import EntryDraft, MeasurementDraft
 from gpurent.journal.selectors import entry_get_for
 from gpurent.journal.services import entries_adopt, entry_create, run_create
-from gpurent.sizing.owners import Owner
 
 from .conftest import GIB, make_estimate, run_draft
 

@@ -7,10 +7,10 @@ from django.db import IntegrityError, transaction
 
 from gpurent.accounts.guests import guest_session_adopt
 from gpurent.accounts.models import GuestSession
+from gpurent.accounts.owners import Owner
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.sizing.calculation import inputs_from_payload, size_workload
 from gpurent.sizing.models import SavedEstimate
-from gpurent.sizing.owners import Owner
 from gpurent.sizing.selectors import estimate_get_for, estimate_list_for
 from gpurent.sizing.services import estimate_attach_measurement, estimate_save, estimates_adopt
 from vramcalc.serialize import inputs_from_dict

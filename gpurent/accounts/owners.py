@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from gpurent.accounts.guests import guest_session_for
-from gpurent.accounts.models import GuestSession, User
+from .guests import guest_session_for
+from .models import GuestSession, User
 
 __all__ = ["Owner", "owner_for"]
 
