@@ -80,9 +80,9 @@ def estimate(inp: EstimateInput) -> Estimate:
     reserved = sum(c.bytes for c in components if peak.phase in c.phases and c.in_allocator)
     if inp.parallel.cards > 1:
         notes.append("Per card, busiest card; memory is never pooled across cards.")
-    if inp.runtime.engine is Engine.VLLM and not inp.workload.is_training:
+    if inp.runtime.engine.is_server and not inp.workload.is_training:
         notes.append(
-            "vLLM pre-allocates gpu_memory_utilization of the card for KV blocks, so the card looks full; "
+            "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card looks full; "
             "this peak is what the workload needs (see kv_token_capacity for the tokens that fit)."
         )
     if inp.runtime.engine is Engine.LLAMA_CPP and not inp.workload.is_training:

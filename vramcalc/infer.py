@@ -17,6 +17,7 @@ from .inputs import EstimateInput
 from .model import ModelSpec
 from .options import QuantMethod
 from .result import Component
+from .units import MIB
 
 __all__ = ["SERVING", "inference_components", "prefill_workspace"]
 
@@ -49,6 +50,8 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                 dynamic=True,
             )
         )
+    if inp.runtime.engine.is_server:
+        comps += _server_runtime(inp)
     if inp.quantization.method in (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8):
         biggest = max(s.d_in * s.d_out for s in linear_shapes(inp.model))
         size = biggest * compute_bytes(inp) // inp.parallel.tensor_parallel
@@ -64,6 +67,33 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
             )
         )
     return comps, kv
+
+
+def _server_runtime(inp: EstimateInput) -> list[Component]:
+    """vLLM/SGLang: the CUDA-graph pool and the sampler warm-up over ``max_num_seqs`` sequences."""
+    rt, t = inp.runtime, inp.parallel.tensor_parallel
+    graphs = rt.cuda_graph_mib * MIB
+    sampler = rt.max_num_seqs * inp.model.vocab_size * 4 * 2 // t
+    return [
+        Component(
+            "cuda_graphs",
+            "CUDA graphs",
+            graphs,
+            show(f"{rt.cuda_graph_mib} MiB per card", graphs),
+            "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
+            "--enforce-eager removes it).",
+            PHASES,
+        ),
+        Component(
+            "engine_runtime",
+            "Sampler warm-up",
+            sampler,
+            show(f"{rt.max_num_seqs} seqs x {num(inp.model.vocab_size)} vocab x 4 B x 2 (logits + probs)", sampler),
+            "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",
+            PHASES,
+            dynamic=True,
+        ),
+    ]
 
 
 def _mlp_working(model: ModelSpec) -> tuple[int, str]:
@@ -91,6 +121,8 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     b_act = compute_bytes(inp)
     seq = sequence_tokens(inp)
     tokens = inp.batch_size * seq
+    if inp.runtime.engine.is_server:  # the profiling run prefills max_num_batched_tokens tokens
+        tokens = max(tokens, inp.runtime.max_num_batched_tokens)
     size = tokens * per_token * b_act
     expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})/{t}) x {b_act} B"
     if not inp.flash_attention:

@@ -260,7 +260,13 @@ class Engine(StrEnum):
 
     TRANSFORMERS = "transformers"
     VLLM = "vllm"
+    SGLANG = "sglang"
     LLAMA_CPP = "llama_cpp"
+
+    @property
+    def is_server(self) -> bool:
+        """vLLM/SGLang: CUDA graphs, a profiling run of ``max_num_batched_tokens`` and a sampler warm-up."""
+        return self in (Engine.VLLM, Engine.SGLANG)
 
 
 @dataclass(frozen=True)
@@ -272,14 +278,23 @@ class RuntimeOptions:
         cuda_context_mib: CUDA context + kernels per process (300 MiB - 2 GiB; measure per image).
         comm_buffer_mib: NCCL/communication buffers per card when more than one card is used.
         gpu_memory_utilization_pct: vLLM's share of the card it may use (KV capacity).
+        max_num_batched_tokens: vLLM/SGLang tokens per scheduler step; the profiling run prefills this many.
+        max_num_seqs: vLLM/SGLang sequences per step; the sampler warm-up allocates logits for this many.
+        cuda_graph_mib: vLLM/SGLang CUDA-graph pool per card (vLLM logs it after capture, typically 0.3-2 GiB).
     """
 
     engine: Engine = Engine.TRANSFORMERS
     cuda_context_mib: int = 1024
     comm_buffer_mib: int = 512
     gpu_memory_utilization_pct: int = 90
+    max_num_batched_tokens: int = 8192
+    max_num_seqs: int = 256
+    cuda_graph_mib: int = 768
 
     def __post_init__(self) -> None:
+        for name in ("max_num_batched_tokens", "max_num_seqs", "cuda_graph_mib"):
+            if getattr(self, name) < 0:
+                raise InvalidInput(f"runtime.{name}", "must be >= 0")
         if self.cuda_context_mib < 0:
             raise InvalidInput("runtime.cuda_context_mib", "must be >= 0")
         if self.comm_buffer_mib < 0:

@@ -197,7 +197,7 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     orders = (
         order_list_for(cast(User, request.user))
         .select_related("access", "extends")
-        .prefetch_related("intents", "extensions", "ssh_keys")
+        .prefetch_related("intents__payments", "extensions", "ssh_keys")
     )
     return api_page(orders, page, order_out)
 

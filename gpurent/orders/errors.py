@@ -26,3 +26,12 @@ class TooManyUnpaidOrders(ApplicationError):
     status = 409
     replayable = False
     default_message = _("You have too many unpaid orders. Pay or cancel one before placing another.")
+
+
+class CancelNeedsConfirmation(ApplicationError):
+    """A payment was reported or received for the order: cancelling needs the customer's explicit confirmation."""
+
+    code = "cancel_needs_confirmation"
+    status = 409
+    replayable = False
+    default_message = _("A payment was reported for this order. Confirm that you want to cancel it.")

@@ -41,6 +41,13 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             _("Order %(ref)s is paid") % {"ref": ref},
             [_("Thank you. We are preparing your machine; you will get an email when access is ready.")],
         ),
+        "cancelled": (
+            _("Order %(ref)s was cancelled") % {"ref": ref},
+            [
+                _("The order was cancelled and its lots were released. The order was not charged."),
+                _("Any payment received for it is credited to your balance, where you can use it for another order."),
+            ],
+        ),
         "ready": (
             _("Order %(ref)s: your machine is ready") % {"ref": ref},
             [
@@ -86,10 +93,8 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
 
 
 def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bool = False) -> None:
-    """Queue the email for `event` (placed, paid, extended, ready, ending, ended, refunded) once per order and event.
-
-    `new`: the order was created in this transaction, so no email about it can exist yet (one INSERT).
-    """
+    """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
+    order and event. `new`: the order was created in this transaction, so no email about it can exist yet."""
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)

@@ -21,7 +21,7 @@ from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
-from .errors import OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
+from .errors import CancelNeedsConfirmation, OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
@@ -30,10 +30,12 @@ __all__ = [
     "Contact",
     "extension_apply",
     "order_cancel",
+    "order_cancel_warning",
     "order_extend_reservation",
     "order_place",
     "order_transition",
     "orders_expire_due",
+    "register_cancel_warning",
     "register_payment_closer",
     "rental_running",
 ]
@@ -41,6 +43,7 @@ __all__ = [
 # The customer's emails that a transition queues (sent once, after commit).
 _NOTIFY: dict[tuple[str, str], str] = {
     (Track.PAYMENT, PaymentStatus.PAID): "paid",
+    (Track.PAYMENT, PaymentStatus.CANCELLED): "cancelled",
     (Track.PROVISIONING, ProvisioningStatus.READY): "ready",
     (Track.PROVISIONING, ProvisioningStatus.ENDED): "ended",
 }
@@ -57,6 +60,22 @@ _RELEASING = {
 # Called in the transaction that ends an order's wait for payment (paid, cancelled, expired), with the order
 # locked. Payments registers the function that closes the order's open intents (orders ← payments, DESIGN §10).
 _payment_closers: list[Callable[[Order], object]] = []
+
+
+# Asked before a customer cancels: returns a sentence on what happens to money already sent for the order, or
+# "" when nothing was sent or reported. Payments registers it (orders cannot see payments).
+_cancel_warnings: list[Callable[[Order], str]] = []
+
+
+def register_cancel_warning(warning: Callable[[Order], str]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if warning not in _cancel_warnings:
+        _cancel_warnings.append(warning)
+
+
+def order_cancel_warning(order: Order) -> str:
+    """What the customer must confirm before cancelling `order` ("" when there is nothing to confirm)."""
+    return " ".join(text for text in (warning(order) for warning in _cancel_warnings) if text)
 
 
 def register_payment_closer(closer: Callable[[Order], object]) -> None:
@@ -284,12 +303,17 @@ def order_extend_reservation(*, order_id: int, until: datetime) -> None:
     )
 
 
-def order_cancel(*, order: Order, actor: AbstractBaseUser) -> Order:
+def order_cancel(*, order: Order, actor: AbstractBaseUser, confirmed: bool = False) -> Order:
     """The customer cancels an unpaid order; its lots go back to stock.
 
     Raises:
         TransitionNotAllowed: the order is no longer awaiting payment.
+        CancelNeedsConfirmation: a payment was reported or received for the order and `confirmed` is False
+            (the message says what happens to the money); nothing changes.
     """
+    warning = order_cancel_warning(order) if order.payment_status == PaymentStatus.AWAITING_PAYMENT else ""
+    if warning and not confirmed:
+        raise CancelNeedsConfirmation(warning)
     return order_transition(
         order=order, track=Track.PAYMENT, to=PaymentStatus.CANCELLED, actor=actor, reason="cancelled by customer"
     )

@@ -33,7 +33,7 @@ from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .provisioning import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
-from .services import Contact, order_cancel, order_place
+from .services import Contact, order_cancel, order_cancel_warning, order_place
 
 
 def _authenticated_user(request: HttpRequest) -> User:
@@ -212,7 +212,9 @@ def _placed_outcome(order: Order) -> Outcome:
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
     """My rentals: a page of orders, newest first, with their payment and provisioning shown apart."""
-    page = page_from_request(request, order_list_for(_authenticated_user(request)))
+    # The intents and their payments (for the "Payment reported" badge) in two queries, not two per order.
+    orders = order_list_for(_authenticated_user(request)).prefetch_related("intents__payments")
+    page = page_from_request(request, orders)
     return render(request, "orders/rentals.html", {"orders": page.items, "page": page})
 
 
@@ -227,6 +229,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
     )
     context = {
         "order": order,
+        "cancel_warning": order_cancel_warning(order) if order.payment_status == "awaiting_payment" else "",
         "history": order_history(order),
         "now": now,
         "access": access if running else None,
@@ -316,7 +319,7 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
     order = order_get_for(user, ref)
 
     def cancel() -> Outcome:
-        order_cancel(order=order, actor=user)
+        order_cancel(order=order, actor=user, confirmed=request.POST.get("confirm") == "yes")
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}

@@ -9,10 +9,11 @@ class PaymentsConfig(AppConfig):
 
     def ready(self) -> None:
         from gpurent.orders.api import register_order_extender
-        from gpurent.orders.services import register_payment_closer
+        from gpurent.orders.services import register_cancel_warning, register_payment_closer
 
         from .presenters import order_payment_fields
-        from .services import order_intents_close
+        from .services import order_cancel_warning_for_payments, order_intents_close
 
         register_order_extender(order_payment_fields)
         register_payment_closer(order_intents_close)
+        register_cancel_warning(order_cancel_warning_for_payments)

@@ -133,9 +133,8 @@ def gap_report(network: str) -> dict[str, object]:
     key = ExtendedPublicKey.objects.filter(network=network, active=True).first()
     if key is None:
         return {"key": None}
-    paid_addresses = PaymentIntent.objects.filter(
-        network=network, status__in=[IntentStatus.CONFIRMED, IntentStatus.REVIEW]
-    ).values("address")
+    # "Paid" = a payment row exists for an intent on the address (any source, partial ones included).
+    paid_addresses = PaymentIntent.objects.filter(network=network, payments__isnull=False).values("address")
     last_used = (
         DerivedAddress.objects.filter(key=key, address__in=paid_addresses)
         .order_by("-index")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -16,6 +17,7 @@ from .models import Deposit, IntentStatus, Payment, PaymentIntent
 __all__ = [
     "deposit_get_for",
     "deposit_list_for",
+    "intent_awaits_verification",
     "intent_get_for",
     "intents_for_order",
     "order_references",
@@ -45,11 +47,20 @@ def order_references(order: Order) -> list[str]:
     return [f"order:{order.ref}", f"refund:{order.ref}"] + [f"deposit:{ref}" for ref in deposits]
 
 
-def payment_reported(intents: list[PaymentIntent]) -> bool:
-    """ "Payment reported. Awaiting verification.": some intent carries a report and none is confirmed yet."""
-    return any(intent.reported_at for intent in intents) and not any(
-        intent.status == IntentStatus.CONFIRMED for intent in intents
+def intent_awaits_verification(intent: PaymentIntent) -> bool:
+    """The customer reported paying this intent and nothing has been decided yet: no payment recorded on it,
+    not confirmed, rejected or closed. Uses `intent.payments.all()` (prefetch it for lists)."""
+    return (
+        intent.reported_at is not None
+        and intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED)
+        and not intent.payments.all()
     )
+
+
+def payment_reported(intents: Iterable[PaymentIntent]) -> bool:
+    """ "Payment reported. Awaiting verification.": some intent's report still waits for a decision (another
+    intent's partial confirmation does not hide it)."""
+    return any(intent_awaits_verification(intent) for intent in intents)
 
 
 def deposit_list_for(owner: AbstractBaseUser) -> QuerySet[Deposit]:

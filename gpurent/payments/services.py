@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,7 +28,7 @@ from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
-from gpurent.orders.models import Order
+from gpurent.orders.models import Order, OrderStatusChange
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_transition
 
@@ -178,6 +178,17 @@ def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> Paym
         intent.refresh_from_db()
         if first:
             _tell_operators(intent)
+            if intent.order_id is not None:
+                # The order's history shows the report (it is not a status: the order still awaits payment).
+                pair = pair_get(intent.asset, intent.network)
+                OrderStatusChange.objects.create(
+                    order_id=intent.order_id,
+                    track=Track.PAYMENT,
+                    from_status=PaymentStatus.AWAITING_PAYMENT,
+                    to_status=PaymentStatus.AWAITING_PAYMENT,
+                    actor_id=intent.owner_id,
+                    reason=f"payment reported: {format_units(intent.amount_units, pair)} {pair.label}"[:200],
+                )
         open_now = intent.status == IntentStatus.AWAITING_PAYMENT and now < intent.expires_at
         earlier = PaymentIntent.objects.filter(order_id=intent.order_id or 0, reported_at__isnull=False).exclude(
             pk=intent.pk
@@ -284,3 +295,17 @@ def order_intents_close(order: Order) -> int:
     open_intents = PaymentIntent.objects.filter(order_id=order.pk, status=IntentStatus.AWAITING_PAYMENT)
     paid = open_intents.filter(payments__isnull=False).update(status=IntentStatus.CONFIRMED)
     return paid + open_intents.update(status=IntentStatus.CLOSED)
+
+
+def order_cancel_warning_for_payments(order: Order) -> str:
+    """Registered with `orders.services.register_cancel_warning`: what happens to money already sent."""
+    intents = PaymentIntent.objects.filter(order_id=order.pk)
+    if not intents.filter(Q(reported_at__isnull=False) | Q(payments__isnull=False)).exists():
+        return ""
+    return str(
+        _(
+            "You reported a payment for this order, or we received one. If you cancel, the order will not be "
+            "provided: money already received and anything that still arrives for its payment instructions is "
+            "credited to your balance, where you can use it for another order."
+        )
+    )

@@ -151,7 +151,7 @@ def balance(request: HttpRequest) -> HttpResponse:
     context = {
         "balance": balance_for(user),
         "lines": page_from_request(request, ledger_lines_for(user)),
-        "deposits": list(deposit_list_for(user)[:20]),
+        "deposits": list(deposit_list_for(user).prefetch_related("intents__payments")[:20]),
         "form": TopUpForm(),
     }
     return render(request, "payments/balance.html", context)

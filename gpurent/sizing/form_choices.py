@@ -71,7 +71,12 @@ OPTIMIZERS = [
     ("sgd_momentum", _("SGD with momentum")),
     ("sgd", _("SGD")),
 ]
-ENGINES = [("vllm", _("vLLM")), ("transformers", _("Transformers")), ("llama_cpp", _("llama.cpp"))]
+ENGINES = [
+    ("vllm", _("vLLM")),
+    ("sglang", _("SGLang")),
+    ("transformers", _("Transformers")),
+    ("llama_cpp", _("llama.cpp")),
+]
 STRATEGIES = [
     ("single", _("One copy, tensor parallel")),
     ("ddp", _("DDP: full copy per card")),
@@ -131,6 +136,9 @@ DEFAULTS: dict[str, str] = {
     "gpu_memory_utilization": "90",
     "cuda_context_mib": "1024",
     "comm_buffer_mib": "512",
+    "max_num_batched_tokens": "8192",
+    "max_num_seqs": "256",
+    "cuda_graph_mib": "768",
 }
 
 # The two questions of the issue, one click away ("Try: …" links prefill the form by query string).
@@ -268,6 +276,9 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "gpu_memory_utilization",
             "cuda_context_mib",
             "comm_buffer_mib",
+            "max_num_batched_tokens",
+            "max_num_seqs",
+            "cuda_graph_mib",
         ),
     ),
 ]
@@ -304,12 +315,24 @@ FORM_OPTIONS = {
     "runtime.cuda_context_mib": "cuda_context_mib",
     "runtime.comm_buffer_mib": "comm_buffer_mib",
     "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
+    "runtime.max_num_batched_tokens": "max_num_batched_tokens",
+    "runtime.max_num_seqs": "max_num_seqs",
+    "runtime.cuda_graph_mib": "cuda_graph_mib",
     "diffusion.guidance": "guidance",
     "images_per_sequence": "images_per_sequence",
 } | {path: name for name, path in ADVANCED_SWITCHES.items()}
 
 # Which field groups and fields apply to each workload (the rest are hidden, server-side).
-SERVING_ONLY = ("concurrent", "context_len", "engine", "kv_cache", "gpu_memory_utilization")
+SERVING_ONLY = (
+    "concurrent",
+    "context_len",
+    "engine",
+    "kv_cache",
+    "gpu_memory_utilization",
+    "max_num_batched_tokens",
+    "max_num_seqs",
+    "cuda_graph_mib",
+)
 TRAINING_ONLY = (
     "optimizer",
     "activation_checkpointing",

@@ -188,6 +188,20 @@ class EstimateForm(forms.Form):
         help_text=_("NCCL buffers outside PyTorch's allocator when cards communicate."),
     )
 
+    max_num_batched_tokens = _number(
+        _("vLLM/SGLang tokens per step (max_num_batched_tokens)"), minimum=1, maximum=1_048_576, required=False
+    )
+    max_num_seqs = _number(
+        _("vLLM/SGLang sequences per step (max_num_seqs)"), minimum=1, maximum=65_536, required=False
+    )
+    cuda_graph_mib = _number(
+        _("CUDA-graph pool per card (MiB)"),
+        minimum=0,
+        maximum=16384,
+        required=False,
+        help_text=_("vLLM prints it after capturing graphs; 0 with --enforce-eager."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [("", _("Choose a model…")), *preset_choices()]  # type: ignore[attr-defined]
@@ -317,6 +331,9 @@ class EstimateForm(forms.Form):
             runtime = data["runtime"]
             if cleaned.get("gpu_memory_utilization"):
                 runtime["gpu_memory_utilization_pct"] = cleaned["gpu_memory_utilization"]
+            for name in ("max_num_batched_tokens", "max_num_seqs", "cuda_graph_mib"):
+                if cleaned.get(name) is not None:
+                    runtime[name] = cleaned[name]
         for name in ("cuda_context_mib", "comm_buffer_mib"):
             if cleaned.get(name) is not None:
                 data.setdefault("runtime", {})[name] = cleaned[name]

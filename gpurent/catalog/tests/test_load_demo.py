@@ -36,3 +36,12 @@ def test_load_demo_catalog_is_realistic(demo_catalog):
         assert gpu.price_3d_cents < gpu.price_7d_cents < gpu.price_30d_cents
         assert gpu.price_30d_cents / 30 < gpu.price_7d_cents / 7 < gpu.price_3d_cents / 3
         assert all(term_get(slug) is not None for slug in gpu.glossary_terms), gpu.slug
+
+
+@pytest.mark.django_db
+def test_the_demo_operator_is_in_the_roles_whose_emails_it_should_get(settings):
+    settings.DEMO_OPERATOR_ENABLED = True
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())  # idempotent
+    operator = get_user_model().objects.get(email=DEMO_OPERATOR_EMAIL)
+    assert {"payments", "provisioning"} <= set(operator.groups.values_list("name", flat=True))

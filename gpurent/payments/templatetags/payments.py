@@ -9,12 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
+from gpurent.core.money import Usd
+from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.selectors import balance_for, transfers_with_references
+from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
 from ..forms import PairForm
-from ..models import PaymentIntent
+from ..models import Deposit, DepositStatus, PaymentIntent
 from ..selectors import intents_for_order, order_references, payment_reported
 from ..views import intent_display
 
@@ -25,6 +29,7 @@ register = template.Library()
 def order_payment_panel(context: template.Context, order: Order) -> dict[str, Any]:
     intents: list[PaymentIntent] = list(intents_for_order(order).prefetch_related("payments"))
     references = order_references(order)
+    transfers = list(transfers_with_references(references))
     balance = balance_for(order.owner)
     return {
         "request": context.get("request"),
@@ -35,5 +40,32 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
         "balance": balance,
         "balance_covers": balance >= order.total,
         "pair_form": PairForm(auto_id="pair_%s"),
-        "transfers": list(transfers_with_references(references)),
+        "transfers": transfers,
+        "track": money_track(order, transfers),
     }
+
+
+def money_track(order: Order, transfers: list[LedgerTransfer]) -> dict[str, Usd]:
+    """What happened to the order's money, from its ledger transfers: paid (`order:`), refunded (`refund:`),
+    and credited to the balance by its payments (`deposit:`)."""
+
+    def total(prefix: str) -> Usd:
+        return Usd(sum(t.amount_cents for t in transfers if t.reference.startswith(prefix)))
+
+    return {"paid": total("order:"), "refunded": total("refund:"), "credited": total("deposit:")}
+
+
+@register.inclusion_tag("orders/partials/status.html")
+def order_payment_status(order: Order) -> dict[str, Any]:
+    """The order's payment badge, with "Payment reported" while a report awaits verification (DESIGN §5)."""
+    if order.payment_status == PaymentStatus.AWAITING_PAYMENT and payment_reported(order.intents.all()):
+        return {"value": "payment_reported", "label": _("Payment reported")}
+    return {"value": order.payment_status, "label": order.get_payment_status_display()}
+
+
+@register.inclusion_tag("orders/partials/status.html")
+def deposit_status(deposit: Deposit) -> dict[str, Any]:
+    """A top-up's badge, with "Payment reported" while a report on one of its intents awaits verification."""
+    if deposit.status == DepositStatus.PENDING and payment_reported(deposit.intents.all()):
+        return {"value": "payment_reported", "label": _("Payment reported")}
+    return {"value": deposit.status, "label": deposit.get_status_display()}

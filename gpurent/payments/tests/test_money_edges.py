@@ -13,6 +13,7 @@ from gpurent.orders.errors import TooManyUnpaidOrders
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments import rates
+from gpurent.payments.models import PaymentIntent
 from gpurent.payments.received import payment_receive
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order, intent_report
 
@@ -98,3 +99,83 @@ def test_closed_intents_show_no_payment_details_on_the_order_page_or_api(client,
     api = client.get(f"/api/v1/orders/{order.ref}").json()
     statuses = {item["id"]: item["status"] for item in api["intents"]}
     assert statuses[str(other.pk)] == "closed"
+
+
+# --- 9. Status and history hide the report ----------------------------------------------------------------------
+
+
+def test_a_report_shows_as_payment_reported_in_lists_badge_and_history(client, customer, order):
+    intent = usdt(order, customer)
+    other = usdt(order, customer)
+    intent_report(intent=intent)
+    client.force_login(customer)
+    rentals = client.get(reverse("orders:rentals")).content.decode()
+    assert 'class="status status-payment_reported">Payment reported<' in rentals
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert 'class="status status-payment_reported">Payment reported<' in page
+    assert "payment reported:" in page  # the history line
+    # A partial payment on another intent does not hide the report still waiting for verification.
+    payment_receive(intent_id=other.pk, txid="tx-part", amount_units=1_000_000, source="operator")
+    assert client.get(f"/api/v1/orders/{order.ref}").json()["payment_reported"] is True
+    payment_receive(intent_id=intent.pk, txid="tx-rest", amount_units=1_000_000, source="operator")
+    assert client.get(f"/api/v1/orders/{order.ref}").json()["payment_reported"] is False
+
+
+def test_a_reported_top_up_shows_payment_reported_in_the_deposit_list(client, customer, payment_setup):
+    top_up = deposit_create(owner=customer, amount=Usd(2_000))
+    intent = intent_issue_for_deposit(deposit=top_up, owner=customer, asset="USDT", network="tron")
+    intent_report(intent=intent)
+    client.force_login(customer)
+    balance = client.get(reverse("payments:balance")).content.decode()
+    assert 'class="status status-payment_reported">Payment reported<' in balance
+
+
+# --- 10. Cancel after report --------------------------------------------------------------------------------------
+
+
+def test_cancelling_after_a_report_asks_for_confirmation_and_says_what_happens(client, customer, order):
+    intent = usdt(order, customer)
+    intent_report(intent=intent)
+    client.force_login(customer)
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "credited to your balance" in page
+    assert 'name="confirm" value="yes" required' in page
+    url = reverse("orders:rental_cancel", args=[order.ref])
+    client.post(url, {"idempotency_key": "c1"})  # one click, no confirmation: nothing happens
+    assert Order.objects.get(pk=order.pk).payment_status == "awaiting_payment"
+    client.post(url, {"idempotency_key": "c2", "confirm": "yes"})
+    assert Order.objects.get(pk=order.pk).payment_status == "cancelled"
+    assert PaymentIntent.objects.get(pk=intent.pk).status == "closed"  # no countdown, no QR any more
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "Nothing was charged" not in page
+
+
+def test_cancelling_without_any_payment_needs_no_confirmation(client, customer, order):
+    client.force_login(customer)
+    client.post(reverse("orders:rental_cancel", args=[order.ref]), {"idempotency_key": "c1"})
+    assert Order.objects.get(pk=order.pk).payment_status == "cancelled"
+
+
+def test_a_cancelled_order_is_emailed_to_its_contact(customer, order):
+    from gpurent.core.models import OutboundEmail
+    from gpurent.orders.services import order_cancel
+
+    order_cancel(order=order, actor=customer)
+    email = OutboundEmail.objects.get(key=f"order-cancelled:{order.ref}")
+    assert email.to == order.contact_email
+
+
+# --- 11. Refunds are invisible on the order -----------------------------------------------------------------------
+
+
+def test_a_refund_shows_on_the_order_with_its_reference_and_the_money_track(client, customer, order):
+    from gpurent.orders.provisioning import provision_fail, provision_start
+
+    intent = usdt(order, customer)
+    payment_receive(intent_id=intent.pk, txid="tx-1", amount_units=intent.amount_units, source="operator")
+    provision_start(order=Order.objects.get(pk=order.pk), actor=None)
+    provision_fail(order=Order.objects.get(pk=order.pk), actor=None, reason="no machine")
+    client.force_login(customer)
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert f"refund:{order.ref}" in page
+    assert "Paid from the balance: $410.00. Refunded to the balance: $410.00." in page

@@ -522,7 +522,7 @@ class PaymentsMachine(RuleBasedStateMachine):
     def order_cancel_by_customer(self, order_pk: int) -> None:
         order = Order.objects.get(pk=order_pk)
         try:
-            order_cancel(order=order, actor=self.customers[self._customer_of(order.owner_id)])
+            order_cancel(order=order, actor=self.customers[self._customer_of(order.owner_id)], confirmed=True)
         except TransitionNotAllowed:
             assert order.payment_status != PaymentStatus.AWAITING_PAYMENT
             return

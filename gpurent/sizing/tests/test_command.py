@@ -13,7 +13,18 @@ from vramcalc.cli import main as vramcalc_main
 
 pytestmark = pytest.mark.django_db
 
-SERVING_FLAGS = ["--preset", "llama-3.1-70b", "--workload", "inference", "--seq-len", "8192", "--concurrent", "16"]
+SERVING_FLAGS = [
+    "--preset",
+    "llama-3.1-70b",
+    "--workload",
+    "inference",
+    "--seq-len",
+    "8192",
+    "--concurrent",
+    "16",
+    "--engine",
+    "vllm",
+]
 QLORA_FLAGS = [
     "--preset", "llama-3.1-70b", "--workload", "qlora", "--quant", "bnb_nf4", "--double-quant", "--seq-len", "4096",
     "--optimizer", "paged_adamw", "--checkpointing", "--lora-rank", "16",

@@ -270,7 +270,8 @@ def test_vllm_deployment_through_the_web_form_gives_a_range(client, demo_catalog
     assert sizing.inputs.runtime.gpu_memory_utilization_pct == 85
     assert {"weights", "kv_cache", "workspace"} <= _components(html)
     assert sizing.result.peak_low_bytes < sizing.result.peak_high_bytes
-    assert "vLLM pre-allocates" in html
+    assert "vLLM (and SGLang) pre-allocate" in html
+    assert {"cuda_graphs", "engine_runtime"} <= _components(html)
 
 
 def test_only_the_fields_of_the_workload_are_shown_and_the_share_link_reopens_it(client, demo_catalog):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -47,10 +48,14 @@ class Command(BaseCommand):
 
     def _ensure_demo_operator(self) -> None:
         user_model = get_user_model()
-        if user_model.objects.filter(email=DEMO_OPERATOR_EMAIL).exists():
+        operator = user_model.objects.filter(email=DEMO_OPERATOR_EMAIL).first()
+        if operator is not None:
             self.stdout.write(f"Demo operator: {DEMO_OPERATOR_EMAIL} (already there).")
-            return
-        user_model.objects.create_superuser(
-            DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD, first_name="Demo", last_name="Operator"
-        )
-        self.stdout.write(f"Demo operator created: {DEMO_OPERATOR_EMAIL}.")
+        else:
+            operator = user_model.objects.create_superuser(
+                DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD, first_name="Demo", last_name="Operator"
+            )
+            self.stdout.write(f"Demo operator created: {DEMO_OPERATOR_EMAIL}.")
+        # Operator e-mails go to the members of a role (e.g. "payment reported" to `payments`): the demo operator
+        # is in every desk role, so the local demo shows them.
+        operator.groups.add(*Group.objects.filter(name__in=["payments", "provisioning"]))
