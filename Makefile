@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/gpurent
 
-.PHONY: help setup db run test test-fast test-postgres test-browser test-chains lint format typecheck check-deploy messages compilemessages bench clean
+.PHONY: help setup db run test test-fast test-postgres test-browser test-chains lint format typecheck check-deploy messages compilemessages bench bench-http clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -84,6 +84,9 @@ compilemessages: setup ## Compile locale/*.po into the .mo files Django reads (g
 bench: setup ## Benchmarks (ratios against a baseline measured in the same run)
 	$(PY) bench/catalog_pages.py
 	$(PY) bench/estimator_accuracy.py
+
+bench-http: setup ## HTTP benchmark under gunicorn on PostgreSQL (PG_SERVER=postgres://postgres@127.0.0.1:5432)
+	$(PY) bench/http_bench.py --server $(or $(PG_SERVER),postgres://postgres@127.0.0.1:5432)
 
 clean: ## Remove the virtualenv, the SQLite database and collected files
 	rm -rf $(VENV) db.sqlite3* staticfiles artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis

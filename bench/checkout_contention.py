@@ -4,8 +4,10 @@
 
 Every thread places orders for the same GPU model (the hottest row of the shop). The baseline is the bare
 minimum a correct reservation needs: the raw conditional UPDATE `stock_lots = stock_lots - 1 WHERE
-stock_lots >= 1` in its own transaction. The service does that plus the order row, its two status-change
-rows and the reference. Reported: orders per second and p95 latency of each, and the ratios.
+stock_lots >= 1`, autocommit, over one raw psycopg connection per thread on PostgreSQL (Django's connection
+on SQLite), the same number of threads. The service does that plus the order row, its two status-change
+rows, its email and the reference. Reported: orders per second and p95 latency of each, the ratios, and the
+lock window: from the moment the reserving UPDATE returns (the stock row is locked) to the end of COMMIT.
 Use PostgreSQL for meaningful contention (`--database-url postgres://...` to an empty scratch database).
 """
 
@@ -85,19 +87,34 @@ def main() -> None:
     per_thread = args.orders // args.threads
     table = GpuModel._meta.db_table
 
+    reserve_sql = f"UPDATE {table} SET stock_lots = stock_lots - 1 WHERE id = %s AND stock_lots >= 1"  # noqa: S608
+    raw = threading.local()
+
     def raw_reserve(_: int) -> None:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} SET stock_lots = stock_lots - 1 WHERE id = %s AND stock_lots >= 1",  # noqa: S608
-                [gpu.pk],
-            )
+        if connection.vendor != "postgresql":
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(reserve_sql, [gpu.pk])
+            return
+        if not hasattr(raw, "connection"):
+            import psycopg
+
+            raw.connection = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+        raw.connection.execute(reserve_sql, [gpu.pk])
+
+    windows: list[float] = []
+
+    def lock_window(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        result = execute(sql, params, many, context)
+        if sql.startswith(f'UPDATE "{table}" SET "stock_lots"'):  # noqa: S608
+            locked = time.perf_counter()
+            transaction.on_commit(lambda: windows.append(time.perf_counter() - locked))
+        return result
 
     contact = Contact("B", "B", "bench@example.com")
 
     def place(_: int) -> None:
-        order_place(
-            owner=user, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact
-        )  # fmt: skip
+        with connection.execute_wrapper(lock_window):
+            order_place(owner=user, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
 
     timed_run(args.threads, 5, raw_reserve)  # warm-up: connections, statement caches
     baseline = timed_run(args.threads, per_thread, raw_reserve)
@@ -109,6 +126,9 @@ def main() -> None:
     print(f"{'order_place (reserve + order + history)':42} {service[0]:11.0f} {service[1]:8.2f}")
     throughput, p95 = service[0] / baseline[0], service[1] / baseline[1]
     print(f"ratio: throughput {throughput:.2f}× the baseline, p95 latency {p95:.1f}× the baseline")
+    window_ms = sorted(window * 1000 for window in windows)
+    median, p95_window = statistics.median(window_ms), statistics.quantiles(window_ms, n=20)[18]
+    print(f"lock window (reserving UPDATE returned -> COMMIT done): median {median:.3f} ms, p95 {p95_window:.3f} ms")
     scratch.cleanup()
 
 

@@ -5,18 +5,23 @@ Every error the API returns has the shape `{"error": {"code": ..., "message": ..
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.core.exceptions import RequestDataTooBig
+from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Schema
+from ninja import Field, NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from .errors import ApplicationError, error_body
 from .idempotency import HEADER, KEY_REQUIRED_MESSAGE
+from .pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NEWEST_FIRST, keyset_page
 
-__all__ = ["ErrorOut", "install_error_handlers"]
+__all__ = ["ErrorOut", "PageIn", "api_page", "install_error_handlers"]
+
+M = TypeVar("M", bound=Model)
 
 _CODES_BY_STATUS = {
     400: "invalid_request",
@@ -39,6 +44,23 @@ class ErrorOut(Schema):
     """The API's error body."""
 
     error: ErrorDetail
+
+
+class PageIn(Schema):
+    """Query parameters of every paginated list (see `gpurent.core.pagination`)."""
+
+    cursor: str | None = Field(
+        None, max_length=512, description="The `next` value of the previous page; omit for the first page"
+    )
+    limit: int = Field(DEFAULT_PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description="Rows per page")
+
+
+def api_page(
+    queryset: QuerySet[M], page: PageIn, out: Callable[[M], Any], *, key: tuple[str, ...] = NEWEST_FIRST
+) -> dict[str, Any]:
+    """A list response: `{"items": [...], "next": cursor-or-null}`; a bad cursor is 422 `invalid_request`."""
+    found = keyset_page(queryset, page.cursor, size=page.limit, key=key)
+    return {"items": [out(row) for row in found.items], "next": found.next}
 
 
 def _describe_validation_errors(errors: list[dict[str, Any]]) -> str:

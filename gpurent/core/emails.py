@@ -35,19 +35,24 @@ logger = logging.getLogger(__name__)
 
 
 def email_queue(
-    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None
+    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None, new: bool = False
 ) -> OutboundEmail | None:
     """Queue the email `template` (`<template>_subject.txt`, `.txt`, `.html` under templates/emails/) for `to`.
 
     Returns the new row, or None when an email with this key was queued before (it is never sent twice, and
     its templates are not rendered again). The templates are rendered after the transaction commits, not
     inside it (the caller's transaction may hold money locks); the row is sent only once rendered.
+    `new`: the key names something created in the caller's transaction, so it cannot exist yet: one INSERT
+    instead of a read and an insert (the unique key still refuses a duplicate).
     """
     # Customers' emails pass the account's language; without one, the language of the request that queues it.
     language = language or translation.get_language() or settings.LANGUAGE_CODE
-    email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to})
-    if not created:
-        return None
+    if new:
+        email = OutboundEmail.objects.create(key=key, to=to)
+    else:
+        email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to})
+        if not created:
+            return None
 
     def render_and_enqueue() -> None:
         with translation.override(language):

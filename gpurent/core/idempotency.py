@@ -24,13 +24,15 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Annotated, Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -49,6 +51,7 @@ __all__ = [
     "IdempotencyKeyHeader",
     "Outcome",
     "api_idempotent",
+    "finish_early",
     "form_action",
     "form_idempotent",
     "form_key",
@@ -141,6 +144,14 @@ def form_params(request: HttpRequest) -> dict[str, list[str]]:
 
 def _claim(*, owner: str, key: str, fingerprint: str) -> IdempotencyKey:
     now = timezone.now()
+    try:
+        # The usual case, a new key: one INSERT (a transaction of its own in autocommit), no read first.
+        with transaction.atomic() if transaction.get_connection().in_atomic_block else nullcontext():
+            return IdempotencyKey.objects.create(
+                owner=owner, key=key, fingerprint=fingerprint, locked_at=now, created_at=now
+            )
+    except IntegrityError:
+        pass  # the key exists: read it under a lock and decide
     with transaction.atomic():
         record, created = IdempotencyKey.objects.select_for_update().get_or_create(
             owner=owner,
@@ -181,6 +192,24 @@ def _finish(record: IdempotencyKey, outcome: Outcome) -> None:
         raise IdempotencyKeyInUse()
 
 
+# The key whose action is running in this context, so that the action can store its outcome early.
+_running: ContextVar[IdempotencyKey | None] = ContextVar("idempotency_running", default=None)
+
+
+def finish_early(outcome: Outcome) -> Outcome:
+    """Store `outcome` for the running key now, inside the action's transaction, and return it.
+
+    For an action whose last statement takes a contended lock (placing an order reserves stock last): the
+    key's row is written before that lock is taken instead of while it is held. If the action then fails,
+    the transaction rolls this back with everything else. Outside `run_idempotent` it only returns `outcome`.
+    """
+    record = _running.get()
+    if record is not None and record.state != IdempotencyState.FINISHED:
+        _finish(record, outcome)
+        record.state = IdempotencyState.FINISHED
+    return outcome
+
+
 def _release(record: IdempotencyKey) -> None:
     IdempotencyKey.objects.filter(pk=record.pk, state=IdempotencyState.STARTED).delete()
 
@@ -200,10 +229,12 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
     if record.state == IdempotencyState.FINISHED:
         # A check constraint guarantees a finished key has a status.
         return Outcome(record.response_status or 500, record.response_body or {}, replayed=True)
+    running = _running.set(record)
     try:
         with transaction.atomic():
             outcome = action()
-            _finish(record, outcome)
+            if record.state != IdempotencyState.FINISHED:  # else finished early, in this transaction
+                _finish(record, outcome)
         return outcome
     except ApplicationError as error:
         if not error.replayable:
@@ -216,6 +247,8 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
     except BaseException:
         _release(record)
         raise
+    finally:
+        _running.reset(running)
 
 
 def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:

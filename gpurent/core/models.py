@@ -9,6 +9,24 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
+def relations_known_empty(instance: models.Model, *, but: tuple[str, ...] = ()) -> None:
+    """Tell Django that nothing points at `instance` yet (it was just inserted), except through `but`.
+
+    Reading one of its reverse relations then costs no query: a one-to-one raises `DoesNotExist`, a
+    many-to-one is an empty queryset, as a query would have found. Only call it in the transaction that
+    created the row, before anything else can point at it.
+    """
+    cache: dict[str, models.QuerySet[models.Model]] = instance.__dict__.setdefault("_prefetched_objects_cache", {})
+    for relation in instance._meta.related_objects:
+        name = relation.get_accessor_name()
+        if name is None or name in but or relation.many_to_many:
+            continue
+        if relation.one_to_one:
+            relation.set_cached_value(instance, None)
+        elif isinstance(relation.related_model, type):
+            cache[name] = relation.related_model._default_manager.none()
+
+
 class TimeStampedModel(models.Model):
     """Base for every domain model: when a row was created and last changed (timezone-aware, UTC)."""
 

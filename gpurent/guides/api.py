@@ -11,7 +11,7 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.security import django_auth
 
 from gpurent.accounts.owners import owner_for
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
 
@@ -102,7 +102,8 @@ class QuoteOut(Schema):
 
 
 class QuoteListOut(Schema):
-    items: list[QuoteOut]
+    items: list[QuoteOut] = Field(description="One page of quote requests, newest first")
+    next: str | None = Field(description="Cursor of the older requests (pass as ?cursor=), null on the last page")
 
 
 def _quote_out(quote: QuoteRequest) -> dict[str, Any]:
@@ -158,8 +159,8 @@ def create_quote(request: HttpRequest, payload: QuoteIn, idempotency_key: Idempo
 
 
 @router.get("/quotes", response={200: QuoteListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my quote requests")
-def list_quotes(request: HttpRequest) -> dict[str, Any]:
-    return {"items": [_quote_out(quote) for quote in quote_request_list_for(owner_for(request))]}
+def list_quotes(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    return api_page(quote_request_list_for(owner_for(request)), page, _quote_out)
 
 
 @router.get(

@@ -17,6 +17,7 @@ from gpurent.accounts.owners import owner_for
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .enums import Endpoint, GuideWorkload, Scope
 from .forms import GuideFilterForm, QuoteRequestForm
@@ -148,8 +149,9 @@ def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> H
 def quote_list(request: HttpRequest) -> HttpResponse:
     """The quote requests of this account (or of this browser's guest session), newest first."""
     owner = owner_for(request)
-    quotes = list(quote_request_list_for(owner))
-    return render(request, "guides/quote_list.html", {"quotes": quotes, "is_guest": owner.user is None})
+    page = page_from_request(request, quote_request_list_for(owner))
+    context = {"quotes": page.items, "page": page, "is_guest": owner.user is None}
+    return render(request, "guides/quote_list.html", context)
 
 
 @require_GET

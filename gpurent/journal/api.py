@@ -13,18 +13,18 @@ from typing import Any, Literal, cast
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .export import entry_data, entry_document, entry_markdown, journal_document, journal_markdown, run_data
 from .records import EntryDraft, MeasurementDraft, RunDraft
-from .selectors import entry_get_for, journal_for_export, run_get
+from .selectors import entries_with_runs_for, entry_get_for, journal_for_export, run_get
 from .services import MAX_GPUS, MAX_KEYS, MAX_NUMBER, entry_create, run_create
 
 router = Router(tags=["journal"], auth=api_auth)
@@ -176,7 +176,8 @@ class EntryOut(Schema):
 
 
 class EntryListOut(Schema):
-    items: list[EntryOut]
+    items: list[EntryOut] = Field(description="One page of entries, newest first")
+    next: str | None = Field(description="Cursor of the older entries (pass as ?cursor=), null on the last page")
 
 
 _READ = {401: ErrorOut, 403: ErrorOut}
@@ -184,8 +185,8 @@ _WRITE = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 
 
 @router.get("/entries", response={200: EntryListOut, **_READ}, summary="List my journal entries")
-def list_entries(request: HttpRequest) -> dict[str, Any]:
-    return {"items": [entry_data(entry) for entry in journal_for_export(_owner(request))[::-1]]}
+def list_entries(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    return api_page(entries_with_runs_for(_owner(request)), page, entry_data)
 
 
 @router.post("/entries", response={201: EntryOut, **_WRITE}, summary="Open a journal entry")

@@ -16,6 +16,7 @@ from gpurent.sizing.selectors import estimate_list_for
 from .models import JournalEntry, Measurement, Run
 
 __all__ = [
+    "entries_with_runs_for",
     "entry_get_for",
     "entry_list_for",
     "estimate_choices_for",
@@ -72,9 +73,14 @@ def run_get(entry: JournalEntry, public_id: uuid.UUID | str) -> Run:
     raise NotFound()
 
 
+def entries_with_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
+    """The owner's entries with everything an export or the API writes, in a fixed number of queries."""
+    return entry_list_for(owner).prefetch_related(_runs_with_measurements())
+
+
 def journal_for_export(owner: Owner) -> list[JournalEntry]:
     """Every entry of the owner, oldest first, with everything an export writes, in a fixed number of queries."""
-    return list(entry_list_for(owner).prefetch_related(_runs_with_measurements()).order_by("created_at", "id"))
+    return list(entries_with_runs_for(owner).order_by("created_at", "id"))
 
 
 def order_choices_for(owner: Owner) -> QuerySet[Order]:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from gpurent.accounts.owners import Owner, owner_for
 from gpurent.core.errors import ApplicationError, NotFound
 from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .comparison import runs_compare
 from .errors import JournalInputInvalid
@@ -41,8 +42,9 @@ from .services import entry_create, run_create
 def journal_index(request: HttpRequest) -> HttpResponse:
     """The owner's entries, newest first, with the whole-journal exports."""
     owner = owner_for(request)
-    entries = list(entry_list_for(owner))
-    return render(request, "journal/index.html", {"entries": entries, "is_guest": owner.user is None})
+    page = page_from_request(request, entry_list_for(owner))
+    context = {"entries": page.items, "page": page, "is_guest": owner.user is None}
+    return render(request, "journal/index.html", context)
 
 
 def _entry_form(owner: Owner, data: Any = None, initial: dict[str, Any] | None = None) -> EntryForm:

@@ -8,12 +8,12 @@ from typing import Any, Literal, cast
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
-from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.api import ErrorOut, PageIn, api_page
+from gpurent.core.idempotency import IdempotencyKeyHeader, api_idempotent, finish_early
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.schemas import InputSchema
 
@@ -86,7 +86,8 @@ class ExtendIn(InputSchema):
 
 
 class OrderListOut(Schema):
-    items: list[OrderOut]
+    items: list[OrderOut] = Field(description="One page of orders, newest first")
+    next: str | None = Field(description="Cursor of the older orders (pass as ?cursor=), null on the last page")
 
 
 # Apps that build on orders (payments) add their fields to the order's API shape without orders importing
@@ -172,7 +173,8 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
     user = cast(User, request.user)
 
     def place() -> IdempotentOutcome:
-        order = order_place(
+        placed: list[IdempotentOutcome] = []
+        order_place(
             owner=user,
             gpu_slug=payload.gpu,
             term_days=payload.term_days,
@@ -180,22 +182,24 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
             environment=payload.environment,
             environment_note=payload.environment_note,
             contact=Contact(user.first_name, user.last_name, user.email),
+            # The response is stored before the stock row is locked (decision 0180).
+            before_reserve=lambda order: placed.append(finish_early(IdempotentOutcome(201, order_out(order)))),
         )
-        return IdempotentOutcome(201, order_out(order))
+        return placed[0]
 
     outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place)
     return Status(outcome.status, outcome.body)
 
 
 @router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
-def list_orders(request: HttpRequest) -> dict[str, Any]:
-    # The access and the intents of every order in two queries, not two per order.
+def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    # The access and the intents of the page's orders in a fixed number of queries, not per order.
     orders = (
         order_list_for(cast(User, request.user))
         .select_related("access", "extends")
         .prefetch_related("intents__payments", "extensions", "ssh_keys")
     )
-    return {"items": [order_out(order) for order in orders]}
+    return api_page(orders, page, order_out)
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")

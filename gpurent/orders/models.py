@@ -62,7 +62,11 @@ class Order(TimeStampedModel):
         ordering = ["-created_at", "-id"]
         verbose_name = _("order")
         verbose_name_plural = _("orders")
-        indexes = [models.Index(fields=["payment_status", "reserved_until"])]
+        indexes = [
+            models.Index(fields=["payment_status", "reserved_until"]),
+            # Keyset pages of one customer's orders, newest first (gpurent.core.pagination).
+            models.Index(fields=["owner", "id"], name="order_owner_id"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(lots__gte=MIN_LOTS_PER_ORDER) & Q(lots__lte=MAX_LOTS_PER_ORDER), name="order_lots_1_to_10"

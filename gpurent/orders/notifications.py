@@ -93,9 +93,9 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
     return texts[event]
 
 
-def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None:
+def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bool = False) -> None:
     """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
-    order and event."""
+    order and event. `new`: the order was created in this transaction, so no email about it can exist yet."""
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
@@ -106,4 +106,5 @@ def order_notify(order: Order, event: str, *, amount: Usd | None = None) -> None
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},
         language=language,
+        new=new,
     )

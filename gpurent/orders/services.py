@@ -17,6 +17,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
@@ -113,12 +114,17 @@ def order_place(
     environment_note: str = "",
     contact: Contact,
     ssh_keys: Sequence[SshKey] = (),
+    before_reserve: Callable[[Order], object] | None = None,
 ) -> Order:
     """Place an order and reserve its lots, atomically; `ssh_keys` (the owner's) are copied onto it.
 
     The lots leave stock in the same transaction that creates the order, through a conditional UPDATE, so two
     customers can never buy the same last lot; if there are too few, the whole transaction rolls back.
     The order waits for payment until `reserved_until`.
+
+    The GPU's stock row is the one every buyer contends for; its lock is held from the reserving UPDATE to
+    COMMIT, so that UPDATE is the transaction's last statement: the order, its history and its email are
+    written first, and `before_reserve(order)` (e.g. storing the idempotent response) runs just before it.
 
     Raises:
         NotFound: no GPU model on sale with that slug.
@@ -139,47 +145,36 @@ def order_place(
     if not (contact.first_name.strip() and contact.last_name.strip() and contact.email.strip()):
         raise InvalidRequest(_("A contact first name, last name and email are required."))
     now = timezone.now()
-    with transaction.atomic():
-        order = _create_with_unique_ref(
-            owner=owner,
-            gpu=gpu,
-            term_days=quote.term.value,
-            lots=lots,
-            cards=quote.cards,
-            environment=environment,
-            environment_note=environment_note,
-            lot_price_cents=quote.lot_price.cents,
-            total_cents=quote.total.cents,
-            contact_first_name=contact.first_name.strip(),
-            contact_last_name=contact.last_name.strip(),
-            contact_email=contact.email.strip(),
-            reserved_until=now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS),
-        )
-        OrderStatusChange.objects.bulk_create(
-            [
-                OrderStatusChange(order=order, track=Track.PAYMENT, to_status=order.payment_status, actor_id=owner.pk),
-                OrderStatusChange(
-                    order=order, track=Track.PROVISIONING, to_status=order.provisioning_status, actor_id=owner.pk
-                ),
-            ]
-        )
-        OrderSshKey.objects.bulk_create(
-            [
-                OrderSshKey(order=order, name=key.name, public_key=key.public_key, fingerprint=key.fingerprint)
-                for key in ssh_keys
-                if key.user_id == owner.pk
-            ]
-        )
-        # Reserve last: the GPU row is the one every buyer contends for, and its lock is held from this
-        # UPDATE to COMMIT, so taking it after the inserts keeps that window as short as it can be.
-        if not stock_reserve(gpu_id=gpu.pk, lots=lots):
-            raise OutOfStock()
-        order_notify(order, "placed")
-    return order
+    fields = {
+        "owner": owner,
+        "gpu": gpu,
+        "term_days": quote.term.value,
+        "lots": lots,
+        "cards": quote.cards,
+        "environment": environment,
+        "environment_note": environment_note,
+        "lot_price_cents": quote.lot_price.cents,
+        "total_cents": quote.total.cents,
+        "contact_first_name": contact.first_name.strip(),
+        "contact_last_name": contact.last_name.strip(),
+        "contact_email": contact.email.strip(),
+        "reserved_until": now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS),
+    }
+    # 40 random bits make a clash of references very unlikely; the unique index makes it impossible, and the
+    # whole placement is retried with a new reference (one savepoint per order, not one per insert).
+    for _attempt in range(5):
+        ref = new_reference("R")
+        try:
+            with transaction.atomic():
+                return _place(Order(ref=ref, **fields), ssh_keys, before_reserve)
+        except IntegrityError:
+            if not Order.objects.filter(ref=ref).exists():
+                raise
+    raise RuntimeError("could not find a free order reference")
 
 
 def _create_with_unique_ref(**fields: object) -> Order:
-    # 40 random bits make a clash very unlikely; the unique index makes it impossible, and we retry.
+    """An order with a fresh reference, retried in a savepoint on a clash (used by extensions)."""
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -187,6 +182,34 @@ def _create_with_unique_ref(**fields: object) -> Order:
         except IntegrityError:
             continue
     raise RuntimeError("could not find a free order reference")
+
+
+def _place(order: Order, ssh_keys: Sequence[SshKey], before_reserve: Callable[[Order], object] | None) -> Order:
+    order.save(force_insert=True)
+    OrderStatusChange.objects.bulk_create(
+        [
+            OrderStatusChange(order=order, track=track, to_status=status, actor_id=order.owner_id)
+            for track, status in [
+                (Track.PAYMENT, order.payment_status),
+                (Track.PROVISIONING, order.provisioning_status),
+            ]
+        ]
+    )
+    OrderSshKey.objects.bulk_create(
+        [
+            OrderSshKey(order=order, name=key.name, public_key=key.public_key, fingerprint=key.fingerprint)
+            for key in ssh_keys
+            if key.user_id == order.owner_id
+        ]
+    )
+    relations_known_empty(order, but=("status_changes", "ssh_keys"))  # a new order: reading them costs no query
+    order_notify(order, "placed", new=True)
+    if before_reserve is not None:
+        before_reserve(order)
+    # Last: the lock on the GPU's row is held from this UPDATE to COMMIT (decision 0180).
+    if not stock_reserve(gpu_id=order.gpu_id, lots=order.lots):
+        raise OutOfStock()
+    return order
 
 
 def order_transition(

@@ -22,7 +22,8 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, form_action, form_idempotent
+from gpurent.core.idempotency import Outcome, finish_early, form_action, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
@@ -174,7 +175,8 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         if draft is None or not form.matches(draft):
             raise InvalidRequest(_("Your choice changed in another tab. Please check the summary again."))
         data = form.cleaned_data
-        order = order_place(
+        placed: list[Outcome] = []
+        order_place(
             owner=user,
             gpu_slug=draft.gpu_slug,
             term_days=draft.term_days,
@@ -182,9 +184,10 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             environment=draft.environment,
             environment_note=draft.environment_note,
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
+            before_reserve=lambda order: placed.append(finish_early(_placed_outcome(order))),
             ssh_keys=list(data["ssh_keys"]),
         )
-        return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
+        return placed[0]
 
     try:
         outcome = form_idempotent(request, place)
@@ -201,13 +204,18 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
     return redirect(outcome.body["redirect"])
 
 
+def _placed_outcome(order: Order) -> Outcome:
+    return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
+
+
 @login_required
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
-    """My rentals: every order with its payment and provisioning shown apart."""
+    """My rentals: a page of orders, newest first, with their payment and provisioning shown apart."""
     # The intents and their payments (for the "Payment reported" badge) in two queries, not two per order.
-    orders = list(order_list_for(_authenticated_user(request)).prefetch_related("intents__payments"))
-    return render(request, "orders/rentals.html", {"orders": orders})
+    orders = order_list_for(_authenticated_user(request)).prefetch_related("intents__payments")
+    page = page_from_request(request, orders)
+    return render(request, "orders/rentals.html", {"orders": page.items, "page": page})
 
 
 def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpResponse:

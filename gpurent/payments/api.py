@@ -8,11 +8,11 @@ from typing import Annotated, Any, cast
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import Field, Header, Router, Schema, Status
+from ninja import Field, Header, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.money import Usd
@@ -73,7 +73,8 @@ class LedgerLineOut(Schema):
 
 class BalanceOut(Schema):
     available_usd: str
-    entries: list[LedgerLineOut]
+    entries: list[LedgerLineOut] = Field(description="One page of ledger lines, newest first")
+    next: str | None = Field(description="Cursor of the older lines (pass as ?cursor=), null on the last page")
 
 
 def _user(request: HttpRequest) -> User:
@@ -166,8 +167,8 @@ def deposit_intent_create(
 
 
 @router.get("/balance", response={200: BalanceOut, **ERRORS}, summary="My balance and its ledger lines")
-def balance(request: HttpRequest) -> dict[str, Any]:
-    return balance_out(_user(request))
+def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    return balance_out(_user(request), page.cursor, page.limit)
 
 
 class WebhookOut(Schema):

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from gpurent.core.money import Usd
+from gpurent.core.pagination import DEFAULT_PAGE_SIZE, keyset_page
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.models import Order
 
@@ -60,9 +61,12 @@ def deposit_out(deposit: Deposit) -> dict[str, Any]:
     }
 
 
-def balance_out(owner: AbstractBaseUser) -> dict[str, Any]:
+def balance_out(owner: AbstractBaseUser, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE) -> dict[str, Any]:
+    """The balance and one page of its ledger lines, newest first; `next` is the cursor of the older lines."""
+    page = keyset_page(ledger_lines_for(owner), cursor, size=limit)
     return {
         "available_usd": balance_for(owner).to_api(),
+        "next": page.next,
         "entries": [
             {
                 "at": entry.created_at,
@@ -72,6 +76,6 @@ def balance_out(owner: AbstractBaseUser) -> dict[str, Any]:
                 "balance_after_usd": Usd(entry.balance_after_cents or 0).to_api(),  # customer lines always have it
                 "memo": entry.transfer.memo,
             }
-            for entry in ledger_lines_for(owner)
+            for entry in page.items
         ],
     }

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from gpurent.accounts.models import User
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
+from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.selectors import order_get_for
 
@@ -149,7 +150,7 @@ def balance(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     context = {
         "balance": balance_for(user),
-        "lines": list(ledger_lines_for(user)),
+        "lines": page_from_request(request, ledger_lines_for(user)),
         "deposits": list(deposit_list_for(user).prefetch_related("intents__payments")[:20]),
         "form": TopUpForm(),
     }

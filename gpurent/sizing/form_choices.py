@@ -349,3 +349,13 @@ TRAINING_ONLY = (
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
 DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders")
+# Fields that do not apply to image models (no token sequence, no KV cache).
+DIFFUSION_HIDES = (
+    "seq_len",
+    "context_len",
+    "kv_cache",
+    "attention",
+    "chunked_loss",
+    "sequence_parallel",
+    "images_per_sequence",
+)

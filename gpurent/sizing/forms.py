@@ -26,6 +26,7 @@ from .form_choices import (
     ATTENTION,
     COMPUTE_DTYPES,
     DEFAULTS,
+    DIFFUSION_HIDES,
     DIFFUSION_ONLY,
     DTYPES,
     ENGINE_FIELDS,
@@ -372,17 +373,6 @@ class EstimateForm(forms.Form):
         for name in ("activation_checkpointing", *ADVANCED_SWITCHES):
             data[name] = "on" if self.cleaned_data.get(name) else ""
         return {key: value for key, value in data.items() if value not in ("", None)}
-
-
-DIFFUSION_HIDES = (
-    "seq_len",
-    "context_len",
-    "kv_cache",
-    "attention",
-    "chunked_loss",
-    "sequence_parallel",
-    "images_per_sequence",
-)
 
 
 def _preset_kind(preset: str) -> ModelKind | None:

@@ -16,6 +16,7 @@ from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
 from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .calculation import Sizing, size_workload
 from .errors import EstimateInputInvalid
@@ -90,8 +91,9 @@ def estimate_save_view(request: HttpRequest) -> HttpResponse:
 def saved_list(request: HttpRequest) -> HttpResponse:
     """The estimates this account (or this browser's guest session) saved, newest first."""
     owner = owner_for(request)
-    estimates = list(estimate_list_for(owner))
-    return render(request, "sizing/saved_list.html", {"estimates": estimates, "is_guest": owner.user is None})
+    page = page_from_request(request, estimate_list_for(owner))
+    context = {"estimates": page.items, "page": page, "is_guest": owner.user is None}
+    return render(request, "sizing/saved_list.html", context)
 
 
 def _detail_context(request: HttpRequest, public_id: uuid.UUID, form: MeasurementForm | None = None) -> dict[str, Any]:

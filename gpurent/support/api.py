@@ -9,18 +9,18 @@ from datetime import datetime
 from typing import Any, cast
 
 from django.http import HttpRequest
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.redaction import Finding
 from gpurent.core.schemas import InputSchema
 
 from .enums import Author
 from .models import SupportMessage, SupportRequest
-from .selectors import support_messages, support_request_get_for, support_request_list_for
+from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
 from .services import SUBJECT_MAX_CHARS, RequestInput, support_message_post, support_request_create
 
 router = Router(tags=["support"], auth=api_auth)
@@ -90,7 +90,8 @@ class RequestOut(RequestSummaryOut):
 
 
 class RequestListOut(Schema):
-    items: list[RequestSummaryOut]
+    items: list[RequestSummaryOut] = Field(description="One page of requests, most recent activity first")
+    next: str | None = Field(description="Cursor of the following page (pass as ?cursor=), null on the last page")
 
 
 def _redactions(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -136,8 +137,9 @@ def _request_out(item: SupportRequest) -> dict[str, Any]:
 @router.get(
     "/requests", response={200: RequestListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my support requests"
 )
-def list_requests(request: HttpRequest) -> dict[str, Any]:
-    return {"items": [_summary_out(item) for item in support_request_list_for(cast(User, request.user))]}
+def list_requests(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    requests = support_request_list_for(cast(User, request.user))
+    return api_page(requests, page, _summary_out, key=LIST_ORDER)
 
 
 @router.post("/requests", response={201: RequestOut, **_WRITE_ERRORS}, summary="Open a support request")

@@ -9,7 +9,10 @@ from gpurent.core.errors import NotFound
 
 from .models import SupportMessage, SupportRequest
 
-__all__ = ["support_messages", "support_request_get_for", "support_request_list_for"]
+__all__ = ["LIST_ORDER", "support_messages", "support_request_get_for", "support_request_list_for"]
+
+# The order of a customer's list of requests, as a keyset (gpurent.core.pagination): most recent activity first.
+LIST_ORDER = ("-last_message_at", "-id")
 
 
 def support_request_list_for(owner: AbstractBaseUser) -> QuerySet[SupportRequest]:

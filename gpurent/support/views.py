@@ -20,10 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.pagination import page_from_request
 
 from .enums import Author
 from .forms import MessageForm, SupportRequestForm
-from .selectors import support_messages, support_request_get_for, support_request_list_for
+from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
 from .services import support_message_post, support_request_close, support_request_create
 
 
@@ -36,8 +37,8 @@ def _user(request: HttpRequest) -> User:
 @require_GET
 def request_list(request: HttpRequest) -> HttpResponse:
     """My support requests, most recent activity first."""
-    requests = list(support_request_list_for(_user(request)))
-    return render(request, "support/list.html", {"support_requests": requests})
+    page = page_from_request(request, support_request_list_for(_user(request)), key=LIST_ORDER)
+    return render(request, "support/list.html", {"support_requests": page.items, "page": page})
 
 
 @sensitive_post_parameters()

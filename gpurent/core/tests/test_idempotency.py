@@ -13,6 +13,7 @@ from gpurent.core.errors import ApplicationError, IdempotencyKeyInUse, Idempoten
 from gpurent.core.idempotency import (
     Outcome,
     api_idempotent,
+    finish_early,
     form_key,
     form_params,
     request_fingerprint,
@@ -120,6 +121,26 @@ def test_run_idempotent_business_failure_is_stored_and_replayed():
     assert len(attempts) == 1
     # The failed action's writes rolled back: no half-written row.
     assert not AuditLogEntry.objects.filter(action="half-done").exists()
+
+
+def test_finish_early_stores_the_outcome_before_the_action_ends_and_rolls_back_with_it():
+    def action():
+        finish_early(Outcome(201, {"early": True}))
+        assert IdempotencyKey.objects.get(key="early").state == IdempotencyState.FINISHED  # before the last step
+        return Outcome(201, {"early": True})
+
+    assert run_idempotent(owner="user:1", key="early", fingerprint="f", action=action).body == {"early": True}
+    assert run_idempotent(owner="user:1", key="early", fingerprint="f", action=action).replayed
+
+    def fails_after_finishing():
+        finish_early(Outcome(201, {"early": True}))
+        raise InsufficientFunds()
+
+    failed = run_idempotent(owner="user:1", key="late", fingerprint="f", action=fails_after_finishing)
+    assert failed.status == 422
+    replay = run_idempotent(owner="user:1", key="late", fingerprint="f", action=fails_after_finishing)
+    assert replay.body["error"]["code"] == "insufficient_balance"  # the early outcome rolled back
+    assert finish_early(Outcome(200, {})) == Outcome(200, {})  # outside a request: nothing stored
 
 
 def test_run_idempotent_validation_error_is_not_stored_so_a_corrected_retry_runs():

@@ -7,99 +7,194 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('catalog', '0001_initial'),
+        ("catalog", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Order',
+            name="Order",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='created at')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated at')),
-                ('ref', models.CharField(max_length=16, unique=True, verbose_name='reference')),
-                ('term_days', models.PositiveSmallIntegerField(choices=[(3, '3 days'), (7, '7 days'), (30, '30 days')], verbose_name='term (days)')),
-                ('lots', models.PositiveSmallIntegerField(verbose_name='lots')),
-                ('cards', models.PositiveSmallIntegerField(verbose_name='cards')),
-                ('environment', models.CharField(choices=[('ubuntu', 'Ubuntu'), ('pytorch', 'PyTorch'), ('blender', 'Blender'), ('other', 'Other (describe it)')], max_length=10, verbose_name='environment')),
-                ('environment_note', models.CharField(blank=True, max_length=200, verbose_name='environment note')),
-                ('lot_price_cents', models.PositiveIntegerField(verbose_name='price of one lot (cents)')),
-                ('total_cents', models.PositiveIntegerField(verbose_name='total (cents)')),
-                ('contact_first_name', models.CharField(max_length=150, verbose_name='first name')),
-                ('contact_last_name', models.CharField(max_length=150, verbose_name='last name')),
-                ('contact_email', models.EmailField(max_length=254, verbose_name='contact email')),
-                ('payment_status', models.CharField(choices=[('awaiting_payment', 'Awaiting payment'), ('paid', 'Paid'), ('expired', 'Expired'), ('cancelled', 'Cancelled')], default='awaiting_payment', max_length=20, verbose_name='payment')),
-                ('provisioning_status', models.CharField(choices=[('not_started', 'Not started'), ('preparing', 'Preparing'), ('ready', 'Ready'), ('ended', 'Ended'), ('failed', 'Failed')], default='not_started', max_length=20, verbose_name='provisioning')),
-                ('reserved_until', models.DateTimeField(verbose_name='lots reserved until')),
-                ('paid_at', models.DateTimeField(blank=True, null=True, verbose_name='paid at')),
-                ('term_starts_at', models.DateTimeField(blank=True, null=True, verbose_name='term starts')),
-                ('term_ends_at', models.DateTimeField(blank=True, null=True, verbose_name='term ends')),
-                ('gpu', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='orders', to='catalog.gpumodel')),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='orders', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="created at")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="updated at")),
+                ("ref", models.CharField(max_length=16, unique=True, verbose_name="reference")),
+                (
+                    "term_days",
+                    models.PositiveSmallIntegerField(
+                        choices=[(3, "3 days"), (7, "7 days"), (30, "30 days")], verbose_name="term (days)"
+                    ),
+                ),
+                ("lots", models.PositiveSmallIntegerField(verbose_name="lots")),
+                ("cards", models.PositiveSmallIntegerField(verbose_name="cards")),
+                (
+                    "environment",
+                    models.CharField(
+                        choices=[
+                            ("ubuntu", "Ubuntu"),
+                            ("pytorch", "PyTorch"),
+                            ("blender", "Blender"),
+                            ("other", "Other (describe it)"),
+                        ],
+                        max_length=10,
+                        verbose_name="environment",
+                    ),
+                ),
+                ("environment_note", models.CharField(blank=True, max_length=200, verbose_name="environment note")),
+                ("lot_price_cents", models.PositiveIntegerField(verbose_name="price of one lot (cents)")),
+                ("total_cents", models.PositiveIntegerField(verbose_name="total (cents)")),
+                ("contact_first_name", models.CharField(max_length=150, verbose_name="first name")),
+                ("contact_last_name", models.CharField(max_length=150, verbose_name="last name")),
+                ("contact_email", models.EmailField(max_length=254, verbose_name="contact email")),
+                (
+                    "payment_status",
+                    models.CharField(
+                        choices=[
+                            ("awaiting_payment", "Awaiting payment"),
+                            ("paid", "Paid"),
+                            ("expired", "Expired"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="awaiting_payment",
+                        max_length=20,
+                        verbose_name="payment",
+                    ),
+                ),
+                (
+                    "provisioning_status",
+                    models.CharField(
+                        choices=[
+                            ("not_started", "Not started"),
+                            ("preparing", "Preparing"),
+                            ("ready", "Ready"),
+                            ("ended", "Ended"),
+                            ("failed", "Failed"),
+                        ],
+                        default="not_started",
+                        max_length=20,
+                        verbose_name="provisioning",
+                    ),
+                ),
+                ("reserved_until", models.DateTimeField(verbose_name="lots reserved until")),
+                ("paid_at", models.DateTimeField(blank=True, null=True, verbose_name="paid at")),
+                ("term_starts_at", models.DateTimeField(blank=True, null=True, verbose_name="term starts")),
+                ("term_ends_at", models.DateTimeField(blank=True, null=True, verbose_name="term ends")),
+                (
+                    "gpu",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="orders", to="catalog.gpumodel"
+                    ),
+                ),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="orders", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'order',
-                'verbose_name_plural': 'orders',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "order",
+                "verbose_name_plural": "orders",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='OrderStatusChange',
+            name="OrderStatusChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('track', models.CharField(choices=[('payment', 'Payment'), ('provisioning', 'Provisioning')], max_length=20)),
-                ('from_status', models.CharField(blank=True, max_length=20)),
-                ('to_status', models.CharField(max_length=20)),
-                ('reason', models.CharField(blank=True, max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('order', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='status_changes', to='orders.order')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "track",
+                    models.CharField(choices=[("payment", "Payment"), ("provisioning", "Provisioning")], max_length=20),
+                ),
+                ("from_status", models.CharField(blank=True, max_length=20)),
+                ("to_status", models.CharField(max_length=20)),
+                ("reason", models.CharField(blank=True, max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "order",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="status_changes", to="orders.order"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'status change',
-                'verbose_name_plural': 'status changes',
-                'ordering': ['created_at', 'id'],
+                "verbose_name": "status change",
+                "verbose_name_plural": "status changes",
+                "ordering": ["created_at", "id"],
             },
         ),
         migrations.AddIndex(
-            model_name='order',
-            index=models.Index(fields=['payment_status', 'reserved_until'], name='orders_orde_payment_70475d_idx'),
+            model_name="order",
+            index=models.Index(fields=["payment_status", "reserved_until"], name="orders_orde_payment_70475d_idx"),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('lots__gte', 1), ('lots__lte', 10)), name='order_lots_1_to_10'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("lots__gte", 1), ("lots__lte", 10)), name="order_lots_1_to_10"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('term_days__in', [3, 7, 30])), name='order_term_is_fixed'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("term_days__in", [3, 7, 30])), name="order_term_is_fixed"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('lot_price_cents__gt', 0)), name='order_lot_price_positive'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("lot_price_cents__gt", 0)), name="order_lot_price_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('total_cents', django.db.models.expressions.CombinedExpression(models.F('lot_price_cents'), '*', models.F('lots')))), name='order_total'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "total_cents",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("lot_price_cents"), "*", models.F("lots")
+                        ),
+                    )
+                ),
+                name="order_total",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('cards__gte', models.F('lots'))), name='order_cards_at_least_lots'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("cards__gte", models.F("lots"))), name="order_cards_at_least_lots"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('payment_status__in', ['awaiting_payment', 'paid', 'expired', 'cancelled'])), name='order_payment_status_valid'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("payment_status__in", ["awaiting_payment", "paid", "expired", "cancelled"])),
+                name="order_payment_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('provisioning_status__in', ['not_started', 'preparing', 'ready', 'ended', 'failed'])), name='order_provisioning_status_valid'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("provisioning_status__in", ["not_started", "preparing", "ready", "ended", "failed"])
+                ),
+                name="order_provisioning_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='order',
-            constraint=models.CheckConstraint(condition=models.Q(('provisioning_status', 'not_started'), ('payment_status', 'paid'), _connector='OR'), name='order_provisioning_needs_payment'),
+            model_name="order",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("provisioning_status", "not_started"), ("payment_status", "paid"), _connector="OR"),
+                name="order_provisioning_needs_payment",
+            ),
         ),
     ]

@@ -5,56 +5,79 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('orders', '0001_initial'),
+        ("orders", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MachineRequest',
+            name="MachineRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('stop', 'Stop the machine'), ('restart', 'Restart the machine')], max_length=10)),
-                ('note', models.CharField(blank=True, max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('handled_at', models.DateTimeField(blank=True, null=True)),
-                ('order', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='machine_requests', to='orders.order')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("stop", "Stop the machine"), ("restart", "Restart the machine")], max_length=10
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("handled_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "order",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="machine_requests", to="orders.order"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='ProvisioningRun',
+            name="ProvisioningRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('command', models.CharField(max_length=500)),
-                ('exit_code', models.IntegerField(blank=True, null=True)),
-                ('output', models.TextField(blank=True)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('order', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='provisioning_runs', to='orders.order')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("command", models.CharField(max_length=500)),
+                ("exit_code", models.IntegerField(blank=True, null=True)),
+                ("output", models.TextField(blank=True)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "order",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="provisioning_runs", to="orders.order"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-started_at'],
+                "ordering": ["-started_at"],
             },
         ),
         migrations.CreateModel(
-            name='OrderAccess',
+            name="OrderAccess",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('host', models.CharField(max_length=255, verbose_name='SSH host')),
-                ('port', models.PositiveIntegerField(default=22, verbose_name='SSH port')),
-                ('username', models.CharField(max_length=64, verbose_name='SSH user')),
-                ('public_key', models.TextField(blank=True, verbose_name='installed public key')),
-                ('one_time_secret', models.CharField(blank=True, max_length=200, verbose_name='one-time password')),
-                ('revealed_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('order', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='access', to='orders.order')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("host", models.CharField(max_length=255, verbose_name="SSH host")),
+                ("port", models.PositiveIntegerField(default=22, verbose_name="SSH port")),
+                ("username", models.CharField(max_length=64, verbose_name="SSH user")),
+                ("public_key", models.TextField(blank=True, verbose_name="installed public key")),
+                ("one_time_secret", models.CharField(blank=True, max_length=200, verbose_name="one-time password")),
+                ("revealed_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "order",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="access", to="orders.order"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('port__gte', 1), ('port__lte', 65535)), name='access_port_valid')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("port__gte", 1), ("port__lte", 65535)), name="access_port_valid"
+                    )
+                ],
             },
         ),
     ]

@@ -5,29 +5,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('orders', '0002_machinerequest_provisioningrun_orderaccess'),
+        ("orders", "0002_machinerequest_provisioningrun_orderaccess"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='orderaccess',
-            name='jupyter_url',
-            field=models.URLField(blank=True, max_length=500, verbose_name='Jupyter URL (with its token)'),
+            model_name="orderaccess",
+            name="jupyter_url",
+            field=models.URLField(blank=True, max_length=500, verbose_name="Jupyter URL (with its token)"),
         ),
         migrations.CreateModel(
-            name='OrderSshKey',
+            name="OrderSshKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, verbose_name='name')),
-                ('public_key', models.TextField(verbose_name='public key')),
-                ('fingerprint', models.CharField(max_length=60, verbose_name='SHA256 fingerprint')),
-                ('order', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ssh_keys', to='orders.order')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100, verbose_name="name")),
+                ("public_key", models.TextField(verbose_name="public key")),
+                ("fingerprint", models.CharField(max_length=60, verbose_name="SHA256 fingerprint")),
+                (
+                    "order",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ssh_keys", to="orders.order"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('order', 'fingerprint'), name='order_ssh_key_once')],
+                "ordering": ["name", "id"],
+                "constraints": [models.UniqueConstraint(fields=("order", "fingerprint"), name="order_ssh_key_once")],
             },
         ),
     ]

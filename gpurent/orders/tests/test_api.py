@@ -130,7 +130,7 @@ def test_orders_api_another_customers_order_is_404(client, auth, b200, django_us
     response = client.get(f"/api/v1/orders/{ref}", **other)
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
-    assert client.get("/api/v1/orders", **other).json() == {"items": []}
+    assert client.get("/api/v1/orders", **other).json() == {"items": [], "next": None}
     assert ref not in client.get("/api/v1/orders/summary.csv", **other).content.decode()
 
 

@@ -199,3 +199,13 @@ def test_orders_expire_due_twice_gives_the_same_result(customer, gpu):
     assert orders_expire_due(now=later) == 0
     assert stock("a100-80gb") == 8
     assert OrderStatusChange.objects.filter(to_status="expired").count() == 1
+
+
+def test_order_place_retries_with_a_new_reference_when_one_clashes(customer, demo_catalog, monkeypatch):
+    taken = place(customer).ref
+    refs = iter([taken, "R-FRES-HREF"])
+    monkeypatch.setattr("gpurent.orders.services.new_reference", lambda prefix: next(refs))
+    order = place(customer)
+    assert order.ref == "R-FRES-HREF"
+    assert OrderStatusChange.objects.filter(order=order).count() == 2
+    assert Order.objects.count() == 2

@@ -70,9 +70,9 @@ def test_pay_from_balance_insufficient_is_stored_against_the_key(client, auth, o
     assert paid.json()["payment_status"] == "paid"
     balance = client.get("/api/v1/balance", **auth).json()
     assert balance["available_usd"] == "90.00"
-    assert [(entry["direction"], entry["amount_usd"]) for entry in balance["entries"]] == [
-        ("credit", "500.00"),
+    assert [(entry["direction"], entry["amount_usd"]) for entry in balance["entries"]] == [  # newest first
         ("debit", "410.00"),
+        ("credit", "500.00"),
     ]
 
 
@@ -101,5 +101,5 @@ def test_another_customers_intents_deposits_reports_and_balance_are_404_or_their
         ).status_code
         == 404
     )
-    assert client.get("/api/v1/balance", **stranger).json() == {"available_usd": "0.00", "entries": []}
+    assert client.get("/api/v1/balance", **stranger).json() == {"available_usd": "0.00", "entries": [], "next": None}
     assert client.post("/api/v1/intents/not-a-uuid/report", **stranger).status_code == 404

@@ -60,7 +60,7 @@ def test_support_api_create_refuses_other_orders_oversized_fields_and_excess(cli
 def test_support_api_list_and_read_only_my_requests(client, auth, other_auth, support_request):
     mine = client.get("/api/v1/support/requests", **auth).json()["items"]
     assert [item["ref"] for item in mine] == [support_request.ref]
-    assert client.get("/api/v1/support/requests", **other_auth).json() == {"items": []}
+    assert client.get("/api/v1/support/requests", **other_auth).json() == {"items": [], "next": None}
     assert client.get(f"/api/v1/support/requests/{support_request.ref}", **auth).status_code == 200
     response = client.get(f"/api/v1/support/requests/{support_request.ref}", **other_auth)
     assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found")

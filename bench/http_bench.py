@@ -1,0 +1,435 @@
+"""HTTP benchmark: the shop under gunicorn (production settings, PostgreSQL), targets of issue 16 as ratios.
+
+    .venv/bin/python bench/http_bench.py [--server postgres://postgres@127.0.0.1:5432] [--big 1000000]
+                                         [--rounds 5] [--seconds 1.0]
+
+Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL server, loads the demo
+catalog, starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS
+redirect) and loads it with a light client: threads, each with one keep-alive `http.client` connection,
+each sending requests back to back for `--seconds`. Baseline and subject alternate in `--rounds` rounds; each
+figure is the median over the rounds. A ratio is throughput of the subject / throughput of its baseline
+(or the inverse, "cost", where the target is a cost). Loads go to 127.0.0.1 only and are bounded in time.
+The 10^6-row histories are bulk SQL inserts (`generate_series`), not postings: the bench times reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DB = "gpurent_httpbench"
+
+
+@dataclass
+class Target:
+    """One request shape: method, path, headers and a body maker (fresh per request, e.g. a new key)."""
+
+    name: str
+    path: str
+    method: str = "GET"
+    headers: dict[str, str] = field(default_factory=dict)
+    body: Callable[[], bytes] | None = None
+    expect: int = 200
+
+
+@dataclass
+class Run:
+    per_second: float
+    size: int
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def load(port: int, target: Target, clients: int, seconds: float) -> Run:
+    """`clients` keep-alive connections sending `target` back to back for `seconds`; requests per second."""
+    counts = [0] * clients
+    sizes = [0] * clients
+    errors: list[str] = []
+    barrier = threading.Barrier(clients + 1)
+    stop = [0.0]
+
+    def client(index: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        barrier.wait()
+        while time.perf_counter() < stop[0]:
+            body = target.body() if target.body else None
+            connection.request(target.method, target.path, body=body, headers=target.headers)
+            response = connection.getresponse()
+            content = response.read()
+            if response.status != target.expect:
+                errors.append(f"{target.name}: {response.status} {content[:300]!r}")
+                break
+            counts[index] += 1
+            sizes[index] = len(content)
+        connection.close()
+
+    threads = [threading.Thread(target=client, args=(index,)) for index in range(clients)]
+    for thread in threads:
+        thread.start()
+    stop[0] = time.perf_counter() + seconds
+    start = time.perf_counter()
+    barrier.wait()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise SystemExit(errors[0])
+    return Run(sum(counts) / (time.perf_counter() - start), max(sizes))
+
+
+def raw_updates(dsn: str, gpu_id: int, clients: int, seconds: float) -> Run:
+    """The least a reservation can do: the conditional UPDATE, autocommit, over `clients` psycopg connections."""
+    counts = [0] * clients
+    barrier = threading.Barrier(clients + 1)
+    stop = [0.0]
+
+    def client(index: int) -> None:
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            barrier.wait()
+            while time.perf_counter() < stop[0]:
+                connection.execute(
+                    "UPDATE catalog_gpumodel SET stock_lots = stock_lots - 1 WHERE id = %s AND stock_lots >= 1",
+                    [gpu_id],
+                )
+                counts[index] += 1
+
+    threads = [threading.Thread(target=client, args=(index,)) for index in range(clients)]
+    for thread in threads:
+        thread.start()
+    stop[0] = time.perf_counter() + seconds
+    start = time.perf_counter()
+    barrier.wait()
+    for thread in threads:
+        thread.join()
+    return Run(sum(counts) / (time.perf_counter() - start), 0)
+
+
+def alternate(rounds: int, measure: dict[str, Callable[[], Run]]) -> dict[str, Run]:
+    """Each measurement once per round, in turn; the median throughput (and the last size) of each."""
+    results: dict[str, list[Run]] = {name: [] for name in measure}
+    for _ in range(rounds):
+        for name, run in measure.items():
+            results[name].append(run())
+    return {
+        name: Run(statistics.median(run.per_second for run in runs), runs[-1].size) for name, runs in results.items()
+    }
+
+
+def report(label: str, ratio: float, target: str, met: bool) -> None:
+    print(f"  {label:58} {ratio:7.2f}×   target {target:8} {'met' if met else 'NOT met'}")
+
+
+def _columns(cursor: psycopg.Cursor, table: str, leave_out: set[str]) -> list[str]:
+    cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = %s", [table])
+    return [row[0] for row in cursor.fetchall() if row[0] not in leave_out]
+
+
+def copy_rows(dsn: str, table: str, template_id: int, count: int, overrides: dict[str, str]) -> None:
+    """`count` copies of one row made by SQL (`g` is the copy's number in `overrides`' expressions)."""
+    with psycopg.connect(dsn, autocommit=True) as connection, connection.cursor() as cursor:
+        columns = _columns(cursor, table, {"id"})
+        select = ", ".join(overrides.get(column, f"t.{column}") for column in columns)
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} "  # noqa: S608 (names from the catalog)
+            f"FROM {table} t, generate_series(1, %s) g WHERE t.id = %s",
+            [count, template_id],
+        )
+
+
+def ledger_history(dsn: str, user_id: int, lines: int) -> None:
+    """`lines` credits of $1 on the customer's account (transfers and the customer's entries, in bulk)."""
+    with psycopg.connect(dsn, autocommit=True) as connection, connection.cursor() as cursor:
+        ids = []
+        for code, kind, customer in [
+            ("external:crypto", "external", None),
+            (f"customer:{user_id}", "customer", user_id),
+        ]:
+            cursor.execute(
+                "INSERT INTO ledger_ledgeraccount (code, kind, customer_id, balance_cents, created_at) "
+                "VALUES (%s, %s, %s, 0, now()) ON CONFLICT (code) DO UPDATE SET code = EXCLUDED.code RETURNING id",
+                [code, kind, customer],
+            )
+            ids.append(cursor.fetchone()[0])  # type: ignore[index]
+        external, account = ids
+        cursor.execute(
+            "INSERT INTO ledger_ledgertransfer (reference, amount_cents, debit_account_id, credit_account_id, memo,"
+            " created_at) SELECT 'bench:' || %s || ':' || g, 100, %s, %s, 'bench', now() FROM generate_series(1, %s) g",
+            [user_id, external, account, lines],
+        )
+        cursor.execute(
+            "INSERT INTO ledger_ledgerentry (transfer_id, account_id, direction, amount_cents, balance_after_cents,"
+            " created_at) SELECT id, %s, 'credit', 100, 100 * row_number() OVER (ORDER BY id), created_at"
+            " FROM ledger_ledgertransfer WHERE credit_account_id = %s ORDER BY id",
+            [account, account],
+        )
+        cursor.execute("UPDATE ledger_ledgeraccount SET balance_cents = %s WHERE id = %s", [100 * lines, account])
+        cursor.execute("ANALYZE")
+
+
+def _django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    import django
+
+    django.setup()
+
+
+def _manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def _customer(email: str) -> tuple[int, dict[str, str], dict[str, str]]:
+    """A customer with an API token and a logged-in session: (id, bearer headers, session cookie headers)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from gpurent.accounts.services import api_token_create
+
+    user = get_user_model().objects.create_user(email, "bench passphrase 1", first_name="Bench", last_name="Mark")
+    _, secret = api_token_create(user=user, name="bench")
+    browser = Client()
+    browser.force_login(user)  # a session in the database, as a login makes
+    cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"}
+    return user.pk, {"Authorization": f"Bearer {secret}"}, cookie
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL, no database")
+    parser.add_argument("--big", type=int, default=1_000_000, help="rows of the large histories")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=1.0, help="per measurement and round")
+    args = parser.parse_args()
+    dsn = f"{args.server.rstrip('/')}/{DB}"
+    with psycopg.connect(f"{args.server.rstrip('/')}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {DB}")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": dsn,
+        "SECURE_SSL_REDIRECT": "0",
+    }
+    started = time.perf_counter()
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "load_demo")
+    _manage(env, "collectstatic", "--noinput")
+    _django(env)
+    from gpurent.catalog.models import GpuModel
+
+    small_id, small_api, small_page = _customer("small@example.com")
+    big_id, big_api, big_page = _customer("big@example.com")
+    gpu = GpuModel.objects.order_by("position", "name").first()
+    assert gpu is not None
+    GpuModel.objects.filter(pk=gpu.pk).update(stock_lots=10**8)
+    port = _free_port()
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-k", "gthread", "-w", "2",
+             "--threads", "4", "--keep-alive", "30"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
+        try:
+            _wait_for(port, log)
+            _measure(args, dsn, port, gpu, (small_id, small_api, small_page), (big_id, big_api, big_page), started)
+        except SystemExit:
+            log.seek(0)
+            print(log.read().decode(errors="replace")[-3000:], file=sys.stderr)
+            raise
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(f"{args.server.rstrip('/')}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+
+
+def _wait_for(port: int, log: object) -> None:
+    for _ in range(150):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not start")
+
+
+def _order_body(gpu_slug: str) -> Callable[[], bytes]:
+    body = json.dumps({"gpu": gpu_slug, "term_days": 7, "lots": 1, "environment": "pytorch"}).encode()
+    return lambda: body
+
+
+def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore[no-untyped-def]
+    rounds, seconds = args.rounds, args.seconds
+    small_id, small_api, small_page = small
+    big_id, big_api, big_page = big
+    json_headers = {"Content-Type": "application/json"}
+
+    def keyed(headers: dict[str, str]) -> dict[str, str]:
+        return _Keyed({**headers, **json_headers})
+
+    healthz = Target("/healthz", "/healthz")
+    catalog_api = Target("catalog API", "/api/v1/catalog")
+    catalog_page = Target("catalog page", "/")
+    order = Target("order", "/api/v1/orders", "POST", keyed(small_api), _order_body(gpu.slug), expect=201)
+    estimate_body = json.dumps(
+        {"model": "llama-3.1-70b", "workload": "inference", "seq_len": 8192, "concurrent_sequences": 16,
+         "precision": {"weights": "bf16", "compute": "bf16", "kv_cache": "bf16"}, "runtime": {"engine": "vllm"}}
+    ).encode()  # fmt: skip
+    estimate = Target("estimate", "/api/v1/estimates", "POST", keyed(small_api), lambda: estimate_body, expect=201)
+    catalog_call = Target("catalog API (token)", "/api/v1/catalog", headers=small_api)
+    print(
+        f"setup {time.perf_counter() - started:.0f} s; server 127.0.0.1:{port}, gunicorn gthread 2×4, {rounds} rounds"
+    )
+    sizes: dict[str, int] = {}
+
+    print("\n1. catalog vs /healthz (4 clients)")
+    runs = alternate(
+        rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
+    )
+    for name, run in runs.items():
+        print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
+        sizes[name] = run.size
+    base = runs["/healthz"].per_second
+    report(
+        "catalog API / healthz throughput",
+        runs["catalog API"].per_second / base,
+        ">= 0.7",
+        runs["catalog API"].per_second / base >= 0.7,
+    )
+    report(
+        "catalog page / healthz throughput",
+        runs["catalog page"].per_second / base,
+        ">= 0.5",
+        runs["catalog page"].per_second / base >= 0.5,
+    )
+
+    print("\n2. order placement at 8 clients vs raw conditional UPDATE over 8 psycopg connections")
+    runs = alternate(rounds, {
+        "/healthz": lambda: load(port, healthz, 8, seconds),
+        "raw UPDATE": lambda: raw_updates(dsn, gpu.pk, 8, seconds),
+        "order": lambda: load(port, order, 8, seconds),
+    })  # fmt: skip
+    for name, run in runs.items():
+        print(f"  {name:20} {run.per_second:8.0f} /s")
+    ratio = runs["order"].per_second / runs["/healthz"].per_second
+    report("orders / healthz throughput", ratio, ">= 0.3", ratio >= 0.3)
+    print(f"  orders / raw UPDATE throughput: {runs['order'].per_second / runs['raw UPDATE'].per_second:.3f}×")
+
+    print("\n3. an estimate vs a catalog call (1 client, same token)")
+    runs = alternate(rounds, {t.name: (lambda t=t: load(port, t, 1, seconds)) for t in [catalog_call, estimate]})
+    cost = runs["catalog API (token)"].per_second / runs["estimate"].per_second
+    for name, run in runs.items():
+        print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
+    report("estimate cost / catalog call cost", cost, "<= 1.5", cost <= 1.5)
+
+    print(f"\n4. histories: 10^3 vs {args.big:,} rows (2 clients)")
+    t0 = time.perf_counter()
+    ledger_history(dsn, small_id, 1000)
+    ledger_history(dsn, big_id, args.big)
+    for user_api, count in [(small_api, 1000), (big_api, args.big)]:
+        load(port, Target("seed", "/api/v1/orders", "POST", keyed(user_api), _order_body(gpu.slug), 201), 1, 0.01)
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            row = connection.execute(
+                "SELECT o.id, o.owner_id FROM orders_order o JOIN accounts_user u ON u.id = o.owner_id "
+                "WHERE u.id = %s ORDER BY o.id LIMIT 1",
+                [small_id if user_api is small_api else big_id],
+            ).fetchone()
+            assert row is not None
+            have = connection.execute("SELECT count(*) FROM orders_order WHERE owner_id = %s", [row[1]]).fetchone()
+        copy_rows(
+            dsn,
+            "orders_order",
+            row[0],
+            count - have[0],
+            {"ref": f"'B{row[1]}-' || g", "created_at": "now() - g * interval '1 second'"},
+        )  # type: ignore[index]
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute("ANALYZE")
+    print(f"  bulk inserts: {time.perf_counter() - t0:.0f} s")
+    pairs = [
+        ("GET /api/v1/balance", "/api/v1/balance", small_api, big_api),
+        ("/balance/ page", "/balance/", small_page, big_page),
+        ("GET /api/v1/orders", "/api/v1/orders", small_api, big_api),
+        ("/rentals/ page", "/rentals/", small_page, big_page),
+    ]
+    for label, path, few, many in pairs:
+        reads = {"small": Target(label, path, headers=few), "big": Target(label, path, headers=many)}
+        runs = alternate(rounds, {name: (lambda t=t: load(port, t, 2, seconds)) for name, t in reads.items()})
+        cost = runs["small"].per_second / runs["big"].per_second
+        sizes[f"{label} (big)"] = runs["big"].size
+        small_rate, big_rate, big_kb = runs["small"].per_second, runs["big"].per_second, runs["big"].size / 1024
+        print(f"  {label:22} 10^3: {small_rate:6.0f} req/s   big: {big_rate:6.0f} req/s  {big_kb:6.1f} KB")
+        report(f"{label} cost at big / at 10^3", cost, "<= 1.2", cost <= 1.2)
+
+    print("\n5. catalog at 7, 70 and 700 GPU models (4 clients)")
+    from gpurent.catalog.models import GpuModel
+
+    start_count = GpuModel.objects.count()
+    template = GpuModel.objects.order_by("-position").first()
+    assert template is not None
+    page_cost: dict[int, float] = {}
+    made = 0
+    for size in (7, 70, 700):
+        wanted = size - start_count - made
+        if wanted > 0:
+            names = {"slug": f"t.slug || '-x{made}-' || g", "name": f"t.name || ' x{made}-' || g"}
+            copy_rows(dsn, "catalog_gpumodel", template.pk, wanted, {**names, "position": "t.position + g"})
+            made += wanted
+        runs = alternate(
+            rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
+        )
+        page_cost[size] = runs["/healthz"].per_second / runs["catalog page"].per_second
+        sizes[f"catalog page at {size}"] = runs["catalog page"].size
+        page, api = runs["catalog page"], runs["catalog API"]
+        print(f"  {size:4} models: page {page.per_second:6.0f} req/s {page.size / 1024:7.1f} KB,"
+              f" API {api.per_second:6.0f} req/s {api.size / 1024:7.1f} KB,"
+              f" /healthz {runs['/healthz'].per_second:6.0f} req/s")  # fmt: skip
+    report(
+        "catalog page cost at 700 / at 7 (× /healthz)",
+        page_cost[700] / page_cost[7],
+        "<= 3",
+        page_cost[700] / page_cost[7] <= 3,
+    )
+
+    print("\n6. page sizes (uncompressed)")
+    for name, size in sizes.items():
+        print(f"  {name:32} {size / 1024:8.1f} KB  {'ok' if size <= 150 * 1024 else 'OVER 150 KB'}")
+
+
+class _Keyed(dict[str, str]):
+    """Headers with a fresh Idempotency-Key each time http.client reads them (one per request)."""
+
+    def items(self):  # type: ignore[override]
+        return [*super().items(), ("Idempotency-Key", uuid.uuid4().hex)]
+
+
+if __name__ == "__main__":
+    main()

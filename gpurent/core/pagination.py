@@ -1,0 +1,137 @@
+"""Keyset ("cursor") pagination: the one way every list a customer or the API can grow is cut into pages.
+
+A page is at most `size` rows in the order of `key` (newest first for histories), read with
+`WHERE key < last shown key ORDER BY key LIMIT size + 1`, so its cost does not depend on how many rows come
+before it (unlike OFFSET) nor on how long the customer's history is, as long as an index serves the owner
+filter and the key (e.g. `(account, id)` for ledger lines, `(owner, id)` for orders).
+
+The cursor is opaque to clients: the key values of the last row shown, as URL-safe base64 of JSON. It reveals
+nothing the client did not already see on the page (ids and times of its own rows), and it is only ever
+applied to a query already scoped to the owner, so a forged cursor can at most skip rows of one's own.
+
+- API: `?cursor=…&limit=…`; the response adds `"next"` (the cursor of the following page, or null).
+- Pages: `?cursor=…`; the template includes `core/partials/pager.html` for the "Newest" and "Older" links.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from django.core.exceptions import ValidationError
+from django.db.models import Field, Model, Q, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from .errors import InvalidRequest
+
+__all__ = ["DEFAULT_PAGE_SIZE", "MAX_PAGE_SIZE", "InvalidCursor", "Page", "keyset_page", "page_from_request"]
+
+M = TypeVar("M", bound=Model)
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+NEWEST_FIRST = ("-id",)
+
+
+class InvalidCursor(InvalidRequest):
+    default_message = _("The page cursor is not valid. Start again from the first page.")
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[M]):
+    """One page of rows; `next` is the cursor of the following page (None on the last page)."""
+
+    items: list[M]
+    next: str | None
+    cursor: str | None = None
+
+    @property
+    def is_first(self) -> bool:
+        return self.cursor is None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    return value
+
+
+def _encode(values: list[Any]) -> str:
+    raw = json.dumps([_plain(value) for value in values], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(model: type[Model], key: tuple[str, ...], cursor: str) -> list[Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        values = json.loads(raw)
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise InvalidCursor() from None
+    if not isinstance(values, list) or len(values) != len(key):
+        raise InvalidCursor()
+    decoded = []
+    for name, value in zip(key, values, strict=True):
+        field = model._meta.get_field(name.lstrip("-"))
+        if not isinstance(field, Field) or value is None or isinstance(value, (dict, list)):
+            raise InvalidCursor()
+        try:
+            decoded.append(field.to_python(value))
+        except (ValidationError, TypeError, ValueError, OverflowError):
+            raise InvalidCursor() from None
+    return decoded
+
+
+def _after(key: tuple[str, ...], values: list[Any]) -> Q:
+    """Rows strictly after `values` in the order of `key` (lexicographic over the key's fields)."""
+    condition = Q()
+    for position in reversed(range(len(key))):
+        name = key[position].lstrip("-")
+        lookup = "lt" if key[position].startswith("-") else "gt"
+        step = Q(**{f"{name}__{lookup}": values[position]})
+        if position < len(key) - 1:
+            step |= Q(**{name: values[position]}) & condition
+        condition = step
+    return condition
+
+
+def keyset_page(
+    queryset: QuerySet[M],
+    cursor: str | None = None,
+    *,
+    size: int = DEFAULT_PAGE_SIZE,
+    key: tuple[str, ...] = NEWEST_FIRST,
+) -> Page[M]:
+    """The page of `queryset` after `cursor` in the order of `key` (its last field must be unique, e.g. id).
+
+    Raises:
+        InvalidCursor: the cursor was not made by this function for this key.
+    """
+    size = max(1, min(size, MAX_PAGE_SIZE))
+    rows = queryset.order_by(*key)
+    if cursor:
+        rows = rows.filter(_after(key, _decode(queryset.model, key, cursor)))
+    items = list(rows[: size + 1])
+    following = None
+    if len(items) > size:
+        items = items[:size]
+        last = items[-1]
+        following = _encode([getattr(last, name.lstrip("-")) for name in key])
+    return Page(items=items, next=following, cursor=cursor or None)
+
+
+def page_from_request(
+    request: HttpRequest, queryset: QuerySet[M], *, size: int = DEFAULT_PAGE_SIZE, key: tuple[str, ...] = NEWEST_FIRST
+) -> Page[M]:
+    """For HTML views: the page named by `?cursor=`; a cursor that is not valid shows the first page."""
+    try:
+        return keyset_page(queryset, request.GET.get("cursor"), size=size, key=key)
+    except InvalidCursor:
+        return keyset_page(queryset, None, size=size, key=key)
