@@ -68,7 +68,8 @@ def test_key_pages_fit_every_language_at_phone_and_desktop_widths(live_server, p
             page.set_viewport_size({"width": width, "height": 900})
             for name, path in pages.items():
                 response = page.goto(live_server.url + path)
-                assert response is not None and response.ok, (language, name, response and response.status)
+                assert response is not None, (language, name)
+                assert response.ok, (language, name, response.status)
                 if name != "backoffice":
                     assert page.evaluate("document.documentElement.lang") == language, (language, name)
                 overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
