@@ -278,7 +278,7 @@ class PaymentsDeskAdmin(DeskAdmin):
                     source=PaymentSource.OPERATOR,
                     actor=_operator(request),
                 )
-                messages.success(request, _("Payment %(state)s.") % {"state": payment.get_state_display()})
+                messages.success(request, _("Payment %(state)s.") % {"state": payment.get_state_display().lower()})
             elif data["action"] == "reject":
                 verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
                 messages.success(request, _("Payment rejected."))

@@ -52,7 +52,7 @@ def test_operator_confirms_and_provisions_while_the_customer_watches(
     operator.get_by_label("Amount received (in the asset)").fill("170")
     operator.screenshot(path=str(ARTIFACTS / "operator-verify.png"), full_page=True)
     operator.get_by_role("button", name="Record decision").click()
-    expect(operator.locator(".messagelist")).to_contain_text("Payment Confirmed")
+    expect(operator.locator(".messagelist")).to_contain_text("Payment credited.")
 
     customer_page.reload()
     expect(customer_page.locator(".status-paid").first).to_have_text("Paid")
