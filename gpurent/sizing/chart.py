@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .calculation import Sizing
+from .component_texts import component_label
 
 __all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
 
@@ -53,7 +54,7 @@ def chart_rows(sizing: Sizing) -> list[Bar]:
     x = 0.0
     for index, component in enumerate(components):
         width = int(component["bytes"]) * WIDTH / scale
-        segments.append(Segment(round(x, 2), round(width, 2), component_css(index), str(component["label"])))
+        segments.append(Segment(round(x, 2), round(width, 2), component_css(index), component_label(component)))
         x += width
     return [
         Bar(

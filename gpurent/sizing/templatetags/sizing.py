@@ -13,6 +13,7 @@ from vramcalc.units import format_bytes
 from ..calculation import Sizing
 from ..caveats import caveat_text
 from ..chart import WIDTH, chart_rows, component_css
+from ..component_texts import component_assumption, component_label
 
 register = template.Library()
 
@@ -29,6 +30,18 @@ def human_bytes(value: int | None) -> str:
 def caveat(note: Any) -> str:
     """An engine caveat in the customer's language."""
     return caveat_text(note)
+
+
+@register.filter
+def label_text(component: Any) -> str:
+    """A breakdown component's label in the customer's language."""
+    return component_label(component)
+
+
+@register.filter
+def assumption_text(component: Any) -> str:
+    """A breakdown component's assumption in the customer's language."""
+    return component_assumption(component)
 
 
 @register.filter

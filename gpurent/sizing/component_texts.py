@@ -1,0 +1,242 @@
+"""Translated labels and assumptions of the engine's breakdown components (vramcalc keeps English; DESIGN §6).
+
+Each translation is stored with the English text it was written for, keyed by the component's stable key:
+when the engine's English changes, the page shows the new English rather than a stale translation.
+Texts that interpolate numbers are matched with a pattern and rebuilt from the captured values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label"]
+
+# (key, English label) -> translation
+LABELS: dict[tuple[str, str], Any] = {
+    ("kv_cache", "KV cache"): _("KV cache"),
+    ("cuda_context", "CUDA context"): _("CUDA context"),
+    ("comm_buffers", "Communication buffers"): _("Communication buffers"),
+    ("fragmentation", "Allocator fragmentation"): _("Allocator fragmentation"),
+    ("weights", "Weights"): _("Weights"),
+    ("weights", "Weights (frozen base)"): _("Weights (frozen base)"),
+    ("weights", "Denoiser weights"): _("Denoiser weights"),
+    ("vision_encoder_weights", "Vision encoder + projector weights"): _("Vision encoder + projector weights"),
+    ("text_encoder_weights", "Text encoder weights"): _("Text encoder weights"),
+    ("text_encoder_weights", "Text encoder weights (frozen)"): _("Text encoder weights (frozen)"),
+    ("vae_weights", "VAE weights"): _("VAE weights"),
+    ("vae_weights", "VAE weights (frozen)"): _("VAE weights (frozen)"),
+    ("activations", "Activations"): _("Activations"),
+    ("activations", "Denoiser activations"): _("Denoiser activations"),
+    ("activations", "Denoiser activations (saved for backward)"): _("Denoiser activations (saved for backward)"),
+    ("vae_decode", "VAE decode activations"): _("VAE decode activations"),
+    ("vae_encode", "VAE encode activations"): _("VAE encode activations"),
+    ("gradients", "Gradients"): _("Gradients"),
+    ("master_weights", "Master weights (fp32)"): _("Master weights (fp32)"),
+    ("optimizer_state", "Optimizer state"): _("Optimizer state"),
+    ("optimizer_step", "Optimizer-step temporaries"): _("Optimizer-step temporaries"),
+    ("adapter_weights", "LoRA adapter weights"): _("LoRA adapter weights"),
+    ("logits", "Logits"): _("Logits"),
+    ("logits", "Logits / loss spike"): _("Logits / loss spike"),
+    ("dequant_workspace", "Dequantization workspace"): _("Dequantization workspace"),
+    ("cuda_graphs", "CUDA graphs"): _("CUDA graphs"),
+    ("engine_runtime", "Sampler warm-up"): _("Sampler warm-up"),
+    ("workspace", "Prefill activations / workspace"): _("Prefill activations / workspace"),
+    ("gathered_params", "Gathered parameters (ZeRO-3/FSDP)"): _("Gathered parameters (ZeRO-3/FSDP)"),
+    ("ddp_buckets", "DDP gradient buckets"): _("DDP gradient buckets"),
+    ("autocast_copies", "Autocast weight copies"): _("Autocast weight copies"),
+}
+
+# (key, English assumption) -> translation
+ASSUMPTIONS: dict[tuple[str, str], Any] = {
+    (
+        "cuda_context",
+        "CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, "
+        "driver and lazy loading. Not part of PyTorch's reserved memory.",
+    ): _(
+        "CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, "
+        "driver and lazy loading. Not part of PyTorch's reserved memory."
+    ),
+    (
+        "comm_buffers",
+        "NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory growing from TP=1 to TP=2).",
+    ): _("NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory growing from TP=1 to TP=2)."),
+    (
+        "fragmentation",
+        "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
+        "expandable_segments reduces it.",
+    ): _(
+        "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
+        "expandable_segments reduces it."
+    ),
+    (
+        "weights",
+        "All weights resident on the card (MoE: every expert). Quantized formats store "
+        "metadata (scales/zeros/constants), counted here.",
+    ): _(
+        "All weights resident on the card (MoE: every expert). Quantized formats store "
+        "metadata (scales/zeros/constants), counted here."
+    ),
+    (
+        "activations",
+        "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch.",
+    ): _("No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch."),
+    ("vae_decode", "Convolutions at full output resolution; the peak grows with pixel count."): _(
+        "Convolutions at full output resolution; the peak grows with pixel count."
+    ),
+    (
+        "vae_decode",
+        "Tiled decode: the peak is one tile's. Convolutions at full output resolution; "
+        "the peak grows with pixel count.",
+    ): _(
+        "Tiled decode: the peak is one tile's. Convolutions at full output resolution; the peak grows with pixel count."
+    ),
+    ("weights", "Resident for the whole step."): _("Resident for the whole step."),
+    ("text_encoder_weights", "Frozen and resident (pre-computing the prompt embeddings removes them)."): _(
+        "Frozen and resident (pre-computing the prompt embeddings removes them)."
+    ),
+    ("vae_weights", "Encodes the training images to latents every step (cached latents remove it)."): _(
+        "Encodes the training images to latents every step (cached latents remove it)."
+    ),
+    ("master_weights", "fp32 copy."): _("fp32 copy."),
+    ("optimizer_state", "States of the trainable part."): _("States of the trainable part."),
+    ("optimizer_step", "Chosen by the fused-optimizer switch."): _("Chosen by the fused-optimizer switch."),
+    (
+        "activations",
+        "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes.",
+    ): _("Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes."),
+    (
+        "vae_encode",
+        "The encoder's first level runs at full resolution with 128 channels; no gradients flow through it.",
+    ): _("The encoder's first level runs at full resolution with 128 channels; no gradients flow through it."),
+    ("logits", "Only the last position's logits are computed and upcast (current generate/vLLM)."): _(
+        "Only the last position's logits are computed and upcast (current generate/vLLM)."
+    ),
+    ("dequant_workspace", "bitsandbytes dequantizes one layer at a time."): _(
+        "bitsandbytes dequantizes one layer at a time."
+    ),
+    (
+        "cuda_graphs",
+        "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
+        "--enforce-eager removes it).",
+    ): _(
+        "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
+        "--enforce-eager removes it)."
+    ),
+    ("engine_runtime", "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache."): _(
+        "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache."
+    ),
+    (
+        "workspace",
+        "One layer's intermediates are live at a time during prefill; engines may reserve more "
+        "(CUDA graphs, llama.cpp compute buffers).",
+    ): _(
+        "One layer's intermediates are live at a time during prefill; engines may reserve more "
+        "(CUDA graphs, llama.cpp compute buffers)."
+    ),
+    ("adapter_weights", "Adapters stored in the weights dtype."): _("Adapters stored in the weights dtype."),
+    ("logits", "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."): _(
+        "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."
+    ),
+    ("gathered_params", "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."): _(
+        "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."
+    ),
+    ("ddp_buckets", "DDP reduces through bucket buffers unless gradient_as_bucket_view=True."): _(
+        "DDP reduces through bucket buffers unless gradient_as_bucket_view=True."
+    ),
+    (
+        "autocast_copies",
+        "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
+    ): _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
+    ("dequant_workspace", "Quantized layers are dequantized one at a time for the matmul."): _(
+        "Quantized layers are dequantized one at a time for the matmul."
+    ),
+}
+
+_OPTIMIZER_LABEL = re.compile(r"^Optimizer state \(([\w.-]+)\)$")
+_VISION_ASSUMPTION = re.compile(
+    r"^Kept in the weights dtype on every card, frozen in fine-tuning; each image adds (\d+) tokens to the "
+    r"sequence \(KV cache and activations\)\.$"
+)
+_TRAIN_ACTIVATIONS = {
+    "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time.": _(
+        "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."
+    ),
+    "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP.": _(
+        "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."
+    ),
+}
+_SEQUENCE_PARALLEL = re.compile(
+    r"^ Sequence parallel over (\d+) cards: each holds ([\d,]+) of the ([\d,]+) tokens \(Ulysses all-to-all / "
+    r"ring attention buffers are in the communication allowance\)\."
+)
+_NO_FUSED_ATTENTION = " Attention scores are materialised (no fused attention)."
+
+
+def _field(component: Any, name: str) -> str:
+    if isinstance(component, dict):
+        return str(component.get(name, ""))
+    return str(getattr(component, name, ""))
+
+
+def component_label(component: Any) -> str:
+    """The customer's-language label of a breakdown component (a dict or a ``Component``), else its English."""
+    key, label = _field(component, "key"), _field(component, "label")
+    known = LABELS.get((key, label))
+    if known is not None:
+        return str(known)
+    match = _OPTIMIZER_LABEL.match(label) if key == "optimizer_state" else None
+    if match:
+        return str(_("Optimizer state (%(optimizer)s)") % {"optimizer": match.group(1)})
+    return label
+
+
+def _train_activations(text: str) -> str | None:
+    """The training activations' assumption: a base sentence, then optional sequence-parallel and attention notes."""
+    for english, translated in _TRAIN_ACTIVATIONS.items():
+        if text.startswith(english):
+            parts, rest = [str(translated)], text[len(english) :]
+            break
+    else:
+        return None
+    match = _SEQUENCE_PARALLEL.match(rest)
+    if match:
+        parts.append(
+            str(
+                _(
+                    "Sequence parallel over %(cards)s cards: each holds %(tokens)s of the %(total)s tokens "
+                    "(Ulysses all-to-all / ring attention buffers are in the communication allowance)."
+                )
+                % {"cards": match.group(1), "tokens": match.group(2), "total": match.group(3)}
+            )
+        )
+        rest = rest[match.end() :]
+    if rest == _NO_FUSED_ATTENTION:
+        parts.append(str(_("Attention scores are materialised (no fused attention).")))
+        rest = ""
+    return " ".join(parts) if rest == "" else None
+
+
+def component_assumption(component: Any) -> str:
+    """The customer's-language assumption of a breakdown component, else its English."""
+    key, text = _field(component, "key"), _field(component, "assumption")
+    known = ASSUMPTIONS.get((key, text))
+    if known is not None:
+        return str(known)
+    if key == "vision_encoder_weights":
+        match = _VISION_ASSUMPTION.match(text)
+        if match:
+            return str(
+                _(
+                    "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds %(tokens)s "
+                    "tokens to the sequence (KV cache and activations)."
+                )
+                % {"tokens": match.group(1)}
+            )
+    if key == "activations":
+        translated = _train_activations(text)
+        if translated is not None:
+            return translated
+    return text
