@@ -116,3 +116,14 @@ def test_every_examples_breakdown_labels_are_translated(client, demo_catalog):
         shown = labels(response.content.decode())
         assert shown, query
         assert not (set(shown) & english) - same_in_spanish, query
+
+
+@pytest.mark.django_db
+def test_saved_estimate_page_shows_the_breakdown_translated(client, demo_catalog):
+    saved = client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "key-vi"})
+    assert saved.status_code == 302
+    html = client.get(saved["Location"], HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "Trọng số" in labels(html)
+    assert "Weights" not in labels(html)
+    assert "Toàn bộ trọng số nằm trên card" in html
+    assert "All weights resident on the card" not in html
