@@ -51,7 +51,10 @@ def test_estimate_70b_serving_updates_the_table_live_and_saves(
     page.get_by_role("link", name="Saved estimates").first.click()
     expect(page.get_by_test_id("saved-estimates")).to_contain_text("llama-3.1-70b · serving · 1 card")
     screenshot("estimate-saved-list")
-    assert console_errors == []
+    # Clicking "Save" blurs the last field edited; its change event starts one more live update, which the
+    # form's own navigation may abort before it answers, and htmx logs that abort. Nothing else may be logged.
+    aborted = ("htmx:sendAbort,", "htmx:afterRequest,")
+    assert [error for error in console_errors if not error.startswith(aborted)] == []
 
 
 def test_estimate_qlora_example_link_and_phone_layout(live_server, page, demo_catalog, screenshot, console_errors):
