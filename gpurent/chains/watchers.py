@@ -15,6 +15,7 @@ from .base import ChainWatcher, ScanReport
 from .bitcoin import BitcoinFamilyWatcher
 from .ethereum import EthereumWatcher
 from .rpc import HttpApiClient, JsonRpcClient, RpcError
+from .solana import SolanaWatcher
 from .tron import TronWatcher
 
 __all__ = ["configured_watchers", "watch_chains_once", "watch_chains_task"]
@@ -35,6 +36,8 @@ def configured_watchers() -> list[ChainWatcher]:
         elif network == "tron":
             key = getattr(settings, "CHAIN_WATCH_TRON_API_KEY", "")
             watchers.append(TronWatcher(HttpApiClient(url, headers={"TRON-PRO-API-KEY": key} if key else None)))
+        elif network == "solana":
+            watchers.append(SolanaWatcher(JsonRpcClient(url)))
         else:
             logger.warning("no chain watcher runs for %s: no watcher reads that network", network)
     return watchers
