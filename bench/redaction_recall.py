@@ -27,7 +27,9 @@ TARGET_RECALL, TARGET_FP = 0.98, 0.01
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["tuning", "heldout", "heldout2", "heldout3", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["tuning", "tuning3", "heldout", "heldout2", "heldout3", "all"], default="all"
+    )
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")

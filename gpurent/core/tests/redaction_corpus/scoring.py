@@ -22,7 +22,7 @@ from . import clean_texts, secret_samples
 
 __all__ = ["PARTS", "Part", "Score", "load_part", "score"]
 
-PARTS = ("tuning", "heldout", "heldout2", "heldout3")
+PARTS = ("tuning", "tuning3", "heldout", "heldout2", "heldout3")
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
 
