@@ -1,6 +1,7 @@
 """Measurement: recall and false-positive rate of the secret redactor on both parts of its corpus.
 
-    .venv/bin/python bench/redaction_recall.py [--part tuning|heldout|both] [--show-misses]
+    .venv/bin/python bench/redaction_recall.py [--part tuning|tuning3|heldout|heldout2|heldout3|all] [--show-misses]
+    .venv/bin/python bench/redaction_recall.py --stress
 
 The corpus is `gpurent/core/tests/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
 patterns were changed against; the *held-out* part was written and committed before any change and is never
@@ -17,6 +18,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +33,7 @@ def main() -> None:
         "--part", choices=["tuning", "tuning3", "heldout", "heldout2", "heldout3", "all"], default="all"
     )
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--stress", action="store_true", help="time three large inputs instead")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
@@ -48,6 +51,9 @@ def main() -> None:
             text = text[: span.start] + "[X]" + text[span.end :]
         return text
 
+    if args.stress:
+        _stress(ours)
+        return
     parts = PARTS if args.part == "all" else (args.part,)
     print(
         f"{'part':8} {'texts w/ secrets':>16} {'recall':>8} {'clean texts':>11} {'FP rate':>8} {'ms/text':>8}"
@@ -70,6 +76,26 @@ def main() -> None:
         if name.startswith("heldout"):
             met = mine.recall >= TARGET_RECALL and mine.false_positive_rate <= TARGET_FP
             print(f"target on {name}: recall >= 98% at <= 1% FP -> {'met' if met else 'NOT met'}")
+
+
+def _stress(redact: Callable[[str], str]) -> None:
+    """Time the redactor on inputs that expose a pattern that backtracks: long logs, keyword soup, one long token."""
+    import random
+
+    from gpurent.core.tests.redaction_corpus import clean_texts
+
+    rng = random.Random(1)  # noqa: S311 (test input)
+    texts = list(clean_texts().values())
+    words = ["password", "key", "token:", "secret", "contraseña", "cookie:", "session=", "a" * 30, "x:1:2:3:4"]
+    inputs = {
+        "ordinary logs": "\n".join(rng.choice(texts) for _ in range(120)),
+        "keyword soup": " ".join(rng.choice(words) for _ in range(20000)),
+        "one long token": "k" * 200_000,
+    }
+    for name, text in inputs.items():
+        started = time.perf_counter()
+        redact(text)
+        print(f"{name:15} {len(text) / 1000:6.0f} kB {time.perf_counter() - started:7.2f} s")
 
 
 if __name__ == "__main__":

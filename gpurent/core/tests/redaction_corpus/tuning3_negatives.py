@@ -159,6 +159,23 @@ def _configs_and_prose(f: Fakes) -> list:
             f"Your key ...{f.pick(ALNUM, 4)} was revoked. Create a new one at https://huggingface.co/settings/tokens"
         ),
         lambda: f"batch {f.pick(UPPER + DIGITS, 10)} shipped; tracking {f.pick(DIGITS, 12)}",
+        # shapes the round-3 patterns must not take (written with them, before measuring)
+        lambda: f"Password last changed: 2026-11-{f.rng.randint(10, 30)}\nPassword expires: never",
+        lambda: f"Idempotency key: {f.uuid()}",
+        lambda: f"Cache restored from key: Linux-pip-{f.hex(64)}",
+        lambda: f"POST /twilio/status MessageSid=SM{f.hex(32)}&MessageStatus=delivered",
+        lambda: f"second_pass: {f.rng.randint(1, 9)}\nnum_pass = {f.rng.randint(1, 9)}",
+        lambda: (
+            f"{f.rng.randint(10, 23)}:{f.rng.randint(10, 59)}:{f.rng.randint(10, 59)}:{f.rng.randint(100, 999)}:{f.rng.randint(10, 99)}"
+        ),
+        lambda: '{"auth": "AuthenticationRequired", "status": 401}',
+        lambda: f"object key: shards/train-{f.pick(DIGITS, 5)}.tar\nprimary key: {f.rng.randint(1, 99999)}",
+        lambda: json.dumps(["cat", "dog", "bird", "horse", "truck", "ship", "frog", "deer"]),
+        lambda: f"Token usage: {f.rng.randint(100, 9000)} prompt + {f.rng.randint(100, 900)} completion",
+        lambda: f"secret scanning alert #{f.rng.randint(1, 90)}: resolved as revoked",
+        lambda: f"cache-key: v1-deps-{f.hex(40)}",
+        lambda: f"?session_state={f.uuid()}&code=...",
+        lambda: f"contraseña actualizada el 2026-11-{f.rng.randint(10, 30)}",
     ]
 
 
