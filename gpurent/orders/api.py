@@ -168,7 +168,7 @@ def _order_base(order: Order) -> dict[str, Any]:
         "extensions": [e.ref for e in sorted(order.extensions.all(), key=lambda e: (e.created_at, e.pk))],
         # Set for a whole page by `list_orders` (a fixed number of queries); read here for one order.
         "references": (
-            order.ledger_references  # type: ignore[attr-defined]
+            order.ledger_references
             if hasattr(order, "ledger_references")
             else order_ledger_references([order])[order.pk]
         ),
