@@ -340,6 +340,10 @@ ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUN
 # order's lots while an operator verifies it (DESIGN §5).
 PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
+# Withdrawals (gpurent/payments/payouts.py): the smallest amount a customer may withdraw and the flat fee kept
+# from it, in USD cents (the customer receives the amount minus the fee).
+PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))
+PAYOUTS_FEE_CENTS = int(os.environ.get("PAYOUTS_FEE_CENTS", "100"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
 # The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.
