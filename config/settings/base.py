@@ -292,6 +292,14 @@ PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", 
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
+# BTCPay Server as the route for Bitcoin and Litecoin (gpurent/payments/processor.py, docs/decisions/0147): with
+# the URL, store id and Greenfield API key (permission btcpay.store.cancreateinvoice) set, intents on the networks
+# listed in BTCPAY_NETWORKS ("bitcoin,litecoin") get a BTCPay invoice: its address and checkout page are shown.
+BTCPAY_URL = os.environ.get("BTCPAY_URL", "")
+BTCPAY_STORE_ID = os.environ.get("BTCPAY_STORE_ID", "")
+BTCPAY_API_KEY = os.environ.get("BTCPAY_API_KEY", "")
+BTCPAY_NETWORKS = [name.strip() for name in os.environ.get("BTCPAY_NETWORKS", "").split(",") if name.strip()]
+BTCPAY_TIMEOUT_SECONDS = float(os.environ.get("BTCPAY_TIMEOUT_SECONDS", "10"))
 # The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.
 PAYMENTS_DEMO_NOTICE = False
 

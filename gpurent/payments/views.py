@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.conf import settings
@@ -15,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.models import User
-from gpurent.core.idempotency import Outcome, form_action
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_action, form_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
@@ -26,6 +28,7 @@ from .errors import InvalidAddress
 from .forms import PairForm, TopUpForm
 from .models import PaymentIntent, PaymentState
 from .presenters import REPORTED_MESSAGE
+from .processor import intent_prepare
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for
 from .services import (
@@ -54,7 +57,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     )
     due = max(intent.amount_units - received, 0) or intent.amount_units
     try:
-        uri = payment_uri(pair, intent.address, due, intent.memo)
+        uri = payment_uri(pair, intent.address, due, intent.memo) if intent.address else ""
     except InvalidAddress:
         # The address was valid when loaded; a page must still show the instructions if checks change later.
         logger.warning("intent %s: stored address no longer validates; QR code shows the bare address", intent.pk)
@@ -68,7 +71,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "usd": Usd(intent.usd_cents),
         "share": Usd(intent.balance_share_cents),
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
-        "qr": qr_svg(uri),
+        "qr": qr_svg(uri) if uri else "",
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
         **intent_chain(intent),
     }
@@ -78,7 +81,8 @@ def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
     """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
     configured for its network and the intent is open or has a transfer below its depth)."""
     chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
-    watched = intent.network in settings.CHAIN_WATCH_URLS
+    # BTCPay's addresses are not the shop's: its webhooks report them, not a watcher.
+    watched = intent.network in settings.CHAIN_WATCH_URLS and not intent.processor
     pending = any(seen.state != "credited" for seen in chain)
     return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
 
@@ -111,10 +115,10 @@ def order_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         return redirect(back)
 
     def issue() -> Outcome:
-        intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
-        return Outcome(303, {"redirect": back})
+        intent = intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back, "intent": str(intent.pk)})
 
-    return form_action(request, issue, back=back)
+    return _issue_then_prepare(request, issue, back=back)
 
 
 @login_required
@@ -199,7 +203,23 @@ def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         return redirect(back)
 
     def issue() -> Outcome:
-        intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
-        return Outcome(303, {"redirect": back})
+        intent = intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back, "intent": str(intent.pk)})
 
-    return form_action(request, issue, back=back)
+    return _issue_then_prepare(request, issue, back=back)
+
+
+def _issue_then_prepare(request: HttpRequest, issue: Callable[[], Outcome], *, back: str) -> HttpResponse:
+    """Issue the intent once per idempotency key (its transaction commits), then, with no transaction open,
+    let BTCPay Server create its invoice where the network goes through it (a replay finishes an interrupted
+    one). An error of either step is a message on the page the form was on."""
+    try:
+        outcome = form_idempotent(request, issue)
+        if not outcome.is_error and outcome.body.get("intent"):
+            intent_prepare(outcome.body["intent"])
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+    return redirect(outcome.body.get("redirect", back))
