@@ -346,5 +346,7 @@ CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
 CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
 # Seconds between scans of the background task and of `watch_chains` without --once.
 CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
+# How often an open intent's page asks for what the watcher saw ("Seen on chain, N of M confirmations").
+CHAIN_PAGE_POLL_SECONDS = int(os.environ.get("CHAIN_PAGE_POLL_SECONDS", "15"))
 # Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}".
 CHAIN_EXPLORER_TX_URLS: dict[str, str] = {}

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
@@ -84,14 +85,23 @@ def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
     # BTCPay's addresses are not the shop's: its webhooks report them, not a watcher.
     watched = intent.network in settings.CHAIN_WATCH_URLS and not intent.processor
     pending = any(seen.state != "credited" for seen in chain)
-    return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
+    return {
+        "chain": chain,
+        "chain_live": watched and (pending or intent.status == "awaiting_payment"),
+        "chain_poll_seconds": settings.CHAIN_PAGE_POLL_SECONDS,
+    }
 
 
 @login_required
 @require_GET
 def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
-    """The chain part of an intent, polled by htmx while the watcher may still report something new."""
+    """The chain part of an intent, polled by htmx while the watcher may still report something new: the
+    confirmations change in place. Once the intent's status differs from the one the page was drawn with
+    (`?status=`: the watcher confirmed it, the order is paid), htmx reloads the whole page, which then shows it."""
     intent = intent_get_for(_user(request), intent_id)
+    shown = request.GET.get("status")
+    if shown and shown != intent.status:
+        return HttpResponseClientRefresh()
     return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
 
 
