@@ -16,7 +16,7 @@ from __future__ import annotations
 from .components.activations import compute_bytes
 from .components.training import master_bytes
 from .components.weights import dense_bytes
-from .diffusion import VAE_FP32_TENSORS, VAE_HALF_TENSORS
+from .diffusion import VAE_FP32_TENSORS, VAE_HALF_TENSORS, text_encoder_bytes
 from .dtypes import dtype_bytes
 from .errors import InvalidInput
 from .fmt import num, show
@@ -69,7 +69,8 @@ def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
 
 def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
-    denoiser, text, vae = spec.denoiser_params * dense, sum(spec.text_encoder_params) * dense, spec.vae_params * dense
+    denoiser, vae = spec.denoiser_params * dense, spec.vae_params * dense
+    text, text_note = text_encoder_bytes(inp, spec, quantize_text=False)
     return [
         Component(
             "weights",
@@ -83,7 +84,7 @@ def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "text_encoder_weights",
             "Text encoder weights (frozen)",
             text,
-            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params x {dense} B", text),
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params ({text_note})", text),
             "Frozen and resident (pre-computing the prompt embeddings removes them).",
             _ALL,
         ),

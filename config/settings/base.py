@@ -167,6 +167,10 @@ AXES_USERNAME_CALLABLE = "gpurent.accounts.throttling.axes_username"
 
 # A password reset link works once and for 24 hours.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+# Changing an account's email (docs/decisions/0174-...): how long the link to the new address works, and how
+# many changes an account may ask for per window, as [(seconds, count), ...] (counted on the outbox rows).
+EMAIL_CHANGE_LINK_HOURS = 24
+EMAIL_CHANGE_RATE_LIMITS = [(3600, 3), (86400, 10)]
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
