@@ -34,12 +34,12 @@ def test_confirmations_update_live_then_the_order_shows_paid(
     live_server,
     page,
     demo_catalog,
-    payment_setup,
+    payment_setup,  # noqa: F811 (the imported fixture)
     litecoin,
     settings,
     django_user_model,
     screenshot,
-    console_errors,  # noqa: F811
+    console_errors,
 ):
     settings.PAYMENTS_SEGWIT_HRP = {"litecoin": "rltc"}
     settings.PAYMENTS_CONFIRMATIONS = {"litecoin": 3}

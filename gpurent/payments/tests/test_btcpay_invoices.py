@@ -271,3 +271,13 @@ def test_webhooks_are_attributed_by_the_invoice_the_shop_created(client, greenfi
     assert webhook(client, "InvoicePaymentSettled", "d-2", intent, whole, metadata={}) == "payment credited"
     order.refresh_from_db()
     assert order.payment_status == "paid"
+
+
+def test_the_payments_desk_shows_the_invoice(client, greenfield, order, auth, django_user_model):
+    intent_id = issue_via_api(client, order, auth).json()["id"]
+    operator = django_user_model.objects.create_user(
+        "desk@shop.example", "passphrase 12", first_name="D", last_name="K", is_staff=True, is_superuser=True
+    )
+    client.force_login(operator)
+    detail = client.get(f"/backoffice/backoffice/paymentsdesk/{intent_id}/change/").content.decode()
+    assert f"<code>{INVOICE}</code>" in detail
