@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('orders', '0005_order_owner_id_index'),
-        ('payments', '0004_intent_balance_share'),
+        ('payments', '0005_payouts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
