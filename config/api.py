@@ -5,6 +5,7 @@ from ninja import NinjaAPI
 
 from gpurent.accounts.api import router as accounts_router
 from gpurent.accounts.api_auth import api_auth
+from gpurent.accounts.api_ssh_keys import router as ssh_keys_router
 from gpurent.catalog.api import router as catalog_router
 from gpurent.core.api import install_error_handlers
 from gpurent.guides.api import router as guides_router
@@ -26,6 +27,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 api.add_router("/auth", accounts_router)
+api.add_router("/ssh-keys", ssh_keys_router)
 api.add_router("/catalog", catalog_router)
 api.add_router("/orders", orders_router)
 api.add_router("/estimates", sizing_router)
