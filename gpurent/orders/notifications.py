@@ -93,15 +93,18 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
     return texts[event]
 
 
-def order_notify(order: Order, event: str, *, amount: Usd | None = None, new: bool = False) -> None:
+def order_notify(
+    order: Order, event: str, *, amount: Usd | None = None, new: bool = False, key: str | None = None
+) -> None:
     """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
-    order and event. `new`: the order was created in this transaction, so no email about it can exist yet."""
+    order and event (or per `key`, for an event that may recur, such as the reminder of a moved term end).
+    `new`: the order was created in this transaction, so no email about it can exist yet."""
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
     url = _order_url(order)
     email_queue(
-        key=email_key(event, order.ref),
+        key=key or email_key(event, order.ref),
         to=order.contact_email,
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},

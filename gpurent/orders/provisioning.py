@@ -18,8 +18,6 @@ from typing import Protocol
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Value
-from django.db.models.functions import Concat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task
@@ -210,26 +208,42 @@ def orders_end_terms(*, now: datetime | None = None) -> int:
     return ended
 
 
-def orders_remind_term_end(*, now: datetime | None = None) -> int:
-    """Email each customer whose term ends within 24 hours, once per order; returns how many were queued.
+def _reminder_key(order: Order) -> str:
+    """The outbox key of the 24-hour reminder of `order`'s current term end.
 
-    Orders already reminded are left out by the query (their email row exists), so a sweep every minute
-    neither renders nor queues anything for them again.
+    The first term keeps the plain key (`order-ending:<ref>`, as reminders were always keyed); a term moved by
+    a paid extension adds its new end, so an extended rental is reminded again before the new end, once.
+    """
+    key = email_key("ending", order.ref)
+    first_end = order.term_starts_at + timedelta(days=order.term_days) if order.term_starts_at else None
+    if order.term_ends_at is not None and order.term_ends_at != first_end:
+        key += f"@{order.term_ends_at:%Y%m%dT%H%M%S}"
+    return key
+
+
+def orders_remind_term_end(*, now: datetime | None = None) -> int:
+    """Email each customer whose term ends within 24 hours, once per order and term end; returns how many
+    were queued. A rental extended after its reminder gets another one before its new end.
+
+    Orders already reminded for their current end are left out after two queries (the orders in the window,
+    then which of their reminder keys exist), so a sweep every minute renders and queues nothing for them.
     """
     now = now or timezone.now()
-    reminded = 0
-    already = OutboundEmail.objects.filter(key=Concat(Value(email_key("ending", "")), OuterRef("ref")))
-    for order in (
+    due = list(
         Order.objects.filter(
             provisioning_status=ProvisioningStatus.READY,
             term_ends_at__gt=now,
             term_ends_at__lte=now + timedelta(hours=24),
-        )
-        .exclude(Exists(already))
-        .select_related("gpu", "owner")
-    ):
+        ).select_related("gpu", "owner")
+    )
+    keys = {order.pk: _reminder_key(order) for order in due}
+    sent = set(OutboundEmail.objects.filter(key__in=keys.values()).values_list("key", flat=True))
+    reminded = 0
+    for order in due:
+        if keys[order.pk] in sent:
+            continue
         with transaction.atomic():
-            order_notify(order, "ending")
+            order_notify(order, "ending", key=keys[order.pk])
         reminded += 1
     return reminded
 

@@ -170,6 +170,24 @@ def test_reminder_links_to_the_extend_form(rental, django_capture_on_commit_call
     assert f"/rentals/{rental.ref}/#extend" in reminder.body
 
 
+def test_an_extended_rental_is_reminded_again_before_its_new_end(rental, customer, django_capture_on_commit_callbacks):
+    first_end = rental.term_ends_at
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_remind_term_end(now=first_end - timedelta(hours=23)) == 1
+        assert orders_remind_term_end(now=first_end - timedelta(hours=22)) == 0
+        order_pay_from_balance(order=order_extension_place(rental=rental, owner=customer, term_days=3), owner=customer)
+    rental.refresh_from_db()
+    assert rental.term_ends_at == first_end + timedelta(days=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        # Not yet: the new end is more than 24 hours away.
+        assert orders_remind_term_end(now=first_end - timedelta(hours=1)) == 0
+        assert orders_remind_term_end(now=rental.term_ends_at - timedelta(hours=23)) == 1
+        assert orders_remind_term_end(now=rental.term_ends_at - timedelta(hours=2)) == 0
+    reminders = [message for message in mail.outbox if "ends in 24 hours" in message.subject]
+    assert len(reminders) == 2
+    assert rental.term_ends_at.strftime("%Y-%m-%d %H:%M") in reminders[1].body
+
+
 def test_extension_is_not_on_the_provisioning_desk(admin_client, rental, customer):
     extension = order_pay_from_balance(
         order=order_extension_place(rental=rental, owner=customer, term_days=3), owner=customer
