@@ -5,7 +5,8 @@ price and paid like any order (crypto or balance). It reserves no stock: the ren
 is paid, the rental's term end moves by exactly `term_days` × 24 h in the same transaction
 (`services.extension_apply`, called by `order_transition`), so the sweep never sees the old end and no lot returns to
 stock in between. Its payment deadline is the rental's term end: unpaid then, it expires and the term ends
-as it would have. Locks: the extension order, then its rental.
+as it would have. Locks: paying it locks the rental and the extension together through `lock_rows`, by
+key (`services.order_lock_keys`): the rental first, as the money lock order says (docs/money.md).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
 
@@ -33,6 +34,7 @@ __all__ = [
     "order_cancel",
     "order_cancel_warning",
     "order_extend_reservation",
+    "order_lock_keys",
     "order_place",
     "order_transition",
     "orders_expire_due",
@@ -244,6 +246,8 @@ def order_transition(
     """
     now = now or timezone.now()
     with transaction.atomic():
+        # An extension's payment moves its rental's term end: both orders, by key (docs/money.md).
+        lock_rows((Order, order_lock_keys(order)))
         locked = Order.objects.select_for_update().get(pk=order.pk)
         field = "payment_status" if track == Track.PAYMENT else "provisioning_status"
         current = getattr(locked, field)
@@ -285,6 +289,13 @@ def order_transition(
     return locked
 
 
+def order_lock_keys(order: Order) -> list[int]:
+    """The orders a money transaction about `order` locks, for `lock_rows((Order, ...))`: the order, and for
+    an extension its rental too (paying it moves the rental's term end). `lock_rows` takes them by primary
+    key, so the rental, made first, is always locked before its extensions (docs/money.md)."""
+    return [order.pk] + ([order.extends_id] if order.extends_id is not None else [])
+
+
 def rental_running(rental: Order, now: datetime) -> bool:
     """Whether `rental`'s term runs at `now` (access ready, end not reached)."""
     return (
@@ -296,7 +307,8 @@ def rental_running(rental: Order, now: datetime) -> bool:
 
 def extension_apply(extension: Order, *, now: datetime) -> Order:
     """Move the rental's term end by the extension's days, when the extension becomes paid (see
-    `extensions.py`). Locks the rental after the extension.
+    `extensions.py`). The caller has locked both orders through `lock_rows` (`order_lock_keys`: the rental
+    first, by key); reading the rental FOR UPDATE here re-takes a lock already held.
 
     Raises:
         TransitionNotAllowed: the rental's term is over (then the extension cannot be paid).

@@ -65,12 +65,17 @@ def money_lock_for_intent(intent_id: UUID) -> PaymentIntent:
     Raises:
         NotFound: no such intent.
     """
-    keys = PaymentIntent.objects.filter(pk=intent_id).values("order_id", "deposit_id", "owner_id").first()
+    keys = (
+        PaymentIntent.objects.filter(pk=intent_id)
+        .values("order_id", "order__extends_id", "deposit_id", "owner_id")
+        .first()
+    )
     if keys is None:
         raise NotFound()
     account = customer_account(keys["owner_id"])
     lock_rows(
-        (Order, [keys["order_id"]]),
+        # An extension's payment moves its rental's term end: the rental too, by key (rental first).
+        (Order, [keys["order_id"], keys["order__extends_id"]]),
         (Deposit, [keys["deposit_id"]]),
         (PaymentIntent, [intent_id]),
         (LedgerAccount, [account.pk]),

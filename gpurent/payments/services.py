@@ -31,7 +31,7 @@ from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order, OrderStatusChange
 from gpurent.orders.provisioning import provision_paid_order
-from gpurent.orders.services import order_extend_reservation, order_transition
+from gpurent.orders.services import order_extend_reservation, order_lock_keys, order_transition
 
 from .assets import Pair, format_units, pair_get, quote_units
 from .btcpay import BTCPAY, btcpay_routes
@@ -244,7 +244,7 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         TransitionNotAllowed: the order is not awaiting payment (paid already, expired or cancelled).
     """
     with transaction.atomic():
-        lock_rows((Order, [order.pk]), (LedgerAccount, [customer_account(owner).pk]))
+        lock_rows((Order, order_lock_keys(order)), (LedgerAccount, [customer_account(owner).pk]))
         locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
             raise TransitionNotAllowed(_("This order is not waiting for a payment."))
