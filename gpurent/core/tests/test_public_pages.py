@@ -55,7 +55,7 @@ def test_the_language_switcher_without_javascript_asks_again_with_a_token(visito
     page = refused.content.decode()
     assert 'data-testid="language-again"' in page
     assert 'name="next" value="/gpus/h100-80gb/"' in page
-    token = TOKEN_FIELD.search(page).group(1)
+    token = TOKEN_FIELD.findall(page)[0]
     switched = visitor.post(
         reverse("set_language"), {"language": "es", "next": "/gpus/h100-80gb/", "csrfmiddlewaretoken": token}
     )
