@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "gpurent.core",
     "gpurent.accounts",
     "gpurent.catalog",
@@ -323,6 +324,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # device. On in production; off in the embedded setup so the demo operator can log in with a password.
 STAFF_REQUIRE_2FA = env_bool("STAFF_REQUIRE_2FA", False)
 OTP_TOTP_ISSUER = BRAND_NAME
+# Customers may turn the same TOTP login on for themselves, with recovery codes (django-otp's static device);
+# after the right password, the code step waits this long before the password is asked again (0175).
+TWO_FACTOR_LOGIN_SECONDS = 300
 
 # Demo operator account: created by `load_demo` only where this is on (local settings), never in production.
 DEMO_OPERATOR_ENABLED = False
