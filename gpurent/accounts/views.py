@@ -37,19 +37,21 @@ from .forms import (
     RegistrationForm,
     SshKeyForm,
     TokenCreateForm,
+    TwoFactorCodeForm,
 )
+from .login_flow import login_begin
 from .models import User
 from .selectors import api_token_list, ssh_key_list
 from .services import (
     api_token_create,
     api_token_revoke,
     profile_update,
-    session_login,
     ssh_key_add,
     ssh_key_remove,
     user_language_set,
     user_register,
 )
+from .two_factor import recovery_codes_left, two_factor_enabled
 
 LOGIN_TEMPLATE = "accounts/login.html"
 
@@ -90,8 +92,8 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def form_valid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
-        session_login(self.request, form.get_user())
-        return HttpResponseRedirect(self.get_success_url())
+        # With two-factor login on, the password only leads to the code step (`login_flow`).
+        return HttpResponseRedirect(login_begin(self.request, form.get_user(), next_url=self.get_success_url()))
 
 
 def lockout_response(
@@ -143,6 +145,10 @@ def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     context.setdefault("email_form", EmailChangeForm())
     context.setdefault("token_form", TokenCreateForm())
     context.setdefault("ssh_key_form", SshKeyForm())
+    context.setdefault("two_factor_disable_form", TwoFactorCodeForm(auto_id="id_disable_%s"))
+    context.setdefault("two_factor_renew_form", TwoFactorCodeForm(auto_id="id_renew_%s"))
+    context["two_factor_on"] = two_factor_enabled(user)
+    context["recovery_codes_left"] = recovery_codes_left(user) if context["two_factor_on"] else 0
     context["tokens"] = api_token_list(user=user)
     context["ssh_keys"] = ssh_key_list(user=user)
     return render(request, "accounts/account.html", context)
