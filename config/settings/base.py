@@ -294,6 +294,10 @@ ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUN
 # order's lots while an operator verifies it (DESIGN §5).
 PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
+# Withdrawals (gpurent/payments/payouts.py): the smallest amount a customer may withdraw and the flat fee kept
+# from it, in USD cents (the customer receives the amount minus the fee).
+PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))
+PAYOUTS_FEE_CENTS = int(os.environ.get("PAYOUTS_FEE_CENTS", "100"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
 # The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.
@@ -336,11 +340,19 @@ CHAIN_WATCH_URLS: dict[str, str] = {
     for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
     if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
 }
-# Token contracts the Ethereum watcher reads, by pair key; defaults are the pairs' mainnet contracts.
+# TronGrid's API key (sent as the TRON-PRO-API-KEY header; a full node of your own needs none). Never logged.
+CHAIN_WATCH_TRON_API_KEY = os.environ.get("CHAIN_WATCH_TRON_API_KEY", "")
+# Token contracts the Ethereum and Tron watchers read, by pair key ("USDT/tron"); defaults: the mainnet contracts.
 CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
 # How long one watcher process holds a network before another may take over (a killed one's lease runs out).
 CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
 # Seconds between scans of the background task and of `watch_chains` without --once.
 CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
-# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}".
-CHAIN_EXPLORER_TX_URLS: dict[str, str] = {}
+# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}"
+# (CHAIN_EXPLORER_TRON_TX_URL=https://tronscan.org/#/transaction/{txid}, CHAIN_EXPLORER_SOLANA_TX_URL=
+# https://explorer.solana.com/tx/{txid}).
+CHAIN_EXPLORER_TX_URLS: dict[str, str] = {
+    network: pattern
+    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+    if (pattern := os.environ.get(f"CHAIN_EXPLORER_{network.upper()}_TX_URL", ""))
+}
