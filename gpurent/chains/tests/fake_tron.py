@@ -30,6 +30,7 @@ class FakeTronNode:
         self._fork = 0
         self._txids = itertools.count(1)
         self._first = first_block
+        self.failing = ""  # when set, every request is answered {"Error": failing}, as java-tron reports errors
         self.mine(40)  # enough history below the tip for a first scan (2 × the depth)
         self.server = FakeHttpServer(self.handle)
         self.url = self.server.url
@@ -90,6 +91,8 @@ class FakeTronNode:
 
     def handle(self, path: str, body: Any) -> Any:
         body = body if isinstance(body, dict) else {}
+        if self.failing:
+            return {"Error": self.failing}
         if path == "/wallet/getnowblock":
             return self._block(self.blocks[-1])
         block = self._find(int(body.get("num", 0)))

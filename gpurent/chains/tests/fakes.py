@@ -40,6 +40,7 @@ class FakeHttpServer:
 
     def __init__(self, handler: Handler) -> None:
         self.requests: list[tuple[str, Any]] = []
+        self.headers: list[dict[str, str]] = []  # per request, names in lower case
         server_self = self
 
         class RequestHandler(BaseHTTPRequestHandler):
@@ -47,6 +48,7 @@ class FakeHttpServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"null")
                 server_self.requests.append((self.path, body))
+                server_self.headers.append({name.lower(): value for name, value in self.headers.items()})
                 answer = json.dumps(handler(self.path, body)).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from gpurent.chains.rpc import HttpApiClient
 from gpurent.chains.tron import TronWatcher
-from gpurent.chains.watchers import configured_watchers
+from gpurent.chains.watchers import configured_watchers, watch_chains_once
 from gpurent.ledger.selectors import balance_for
 from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.addresses import b58check_encode
@@ -265,3 +265,14 @@ def test_a_tron_url_configures_the_tron_watcher(settings):
     settings.CHAIN_WATCH_URLS = {"tron": "http://127.0.0.1:8090"}
     (watcher,) = configured_watchers()
     assert isinstance(watcher, TronWatcher)
+
+
+def test_the_api_key_travels_in_its_header_and_a_node_error_skips_the_network(settings, node, payment_setup, caplog):
+    settings.CHAIN_WATCH_URLS = {"tron": node.url}
+    settings.CHAIN_WATCH_TRON_API_KEY = "grid-key-123"
+    node.failing = "class java.lang.NullPointerException : null"
+    (report,) = watch_chains_once()
+    assert report.skipped
+    assert report.notes == ["/wallet/getnowblock: class java.lang.NullPointerException : null"]
+    assert node.server.headers[-1]["tron-pro-api-key"] == "grid-key-123"
+    assert "grid-key-123" not in caplog.text
