@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "gpurent.core",
     "gpurent.accounts",
     "gpurent.catalog",
@@ -138,6 +139,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages that carry no secret of the visitor (BREACH; gpurent/core/compression.py, decision 0184).
+    "gpurent.core.compression.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -222,6 +225,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+# Pages render the token only where a form needs it (decision 0183); the language switcher of other pages,
+# posted without JavaScript, is answered with a page that asks again with a token.
+CSRF_FAILURE_VIEW = "gpurent.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -318,6 +324,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # device. On in production; off in the embedded setup so the demo operator can log in with a password.
 STAFF_REQUIRE_2FA = env_bool("STAFF_REQUIRE_2FA", False)
 OTP_TOTP_ISSUER = BRAND_NAME
+# Customers may turn the same TOTP login on for themselves, with recovery codes (django-otp's static device);
+# after the right password, the code step waits this long before the password is asked again (0175).
+TWO_FACTOR_LOGIN_SECONDS = 300
 
 # Demo operator account: created by `load_demo` only where this is on (local settings), never in production.
 DEMO_OPERATOR_ENABLED = False

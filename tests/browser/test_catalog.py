@@ -65,3 +65,14 @@ def test_api_docs_render_under_the_content_security_policy(live_server, page, co
     page.goto(live_server.url + "/api/v1/docs")
     expect(page.get_by_text("/api/v1/catalog")).to_be_visible()
     assert console_errors == []
+
+
+def test_language_switcher_on_a_page_without_token_fetches_one_and_switches(
+    live_server, page, demo_catalog, console_errors
+):
+    page.goto(live_server.url + "/gpus/h100-80gb/")
+    assert [cookie["name"] for cookie in page.context.cookies()] == []  # the page set no CSRF cookie
+    page.get_by_role("button", name="Español").click()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    assert page.url == live_server.url + "/gpus/h100-80gb/"
+    assert console_errors == []
