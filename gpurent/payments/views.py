@@ -274,15 +274,16 @@ def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
 def _issue_then_prepare(request: HttpRequest, issue: Callable[[], Outcome], *, back: str) -> HttpResponse:
     """Issue the intent once per idempotency key (its transaction commits), then, with no transaction open,
     let BTCPay Server create its invoice where the network goes through it (a replay finishes an interrupted
-    one). An error of either step is a message on the page the form was on, and recorded for operators."""
+    one). An error of either step is a message on the page the form was on."""
 
-    def prepare(outcome: Outcome) -> HttpResponse:
-        try:
-            if outcome.body.get("intent"):
+    def prepared(outcome: Outcome) -> HttpResponse:
+        if outcome.body.get("intent"):
+            try:
                 intent_prepare(outcome.body["intent"])
-        except ApplicationError as error:
-            notify_operators(error)
-            messages.error(request, error.message)
+            except ApplicationError as error:
+                notify_operators(error)
+                messages.error(request, error.message)
+                return redirect(back)
         return redirect(outcome.body.get("redirect", back))
 
-    return form_action(request, issue, back=back, respond=prepare)
+    return form_action(request, issue, back=back, respond=prepared)
