@@ -63,7 +63,9 @@ def test_catalog_on_a_phone_and_the_gpu_page(live_server, page, demo_catalog, sc
 
 def test_api_docs_render_under_the_content_security_policy(live_server, page, console_errors):
     page.goto(live_server.url + "/api/v1/docs")
-    expect(page.get_by_text("/api/v1/catalog")).to_be_visible()
+    # Swagger UI is a 1 MB bundle that then fetches and renders the whole OpenAPI document: on a loaded
+    # 2-core CI machine that took longer than the default 5 s wait (the page was still "loading").
+    expect(page.get_by_text("/api/v1/catalog")).to_be_visible(timeout=30_000)
     assert console_errors == []
 
 
