@@ -37,7 +37,7 @@ def shard_divisors(plan: ParallelPlan) -> ShardDivisors:
     stage = plan.strategy.shard_stage
     weights = n if stage == 3 else 1
     grads = n if stage >= 2 else 1
-    optimizer = n if stage >= 1 else 1
+    optimizer = n if stage >= 1 or plan.distributed_optimizer else 1
     if plan.offload_params:
         weights = grads = 0
     if plan.offload_optimizer or plan.offload_params:
@@ -59,6 +59,10 @@ def _label(plan: ParallelPlan) -> str:
     label = f"{names[plan.strategy]} over {plan.cards} card(s)"
     if plan.tensor_parallel > 1:
         label += f", TP={plan.tensor_parallel}"
+    if plan.distributed_optimizer:
+        label += ", distributed optimizer"
+    if plan.contiguous_grad_buffer:
+        label += ", contiguous fp32 grad buffer"
     if plan.offload_params:
         label += ", params+optimizer offloaded"
     elif plan.offload_optimizer:

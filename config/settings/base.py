@@ -139,6 +139,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages that carry no secret of the visitor (BREACH; gpurent/core/compression.py, decision 0184).
+    "gpurent.core.compression.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -223,6 +225,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+# Pages render the token only where a form needs it (decision 0183); the language switcher of other pages,
+# posted without JavaScript, is answered with a page that asks again with a token.
+CSRF_FAILURE_VIEW = "gpurent.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

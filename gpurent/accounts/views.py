@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 
 from .forms import (
     EmailChangeForm,
@@ -194,12 +194,13 @@ def token_create(request: HttpRequest) -> HttpResponse:
         created.update(name=row.name, secret=secret)
         return Outcome(201, {"token_id": row.pk})
 
-    try:
-        outcome = form_idempotent(request, create)
-    except ApplicationError as error:
-        form.add_error(None, error.message)
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        form.add_error(None, message)
         return _account_page(request, token_form=form)
-    if outcome.replayed:
+
+    def shown_once(outcome: Outcome) -> HttpResponse:
+        if not outcome.replayed:
+            return _account_page(request, new_token=created)
         messages.info(
             request,
             _(
@@ -208,7 +209,8 @@ def token_create(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("accounts:account")
-    return _account_page(request, new_token=created)
+
+    return form_action(request, create, back=request.path, on_error=failed, respond=shown_once)
 
 
 @never_cache

@@ -1,6 +1,7 @@
 """Two `manage.py watch_chains` processes at once against Litecoin Core regtest, on PostgreSQL: every payment is
 credited exactly once and neither process reports an error, with the lease (one scans, the other skips) and
-without it (a zero-second lease: both scan the same blocks at the same time)."""
+without it (a zero-second lease: both scan the same blocks at the same time; there the node may refuse one
+process's concurrent address import, a warning after which that scan is skipped and the next one imports)."""
 
 import os
 import subprocess
@@ -24,6 +25,7 @@ from .test_litecoin_node import ltc, ltc_amount  # noqa: F401 (the fixture and a
 pytestmark = [pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[3]
+RESCANNING = "chain watcher litecoin: importmulti: Wallet is currently rescanning. Abort existing rescan or wait.\n"
 CONFIRMATIONS = 6  # the LTC pair's default: the subprocesses read settings from the environment only
 
 
@@ -116,6 +118,11 @@ def test_two_watcher_processes_credit_every_payment_exactly_once(ltc, order, cus
             process.wait()
     outputs = [(out.read_text(), err.read_text()) for _process, out, err in watchers]
     for stdout, stderr in outputs:
+        if lease_seconds == 0:
+            # Without the lease both may import the new addresses at once; the node refuses the second import
+            # while the first one rescans, that scan is skipped with this warning and the next one imports. The
+            # only message allowed; with the lease (the real set-up) none at all.
+            stderr = "".join(line for line in stderr.splitlines(keepends=True) if line != RESCANNING)
         assert stderr == "", stderr
         assert "unreachable" not in stdout, stdout
         assert "Error" not in stdout, stdout
