@@ -17,6 +17,7 @@ from .model import DiffusionSpec
 from .options import QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
+from .text import joined, text
 
 __all__ = ["DECODE", "DENOISE", "ENCODE", "VAE_FP32_TENSORS", "VAE_HALF_TENSORS", "diffusion_components"]
 
@@ -51,16 +52,24 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
     denoiser = _quantized(spec.denoiser_params, spec.denoiser_linear_fraction_pct, spec.denoiser_hidden, inp)
     quantize_text = inp.diffusion.quantize_text_encoders
-    text = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in spec.text_encoder_params)
+    encoders = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in spec.text_encoder_params)
     vae = spec.vae_params * dense
-    where = "resident only while used (model CPU offload)" if offload else "all components resident"
+    where = text("diffusion.offload") if offload else text("diffusion.resident")
+    if quantize_text:
+        text_assumption = text("diffusion.quantized_where", storage=note, where=where)
+    else:
+        text_assumption = text("diffusion.bytes_where", bytes=dense, where=where)
+    if inp.quantization.method is QuantMethod.NONE:
+        denoiser_assumption = text("diffusion.bytes_where", bytes=dense, where=where)
+    else:
+        denoiser_assumption = text("diffusion.storage_where", storage=note, where=where)
     return [
         Component(
             "text_encoder_weights",
             "Text encoder weights",
-            text,
-            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", text),
-            ("quantized: " + note if quantize_text else f"{dense} B per parameter") + f"; {where}.",
+            encoders,
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", encoders),
+            text_assumption,
             (ENCODE,) if offload else ALL,
         ),
         Component(
@@ -68,7 +77,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "Denoiser weights",
             denoiser,
             show(f"{num(spec.denoiser_params)} params ({spec.denoiser_linear_fraction_pct}% linear)", denoiser),
-            f"{note if inp.quantization.method is not QuantMethod.NONE else f'{dense} B per parameter'}; {where}.",
+            denoiser_assumption,
             (DENOISE,) if offload else ALL,
         ),
         Component(
@@ -76,7 +85,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "VAE weights",
             vae,
             show(f"{num(spec.vae_params)} params x {dense} B", vae),
-            f"The VAE is not quantized; {where}.",
+            text("diffusion.vae_where", where=where),
             (DECODE,) if offload else ALL,
         ),
     ]
@@ -109,7 +118,7 @@ def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "Denoiser activations",
         size,
         show(expr, size),
-        "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch.",
+        text("diffusion.activations"),
         (DENOISE,),
         dynamic=True,
     )
@@ -133,8 +142,7 @@ def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "VAE decode activations",
         size,
         show(expr, size),
-        ("Tiled decode: the peak is one tile's. " if tiled else "")
-        + "Convolutions at full output resolution; the peak grows with pixel count.",
+        joined(text("diffusion.tiled"), text("diffusion.vae_decode")) if tiled else text("diffusion.vae_decode"),
         (DECODE,),
         dynamic=True,
     )

@@ -29,6 +29,7 @@ from .inputs import EstimateInput
 from .options import QuantMethod, Strategy
 from .parallel import ShardDivisors, shard_divisors, sharded
 from .result import Component
+from .text import joined, text
 
 __all__ = ["FB", "STEP", "training_components"]
 
@@ -63,7 +64,7 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 label="LoRA adapter weights",
                 bytes=size,
                 formula=show(f"{num(params)} params ({expr}) x {dense_bytes(inp)} B", size),
-                assumption="Adapters stored in the weights dtype.",
+                assumption=text("train.adapters"),
                 phases=BOTH,
             )
         )
@@ -85,13 +86,13 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
     label = div.label
     return [
-        Component("gradients", "Gradients", grads, grad_formula, f"Gradients in the weights dtype; {label}.", BOTH),
+        Component("gradients", "Gradients", grads, grad_formula, text("train.gradients", plan=label), BOTH),
         Component(
             "master_weights",
             "Master weights (fp32)",
             master,
             show(f"4 B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
-            f"fp32 copy of 16-bit trainable weights (mixed precision); {label}.",
+            text("train.master", plan=label),
             BOTH,
         ),
         Component(
@@ -99,7 +100,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             f"Optimizer state ({inp.training.optimizer.value})",
             optimizer,
             show(f"{opt.expression}, P = {num(per_tp)} / {div.optimizer or 'offloaded'}", optimizer),
-            ("" if opt.on_card else "Paged states can spill to host memory; not counted on the card. ") + label,
+            label if opt.on_card else joined(text("train.paged"), label),
             BOTH,
         ),
     ]
@@ -117,18 +118,16 @@ def _activations(inp: EstimateInput) -> list[Component]:
     if inp.training.activation_checkpointing:
         size = layers * inputs + layer.total
         formula = f"{layers} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
-        assumption = "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."
+        sentences = [text("train.checkpointing")]
     else:
         size = layers * layer.total + inputs
         formula = f"{layers} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
-        assumption = "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."
+        sentences = [text("train.saved")]
     if sp > 1:
-        assumption += (
-            f" Sequence parallel over {sp} cards: each holds {num(tokens)} of the {num(tokens * sp)} tokens"
-            " (Ulysses all-to-all / ring attention buffers are in the communication allowance)."
-        )
+        sentences.append(text("train.sequence_parallel", cards=sp, tokens=tokens, total=tokens * sp))
     if not inp.flash_attention:
-        assumption += " Attention scores are materialised (no fused attention)."
+        sentences.append(text("train.no_fused_attention"))
+    assumption = joined(*sentences) if len(sentences) > 1 else sentences[0]
     comps = [Component("activations", "Activations", size, show(formula, size), assumption, (FB,), dynamic=True)]
     logits = _logits(inp, tokens * b)
     if logits is not None:
@@ -153,7 +152,7 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         "Logits / loss spike",
         size,
         show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
-        "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+        text("train.logits"),
         (FB,),
         dynamic=True,
     )
@@ -164,7 +163,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     t = inp.parallel.tensor_parallel
     step, how = step_transient_bytes(inp, params // t)
     step = sharded(step, div.optimizer)
-    comps = [Component("optimizer_step", "Optimizer-step temporaries", step, show(how, step), how + ".", (STEP,), True)]
+    comps = [Component("optimizer_step", "Optimizer-step temporaries", step, show(how, step), text("train.step", how=how), (STEP,), True)]
     counts = param_counts(inp.model)
     if inp.parallel.strategy.shard_stage == 3:
         weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
@@ -175,7 +174,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 "Gathered parameters (ZeRO-3/FSDP)",
                 gathered,
                 show(f"2 x largest unit {num(counts.largest_layer)} params x stored bytes", gathered),
-                "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit).",
+                text("train.gathered"),
                 (FB,),
                 dynamic=True,
             )
@@ -188,7 +187,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 "DDP gradient buckets",
                 grads,
                 show("one more copy of the gradients", grads),
-                "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+                text("train.ddp_buckets"),
                 BOTH,
             )
         )
@@ -200,7 +199,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 "Autocast weight copies",
                 linear,
                 show(f"{num(counts.linear)} linear params x {compute_bytes(inp)} B", linear),
-                "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
+                text("train.autocast"),
                 (FB,),
                 dynamic=True,
             )
@@ -220,7 +219,7 @@ def _dequant(inp: EstimateInput) -> list[Component]:
             "Dequantization workspace",
             size,
             show(f"largest linear {num(biggest)} x {compute_bytes(inp)} B", size),
-            "Quantized layers are dequantized one at a time for the matmul.",
+            text("train.dequant"),
             (FB,),
             dynamic=True,
         )
