@@ -10,6 +10,7 @@ from __future__ import annotations
 from .architecture import LinearShape
 from .components.activations import compute_bytes
 from .components.weights import dense_bytes
+from .dtypes import DType
 from .errors import InvalidInput
 from .fmt import num, show
 from .inputs import EstimateInput
@@ -17,9 +18,18 @@ from .model import DiffusionSpec
 from .options import QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
-from .text import joined, text
+from .text import Text, joined, text
 
-__all__ = ["DECODE", "DENOISE", "ENCODE", "VAE_FP32_TENSORS", "VAE_HALF_TENSORS", "diffusion_components"]
+__all__ = [
+    "DECODE",
+    "DENOISE",
+    "ENCODE",
+    "VAE_FP32_TENSORS",
+    "VAE_HALF_TENSORS",
+    "diffusion_components",
+    "fp32_kept_params",
+    "text_encoder_bytes",
+]
 
 ENCODE = "text_encode"
 DENOISE = "denoise"
@@ -46,19 +56,50 @@ def _quantized(params: int, linear_pct: int, width: int, inp: EstimateInput) -> 
     return linear_bytes(shape, inp.quantization, dense) + (params - shape.params) * dense
 
 
+_BNB = (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8)
+
+
+def fp32_kept_params(inp: EstimateInput, spec: DiffusionSpec, quantize_text: bool) -> int:
+    """Text-encoder parameters transformers loads in fp32 (``_keep_in_fp32_modules``, T5's FFN ``wo``).
+
+    transformers honours the list when the encoder is loaded in float16, or by a quantizer that asks for it
+    (bitsandbytes 4- and 8-bit: ``use_keep_in_fp32_modules = True``), and then leaves those modules
+    unquantized. bfloat16 and fp32 loads keep the model dtype; FP8 weights here are cast or quantized after
+    loading (diffusers layerwise casting, Quanto), which converts those modules too.
+    """
+    if quantize_text and inp.quantization.method in _BNB:
+        return spec.text_encoder_fp32_params
+    if inp.precision.weights is not DType.FP16 or (quantize_text and inp.quantization.method is QuantMethod.FP8):
+        return 0
+    return spec.text_encoder_fp32_params
+
+
+def text_encoder_bytes(inp: EstimateInput, spec: DiffusionSpec, quantize_text: bool) -> tuple[int, Text]:
+    """Bytes of the text encoders and a note on how they are stored."""
+    dense = dense_bytes(inp)
+    kept = fp32_kept_params(inp, spec, quantize_text)
+    params = sorted(spec.text_encoder_params)
+    if kept:
+        params[-1] -= kept  # the kept modules belong to the largest encoder (T5)
+    encoders = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in params) + kept * 4
+    if quantize_text:
+        note = text("diffusion.quantized", storage=storage_note(inp.quantization))
+    else:
+        note = text("diffusion.bytes", bytes=dense)
+    if kept:
+        note = joined(note, text("diffusion.t5_fp32", params=kept), sep="; ")
+    return encoders, note
+
+
 def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     offload = inp.diffusion.cpu_offload
     note = storage_note(inp.quantization)
     dense = dense_bytes(inp)
     denoiser = _quantized(spec.denoiser_params, spec.denoiser_linear_fraction_pct, spec.denoiser_hidden, inp)
     quantize_text = inp.diffusion.quantize_text_encoders
-    encoders = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in spec.text_encoder_params)
+    encoders, text_note = text_encoder_bytes(inp, spec, quantize_text)
     vae = spec.vae_params * dense
     where = text("diffusion.offload") if offload else text("diffusion.resident")
-    if quantize_text:
-        text_assumption = text("diffusion.quantized_where", storage=note, where=where)
-    else:
-        text_assumption = text("diffusion.bytes_where", bytes=dense, where=where)
     if inp.quantization.method is QuantMethod.NONE:
         denoiser_assumption = text("diffusion.bytes_where", bytes=dense, where=where)
     else:
@@ -69,7 +110,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "Text encoder weights",
             encoders,
             show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", encoders),
-            text_assumption,
+            text("diffusion.storage_where", storage=text_note, where=where),
             (ENCODE,) if offload else ALL,
         ),
         Component(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .components.activations import compute_bytes
 from .components.training import master_bytes
 from .components.weights import dense_bytes
-from .diffusion import VAE_FP32_TENSORS, VAE_HALF_TENSORS
+from .diffusion import VAE_FP32_TENSORS, VAE_HALF_TENSORS, text_encoder_bytes
 from .dtypes import dtype_bytes
 from .errors import InvalidInput
 from .fmt import num, show
@@ -70,7 +70,8 @@ def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, Text]:
 
 def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
-    denoiser, encoders, vae = spec.denoiser_params * dense, sum(spec.text_encoder_params) * dense, spec.vae_params * dense
+    denoiser, vae = spec.denoiser_params * dense, spec.vae_params * dense
+    encoders, text_note = text_encoder_bytes(inp, spec, quantize_text=False)
     return [
         Component(
             "weights",
@@ -84,7 +85,7 @@ def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "text_encoder_weights",
             "Text encoder weights (frozen)",
             encoders,
-            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params x {dense} B", encoders),
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params ({text_note})", encoders),
             text("dtrain.text_encoders"),
             _ALL,
         ),
@@ -123,11 +124,14 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     comps = [
         Component("gradients", "Gradients", grads, show(f"{num(params)} ({expr}) x {dense} B", grads), expr, _ALL),
         Component(
-            "master_weights", "Master weights (fp32)", master, show(f"4 B x {num(params)}", master), text("dtrain.master"), _ALL
+            "master_weights",
+            "Master weights (fp32)",
+            master,
+            show(f"4 B x {num(params)}", master),
+            text("dtrain.master"),
+            _ALL,
         ),
-        Component(
-            "optimizer_state", "Optimizer state", opt, show(opt_expr, opt), text("dtrain.optimizer"), _ALL
-        ),
+        Component("optimizer_state", "Optimizer state", opt, show(opt_expr, opt), text("dtrain.optimizer"), _ALL),
         Component(
             "optimizer_step",
             "Optimizer-step temporaries",

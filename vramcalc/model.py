@@ -104,6 +104,9 @@ class DiffusionSpec:
         vae_scale_factor: pixels per latent pixel (8).
         patch_size: DiT patchification (2); 1 for UNets.
         vae_tile_px: tile edge used by ``enable_tiling`` (SD 512, SDXL 1024).
+        text_encoder_fp32_params: text-encoder parameters that transformers keeps in fp32 when it loads
+            the encoder in fp16 or through bitsandbytes (T5's ``_keep_in_fp32_modules = ["wo"]``: the
+            FFN output projections, 24 x 10240 x 4096 = 1,006,632,960 in T5-XXL); 0 for CLIP-only pipelines.
     """
 
     denoiser_params: int
@@ -118,6 +121,7 @@ class DiffusionSpec:
     vae_scale_factor: int = 8
     patch_size: int = 1
     vae_tile_px: int = 512
+    text_encoder_fp32_params: int = 0
 
     def __post_init__(self) -> None:
         for name in ("denoiser_params", "denoiser_hidden", "denoiser_heads", "vae_params", "text_tokens"):
@@ -130,6 +134,10 @@ class DiffusionSpec:
             raise InvalidInput("model.diffusion.denoiser_linear_fraction_pct", "must be within 0..100")
         for index, params in enumerate(self.text_encoder_params):
             _positive(f"model.diffusion.text_encoder_params[{index}]", params)
+        if not 0 <= self.text_encoder_fp32_params <= max(self.text_encoder_params, default=0):
+            raise InvalidInput(
+                "model.diffusion.text_encoder_fp32_params", "must be within 0 and the largest text encoder's count"
+            )
 
 
 @dataclass(frozen=True)

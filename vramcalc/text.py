@@ -46,7 +46,10 @@ class Text(str):
         """Plain-JSON form: ``{"key", "params"}`` or ``{"parts", "sep"}``."""
         if not self.key:
             return {"parts": [p.to_dict() for p in self.parts], "sep": self.sep}
-        return {"key": self.key, "params": {k: v.to_dict() if isinstance(v, Text) else v for k, v in self.params.items()}}
+        return {
+            "key": self.key,
+            "params": {k: v.to_dict() if isinstance(v, Text) else v for k, v in self.params.items()},
+        }
 
 
 def text(key: str, **params: Param) -> Text:

@@ -52,7 +52,9 @@ TEMPLATES: dict[str, str] = {
     "diffusion.resident": "all components resident",
     "diffusion.offload": "resident only while used (model CPU offload)",
     "diffusion.bytes_where": "{bytes} B per parameter; {where}.",
-    "diffusion.quantized_where": "quantized: {storage}; {where}.",
+    "diffusion.quantized": "quantized: {storage}",
+    "diffusion.bytes": "{bytes} B per parameter",
+    "diffusion.t5_fp32": "{params} T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)",
     "diffusion.storage_where": "{storage}; {where}.",
     "diffusion.vae_where": "The VAE is not quantized; {where}.",
     "diffusion.activations": "No gradients: only one block's intermediates are live; classifier-free guidance "

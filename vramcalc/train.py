@@ -163,7 +163,17 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     t = inp.parallel.tensor_parallel
     step, how = step_transient_bytes(inp, params // t)
     step = sharded(step, div.optimizer)
-    comps = [Component("optimizer_step", "Optimizer-step temporaries", step, show(how, step), text("train.step", how=how), (STEP,), True)]
+    comps = [
+        Component(
+            "optimizer_step",
+            "Optimizer-step temporaries",
+            step,
+            show(how, step),
+            text("train.step", how=how),
+            (STEP,),
+            True,
+        )
+    ]
     counts = param_counts(inp.model)
     if inp.parallel.strategy.shard_stage == 3:
         weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)

@@ -70,7 +70,9 @@ TRANSLATED: dict[str, Any] = {
     "diffusion.resident": _("all components resident"),
     "diffusion.offload": _("resident only while used (model CPU offload)"),
     "diffusion.bytes_where": _("%(bytes)s B per parameter; %(where)s."),
-    "diffusion.quantized_where": _("quantized: %(storage)s; %(where)s."),
+    "diffusion.quantized": _("quantized: %(storage)s"),
+    "diffusion.bytes": _("%(bytes)s B per parameter"),
+    "diffusion.t5_fp32": _("%(params)s T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)"),
     "diffusion.storage_where": _("%(storage)s; %(where)s."),
     "diffusion.vae_where": _("The VAE is not quantized; %(where)s."),
     "diffusion.activations": _(

@@ -60,7 +60,8 @@ def test_quantized_denoiser_and_text_encoders() -> None:
     both = estimate(_gen("flux.1-dev", quantization=nf4, diffusion=DiffusionOptions(quantize_text_encoders=True)))
     bf16 = estimate(_gen("flux.1-dev"))
     assert only_denoiser.bytes_of("weights") < bf16.bytes_of("weights") / 3
-    assert both.bytes_of("text_encoder_weights") < only_denoiser.bytes_of("text_encoder_weights") / 3
+    # T5's FFN output projections stay fp32 under bitsandbytes (test_text_encoder_fp32.py): 4-bit saves 1/3
+    assert both.bytes_of("text_encoder_weights") < only_denoiser.bytes_of("text_encoder_weights") * 2 / 3
     assert only_denoiser.bytes_of("vae_weights") == bf16.bytes_of("vae_weights")
 
 

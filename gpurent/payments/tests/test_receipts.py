@@ -4,8 +4,8 @@ balance use, refunds and every ledger reference; only for the owner."""
 import io
 
 import pytest
-from pypdf import PdfReader
 from django.urls import reverse
+from pypdf import PdfReader
 
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.payments.models import Payment

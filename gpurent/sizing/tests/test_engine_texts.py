@@ -36,7 +36,7 @@ def test_every_engine_template_is_marked_for_translation_with_its_current_englis
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_engine_template_is_translated(language):
     for key, template in TEMPLATES.items():
-        values: dict[str, int | str] = {name: 7 for name in placeholders(template)}
+        values: dict[str, int | str] = dict.fromkeys(placeholders(template), 7)
         record = text(key, **values).to_dict()
         with translation.override(language):
             shown = render(record)
@@ -156,6 +156,7 @@ VARIANTS: list[dict[str, str]] = [
     },
     {"preset": "vit-base-patch16-224", "workload": "vision_finetune"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "weights": "fp16", "image_size": "1024"},
+    {"preset": "flux.1-dev", "workload": "diffusion", "weights": "fp16", "image_size": "512"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "vae_tiling": "on", "cpu_offload": "on", "image_size": "2048"},
     {
         "preset": "flux.1-dev",
