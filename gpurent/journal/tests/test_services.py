@@ -156,3 +156,24 @@ def test_guest_session_adopt_runs_the_journal_adopter(rf, user):
     request.session = {"guest_id": str(guest.pk)}
     guest_session_adopt(request=request, user=user)
     assert JournalEntry.objects.get().user == user
+
+
+@pytest.mark.parametrize(
+    ("language", "overrides", "message"),
+    [
+        ("en", {"name": ""}, "This field is required: Run name."),
+        ("en", {"first": MeasurementDraft(throughput=-1.0)}, "First run: Throughput: enter a number of zero or more."),
+        ("en", {"outcome": "exploded"}, "Outcome: choose one of Completed, Out of memory, Failed."),
+        ("es", {"code_version": "x" * 201}, "Versión del código: "),
+        ("vi", {"parameters": {"": "1"}}, "Tham số: "),
+        ("tr", {"steady": MeasurementDraft(latency_ms=-2.0)}, "Kararlı durum: Gecikme (ms): "),
+    ],
+)
+def test_run_create_messages_name_the_field_as_the_form_shows_it(entry, language, overrides, message):
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(JournalInputInvalid) as error:
+        run_create(entry=entry, draft=run_draft(**overrides))
+    assert error.value.message.startswith(message)
+    for key in ("code_version", "parameters", "latency_ms", "throughput", "outcome", "steady.", "first."):
+        assert key not in error.value.message
