@@ -9,16 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .capacity import fits, kv_token_capacity, min_cards
 from .errors import InvalidInput
 from .estimate import estimate
-from .hf_config import model_from_hf_config, parse_hf_config
 from .inputs import EstimateInput
 from .model import ModelSpec
 from .option_schema import options
 from .presets import get_preset, list_presets
 from .result import Estimate
-from .safetensors_header import apply_header, read_safetensors_header, summarize_header, summarize_index
 from .serialize import inputs_from_dict, inputs_to_dict
 from .units import GIB, format_bytes
 
@@ -106,12 +103,17 @@ def flag_paths() -> dict[str, str]:
 
 
 def _model(args: argparse.Namespace) -> ModelSpec:
+    # Model sources are imported only when used: most runs name a preset (issue 16, docs/performance.md).
     if args.config is not None:
+        from .hf_config import model_from_hf_config, parse_hf_config
+
         model = model_from_hf_config(parse_hf_config(args.config.read_text(encoding="utf-8")))
     elif args.preset:
         model = get_preset(args.preset)
     else:
         raise InvalidInput("model", "give --preset, --config or --input")
+    if args.safetensors is not None or args.index is not None:
+        from .safetensors_header import apply_header, read_safetensors_header, summarize_header, summarize_index
     if args.safetensors is not None:
         model = apply_header(model, summarize_header(read_safetensors_header(args.safetensors)))
     if args.index is not None:
@@ -171,6 +173,8 @@ def inputs_from_args(args: argparse.Namespace) -> EstimateInput:
 
 
 def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_cards: int) -> dict[str, Any]:
+    from .capacity import fits, kv_token_capacity, min_cards
+
     card = round(card_gib * GIB)
     fit = fits(result.peak_high_bytes, card)
     report: dict[str, Any] = {

@@ -14,9 +14,25 @@ from typing import Any, TypeVar
 
 from .errors import InvalidInput
 
-__all__ = ["convert", "from_dict", "to_dict"]
+__all__ = ["convert", "from_dict", "to_dict", "type_hints"]
 
 T = TypeVar("T")
+
+
+_HINTS: dict[type, tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, resolved once per class (issue 16: it ran on every conversion)."""
+    return _resolved(cls)[0]
+
+
+def _resolved(cls: type) -> tuple[dict[str, Any], frozenset[str]]:
+    found = _HINTS.get(cls)
+    if found is None:
+        names = frozenset(f.name for f in dataclasses.fields(cls))
+        found = _HINTS[cls] = (typing.get_type_hints(cls), names)
+    return found
 
 
 def to_dict(obj: object) -> dict[str, Any]:
@@ -82,8 +98,7 @@ def from_dict(cls: type[T], data: Mapping[str, Any], path: str = "") -> T:
     Raises:
         InvalidInput: unknown key, wrong type, or a value the dataclass rejects.
     """
-    hints = typing.get_type_hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints, names = _resolved(cls)
     prefix = f"{path}." if path else ""
     for key in data:
         if key not in names:

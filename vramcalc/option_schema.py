@@ -7,10 +7,11 @@ an option dataclass is reachable everywhere or a test fails.
 from __future__ import annotations
 
 import dataclasses
-import typing
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from .dictconv import type_hints
 from .inputs import EstimateInput
 
 __all__ = ["Option", "options"]
@@ -32,7 +33,7 @@ class Option:
 
 
 def _leaves(cls: Any, prefix: str) -> list[Option]:
-    hints = typing.get_type_hints(cls)
+    hints = type_hints(cls)
     found: list[Option] = []
     for f in dataclasses.fields(cls):
         hint = hints[f.name]
@@ -44,6 +45,7 @@ def _leaves(cls: Any, prefix: str) -> list[Option]:
     return found
 
 
+@functools.cache
 def options() -> tuple[Option, ...]:
     """Every option of :class:`EstimateInput` except the model."""
     return tuple(o for o in _leaves(EstimateInput, "") if not o.path.startswith("model."))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from .dictconv import from_dict
 from .errors import InvalidInput
@@ -33,7 +33,8 @@ class Preset:
 
 @cache
 def _load() -> dict[str, Preset]:
-    raw = json.loads(resources.files("vramcalc").joinpath("data/presets.json").read_text(encoding="utf-8"))
+    # A plain path: importlib.resources costs more to import than the file takes to read (issue 16).
+    raw = json.loads((Path(__file__).parent / "data" / "presets.json").read_text(encoding="utf-8"))
     presets: dict[str, Preset] = {}
     for entry in raw["presets"]:
         model = from_dict(ModelSpec, entry["model"], f"presets[{entry['id']}]")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Mapping
 from typing import Any
 
-from .dictconv import convert, from_dict, to_dict
+from .dictconv import convert, from_dict, to_dict, type_hints
 from .errors import InvalidInput
 from .inputs import EstimateInput
 from .model import ModelSpec
@@ -37,7 +36,7 @@ def inputs_from_dict(data: Mapping[str, Any]) -> EstimateInput:
         spec = from_dict(ModelSpec, model, "model")
     else:
         raise InvalidInput("model", "give a preset name or a model object")
-    hints = typing.get_type_hints(EstimateInput)
+    hints = type_hints(EstimateInput)
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key == "model":

@@ -167,6 +167,10 @@ AXES_USERNAME_CALLABLE = "gpurent.accounts.throttling.axes_username"
 
 # A password reset link works once and for 24 hours.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+# Changing an account's email (docs/decisions/0174-...): how long the link to the new address works, and how
+# many changes an account may ask for per window, as [(seconds, count), ...] (counted on the outbox rows).
+EMAIL_CHANGE_LINK_HOURS = 24
+EMAIL_CHANGE_RATE_LIMITS = [(3600, 3), (86400, 10)]
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
@@ -290,6 +294,10 @@ ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUN
 # order's lots while an operator verifies it (DESIGN §5).
 PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
+# Withdrawals (gpurent/payments/payouts.py): the smallest amount a customer may withdraw and the flat fee kept
+# from it, in USD cents (the customer receives the amount minus the fee).
+PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))
+PAYOUTS_FEE_CENTS = int(os.environ.get("PAYOUTS_FEE_CENTS", "100"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
 # The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.

@@ -179,6 +179,20 @@ class SshKeyForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class EmailChangeForm(forms.Form):
+    """The account page's email change: the new address and the current password (a stolen session alone
+    cannot move the account to another address)."""
+
+    new_email = forms.EmailField(
+        label=_("New email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    password = forms.CharField(label=_("Current password"), strip=False, widget=_password_input("current-password"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_email_%s")
+        super().__init__(*args, **kwargs)
+
+
 class OperatorUserCreationForm(BaseUserCreationForm[User]):
     """The back office's "add user" form, for the email-based user model."""
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import email_views, views
 
 app_name = "accounts"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.logout_view, name="logout"),
     path("profile/", views.profile_edit, name="profile"),
+    path("email/", email_views.email_change, name="email_change"),
+    path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),
     path("tokens/", views.token_create, name="token_create"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token_revoke"),
     path("ssh-keys/", views.ssh_key_create, name="ssh_key_create"),

@@ -29,6 +29,7 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
 
 from .forms import (
+    EmailChangeForm,
     LoginForm,
     NewPasswordForm,
     PasswordChangeForm,
@@ -139,6 +140,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
 def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     user = _account_user(request)
     context.setdefault("profile_form", ProfileForm(instance=user))
+    context.setdefault("email_form", EmailChangeForm())
     context.setdefault("token_form", TokenCreateForm())
     context.setdefault("ssh_key_form", SshKeyForm())
     context["tokens"] = api_token_list(user=user)

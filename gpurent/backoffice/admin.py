@@ -420,3 +420,7 @@ class MachineRequestAdmin(admin.ModelAdmin[MachineRequest]):
     @admin.action(description=_("Mark as handled"))
     def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> None:
         queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())
+
+
+# The payouts desk lives in its own module (it registers itself with the admin when imported).
+from . import payouts_admin  # noqa: E402, F401

@@ -1,11 +1,11 @@
-"""The desks of the back office: proxy models over payments and orders, with the permissions of each role."""
+"""The desks of the back office: proxy models over payments, orders and payouts, with the permissions of each role."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.orders.models import Order
-from gpurent.payments.models import PaymentIntent
+from gpurent.payments.models import PaymentIntent, Payout
 
 
 class PaymentsDesk(PaymentIntent):
@@ -32,3 +32,16 @@ class ProvisioningDesk(Order):
         verbose_name = _("order to provision")
         verbose_name_plural = _("provisioning desk")
         permissions = [("provision_order", _("Can prepare, deliver and fail orders"))]
+
+
+class PayoutsDesk(Payout):
+    """Withdrawals as the payouts desk works them: requested first (oldest first), then the history."""
+
+    # Desk rank 0 (requested) needs an operator; sent and rejected do not.
+    DESK_RANK_NEEDS_ACTION_BELOW = 1
+
+    class Meta:
+        proxy = True
+        verbose_name = _("withdrawal to send")
+        verbose_name_plural = _("payouts desk")
+        permissions = [("send_payout", _("Can mark withdrawals sent and reject them"))]

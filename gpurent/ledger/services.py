@@ -13,7 +13,9 @@ from .models import AccountKind, Direction, LedgerAccount, LedgerEntry, LedgerTr
 
 __all__ = [
     "EXTERNAL_CRYPTO",
+    "REVENUE_PAYOUT_FEES",
     "REVENUE_RENTALS",
+    "SUSPENSE_PAYOUTS",
     "SUSPENSE_REVIEW",
     "customer_account",
     "system_account",
@@ -24,15 +26,21 @@ __all__ = [
 EXTERNAL_CRYPTO = "external:crypto"
 REVENUE_RENTALS = "revenue:rentals"
 SUSPENSE_REVIEW = "suspense:review"
+# Withdrawals requested and not yet sent or rejected; and the withdrawal fees the shop keeps.
+SUSPENSE_PAYOUTS = "suspense:payouts"
+REVENUE_PAYOUT_FEES = "revenue:payout_fees"
 _SYSTEM_KINDS = {
     EXTERNAL_CRYPTO: AccountKind.EXTERNAL,
     REVENUE_RENTALS: AccountKind.REVENUE,
     SUSPENSE_REVIEW: AccountKind.SUSPENSE,
+    SUSPENSE_PAYOUTS: AccountKind.SUSPENSE,
+    REVENUE_PAYOUT_FEES: AccountKind.REVENUE,
 }
 
 
 def system_account(code: str) -> LedgerAccount:
-    """One of the shop's own accounts (`external:crypto`, `revenue:rentals`, `suspense:review`)."""
+    """One of the shop's own accounts (`external:crypto`, `revenue:rentals`, `suspense:review`, `suspense:payouts`,
+    `revenue:payout_fees`)."""
     account, _ = LedgerAccount.objects.get_or_create(code=code, defaults={"kind": _SYSTEM_KINDS[code]})
     return account
 
@@ -58,9 +66,9 @@ def transfer_post(
     """Move `amount` from `debit` to `credit`: one transfer, two entries, both cached balances, atomically.
 
     Customer accounts are locked (by id, through `gpurent.core.locks.lock_rows`, last in the money lock
-    order) and carry a cached running balance; system accounts (`external:…`, `revenue:…`, `suspense:…`,
-    `payouts:…`) are not locked and keep no running balance: their balance is the sum of their entries
-    (`account_balance`), so every payment of the shop does not queue on them.
+    order) and carry a cached running balance; system accounts (`external:…`, `revenue:…`, `suspense:…`) are not
+    locked and keep no running balance: their balance is the sum of their entries (`account_balance`), so every
+    payment of the shop does not queue on them.
 
     Raises:
         ValueError: the amount is not positive or both sides are one account.

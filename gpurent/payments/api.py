@@ -16,14 +16,16 @@ from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
 from gpurent.core.money import Usd
+from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
-from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out
+from .payouts import payout_request
+from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out, payout_out
 from .receipt_views import receipt_pdf_response
 from .receipts import receipt_for, receipt_pdf
-from .selectors import deposit_get_for, intent_get_for
+from .selectors import deposit_get_for, intent_get_for, payout_get_for, payout_list_for
 from .services import (
     deposit_create,
     intent_issue_for_deposit,
@@ -169,6 +171,69 @@ def deposit_intent_create(
 @router.get("/balance", response={200: BalanceOut, **ERRORS}, summary="My balance and its ledger lines")
 def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     return balance_out(_user(request), page.cursor, page.limit)
+
+
+class PayoutIn(InputSchema):
+    asset: str = Field(min_length=1, max_length=10, examples=["USDT"])
+    network: str = Field(min_length=1, max_length=20, examples=["tron"])
+    address: str = Field(min_length=1, max_length=128, examples=["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"])
+    amount_usd: str = Field(examples=["50.00"], max_length=20, description="Taken from the balance; fee included")
+
+
+class PayoutOut(Schema):
+    ref: str
+    reference: str = Field(description="The ledger reference of the withdrawal, `payout:<ref>`")
+    asset: str
+    network: str
+    network_label: str
+    address: str
+    amount_usd: str = Field(description="What left the balance")
+    fee_usd: str
+    net_usd: str = Field(description="What is sent, in USD: the amount minus the fee")
+    status: str = Field(description="`requested`, `sent` or `rejected`")
+    txid: str | None
+    sent_amount: str | None = Field(description="What was sent, in the asset")
+    reason: str | None = Field(description="Why it was rejected")
+    created_at: datetime
+    decided_at: datetime | None
+
+
+class PayoutPageOut(Schema):
+    items: list[PayoutOut]
+    next: str | None = Field(description="Cursor of the older withdrawals (pass as ?cursor=), null on the last page")
+
+
+@router.post("/payouts", response={201: PayoutOut, **ERRORS}, summary="Withdraw from the balance")
+def payout_new(request: HttpRequest, payload: PayoutIn, idempotency_key: IdempotencyKeyHeader) -> Status:
+    """Withdraw `amount_usd` of the available balance (the balance minus what open payment instructions hold)
+    to `address` on the pair's network. The amount leaves the balance at once (`payout:<ref>`); an operator
+    sends it minus the fee, or rejects it and the whole amount returns. 422 `payout_below_minimum`,
+    `insufficient_balance`, `invalid_address`, `unsupported_pair`."""
+    try:
+        amount = Usd.parse(payload.amount_usd)
+    except ValueError:
+        raise InvalidRequest(_('amount_usd: a dollar amount with at most two decimals, e.g. "250.00".')) from None
+    user = _user(request)
+
+    def create() -> Outcome:
+        payout = payout_request(
+            owner=user, asset=payload.asset, network=payload.network, address=payload.address, amount=amount
+        )
+        return Outcome(201, payout_out(payout))
+
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
+    return Status(outcome.status, outcome.body)
+
+
+@router.get("/payouts", response={200: PayoutPageOut, **ERRORS}, summary="My withdrawals")
+def payout_list(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    rows = keyset_page(payout_list_for(_user(request)), page.cursor, size=page.limit)
+    return {"items": [payout_out(payout) for payout in rows.items], "next": rows.next}
+
+
+@router.get("/payouts/{ref}", response={200: PayoutOut, **ERRORS}, summary="Read a withdrawal")
+def payout_read(request: HttpRequest, ref: str) -> dict[str, Any]:
+    return payout_out(payout_get_for(_user(request), ref))
 
 
 class WebhookOut(Schema):

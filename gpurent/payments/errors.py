@@ -12,6 +12,8 @@ __all__ = [
     "NoReceivingAddress",
     "NothingToPay",
     "PaymentAlreadyCredited",
+    "PayoutBelowMinimum",
+    "PayoutNotPending",
     "RateUnavailable",
     "UnsupportedPair",
     "WebhookMalformed",
@@ -59,3 +61,21 @@ class WebhookMalformed(ApplicationError):
     status = 400
     replayable = False
     default_message = _("The body is not a webhook event.")
+
+
+class PayoutBelowMinimum(ApplicationError):
+    """A withdrawal below `PAYOUTS_MIN_CENTS` (or not more than the fee)."""
+
+    code = "payout_below_minimum"
+    status = 422
+    replayable = False
+    default_message = _("This amount is below the smallest withdrawal.")
+
+
+class PayoutNotPending(ApplicationError):
+    """An operator acted on a withdrawal that was already sent or rejected."""
+
+    code = "payout_not_pending"
+    status = 409
+    replayable = False
+    default_message = _("This withdrawal was already sent or rejected.")

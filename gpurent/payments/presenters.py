@@ -12,7 +12,7 @@ from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
-from .models import Deposit, PaymentIntent
+from .models import Deposit, PaymentIntent, Payout
 from .selectors import payment_reported
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."
@@ -78,4 +78,26 @@ def balance_out(owner: AbstractBaseUser, cursor: str | None = None, limit: int =
             }
             for entry in page.items
         ],
+    }
+
+
+def payout_out(payout: Payout) -> dict[str, Any]:
+    """A withdrawal in the API's shape: USD amounts as decimal strings, what was sent in the asset's units."""
+    pair = pair_get(payout.asset, payout.network)
+    return {
+        "ref": payout.ref,
+        "reference": f"payout:{payout.ref}",
+        "asset": payout.asset,
+        "network": payout.network,
+        "network_label": pair.network_label,
+        "address": payout.address,
+        "amount_usd": Usd(payout.amount_cents).to_api(),
+        "fee_usd": Usd(payout.fee_cents).to_api(),
+        "net_usd": Usd(payout.net_cents).to_api(),
+        "status": payout.status,
+        "txid": payout.txid or None,
+        "sent_amount": format_units(payout.sent_units, pair) if payout.sent_units else None,
+        "reason": payout.reason or None,
+        "created_at": payout.created_at,
+        "decided_at": payout.decided_at,
     }

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from gpurent.core.errors import NotFound
 from gpurent.orders.models import Order
 
-from .models import Deposit, IntentStatus, Payment, PaymentIntent
+from .models import Deposit, IntentStatus, Payment, PaymentIntent, Payout
 
 __all__ = [
     "deposit_get_for",
@@ -22,6 +22,8 @@ __all__ = [
     "intents_for_order",
     "order_references",
     "payment_reported",
+    "payout_get_for",
+    "payout_list_for",
 ]
 
 
@@ -71,4 +73,17 @@ def deposit_get_for(owner: AbstractBaseUser, ref: str) -> Deposit:
     try:
         return deposit_list_for(owner).get(ref=ref.upper())
     except Deposit.DoesNotExist:
+        raise NotFound() from None
+
+
+def payout_list_for(owner: AbstractBaseUser) -> QuerySet[Payout]:
+    """The customer's withdrawals, newest first."""
+    return Payout.objects.filter(owner_id=owner.pk).order_by("-created_at", "-id")
+
+
+def payout_get_for(owner: AbstractBaseUser, ref: str) -> Payout:
+    """Raises NotFound for a missing withdrawal or another customer's."""
+    try:
+        return payout_list_for(owner).get(ref=ref.upper())
+    except Payout.DoesNotExist:
         raise NotFound() from None

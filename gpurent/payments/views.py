@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.models import User
+from gpurent.core.formats import usd_text
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_from_request
@@ -23,12 +24,14 @@ from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get
 from .errors import InvalidAddress
-from .forms import PairForm, TopUpForm
+from .forms import PairForm, PayoutForm, TopUpForm
 from .models import PaymentIntent, PaymentState
+from .payouts import payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
-from .selectors import deposit_get_for, deposit_list_for, intent_get_for
+from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
+    balance_available,
     deposit_create,
     intent_issue_for_deposit,
     intent_issue_for_order,
@@ -153,6 +156,11 @@ def balance(request: HttpRequest) -> HttpResponse:
         "lines": page_from_request(request, ledger_lines_for(user)),
         "deposits": list(deposit_list_for(user).prefetch_related("intents__payments")[:20]),
         "form": TopUpForm(),
+        "payout_form": PayoutForm(auto_id="payout_%s"),
+        "available": balance_available(user),
+        "payout_minimum": payout_minimum(),
+        "payout_fee": Usd(settings.PAYOUTS_FEE_CENTS),
+        "payouts": list(payout_list_for(user)[:20]),
     }
     return render(request, "payments/balance.html", context)
 
@@ -174,6 +182,34 @@ def top_up(request: HttpRequest) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
 
     return form_action(request, create, back=reverse("payments:balance"))
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest) -> HttpResponse:
+    """Ask for a withdrawal (once per idempotency key); the amount leaves the balance at once."""
+    user = _user(request)
+    back = reverse("payments:balance") + "#withdraw-heading"
+    form = PayoutForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+        return redirect(back)
+    pair = pair_from_key(form.cleaned_data["pair"])
+    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+
+    def request_payout() -> Outcome:
+        payout = payout_request(
+            owner=user, asset=pair.asset, network=pair.network, address=form.cleaned_data["address"], amount=amount
+        )
+        message = _("Withdrawal %(ref)s requested: %(amount)s left your balance and will be sent soon.") % {
+            "ref": payout.ref,
+            "amount": usd_text(amount),
+        }
+        return Outcome(303, {"redirect": reverse("payments:balance") + "#payouts-heading", "message": message})
+
+    return form_action(request, request_payout, back=back)
 
 
 @login_required

@@ -44,4 +44,4 @@ def test_the_demo_operator_is_in_the_roles_whose_emails_it_should_get(settings):
     call_command("load_demo", stdout=io.StringIO())
     call_command("load_demo", stdout=io.StringIO())  # idempotent
     operator = get_user_model().objects.get(email=DEMO_OPERATOR_EMAIL)
-    assert {"payments", "provisioning"} <= set(operator.groups.values_list("name", flat=True))
+    assert {"payments", "provisioning", "payouts"} <= set(operator.groups.values_list("name", flat=True))

@@ -58,4 +58,4 @@ class Command(BaseCommand):
             self.stdout.write(f"Demo operator created: {DEMO_OPERATOR_EMAIL}.")
         # Operator e-mails go to the members of a role (e.g. "payment reported" to `payments`): the demo operator
         # is in every desk role, so the local demo shows them.
-        operator.groups.add(*Group.objects.filter(name__in=["payments", "provisioning"]))
+        operator.groups.add(*Group.objects.filter(name__in=["payments", "provisioning", "payouts"]))
