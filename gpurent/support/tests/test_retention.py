@@ -53,7 +53,8 @@ def test_login_records_past_the_period_are_deleted(settings):
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         for days in (31, 29):
             extra = {"failures_since_start": 1} if model is AccessAttempt else {}
-            row = model.objects.create(username=f"a{days}@example.com", ip_address="203.0.113.9", user_agent="x", **extra)
+            who = {"username": f"a{days}@example.com", "ip_address": "203.0.113.9", "user_agent": "x"}
+            row = model.objects.create(**who, **extra)
             model.objects.filter(pk=row.pk).update(attempt_time=timezone.now() - timedelta(days=days))
     assert login_records_purge(now=timezone.now()) == 3
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
