@@ -9,8 +9,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.accounts.retention import login_records_purge
-from gpurent.backoffice.management.commands.sweep import sweep_once
-from gpurent.ledger.models import LedgerTransfer
 from gpurent.orders.models import Order
 from gpurent.support.models import SupportMessage, SupportRequest
 from gpurent.support.retention import support_requests_purge
@@ -19,7 +17,7 @@ from gpurent.support.services import RequestInput, support_request_create
 pytestmark = pytest.mark.django_db
 
 
-def _request(customer, order, days_ago: int) -> SupportRequest:
+def request_aged(customer, order, days_ago: int) -> SupportRequest:
     request = support_request_create(
         owner=customer, data=RequestInput(subject=f"OOM {days_ago}", observed="CUDA out of memory", order_ref=order.ref)
     )
@@ -29,8 +27,8 @@ def _request(customer, order, days_ago: int) -> SupportRequest:
 
 def test_support_requests_past_the_period_are_deleted_with_their_messages(customer, order, settings):
     settings.RETENTION_SUPPORT_DAYS = 365
-    old = _request(customer, order, days_ago=366)
-    recent = _request(customer, order, days_ago=364)
+    old = request_aged(customer, order, days_ago=366)
+    recent = request_aged(customer, order, days_ago=364)
     SupportMessage.objects.create(request=old, author_role="operator", body="Try a smaller batch.")
     assert support_requests_purge(now=timezone.now()) == 1
     assert list(SupportRequest.objects.all()) == [recent]
@@ -41,7 +39,7 @@ def test_support_requests_past_the_period_are_deleted_with_their_messages(custom
 
 
 def test_the_period_follows_the_setting(customer, order, settings):
-    _request(customer, order, days_ago=40)
+    request_aged(customer, order, days_ago=40)
     settings.RETENTION_SUPPORT_DAYS = 60
     assert support_requests_purge(now=timezone.now()) == 0
     settings.RETENTION_SUPPORT_DAYS = 30
@@ -59,17 +57,6 @@ def test_login_records_past_the_period_are_deleted(settings):
     assert login_records_purge(now=timezone.now()) == 3
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         assert model.objects.count() == 1
-
-
-def test_the_sweep_runs_the_retention_and_keeps_money_records(customer, order, settings):
-    settings.RETENTION_SUPPORT_DAYS = 10
-    _request(customer, order, days_ago=11)
-    transfers = LedgerTransfer.objects.count()
-    counts = sweep_once(now=timezone.now())
-    assert counts["support requests past retention deleted"] == 1
-    assert "log-in records past retention deleted" in counts
-    assert Order.objects.filter(pk=order.pk).exists()
-    assert LedgerTransfer.objects.count() == transfers
 
 
 def test_the_privacy_page_states_the_periods_the_sweep_applies(client, settings):
