@@ -177,3 +177,19 @@ def test_run_create_messages_name_the_field_as_the_form_shows_it(entry, language
     assert error.value.message.startswith(message)
     for key in ("code_version", "parameters", "latency_ms", "throughput", "outcome", "steady.", "first."):
         assert key not in error.value.message
+
+
+def test_the_markdown_export_is_written_in_the_customers_language(entry):
+    from django.utils import translation
+
+    from gpurent.journal.export import entry_markdown, journal_markdown
+
+    run_create(entry=entry, draft=run_draft())
+    with translation.override("vi"):
+        text = entry_markdown(entry) + journal_markdown([], brand="IteraGPU")
+    for words in ["## Lần chạy 1: bf16 b16", "Quan sát (đo được):", "Ước tính (một giả định, không phải số đo):"]:
+        assert words in text, words
+    assert "Nhật ký thí nghiệm (IteraGPU)" in text
+    assert "Chưa có mục nào." in text
+    for english in ["Observations", "Estimate (an assumption", "Recorded", "No entries yet", "Experiment journal"]:
+        assert english not in text, english
