@@ -18,14 +18,14 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def engine_fixed_messages() -> set[str]:
     """Every constant message the engine raises `InvalidInput` with."""
-    found = set()
+    found: set[str] = set()
     for path in VRAMCALC.rglob("*.py"):
         if "tests" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "InvalidInput":
                 continue
-            if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
                 found.add(node.args[1].value)
     return found
 
