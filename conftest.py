@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import translation
 
@@ -36,6 +37,12 @@ def _default_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Every test starts with an empty cache: a fragment cached by one test must not answer in the next."""
+    cache.clear()
 
 
 def make_gpu(**overrides: object) -> GpuModel:

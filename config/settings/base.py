@@ -55,6 +55,49 @@ def database_from_env(default_sqlite: Path) -> dict[str, Any]:
     return config
 
 
+def cache_from_url(url: str) -> dict[str, Any]:
+    """Django's built-in cache backend named by a URL (`CACHE_URL`; docs/decisions/0181-cache-from-url.md).
+
+    - `locmem://` (the default, also an empty value): memory of each process; right for one web machine.
+    - `redis://host:6379/0`, `rediss://…` (TLS), `redis+unix:///run/redis.sock?db=0`: Redis, shared by every
+      web machine (needs the `redis` package: `pip install -e '.[redis]'`).
+    - `db://table_name`: a table in the default database (`manage.py createcachetable` creates it once).
+    - `file:///var/cache/gpurent`: files on a local disk.
+    - `dummy://`: no caching at all.
+
+    Raises:
+        ImproperlyConfigured: the URL names no backend this function knows.
+    """
+    from urllib.parse import urlsplit
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    parts = urlsplit(url.strip() or "locmem://")
+    scheme = parts.scheme.lower()
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": parts.netloc or "gpurent",
+            # Rendered cards of a large catalog in four languages: more than the default 300 entries.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    if scheme in {"redis", "rediss"}:
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url.strip()}
+    if scheme == "redis+unix":
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "unix" + url.strip()[10:]}
+    if scheme == "db" and (parts.netloc or parts.path.strip("/")):
+        table = (parts.netloc + parts.path).strip("/")
+        return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": table}
+    if scheme == "file" and parts.path:
+        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": parts.path}
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        "CACHE_URL must be locmem://, redis://host:port/db, rediss://…, redis+unix:///path, db://table, "
+        "file:///path or dummy://"
+    )
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 DEBUG = False
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
@@ -134,6 +177,9 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
+# Rendered catalog cards, guide figures and the like (gpurent/core/cache.py). Each process's memory by default;
+# Redis or the database when several web machines must see one cache (README, "Running in production").
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -340,11 +386,19 @@ CHAIN_WATCH_URLS: dict[str, str] = {
     for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
     if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
 }
-# Token contracts the Ethereum watcher reads, by pair key; defaults are the pairs' mainnet contracts.
+# TronGrid's API key (sent as the TRON-PRO-API-KEY header; a full node of your own needs none). Never logged.
+CHAIN_WATCH_TRON_API_KEY = os.environ.get("CHAIN_WATCH_TRON_API_KEY", "")
+# Token contracts the Ethereum and Tron watchers read, by pair key ("USDT/tron"); defaults: the mainnet contracts.
 CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
 # How long one watcher process holds a network before another may take over (a killed one's lease runs out).
 CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
 # Seconds between scans of the background task and of `watch_chains` without --once.
 CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
-# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}".
-CHAIN_EXPLORER_TX_URLS: dict[str, str] = {}
+# Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}"
+# (CHAIN_EXPLORER_TRON_TX_URL=https://tronscan.org/#/transaction/{txid}, CHAIN_EXPLORER_SOLANA_TX_URL=
+# https://explorer.solana.com/tx/{txid}).
+CHAIN_EXPLORER_TX_URLS: dict[str, str] = {
+    network: pattern
+    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+    if (pattern := os.environ.get(f"CHAIN_EXPLORER_{network.upper()}_TX_URL", ""))
+}

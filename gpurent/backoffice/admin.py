@@ -6,6 +6,7 @@ checks the rules, writes the audit row and queues the emails in one transaction.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
@@ -24,6 +25,7 @@ from gpurent.accounts.models import User
 from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
 from gpurent.core.money import Usd
+from gpurent.core.notices import notify_operators, recent_notices
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
@@ -33,6 +35,9 @@ from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
 from .models import PaymentsDesk, ProvisioningDesk
+
+# How far back the payments desk shows notices meant for operators.
+NOTICE_WINDOW = timedelta(hours=1)
 
 
 def _operator(request: HttpRequest) -> User:
@@ -65,6 +70,14 @@ class NeedsActionFilter(admin.SimpleListFilter):
         if self.value() == "all":
             return queryset
         return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
+
+
+def _operator_message(error: Exception) -> str:
+    """An error as an operator reads it: the customer's message, then the detail meant for operators."""
+    if not isinstance(error, ApplicationError):
+        return str(error)
+    notify_operators(error)
+    return f"{error.message} ({error.detail})" if error.detail else error.message
 
 
 def _with_zone(value: Any) -> str:
@@ -156,6 +169,16 @@ class PaymentsDeskAdmin(DeskAdmin):
     desk_ordering = ("desk_rank", "-reported_at", "-created_at")
     search_fields = ["id", "address", "payments__txid", "owner__email", "order__ref", "deposit__ref"]
     list_select_related = ["owner", "order", "deposit", "verified_by"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # What customers were refused in the last hour and why (a rate source's HTTP status, a stale rate).
+        for notice in recent_notices(since=timezone.now() - NOTICE_WINDOW):
+            messages.warning(
+                request,
+                _("For operators: %(detail)s (%(count)s times, last at %(when)s)")
+                % {"detail": notice.detail, "count": notice.count, "when": _with_zone(notice.last_seen)},
+            )
+        return super().changelist_view(request, extra_context)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         # Reported and still open first, then the late-payment review queue, then open, then expired.
@@ -289,7 +312,7 @@ class PaymentsDeskAdmin(DeskAdmin):
                 refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
                 messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": refs or "—"})
         except (ApplicationError, ValueError) as error:
-            messages.error(request, str(getattr(error, "message", error)))
+            messages.error(request, _operator_message(error))
             return HttpResponseRedirect(request.path)
         return HttpResponseRedirect(reverse("admin:backoffice_paymentsdesk_changelist"))
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from .enums import Stack, Term, Vendor
 from .models import GpuModel
 
-__all__ = ["CatalogFilterForm", "gpus_filtered", "min_mib_for_gb"]
+__all__ = ["CATALOG_ORDER", "CatalogFilterForm", "catalog_order", "gpus_filtered", "min_mib_for_gb"]
 
 
 def _memory_choice(gb: int) -> str:
@@ -69,6 +69,9 @@ class CatalogFilterForm(forms.Form):
         return self.is_valid() and any(value not in (None, "", False) for value in self.cleaned_data.values())
 
 
+CATALOG_ORDER = ("position", "name")
+
+
 def gpus_filtered(queryset: QuerySet[GpuModel], form: CatalogFilterForm) -> QuerySet[GpuModel]:
     """`queryset` narrowed and sorted as the form says; an invalid form changes nothing."""
     if not form.is_valid():
@@ -85,8 +88,15 @@ def gpus_filtered(queryset: QuerySet[GpuModel], form: CatalogFilterForm) -> Quer
         queryset = queryset.filter(**{f"{price_field}__lte": data["max_price"] * 100})
     if data["in_stock"]:
         queryset = queryset.filter(stock_lots__gt=0)
-    order = {"price": price_field, "-price": f"-{price_field}", "memory": "memory_mib_per_card"}
-    order["-memory"] = "-memory_mib_per_card"
-    if data["sort"] in order:
-        queryset = queryset.order_by(order[data["sort"]], "position", "name")
-    return queryset
+    return queryset.order_by(*catalog_order(form))
+
+
+def catalog_order(form: CatalogFilterForm) -> tuple[str, ...]:
+    """The order the form asks for, ending in a unique field (`name`): usable as a keyset page's key."""
+    if not form.is_valid():
+        return CATALOG_ORDER
+    price_field = _PRICE_FIELD[form.term_or_default()]
+    first = {"price": price_field, "-price": f"-{price_field}", "memory": "memory_mib_per_card"}
+    first["-memory"] = "-memory_mib_per_card"
+    sort = form.cleaned_data["sort"]
+    return (first[sort], *CATALOG_ORDER) if sort in first else CATALOG_ORDER

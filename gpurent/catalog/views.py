@@ -10,52 +10,41 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from gpurent.core.htmx import HtmxHttpRequest
+from gpurent.core.pagination import page_from_request, page_link
 
+from .cards import PAGE_SIZE, grid_html, quote_form, quote_from
 from .enums import Term
-from .filters import CatalogFilterForm, gpus_filtered
-from .forms import QuoteForm
-from .models import GpuModel
-from .pricing import Quote, quote_for
+from .filters import CatalogFilterForm, catalog_order, gpus_filtered
 from .selectors import gpu_get, gpu_list
-
-DEFAULT_TERM = Term.WEEK
-DEFAULT_LOTS = 1
-
-
-def _quote_form(gpu: GpuModel, data: dict[str, str] | None = None, term: Term = DEFAULT_TERM) -> QuoteForm:
-    # Every card on the catalog page carries the same fields; ids are made unique per GPU for the labels.
-    return QuoteForm(data, auto_id=f"{gpu.slug}-%s", initial={"term": term, "lots": DEFAULT_LOTS})
-
-
-def _quote_from(gpu: GpuModel, form: QuoteForm) -> Quote | None:
-    if form.is_bound:
-        if not form.is_valid():
-            return None
-        return quote_for(gpu, term_days=form.cleaned_data["term"], lots=form.cleaned_data["lots"])
-    return quote_for(gpu, term_days=form.initial["term"], lots=DEFAULT_LOTS)
 
 
 @require_GET
 def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
-    """The catalog, sorted and filtered by a GET form: a full page, or only the results for htmx."""
+    """The catalog, sorted and filtered by a GET form, one keyset page of cards at a time: a full page, or
+    only the results for htmx. Cards and the grid come from the cache while no GPU on them changed."""
     filters = CatalogFilterForm(request.GET)
-    term = filters.term_or_default()
-    cards = []
-    for gpu in gpus_filtered(gpu_list(), filters):
-        form = _quote_form(gpu, term=term)
-        cards.append({"gpu": gpu, "form": form, "quote": _quote_from(gpu, form)})
-    context = {"cards": cards, "terms": list(Term), "filters": filters}
+    matching = gpus_filtered(gpu_list(), filters)
+    page = page_from_request(request, matching, size=PAGE_SIZE, key=catalog_order(filters))
+    count = len(page.items) if page.is_first and page.next is None else matching.count()
+    results = grid_html(
+        page,
+        filters.term_or_default(),
+        count=count,
+        filtering=filters.is_filtering,
+        first_url="" if page.is_first else page_link(request, None),
+        next_url=page_link(request, page.next) if page.next else "",
+    )
     if request.htmx and request.htmx.target == "catalog-results":
-        return render(request, "catalog/partials/results.html", context)
-    return render(request, "catalog/index.html", context)
+        return HttpResponse(results)
+    return render(request, "catalog/index.html", {"filters": filters, "results": results})
 
 
 @require_GET
 def gpu_detail(request: HttpRequest, slug: str) -> HttpResponse:
     gpu = gpu_get(slug)
     data = request.GET if {"term", "lots"} & set(request.GET) else None
-    form = _quote_form(gpu, data)
-    context = {"gpu": gpu, "form": form, "quote": _quote_from(gpu, form), "terms": list(Term)}
+    form = quote_form(gpu, data)
+    context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term)}
     return render(request, "catalog/detail.html", context)
 
 
@@ -66,5 +55,5 @@ def gpu_quote(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if not request.htmx:
         query = urlencode({key: request.GET[key] for key in ("term", "lots") if key in request.GET})
         return redirect(f"{reverse('catalog:detail', args=[gpu.slug])}?{query}")
-    form = _quote_form(gpu, request.GET)
-    return render(request, "catalog/partials/quote.html", {"gpu": gpu, "form": form, "quote": _quote_from(gpu, form)})
+    form = quote_form(gpu, request.GET)
+    return render(request, "catalog/partials/quote.html", {"gpu": gpu, "form": form, "quote": quote_from(gpu, form)})

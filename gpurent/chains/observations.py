@@ -4,6 +4,11 @@
 the node reports it; the row keeps the latest block and confirmations. A transfer whose block leaves the chain
 goes back to `seen` with no block (mempool) or to `dropped`; only a transfer at depth is credited
 (`crediting.observation_credit`), and the payment service credits it at most once whatever happens after.
+
+Attribution (`intent_for_transfer`): a transfer already observed keeps its intent; a derived or pool address
+belongs to one intent; on a shared address (decision 0140's fallback, Solana's usual case) the transfer
+belongs to the intent that holds exactly its amount there (`payments.receiving.shared_amount_holders`, the
+rule that made the amount unique), and to none when no intent holds it: a person attributes it.
 """
 
 from __future__ import annotations
@@ -11,13 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from gpurent.payments.assets import pair_get
-from gpurent.payments.models import ChainObservation, ObservationState, PaymentIntent
+from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, PaymentIntent, ReceivingAddress
+from gpurent.payments.receiving import shared_amount_holders
 
 from .crediting import observation_credit
 
-__all__ = ["Transfer", "transfer_forget", "transfer_observe"]
+__all__ = ["Transfer", "intent_for_transfer", "transfer_forget", "transfer_observe"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +51,38 @@ def intent_for_address(network: str, address: str, asset: str) -> PaymentIntent 
     return PaymentIntent.objects.filter(network=network, address=address, asset=asset).order_by("created_at").first()
 
 
+def intent_for_transfer(transfer: Transfer, units: int) -> PaymentIntent | None:
+    """The intent `transfer` (worth `units` quote units) pays, or None when it cannot be told without guessing."""
+    known = (
+        ChainObservation.objects.filter(network=transfer.network, txid=transfer.txid, output_index=transfer.index)
+        .values_list("intent_id", flat=True)
+        .first()
+    )
+    if known is not None:
+        return PaymentIntent.objects.get(pk=known)
+    shared = ReceivingAddress.objects.filter(
+        network=transfer.network, address=transfer.address, mode=AddressMode.SHARED
+    ).exists()
+    if not shared:
+        return intent_for_address(transfer.network, transfer.address, transfer.asset)
+    holders = shared_amount_holders(network=transfer.network, addresses=[transfer.address], now=timezone.now())
+    matches = list(holders.filter(asset=transfer.asset, amount_units=units)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
 def transfer_observe(transfer: Transfer, *, required: int, credit: bool = True) -> ChainObservation | None:
     """Record or update what the node says about `transfer`; credit it once it has `required` confirmations.
 
-    Returns None for a transfer to an address no intent of that asset holds, or one worth less than one quote
-    unit (dust below the shop's precision: recorded nowhere, documented in docs/decisions/0140).
+    Returns None for a transfer to an address no intent of that asset holds (on a shared address: no intent
+    holds exactly its amount), or one worth less than one quote unit (dust below the shop's precision:
+    recorded nowhere, documented in docs/decisions/0140).
     """
-    intent = intent_for_address(transfer.network, transfer.address, transfer.asset)
-    if intent is None:
-        return None
     pair = pair_get(transfer.asset, transfer.network)
     units = transfer.amount_chain // 10 ** (pair.chain_decimals - pair.quote_decimals)
     if units <= 0:
+        return None
+    intent = intent_for_transfer(transfer, units)
+    if intent is None:
         return None
     fields = {
         "asset": transfer.asset,

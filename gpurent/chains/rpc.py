@@ -1,4 +1,5 @@
-"""A small JSON-RPC 2.0 client over HTTP (Bitcoin Core family, Ethereum, Solana), standard library only.
+"""Small JSON clients over HTTP, standard library only: JSON-RPC 2.0 (Bitcoin Core family, Ethereum, Solana) and
+a JSON-over-POST API (`HttpApiClient`: the Tron full node's HTTP API, `/wallet/...`).
 
 Numbers in answers are parsed as `Decimal` (Bitcoin Core prints amounts as JSON numbers such as 0.00150000;
 a float would round them). Credentials come from the URL (`http://user:pass@127.0.0.1:19443/wallet/watch`)
@@ -16,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-__all__ = ["JsonRpcClient", "RpcError"]
+__all__ = ["HttpApiClient", "JsonRpcClient", "RpcError"]
 
 
 class RpcError(Exception):
@@ -27,8 +28,10 @@ class RpcError(Exception):
         self.code = code
 
 
-class JsonRpcClient:
-    def __init__(self, url: str, *, timeout: float = 30.0, version: str = "2.0") -> None:
+class _JsonOverHttp:
+    """The URL (credentials taken out of it, sent as basic auth) and one POST of a JSON body."""
+
+    def __init__(self, url: str, *, timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https"):
             raise ValueError("a node URL is http:// or https://")
@@ -42,17 +45,12 @@ class JsonRpcClient:
         self.url = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
         self.host = netloc
         self.timeout = timeout
-        self.version = version
-        self._ids = itertools.count(1)
+        self._headers = dict(headers or {})
 
-    def call(self, method: str, *params: Any) -> Any:
-        """Call `method` with positional `params`; the `result`, or RpcError."""
-        body = json.dumps(
-            {"jsonrpc": self.version, "id": next(self._ids), "method": method, "params": list(params)},
-            default=_encode,
-        ).encode()
+    def _post(self, url: str, payload: object, what: str) -> Any:
+        body = json.dumps(payload, default=_encode).encode()
         request = urllib.request.Request(  # noqa: S310 (the scheme is checked in __init__: http or https only)
-            self.url, data=body, headers={"Content-Type": "application/json"}
+            url, data=body, headers={"Content-Type": "application/json", **self._headers}
         )
         if self._auth:
             request.add_header("Authorization", self._auth)
@@ -63,13 +61,28 @@ class JsonRpcClient:
             # Bitcoin Core answers RPC errors with HTTP 500 and a JSON body that carries the error object.
             raw = error.read()
             if not raw:
-                raise RpcError(f"{self.host} answered HTTP {error.code} to {method}") from None
+                raise RpcError(f"{self.host} answered HTTP {error.code} to {what}") from None
         except (urllib.error.URLError, OSError) as error:
-            raise RpcError(f"{self.host} unreachable for {method}: {error.__class__.__name__}") from None
+            raise RpcError(f"{self.host} unreachable for {what}: {error.__class__.__name__}") from None
         try:
-            answer = json.loads(raw, parse_float=Decimal)
+            return json.loads(raw, parse_float=Decimal)
         except ValueError:
-            raise RpcError(f"{self.host} answered {method} with something that is not JSON") from None
+            raise RpcError(f"{self.host} answered {what} with something that is not JSON") from None
+
+
+class JsonRpcClient(_JsonOverHttp):
+    def __init__(self, url: str, *, timeout: float = 30.0, version: str = "2.0") -> None:
+        super().__init__(url, timeout=timeout)
+        self.version = version
+        self._ids = itertools.count(1)
+
+    def call(self, method: str, *params: Any) -> Any:
+        """Call `method` with positional `params`; the `result`, or RpcError."""
+        answer = self._post(
+            self.url,
+            {"jsonrpc": self.version, "id": next(self._ids), "method": method, "params": list(params)},
+            method,
+        )
         if not isinstance(answer, dict):
             raise RpcError(f"{self.host} answered {method} with a JSON {type(answer).__name__}")
         if answer.get("error"):
@@ -78,6 +91,18 @@ class JsonRpcClient:
             message = error_object.get("message") if isinstance(error_object, dict) else str(error_object)
             raise RpcError(f"{method}: {message}", code=code)
         return answer.get("result")
+
+
+class HttpApiClient(_JsonOverHttp):
+    """A REST-style node API that takes a JSON body by POST at `base URL + path` (the Tron full node's
+    `/wallet/...`). An API key, if any, travels in a header (TronGrid: `TRON-PRO-API-KEY`), never in logs."""
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        """POST `body` to `path`; the decoded answer, or RpcError (also for `{"Error": ...}` answers)."""
+        answer = self._post(self.url.rstrip("/") + path, body or {}, path)
+        if isinstance(answer, dict) and "Error" in answer:
+            raise RpcError(f"{path}: {answer['Error']}")
+        return answer
 
 
 def _encode(value: object) -> object:

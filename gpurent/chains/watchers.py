@@ -14,7 +14,9 @@ from django_tasks import task
 from .base import ChainWatcher, ScanReport
 from .bitcoin import BitcoinFamilyWatcher
 from .ethereum import EthereumWatcher
-from .rpc import JsonRpcClient, RpcError
+from .rpc import HttpApiClient, JsonRpcClient, RpcError
+from .solana import SolanaWatcher
+from .tron import TronWatcher
 
 __all__ = ["configured_watchers", "watch_chains_once", "watch_chains_task"]
 
@@ -31,8 +33,13 @@ def configured_watchers() -> list[ChainWatcher]:
             watchers.append(BitcoinFamilyWatcher(network, JsonRpcClient(url)))
         elif network == "ethereum":
             watchers.append(EthereumWatcher(JsonRpcClient(url)))
+        elif network == "tron":
+            key = getattr(settings, "CHAIN_WATCH_TRON_API_KEY", "")
+            watchers.append(TronWatcher(HttpApiClient(url, headers={"TRON-PRO-API-KEY": key} if key else None)))
+        elif network == "solana":
+            watchers.append(SolanaWatcher(JsonRpcClient(url)))
         else:
-            logger.warning("no chain watcher runs for %s: only bitcoin, litecoin and ethereum nodes are read", network)
+            logger.warning("no chain watcher runs for %s: no watcher reads that network", network)
     return watchers
 
 

@@ -10,7 +10,7 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from .audit import audit_record, snapshot
-from .models import AuditLogEntry
+from .models import AuditLogEntry, OperatorNotice
 
 
 class AuditedModelAdmin(admin.ModelAdmin[Any]):
@@ -62,3 +62,12 @@ class AuditLogEntryAdmin(ReadOnlyModelAdmin):
     list_filter = ["action", "target_type"]
     search_fields = ["actor_label", "target_id", "action"]
     date_hierarchy = "created_at"
+
+
+@admin.register(OperatorNotice)
+class OperatorNoticeAdmin(ReadOnlyModelAdmin):
+    """Failures meant for operators (a rate source's HTTP status, a stale rate), one row per distinct detail."""
+
+    list_display = ["last_seen", "code", "detail", "count", "first_seen"]
+    list_filter = ["code"]
+    search_fields = ["detail"]

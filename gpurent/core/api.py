@@ -17,6 +17,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from .errors import ApplicationError, error_body
 from .idempotency import HEADER, KEY_REQUIRED_MESSAGE
+from .notices import notify_operators
 from .pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NEWEST_FIRST, keyset_page
 
 __all__ = ["ErrorOut", "PageIn", "api_page", "install_error_handlers"]
@@ -84,6 +85,7 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(ApplicationError)
     def application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+        notify_operators(exc)
         return respond(request, exc.status, exc.code, exc.message)
 
     @api.exception_handler(ValidationError)

@@ -42,6 +42,7 @@ from ninja import Header
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
 from .models import IdempotencyKey, IdempotencyState
+from .notices import notify_operators
 from .redaction import redacted_params
 
 __all__ = [
@@ -297,6 +298,7 @@ def form_action(
     try:
         outcome = form_idempotent(request, action)
     except ApplicationError as error:
+        notify_operators(error)
         messages.error(request, error.message)
         return redirect(back)
     if outcome.is_error:

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .errors import ApplicationError, NotFound
+from .notices import notify_operators
 
 
 class ApplicationErrorMiddleware:
@@ -27,6 +28,7 @@ class ApplicationErrorMiddleware:
         if isinstance(exception, NotFound):
             raise Http404(exception.message) from exception
         if isinstance(exception, ApplicationError):
+            notify_operators(exception)
             context = {"message": exception.message, "code": exception.code}
             return render(request, "error.html", context, status=exception.status)
         return None

@@ -128,3 +128,25 @@ class OutboundEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} → {self.to}"
+
+
+class OperatorNotice(models.Model):
+    """A failure meant for operators (an outside service's HTTP status, a rate's age), one row per distinct
+    detail: when it was first and last seen and how often. Written by `gpurent.core.notices.notify_operators`
+    where an `ApplicationError` with a `detail` becomes a response, after the request's transaction has rolled
+    back, so a failed action still leaves its reason for the back office (decision 0104)."""
+
+    code = models.CharField(_("code"), max_length=100)
+    detail = models.CharField(_("detail"), max_length=500)
+    first_seen = models.DateTimeField(_("first seen"))
+    last_seen = models.DateTimeField(_("last seen"), db_index=True)
+    count = models.PositiveIntegerField(_("times"), default=1)
+
+    class Meta:
+        ordering = ["-last_seen", "-id"]
+        verbose_name = _("operator notice")
+        verbose_name_plural = _("operator notices")
+        constraints = [models.UniqueConstraint(fields=["code", "detail"], name="core_operatornotice_unique_detail")]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.detail}"

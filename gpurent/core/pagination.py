@@ -30,7 +30,15 @@ from django.utils.translation import gettext_lazy as _
 
 from .errors import InvalidRequest
 
-__all__ = ["DEFAULT_PAGE_SIZE", "MAX_PAGE_SIZE", "InvalidCursor", "Page", "keyset_page", "page_from_request"]
+__all__ = [
+    "DEFAULT_PAGE_SIZE",
+    "MAX_PAGE_SIZE",
+    "InvalidCursor",
+    "Page",
+    "keyset_page",
+    "page_from_request",
+    "page_link",
+]
 
 M = TypeVar("M", bound=Model)
 
@@ -135,3 +143,12 @@ def page_from_request(
         return keyset_page(queryset, request.GET.get("cursor"), size=size, key=key)
     except InvalidCursor:
         return keyset_page(queryset, None, size=size, key=key)
+
+
+def page_link(request: HttpRequest, cursor: str | None) -> str:
+    """This page's address with the same query (filters, sort), on the page after `cursor` (first page: None)."""
+    query = request.GET.copy()
+    query.pop("cursor", None)
+    if cursor:
+        query["cursor"] = cursor
+    return f"{request.path}?{query.urlencode()}" if query else request.path

@@ -14,6 +14,7 @@ from typing import Any
 from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
+from gpurent.core.cache import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
 from gpurent.sizing.catalog_fit import USABLE_PCT, GpuFit, card_bytes, plan_with_cards
@@ -25,7 +26,7 @@ from .decision import ConditionColumn, DecisionRow, decision_columns, decision_r
 from .findings import findings_for
 from .guide import Guide
 
-__all__ = ["SCHEDULE_MARGIN_PCT", "Concurrency", "GuideReport", "guide_report"]
+__all__ = ["SCHEDULE_MARGIN_PCT", "Concurrency", "GuideReport", "guide_report", "guide_report_cached"]
 
 # Extra time planned on top of the computed run for setup, evaluation and restarts (an assumption).
 SCHEDULE_MARGIN_PCT = 25
@@ -195,3 +196,11 @@ def guide_report(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
         rows=decision_rows(guide, gpus, columns),
         findings=findings_for(guide=guide, sizing=sizing, row=row, columns=columns, duration=duration, term=term),
     )
+
+
+def guide_report_cached(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
+    """`guide_report`, computed once per catalog version: the key holds every GPU's id, `updated_at` and stock
+    (any edit, price change, stock move, GPU added or taken off sale makes a new key), the language of the
+    findings and the code version (gpurent/core/cache.py)."""
+    key = fragment_key("guide-report", guide.gpu.pk, guide.workload.value, guide.scope.value, rows_version(gpus))
+    return cached(key, lambda: guide_report(guide, gpus))

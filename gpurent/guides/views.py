@@ -14,15 +14,16 @@ from django.views.decorators.debug import sensitive_post_parameters, sensitive_v
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.owners import owner_for
+from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_idempotent
-from gpurent.core.pagination import page_from_request
+from gpurent.core.pagination import page_from_request, page_link
 
 from .enums import Endpoint, GuideWorkload, Scope
 from .forms import GuideFilterForm, QuoteRequestForm
 from .guide import Guide
-from .report import guide_report
+from .report import guide_report_cached
 from .scenarios import SCENARIOS
 from .selectors import guide_get, guide_list, quote_request_get_for, quote_request_list_for
 from .services import quote_request_create
@@ -48,24 +49,26 @@ DEFAULT_ENDPOINT = {
 }
 
 
+# GPUs per page of the guide index: each brings one row per workload (at most 15 guide links).
+GPUS_PER_INDEX_PAGE = 25
+
+
 @require_GET
 def guide_index(request: HttpRequest) -> HttpResponse:
-    """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope."""
+    """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope, one
+    keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id."""
     form = GuideFilterForm(request.GET or None)
     filters = form.filters() if form.is_bound else {"gpu": "", "workload": "", "scope": ""}
-    gpus = list(gpu_list())
-    guides = guide_list(gpus=gpus, **filters)
+    matching = gpu_list().filter(slug=filters["gpu"]) if filters["gpu"] else gpu_list()
+    page = page_from_request(request, matching, size=GPUS_PER_INDEX_PAGE, key=GPU_ORDER)
+    guides = guide_list(gpus=page.items, workload=filters["workload"], scope=filters["scope"])
+    by_workload: dict[GuideWorkload, dict[int, list[Guide]]] = {}
+    for guide in guides:
+        by_workload.setdefault(guide.workload, {}).setdefault(guide.gpu.pk, []).append(guide)
+    gpus = {gpu.pk: gpu for gpu in page.items}
     sections = []
-    for workload in GuideWorkload:
-        in_workload = [guide for guide in guides if guide.workload == workload]
-        if not in_workload:
-            continue
-        scopes = [scope for scope in Scope if any(guide.scope == scope for guide in in_workload)]
-        rows = [
-            (gpu, [guide for guide in in_workload if guide.gpu.pk == gpu.pk])
-            for gpu in gpus
-            if any(guide.gpu.pk == gpu.pk for guide in in_workload)
-        ]
+    for workload, rows in by_workload.items():
+        scopes = list(dict.fromkeys(guide.scope for row in rows.values() for guide in row))
         sections.append(
             {
                 "workload": workload,
@@ -73,10 +76,19 @@ def guide_index(request: HttpRequest) -> HttpResponse:
                 "glossary": SCENARIOS[workload].glossary,
                 "scopes": scopes,
                 "presets": [SCENARIOS[workload].fields_for(scope)["preset"] for scope in scopes],
-                "rows": rows,
+                "rows": [(gpus[pk], row) for pk, row in rows.items()],
             }
         )
-    context = {"form": form, "sections": sections, "count": len(guides), "filtered": any(filters.values())}
+    gpu_count = len(page.items) if page.is_first and page.next is None else matching.count()
+    per_gpu = len(guide_list(gpus=page.items[:1], workload=filters["workload"], scope=filters["scope"]))
+    context = {
+        "form": form,
+        "sections": sections,
+        "count": gpu_count * per_gpu,
+        "filtered": any(filters.values()),
+        "first_url": "" if page.is_first else page_link(request, None),
+        "next_url": page_link(request, page.next) if page.next else "",
+    }
     return render(request, "guides/index.html", context)
 
 
@@ -93,7 +105,7 @@ def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
 
 
 def _detail_context(guide: Guide, form: QuoteRequestForm, error: str = "") -> dict[str, Any]:
-    report = guide_report(guide, list(gpu_list()))
+    report = guide_report_cached(guide, list(gpu_list()))
     return {
         "guide": guide,
         "report": report,

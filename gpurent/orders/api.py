@@ -12,12 +12,13 @@ from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
-from gpurent.core.api import ErrorOut, PageIn, api_page
+from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.idempotency import IdempotencyKeyHeader, api_idempotent, finish_early
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
+from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 
-from .export import orders_csv
+from .export import order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .selectors import order_get_for, order_list_for
@@ -79,6 +80,11 @@ class OrderOut(Schema):
     created_at: datetime
     extends: str | None = Field(description="For an extension: the ref of the rental it extends")
     extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")
+    references: list[str] = Field(
+        description="Every ledger reference that moved this order's money, oldest first: `deposit:` (a payment "
+        "credited), `order:` (paid from the balance), `refund:` (refunded to the balance)",
+        examples=[["deposit:D-7KQ3-M9XA", "order:R-7KQ3-M9XB"]],
+    )
 
 
 class ExtendIn(InputSchema):
@@ -101,8 +107,11 @@ def register_order_extender(extender: Callable[[Order], dict[str, Any]]) -> None
         _order_extenders.append(extender)
 
 
-def order_out(order: Order) -> dict[str, Any]:
-    """An order in the API's shape (DESIGN §11.1), with the fields registered extenders add."""
+def order_out(order: Order, *, new: bool = False) -> dict[str, Any]:
+    """An order in the API's shape (DESIGN §11.1), with the fields registered extenders add. `new`: just placed,
+    so no money has moved for it yet (no ledger references to look up)."""
+    if new:
+        order.ledger_references = []  # type: ignore[attr-defined]
     data = _order_base(order)
     for extender in _order_extenders:
         data.update(extender(order))
@@ -157,6 +166,12 @@ def _order_base(order: Order) -> dict[str, Any]:
         "extends": order.extends.ref if order.extends_id and order.extends else None,
         # .all(), sorted here: the list view prefetches them (one query for every order).
         "extensions": [e.ref for e in sorted(order.extensions.all(), key=lambda e: (e.created_at, e.pk))],
+        # Set for a whole page by `list_orders` (a fixed number of queries); read here for one order.
+        "references": (
+            order.ledger_references
+            if hasattr(order, "ledger_references")
+            else order_ledger_references([order])[order.pk]
+        ),
     }
 
 
@@ -183,7 +198,9 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
             environment_note=payload.environment_note,
             contact=Contact(user.first_name, user.last_name, user.email),
             # The response is stored before the stock row is locked (decision 0180).
-            before_reserve=lambda order: placed.append(finish_early(IdempotentOutcome(201, order_out(order)))),
+            before_reserve=lambda order: placed.append(
+                finish_early(IdempotentOutcome(201, order_out(order, new=True)))
+            ),
         )
         return placed[0]
 
@@ -199,7 +216,11 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
         .select_related("access", "extends")
         .prefetch_related("intents__payments", "extensions", "ssh_keys")
     )
-    return api_page(orders, page, order_out)
+    found = keyset_page(orders, page.cursor, size=page.limit)
+    references = order_ledger_references(found.items)
+    for order in found.items:
+        order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
+    return {"items": [order_out(order) for order in found.items], "next": found.next}
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
@@ -225,7 +246,7 @@ def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_
 
     def extend() -> IdempotentOutcome:
         extension = order_extension_place(rental=rental, owner=user, term_days=payload.term_days)
-        return IdempotentOutcome(201, order_out(extension))
+        return IdempotentOutcome(201, order_out(extension, new=True))
 
     outcome = api_idempotent(request, idempotency_key, payload.model_dump(), extend)
     return Status(outcome.status, outcome.body)

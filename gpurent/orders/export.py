@@ -4,12 +4,40 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from .models import Order
 
-__all__ = ["CSV_COLUMNS", "orders_csv", "spreadsheet_safe"]
+__all__ = [
+    "CSV_COLUMNS",
+    "order_ledger_references",
+    "orders_csv",
+    "register_reference_source",
+    "spreadsheet_safe",
+]
+
+# Apps that move an order's money (payments) say which ledger references touched each order, without orders
+# importing them: a source maps orders to {order id: ["order:R-…", "deposit:D-…", "refund:R-…"]}.
+_reference_sources: list[Callable[[Sequence[Order]], Mapping[int, list[str]]]] = []
+
+
+def register_reference_source(source: Callable[[Sequence[Order]], Mapping[int, list[str]]]) -> None:
+    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
+    if source not in _reference_sources:
+        _reference_sources.append(source)
+
+
+def order_ledger_references(orders: Sequence[Order]) -> dict[int, list[str]]:
+    """Every ledger reference that moved money for each of `orders` (a fixed number of queries per source)."""
+    found: dict[int, list[str]] = {order.pk: [] for order in orders}
+    if not orders:
+        return found
+    for source in _reference_sources:
+        for order_id, references in source(orders).items():
+            found.setdefault(order_id, []).extend(references)
+    return found
+
 
 CSV_COLUMNS = [
     "reference",
@@ -27,6 +55,7 @@ CSV_COLUMNS = [
     "reserved_until",
     "term_starts_at",
     "term_ends_at",
+    "ledger_references",
 ]
 
 # A cell starting with one of these is run as a formula by spreadsheet programs (CSV injection).
@@ -43,7 +72,10 @@ def _when(value: datetime | None) -> str:
 
 
 def orders_csv(orders: Iterable[Order]) -> str:
-    """One row per order with every reference a customer needs to keep, times in ISO 8601 UTC."""
+    """One row per order with every reference a customer needs to keep (the order's and every ledger reference
+    that moved its money, space-separated), times in ISO 8601 UTC."""
+    orders = list(orders)
+    references = order_ledger_references(orders)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
@@ -64,6 +96,7 @@ def orders_csv(orders: Iterable[Order]) -> str:
             _when(order.reserved_until),
             _when(order.term_starts_at),
             _when(order.term_ends_at),
+            " ".join(references.get(order.pk, [])),
         ]
         writer.writerow([spreadsheet_safe(cell) for cell in row])
     return buffer.getvalue()

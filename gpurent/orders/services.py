@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -131,11 +132,8 @@ def order_place(
         InvalidRequest: term, lots, environment or contact are invalid.
         OutOfStock: fewer than `lots` lots are in stock.
         TooManyUnpaidOrders: the owner already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` orders awaiting payment
-            (counted without a lock: it bounds stock held by one account, it is not a money rule).
+            (counted under the owner's row lock, in the placement's transaction: decision 0122).
     """
-    unpaid = Order.objects.filter(owner_id=owner.pk, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
-    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
-        raise TooManyUnpaidOrders()
     try:
         gpu = gpu_get(gpu_slug)
     except NotFound:
@@ -166,11 +164,26 @@ def order_place(
         ref = new_reference("R")
         try:
             with transaction.atomic():
+                _unpaid_limit_check(owner.pk)
                 return _place(Order(ref=ref, **fields), ssh_keys, before_reserve)
         except IntegrityError:
             if not Order.objects.filter(ref=ref).exists():
                 raise
     raise RuntimeError("could not find a free order reference")
+
+
+def _unpaid_limit_check(owner_id: int) -> None:
+    """Refuse a new order when the account already has `ORDERS_MAX_UNPAID_PER_ACCOUNT` awaiting payment.
+
+    The owner's user row is locked first (held to COMMIT), so two placements of one account at once count one
+    after the other and the second sees the first's order: the limit cannot be overrun by a burst. Only this
+    account's placements wait on it (support and e-mail changes lock the same row for their own per-account
+    limits, never together with an order or money lock).
+    """
+    get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True).first()
+    unpaid = Order.objects.filter(owner_id=owner_id, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
+    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
+        raise TooManyUnpaidOrders()
 
 
 def _create_with_unique_ref(**fields: object) -> Order:

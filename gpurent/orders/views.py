@@ -27,7 +27,7 @@ from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
-from .export import orders_csv
+from .export import order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
@@ -339,4 +339,7 @@ def rentals_csv(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rentals_printable(request: HttpRequest) -> HttpResponse:
     orders = list(order_list_for(_authenticated_user(request)))
+    references = order_ledger_references(orders)
+    for order in orders:
+        order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
     return render(request, "orders/rentals_print.html", {"orders": orders, "now": timezone.now()})

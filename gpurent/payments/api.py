@@ -21,6 +21,7 @@ from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
+from .export import balance_csv
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out, payout_out
 from .receipt_views import receipt_pdf_response
@@ -33,6 +34,7 @@ from .services import (
     intent_report,
     order_pay_from_balance,
 )
+from .views import csv_response
 from .webhooks import btcpay_webhook_handle
 
 router = Router(tags=["payments"], auth=api_auth)
@@ -171,6 +173,15 @@ def deposit_intent_create(
 @router.get("/balance", response={200: BalanceOut, **ERRORS}, summary="My balance and its ledger lines")
 def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     return balance_out(_user(request), page.cursor, page.limit)
+
+
+@router.get(
+    "/balance/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my balance as CSV"
+)
+def balance_summary_csv(request: HttpRequest) -> HttpResponse:
+    """Every line of the balance, oldest first, with its ledger reference (`deposit:`, `order:`, `refund:`,
+    `payout:`, `payout-returned:`) and, for withdrawals, the address and the transaction id once sent."""
+    return csv_response(balance_csv(_user(request)), "balance")
 
 
 class PayoutIn(InputSchema):

@@ -9,11 +9,14 @@ class PaymentsConfig(AppConfig):
 
     def ready(self) -> None:
         from gpurent.orders.api import register_order_extender
+        from gpurent.orders.export import register_reference_source
         from gpurent.orders.services import register_cancel_warning, register_payment_closer
 
         from .presenters import order_payment_fields
+        from .selectors import order_ledger_references
         from .services import order_cancel_warning_for_payments, order_intents_close
 
         register_order_extender(order_payment_fields)
         register_payment_closer(order_intents_close)
         register_cancel_warning(order_cancel_warning_for_payments)
+        register_reference_source(order_ledger_references)

@@ -19,11 +19,13 @@ Tokens use their network's addresses (USDT-ERC20 is received on Ethereum address
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.db.transaction import TransactionManagementError
 
 from gpurent.core.errors import InvalidRequest
@@ -44,6 +46,7 @@ __all__ = [
     "gap_report",
     "network_has_memo",
     "receiving_address_add",
+    "shared_amount_holders",
 ]
 
 XPUB = "xpub"
@@ -190,17 +193,11 @@ def _shared_with_free_amount(pair: Pair, amount_units: int, now: datetime) -> Al
     if not addresses:
         return None
     max_bumps = int(getattr(settings, "PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", 100))
-    hold = timedelta(seconds=int(getattr(settings, "PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", 86_400)))
     highest = min(amount_units + max_bumps, MAX_UNITS)
     taken = set(
-        PaymentIntent.objects.filter(
-            network=pair.network,
-            address__in={row.address for row in addresses},
-            status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
-            expires_at__gt=now - hold,
-            amount_units__gte=amount_units,
-            amount_units__lte=highest,
-        ).values_list("address", "memo", "amount_units")
+        shared_amount_holders(network=pair.network, addresses={row.address for row in addresses}, now=now)
+        .filter(amount_units__gte=amount_units, amount_units__lte=highest)
+        .values_list("address", "memo", "amount_units")
     )
     # Smallest bump first, across addresses: the customer pays as little extra as possible.
     for amount in range(amount_units, highest + 1):
@@ -208,6 +205,20 @@ def _shared_with_free_amount(pair: Pair, amount_units: int, now: datetime) -> Al
             if (row.address, row.memo, amount) not in taken:
                 return Allocation(row.address, row.memo, row.pk, amount, AddressMode.SHARED)
     return None
+
+
+def shared_amount_holders(*, network: str, addresses: Iterable[str], now: datetime) -> QuerySet[PaymentIntent]:
+    """The intents that *hold* their amount on shared `addresses`: open ones, and those expired within
+    `PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS`. Allocation never gives a held (address, memo, amount) to a second
+    intent, whatever the asset, so a transfer of an exact amount to a shared address points at one of them at
+    most: the chain watchers attribute by it (gpurent/chains/observations.py)."""
+    hold = timedelta(seconds=int(getattr(settings, "PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", 86_400)))
+    return PaymentIntent.objects.filter(
+        network=network,
+        address__in=list(addresses),
+        status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
+        expires_at__gt=now - hold,
+    )
 
 
 @transaction.atomic

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from gpurent.core.errors import NotFound
+from gpurent.ledger.models import LedgerTransfer
 from gpurent.orders.models import Order
 
 from .models import Deposit, IntentStatus, Payment, PaymentIntent, Payout
@@ -20,6 +21,7 @@ __all__ = [
     "intent_awaits_verification",
     "intent_get_for",
     "intents_for_order",
+    "order_ledger_references",
     "order_references",
     "payment_reported",
     "payout_get_for",
@@ -47,6 +49,23 @@ def order_references(order: Order) -> list[str]:
         "deposit__ref", flat=True
     )
     return [f"order:{order.ref}", f"refund:{order.ref}"] + [f"deposit:{ref}" for ref in deposits]
+
+
+def order_ledger_references(orders: Sequence[Order]) -> dict[int, list[str]]:
+    """The ledger references that moved each order's money, oldest first (registered with
+    `orders.export.register_reference_source`): two queries, whatever the number of orders."""
+    candidates: dict[str, int] = {}
+    for order in orders:
+        candidates[f"order:{order.ref}"] = order.pk
+        candidates[f"refund:{order.ref}"] = order.pk
+    deposits = Payment.objects.filter(intent__order_id__in=[order.pk for order in orders], deposit__isnull=False)
+    for order_id, ref in deposits.values_list("intent__order_id", "deposit__ref"):
+        candidates[f"deposit:{ref}"] = order_id
+    found: dict[int, list[str]] = {order.pk: [] for order in orders}
+    moved = LedgerTransfer.objects.filter(reference__in=list(candidates)).order_by("id")
+    for reference in moved.values_list("reference", flat=True):
+        found[candidates[reference]].append(reference)
+    return found
 
 
 def intent_awaits_verification(intent: PaymentIntent) -> bool:

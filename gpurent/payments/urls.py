@@ -8,6 +8,7 @@ urlpatterns = [
     path("balance/", views.balance, name="balance"),
     path("balance/top-up/", views.top_up, name="top_up"),
     path("balance/withdraw/", views.withdraw, name="withdraw"),
+    path("balance/summary.csv", views.balance_csv_download, name="balance_csv"),
     path("balance/deposits/<str:ref>/", views.deposit_detail, name="deposit"),
     path("balance/deposits/<str:ref>/intents/", views.deposit_intent_create, name="deposit_intent"),
     path("payments/orders/<str:ref>/intents/", views.order_intent_create, name="order_intent"),

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,6 +25,7 @@ from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get
 from .errors import InvalidAddress
+from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
 from .models import PaymentIntent, PaymentState
 from .payouts import payout_minimum, payout_request
@@ -182,6 +184,19 @@ def top_up(request: HttpRequest) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
 
     return form_action(request, create, back=reverse("payments:balance"))
+
+
+@login_required
+@require_GET
+def balance_csv_download(request: HttpRequest) -> HttpResponse:
+    """Every line of the balance with its reference (and the withdrawals' transactions), as CSV."""
+    return csv_response(balance_csv(_user(request)), "balance")
+
+
+def csv_response(content: str, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-{timezone.now():%Y-%m-%d}.csv"'
+    return response
 
 
 @login_required

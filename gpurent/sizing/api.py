@@ -167,12 +167,19 @@ def create_estimate(request: HttpRequest, payload: EstimateIn, idempotency_key: 
     # engine must refuse by name, and would coerce "8" to 8 where the engine asks for an integer.
     data = json.loads(request.body)
 
+    saved: list[SavedEstimate] = []
+
     def create() -> Outcome:
         sizing = size_workload(inputs_from_payload(data))
-        return Outcome(201, estimate_out(estimate_save(owner=Owner(user=user), sizing=sizing)))
+        saved.append(estimate_save(owner=Owner(user=user), sizing=sizing))
+        # The key's record keeps only the id: the estimate (and its catalog table) is stored once, in its row.
+        return Outcome(201, {"id": str(saved[0].public_id)})
 
     outcome = api_idempotent(request, idempotency_key, data, create)
-    return Status(outcome.status, outcome.body)
+    if outcome.is_error:
+        return Status(outcome.status, outcome.body)
+    estimate = saved[0] if saved else estimate_get_for(Owner(user=user), outcome.body["id"])
+    return Status(outcome.status, estimate_out(estimate))
 
 
 @router.get(

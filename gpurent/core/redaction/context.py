@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .commands import COMMAND_PATTERNS
 from .kinds import Kind
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans"]
@@ -18,16 +19,26 @@ __all__ = ["CONTEXT_PATTERNS", "context_spans"]
 _KEYWORDS = (
     r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
     r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
-    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key"
+    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key|(?<=_)pass"
+    r"|subscription-key"
+)
+# The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
+_FOREIGN_WORDS = (
+    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+api)?|llave[ \t]+privada"
+    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api)"
+    r"|(?:şifre|sifre|parola|özel[ \t]+anahtar|api[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
 )
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 _PROSE_WORDS = (
     r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
-    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret"
+    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|" + _FOREIGN_WORDS
+)
+# Whose key it is, where a bare "key" introduces one in a sentence: "wandb key for the team: …", "my key: …".
+_OWNER = (
+    r"(?:my|our|the|team|wandb|w&b|hf|hugging[ ]?face|openai|anthropic|kaggle|replicate|runpod|vast(?:\.ai)?|together"
+    r"|cohere|mistral|groq|github|gitlab|stripe|twilio|sendgrid|slack|discord|cloudflare|ngrok|pinecone|langsmith)"
 )
 _VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,300})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,300}))"""
-# A command-line argument: quoted or not, glued to its flag or not.
-_ARG = r"""(?P<q>["']?)(?P<secret>[^\s"']{1,300})(?P=q)"""
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -35,7 +46,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]{{0,40}}?(?:{_KEYWORDS}))["']?"""
+            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?"""
             rf"""(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
         ),
         Kind.SECRET,
@@ -87,8 +98,9 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # "my password is hunter2", "the API key was …", "set the root password to …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+)?[\w.@-]+)?\s+"""
-            r"""(?:is|was|to|are)\s*:?\s*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+(?:for|of|on|de|del|para|của|cho)\s+(?:the\s+|my\s+|la\s+|el\s+|mi\s+)?"""
+            r"""[\w.@-]+)?\s+(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)"""
+            r"""[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
         "prose",
@@ -101,46 +113,46 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "random",
     ),
-    # database and login clients' password flags: `mysql -pS3cret`, `sshpass -p '…'`, `redis-cli -a …`,
-    # `docker login -p …`, `az login -p …`, `twine upload -p …`, `mongosh -p …`
-    (
-        re.compile(rf"""(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p{_ARG}"""),
-        Kind.PASSWORD,
-        "flag",
-    ),
-    (re.compile(rf"""(?i)\bsshpass\b[^\n]*?[ \t]-p[ \t]*{_ARG}"""), Kind.PASSWORD, "flag"),
-    (re.compile(rf"""\bredis-cli\b[^\n]*?[ \t](?:-a|--pass)[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
+    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …"
     (
         re.compile(
-            r"""\b(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane)\b[^\n]*?\blogin|az|twine|mongo|mongosh"""
-            r"""|mongodump|mongorestore|mongoexport|mongoimport|sqlcmd|lftp|smbclient|rabbitmqctl)\b[^\n]*?[ \t]-[pP]"""
-            rf"""[ \t]+{_ARG}"""
-        ),
-        Kind.PASSWORD,
-        "flag",
-    ),
-    # `curl -u user:pass`, `curl --user user:pass`, `wget --user=… --password=…` (the latter by `--password`)
-    (
-        re.compile(
-            r"""\b(?:curl|http|https)\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)["']?[^\s:"']+:(?P<secret>[^\s"']+)"""
-        ),
-        Kind.PASSWORD,
-        "flag",
-    ),
-    # logins that take the key as an argument: `wandb login KEY`, `ngrok config add-authtoken KEY`, `vault login
-    # TOKEN`, `prefect cloud login -k KEY`, `netlify … --auth KEY`, `npm config set …:_authToken KEY`,
-    # `doctl auth init -t TOKEN`, `wandb.login(key=…)`
-    (
-        re.compile(
-            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--[a-z-]+)*|ngrok[ \t]+(?:config[ \t]+add-)?authtoken"""
-            r"""|vault[ \t]+login|vastai[ \t]+set[ \t]+api-key|prefect[ \t]+cloud[ \t]+login[ \t]+(?:-k|--key)"""
-            r"""|netlify\b[^\n]*?--auth"""
-            r"""|npm[ \t]+config[ \t]+set[ \t]+\S*_authToken|doctl[ \t]+auth[ \t]+init[ \t]+(?:-t|--access-token)"""
-            rf"""|\blogin\([ \t]*(?:key|api_key))[ \t]*=?[ \t]*{_ARG}"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|{_OWNER}[ \t]+key)(?:[ \t]+[\w.@-]{{1,20}}){{0,3}}[ \t]*:[ \t]*(?:0x)?"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
-        "login",
+        "colon",
     ),
+    # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:si|sı|m|niz|nız))[ \t]+(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+    # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
+    (
+        re.compile(rf"""(?im)(?:^[ \t]*|(?<=["']))(?P<key>key)["']?[ \t]*(?:=|:)[ \t]*{_VALUE}"""),
+        Kind.SECRET,
+        "keylike",
+    ),
+    # `"auth": "<base64 of user:password>"` in ~/.docker/config.json
+    (
+        re.compile(r"""(?i)["']auth["'][ \t]*:[ \t]*["'](?P<secret>[A-Za-z0-9+/]{16,}={0,2})["']"""),
+        Kind.PASSWORD,
+        "random",
+    ),
+    # session cookies in a `Cookie:` or `Set-Cookie:` header: `sessionid=…`, `session=…`
+    (
+        re.compile(
+            r"""(?i)\bcookie:(?:[ \t]*[^;\n=]{1,80}=[^;\n]{0,4000};)*?[ \t]*"""
+            r"""(?P<key>[\w.-]{0,40}(?:session|sessid|sid)(?:_?id)?)=(?P<secret>[^;\s"'&]+)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    *COMMAND_PATTERNS,
     (
         re.compile(
             r"""(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|jwt)\s+)?"""
@@ -193,7 +205,7 @@ _PLACEHOLDER_WORDS = frozenset(
     ]
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
+    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\(.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
 )
 
 
@@ -229,19 +241,42 @@ def _random_like(value: str) -> bool:
     return len(value) >= 16 and letters > 0 and digits > 0 and len(value) - letters - digits <= len(value) // 4
 
 
+# Names of a password, in the four languages of the shop (`DB_PASS`, "contraseña", "mật khẩu", "şifresi").
+_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola")
+_PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
+_KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+# What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
+# with words ("Linux-pip-…", "v1-deps-…").
+_NOT_KEY = re.compile(r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*")
+# Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
+_DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
+
+
+def _key_like(value: str) -> bool:
+    """A generated key with nothing but a bare `key` before it: long, one token, letters and digits."""
+    if not _KEY_LIKE.fullmatch(value) or _NOT_KEY.fullmatch(value):
+        return False
+    return any(char.isdigit() for char in value) and any(char.isalpha() for char in value)
+
+
 def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     """The kind of a value found by a context pattern, or None when it cannot be a secret."""
     if _is_placeholder(value):
         return None
     normalized = re.sub(r"[^a-z]", "", key.lower())
-    password = any(word in normalized for word in ("password", "passwd", "passphrase", "passcode"))
-    kind = Kind.PASSWORD if password or default == Kind.PASSWORD else default
+    kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default
     if "secretaccesskey" in normalized or (normalized.startswith("aws") and "secret" in normalized):
         kind = Kind.AWS_SECRET_KEY
-    elif "privatekey" in normalized:
+    elif _PRIVATE_KEY_NAME.search(key):
         kind = Kind.PRIVATE_KEY
     if rule in {"any", "flag", "login"}:
         return kind
+    if rule == "keylike":
+        return kind if _key_like(value) else None
+    if rule == "colon" and kind == Kind.PASSWORD:
+        return kind if _password_like(value) and not _DATE_OR_TIME.fullmatch(value) else None
+    if rule == "colon":
+        return kind if _key_like(value) else None
     if rule == "random":
         return kind if _random_like(value) else None
     if rule in {"password", "prose"} and kind == Kind.PASSWORD:
@@ -249,8 +284,11 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     if rule == "prose":
         return kind if _random_like(value) else None
     # rule "named": `name = value`
-    if normalized in {"pwd", "oldpwd"}:
-        return None  # the shell's current directory, in every `env` dump
+    if normalized == "oldpwd" or (normalized == "pwd" and (value.startswith(("/", "~")) or "\\" in value)):
+        return None  # the shell's current directory, in every `env` dump (ODBC's `PWD=…` is a password)
+    if normalized.endswith("pass") and not normalized.endswith("bypass"):
+        # `RABBITMQ_DEFAULT_PASS: …` is a password, `second_pass: 2` a count
+        return Kind.PASSWORD if _password_like(value) and not value.isdigit() else None
     if normalized == "pwd" or kind == Kind.PASSWORD:
         return Kind.PASSWORD
     # A token-like name holds an id as often as a secret (`token: 2`, `eos_token: </s>`): real tokens are long and

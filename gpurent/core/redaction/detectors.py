@@ -14,6 +14,8 @@ their base58 checksum) and BIP-39 seed phrases.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,7 +43,7 @@ from detect_secrets.plugins.twilio import TwilioKeyDetector
 
 from .context import context_spans
 from .kinds import Kind
-from .providers import PROVIDER_PATTERNS, starts_a_token
+from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
 from .seed_phrases import find_seed_phrases
 from .wallets import solana_keypair_spans, wif_spans
 
@@ -136,8 +138,32 @@ def _library_spans(text: str) -> Iterator[Span]:
                 start += 1
             while end > start and text[end - 1] in _DELIMITERS:
                 end -= 1
-            if start < end:
+            if start < end and (kind == Kind.PRIVATE_KEY or not _placeholder(text[start:end])):
                 yield Span(start, end, kind, priority)
+
+
+# `sk-proj-XXXXXXXXXXXX`, `ghp_************`: the shape of a token around a placeholder, not a token.
+_PLACEHOLDER_RUN = re.compile(r"([A-Za-z0-9*])\1{7}")
+
+
+def _placeholder(token: str) -> bool:
+    return _PLACEHOLDER_RUN.search(token) is not None
+
+
+# A PEM block in base64, as kubeconfig's `client-key-data` holds it: "-----BEGIN" encodes to "LS0tLS1CRUdJTi".
+_PEM_BASE64 = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}")
+
+
+def _base64_pem_spans(text: str) -> Iterator[Span]:
+    """Base64-encoded PEM blocks whose header says PRIVATE KEY (a certificate's stays)."""
+    for match in _PEM_BASE64.finditer(text):
+        head = match.group()[:96]
+        try:
+            decoded = base64.b64decode(head[: len(head) // 4 * 4])
+        except (binascii.Error, ValueError):
+            continue
+        if _PEM_BEGIN.match(decoded.decode("latin-1")):
+            yield Span(match.start(), match.end(), Kind.PRIVATE_KEY)
 
 
 def _body_end(text: str, position: int) -> int:
@@ -164,8 +190,11 @@ def _pem_spans(text: str) -> Iterator[Span]:
 def _pattern_spans(text: str) -> Iterator[Span]:
     for pattern, kind in PROVIDER_PATTERNS:
         for match in pattern.finditer(text):
-            if starts_a_token(text, match.start()):
+            if starts_a_token(text, match.start()) and not _placeholder(match.group()):
                 yield Span(match.start(), match.end(), kind)
+    for wrapped in WRAPPED_HEAD.finditer(text):
+        if starts_a_token(text, wrapped.start()) and _continuation(text, wrapped.end()):
+            yield Span(wrapped.start(), wrapped.end(), Kind.SECRET)
     for start, end in (*wif_spans(text), *solana_keypair_spans(text)):
         yield Span(start, end, Kind.WALLET_PRIVATE_KEY)
     for start, end in find_seed_phrases(text):
@@ -197,6 +226,24 @@ _TOKEN_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 _TOKEN_AFTER = _TOKEN_BEFORE | frozenset("+/=")
 
 
+# The rest of a token that a terminal, a chat or a shell continuation (`\`) wrapped onto the next line: a line
+# holding nothing but one random-looking run, after a span that ends at the line's end (a closing quote may stand
+# between, and an opening one before the rest, as in `"sk-…" \` + `"…"`).
+_CONTINUATION = re.compile(r"""["']?[ \t]*\\?\r?\n[ \t]*["']?(?P<rest>[A-Za-z0-9_+/=-]{6,})["']?[ \t]*(?=\r?\n|$)""")
+
+
+def _continuation(text: str, end: int) -> int | None:
+    """Where the wrapped rest of a token ending at `end` ends, or None when the next line does not carry on."""
+    match = _CONTINUATION.match(text, end)
+    if match is None:
+        return None
+    rest = match.group("rest")
+    random_looking = any(char.isdigit() for char in rest) or (
+        any(char.isupper() for char in rest[1:]) and any(char.islower() for char in rest)
+    )
+    return match.end("rest") if random_looking else None
+
+
 def _whole_token(text: str, span: Span) -> Span:
     start, end = span.start, span.end
     # A context span starts where its pattern says (after `-p` in `mysql -pS3cret`); a provider span may not.
@@ -204,10 +251,18 @@ def _whole_token(text: str, span: Span) -> Span:
         start -= 1
     while end < len(text) and text[end] in _TOKEN_AFTER and not text[end - 1].isspace():
         end += 1
+    if span.kind not in {Kind.SEED_PHRASE, Kind.PRIVATE_KEY}:
+        end = _continuation(text, end) or end
     return Span(start, end, span.kind, span.priority)
 
 
 def find_spans(text: str) -> list[Span]:
     """Every secret in `text`, as non-overlapping spans in text order, each widened to the whole token."""
-    spans = [*_pem_spans(text), *_library_spans(text), *_pattern_spans(text), *_context_spans(text)]
+    spans = [
+        *_pem_spans(text),
+        *_base64_pem_spans(text),
+        *_library_spans(text),
+        *_pattern_spans(text),
+        *_context_spans(text),
+    ]
     return _merged([_whole_token(text, span) for span in spans])

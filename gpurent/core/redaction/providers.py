@@ -12,7 +12,7 @@ import re
 
 from .kinds import Kind
 
-__all__ = ["PROVIDER_PATTERNS", "starts_a_token"]
+__all__ = ["PROVIDER_PATTERNS", "WRAPPED_HEAD", "starts_a_token"]
 
 # No letter, digit, `_` or `-` may stand directly before a match (`xhf_…` is not a Hugging Face token): the caller
 # checks it with `starts_a_token` instead of a look-behind, so that each pattern starts with its literal prefix,
@@ -77,6 +77,14 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"nvapi-[A-Za-z0-9_-]{60,}"), Kind.SECRET),  # NVIDIA API catalog key
     (re.compile(r"key-[a-f0-9]{32}\b"), Kind.SECRET),  # mailgun-private-api-token
     (re.compile(r"SK[0-9a-fA-F]{32}\b"), Kind.TWILIO_KEY),  # twilio-api-key (upper-case hex too)
+    (re.compile(r"NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}"), Kind.SECRET),  # new-relic-user-api-key, insert, browser
+)
+
+# The head of a provider token that a terminal or a chat wrapped at the end of a line: too short on its own for
+# the pattern above, so it counts only where the next line carries on with the rest (see `detectors._wrapped`).
+WRAPPED_HEAD = re.compile(
+    r"(?m)(?:hf_|sk-(?:proj-|svcacct-|admin-|ant-[a-z0-9]+-)?|gh[pousr]_|github_pat_|glpat-|xox[abposer]-|r8_|gsk_"
+    r"|AIza|npm_|pypi-|dckr_pat_|nvapi-|SG\.)[A-Za-z0-9_.-]{8,}(?=[\"']?[ \t]*\\?\r?$)"
 )
 
 

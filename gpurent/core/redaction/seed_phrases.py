@@ -28,8 +28,9 @@ _WORDLIST_SHA256 = "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24
 
 # A word, not inside a longer token: no letter, digit or underscore directly before or after it.
 _WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?![A-Za-z0-9_])")
-# What may stand between two words of one phrase: spacing, commas, and list numbering such as "2." or "(3)".
-_GAP = re.compile(r"[\s,;|·•\-]*(?:(?:\(?#?\d{1,2}[.):]?)[\s,;|·•\-]*)?")
+# What may stand between two words of one phrase: spacing, commas, slashes, the quotes of a JSON list of words,
+# and list numbering such as "2." or "(3)".
+_GAP = re.compile(r"[\s,;|·•\-/\"']*(?:(?:\(?#?\d{1,2}[.):]?)[\s,;|·•\-/\"']*)?")
 
 
 @cache

@@ -11,7 +11,15 @@ from gpurent.core.redaction import redact_text
 from gpurent.core.tests.redaction_corpus.scoring import load_part, score
 
 # part: (minimum recall, maximum false-positive rate)
-FLOORS = {"tuning": (0.99, 0.01), "heldout": (0.98, 0.01), "heldout2": (0.95, 0.01)}
+FLOORS = {
+    "tuning": (0.99, 0.01),
+    "tuning3": (0.99, 0.01),
+    "heldout": (0.98, 0.01),
+    "heldout2": (0.95, 0.01),
+    # measured 94.1 % and 2.7 % after round 3 (docs/redaction.md): above the 1 % target, kept as measured so that
+    # a change that adds false positives here still fails
+    "heldout3": (0.94, 0.03),
+}
 
 
 @pytest.mark.parametrize("part", sorted(FLOORS))

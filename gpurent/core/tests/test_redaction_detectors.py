@@ -5,6 +5,7 @@ in the secret's place. The coverage test fails when a detector (a pattern of a d
 or one of ours) has no sample here, so a new detector cannot go untested.
 """
 
+import base64
 import random
 import string
 
@@ -12,8 +13,8 @@ import pytest
 
 from gpurent.core.redaction import Kind, marker, redact_text
 from gpurent.core.redaction.context import CONTEXT_PATTERNS
-from gpurent.core.redaction.detectors import _LIBRARY_PLUGINS, _PEM_BEGIN, _PUTTY
-from gpurent.core.redaction.providers import PROVIDER_PATTERNS
+from gpurent.core.redaction.detectors import _LIBRARY_PLUGINS, _PEM_BASE64, _PEM_BEGIN, _PUTTY
+from gpurent.core.redaction.providers import PROVIDER_PATTERNS, WRAPPED_HEAD
 from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
 from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, WIF
 from gpurent.core.tests.redaction_corpus import base58check
@@ -159,6 +160,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
             "dckr_pat_" + pick(_ALNUM, 27),
             "nvapi-" + pick(_ALNUM, 64),
             "key-" + pick(_HEX, 32),
+            "NRAK-" + pick(string.ascii_uppercase + string.digits, 27),
         )
     ],
     (Kind.HUGGING_FACE_TOKEN, "org {s} end", "api_org_" + pick(_ALNUM, 34)),
@@ -192,7 +194,58 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.AUTH_HEADER, "curl -H 'X: y' bearer {s} end", pick(_ALNUM, 40)),
     (Kind.PASSWORD_IN_URL, "redis://:{s}@10.0.0.5:6379/0", pick(_ALNUM, 16)),
     (Kind.SIGNED_URL, "https://b.s3.amazonaws.com/k?X-Amz-Signature={s}&x=1", pick(_HEX, 64)),
+    # round 3 (issue 15): clients, config files, other languages
+    (Kind.PASSWORD, "cqlsh -u admin -p {s} cassandra-0", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "sqlplus scott/{s}@orcl", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "ldapsearch -x -D cn=admin -w {s} -b dc=acme", pick(_ALNUM, 12)),
+    (Kind.SECRET, "mc alias set local http://127.0.0.1:9000 admin {s}", pick(_ALNUM, 20)),
+    (Kind.PASSWORD, "10.0.0.3:6379> AUTH default {s}\nOK", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "NEO4J_AUTH=neo4j/{s}", pick(_ALNUM, 12)),
+    (Kind.PASSWORD, "db.internal:5432:*:postgres:{s}", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, 'client = Client(account_sid, "{s}")', pick(_HEX, 32)),
+    (Kind.PRIVATE_KEY, 'new ethers.Wallet("0x{s}", provider)', pick(_HEX, 64)),
+    (Kind.PASSWORD, "contraseña: {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "mật khẩu root: {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "Tôi đổi mật khẩu thành {s} rồi", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "root şifresi {s} ama giriş yapamıyorum", pick(_ALNUM, 12) + "4"),
+    (Kind.PRIVATE_KEY, "Özel anahtar {s} ile", pick(_HEX, 64)),
+    (Kind.PRIVATE_KEY, "mi clave privada de MetaMask: {s}", pick(_HEX, 64)),
+    (Kind.SECRET, 'kaggle.json: {{"username": "ada", "key": "{s}"}}', pick(_HEX, 32)),
+    (Kind.PASSWORD, '{{"auths": {{"ghcr.io": {{"auth": "{s}"}}}}}}', pick(_B64, 40) + "="),
+    (Kind.SECRET, "Cookie: csrftoken=abc; sessionid={s}", pick(_LOWER, 32)),
+    (Kind.PASSWORD, "RABBITMQ_DEFAULT_PASS: {s}", pick(_ALNUM, 12) + "!"),
+    (Kind.PASSWORD, "DSN=ml;UID=reporter;PWD={s};Trusted_Connection=no", pick(_ALNUM, 12) + "!"),
+    (Kind.PRIVATE_KEY, "client-key-data: {s}", base64.b64encode(pem("RSA PRIVATE KEY").encode()).decode()),
 ]
+
+# A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
+WRAPPED = [
+    ("my token got split: {s}", "hf_" + pick(_ALNUM, 17) + "\n" + pick(_ALNUM, 17)),
+    ("OPENAI_API_KEY={s}", "sk-proj-" + pick(_ALNUM, 60) + "\n" + pick(_ALNUM, 40)),
+    ("key = {s}", '"sk-proj-' + pick(_ALNUM, 40) + '" \\\n      "' + pick(_ALNUM, 40) + '"'),
+]
+
+
+@pytest.mark.parametrize(("template", "secret"), WRAPPED)
+def test_a_token_wrapped_across_lines_goes_whole(template, secret):
+    result = redact_text(template.format(s=secret), field="logs")
+    for line in secret.split("\n"):
+        assert line.strip(' "\\')[-10:] not in result.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OPENAI_API_KEY=sk-proj-XXXXXXXXXXXXXXXXXXXXXXXX",
+        "environment:\n  - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?set it}",
+        "Enter password for new role: (hidden)",
+        "client-certificate-data: " + base64.b64encode(pem("CERTIFICATE").encode()).decode(),
+        "hf token\nhf_abcdefghijklmnopq\nCompleted",
+        "PWD=/home/Ada",
+    ],
+)
+def test_look_alikes_stay(text):
+    assert redact_text(text, field="logs").text == text
 
 
 _IDS = [f"{kind.value}-{number}" for number, (kind, _template, _secret) in enumerate(SAMPLES)]
@@ -213,7 +266,7 @@ def _every_pattern():
         yield pattern.pattern, pattern
     for pattern, _kind, _rule in CONTEXT_PATTERNS:
         yield pattern.pattern, pattern
-    for pattern in (WIF, SOLANA_BASE58, JSON_KEYPAIR, _PEM_BEGIN, _PUTTY):
+    for pattern in (WIF, SOLANA_BASE58, JSON_KEYPAIR, _PEM_BEGIN, _PUTTY, WRAPPED_HEAD, _PEM_BASE64):
         yield pattern.pattern, pattern
 
 

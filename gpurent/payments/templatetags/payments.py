@@ -17,6 +17,7 @@ from gpurent.ledger.selectors import balance_for, transfers_with_references
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
+from ..export import balance_statement
 from ..forms import PairForm
 from ..models import Deposit, DepositStatus, PaymentIntent
 from ..selectors import intents_for_order, order_references, payment_reported
@@ -69,3 +70,9 @@ def deposit_status(deposit: Deposit) -> dict[str, Any]:
     if deposit.status == DepositStatus.PENDING and payment_reported(deposit.intents.all()):
         return {"value": "payment_reported", "label": _("Payment reported")}
     return {"value": deposit.status, "label": deposit.get_status_display()}
+
+
+@register.inclusion_tag("payments/partials/balance_statement.html")
+def balance_statement_section(user: Any) -> dict[str, Any]:
+    """The balance's lines with their references and the withdrawals' transactions, for the printable summary."""
+    return {"lines": balance_statement(user)}

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpurent.accounts.services import api_token_create
+from gpurent.core.models import IdempotencyKey
 from gpurent.sizing.models import SavedEstimate
 
 from .conftest import QLORA_70B, SERVING_70B
@@ -51,6 +52,15 @@ def test_create_estimate_same_key_replays_the_same_estimate(client, demo_catalog
     assert first.status_code == second.status_code == 201
     assert first.json() == second.json()
     assert SavedEstimate.objects.count() == 1
+
+
+def test_the_estimate_is_stored_once_and_its_key_keeps_only_the_id(client, demo_catalog, user):
+    auth = bearer(user)
+    first = post(client, auth, QLORA_70B)
+    record = IdempotencyKey.objects.get()
+    assert record.response_body == {"id": first.json()["id"]}  # not a second copy of the result and catalog table
+    SavedEstimate.objects.update(title="renamed")  # a replay reads the saved row
+    assert post(client, auth, QLORA_70B).json() == {**first.json(), "title": "renamed"}
 
 
 def test_create_estimate_same_key_other_body_is_422(client, demo_catalog, user):

@@ -1,0 +1,250 @@
+"""The Solana watcher against a fake cluster that serves the documented JSON-RPC answers (no Solana validator
+runs here; docs/decisions/0144): pool and shared addresses, commitment-based confirmations, an abandoned fork,
+restarts."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gpurent.chains.rpc import JsonRpcClient
+from gpurent.chains.solana import SolanaWatcher
+from gpurent.chains.watchers import configured_watchers
+from gpurent.ledger.selectors import balance_for
+from gpurent.orders.enums import PaymentStatus
+from gpurent.payments.assets import chain_units, pair_get
+from gpurent.payments.models import (
+    ChainCursor,
+    ChainObservation,
+    Deposit,
+    IntentStatus,
+    ObservationState,
+    Payment,
+    PaymentIntent,
+    ReceivingAddress,
+)
+from gpurent.payments.receiving import receiving_address_add
+from gpurent.payments.services import intent_issue_for_order
+
+from .fake_solana import FakeSolanaNode, solana_address
+
+pytestmark = pytest.mark.django_db
+
+SOL = pair_get("SOL", "solana")
+
+
+@pytest.fixture
+def node():
+    fake = FakeSolanaNode(finality_lag=2)
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def solana(settings, node, payment_setup):
+    """Three pool addresses (taken before the shared one), depth 3; the finalized slot trails the tip by 2."""
+    settings.PAYMENTS_CONFIRMATIONS = {"solana": 3}
+    for n in range(3):
+        receiving_address_add(network="solana", address=solana_address(f"pool {n}"), mode="pool")
+    return node
+
+
+def scan(node, **kwargs):
+    return SolanaWatcher(JsonRpcClient(node.url)).scan(**kwargs)
+
+
+def lamports(intent):
+    return chain_units(intent.amount_units, SOL)
+
+
+def test_a_payment_is_seen_then_confirmed_once_finalized_with_no_operator(solana, order, customer, client):
+    scan(solana)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    assert intent.address == solana_address("pool 0")
+    signature = solana.pay(intent.address, lamports(intent))
+    scan(solana)
+    client.force_login(customer)
+    assert "Seen on chain, 1 of 3 confirmations" in client.get(f"/rentals/{order.ref}/").content.decode()
+
+    solana.advance(1)  # 2 slots deep, still only confirmed
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).confirmations == 2
+    solana.advance(1)  # finalized, 3 slots deep
+    assert scan(solana).credited == 1
+    intent.refresh_from_db()
+    order.refresh_from_db()
+    assert (intent.status, intent.verified_by, order.payment_status) == (
+        IntentStatus.CONFIRMED,
+        None,
+        PaymentStatus.PAID,
+    )
+    observation = ChainObservation.objects.get(txid=signature)
+    assert (observation.output_index, observation.amount_chain, observation.block_height) == (
+        1,
+        str(lamports(intent)),
+        solana.txs[signature]["slot"],
+    )
+    solana.advance(5)
+    scan(solana)
+    assert Payment.objects.get(txid=signature).intent_id == intent.pk  # base58 signatures keep their case
+    assert Deposit.objects.filter(owner=customer).count() == 1
+
+
+def test_a_confirmed_transaction_is_not_credited_before_it_is_finalized(settings, solana, order, customer):
+    solana.finality_lag = 10
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    signature = solana.pay(intent.address, lamports(intent))
+    solana.advance(5)  # 6 slots deep, beyond the depth of 3, but not finalized
+    scan(solana)
+    observation = ChainObservation.objects.get(txid=signature)
+    assert (observation.state, observation.confirmations) == (ObservationState.SEEN, 2)
+    solana.advance(5)
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).state == ObservationState.CREDITED
+
+
+def test_a_transaction_on_an_abandoned_fork_is_dropped_and_never_credited(solana, order, customer):
+    scan(solana)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    signature = solana.pay(intent.address, lamports(intent))
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).confirmations == 1
+    solana.drop(signature)
+    solana.advance(10)
+    scan(solana)
+    scan(solana)
+    observation = ChainObservation.objects.get(txid=signature)
+    assert observation.state == ObservationState.DROPPED
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    assert not Deposit.objects.filter(owner=customer).exists()
+
+
+def test_a_dropped_transaction_that_lands_later_is_credited_once(solana, order, customer):
+    scan(solana)
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    signature = solana.pay(intent.address, lamports(intent))
+    scan(solana)
+    dropped = solana.txs[signature]
+    solana.drop(signature)
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).state == ObservationState.DROPPED
+    solana.advance(1)
+    solana.txs[signature] = {**dropped, "slot": solana.slot}  # the same signed transaction, in a later slot
+    solana.advance(3)
+    scan(solana)
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).state == ObservationState.CREDITED
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
+
+
+def test_a_failed_transaction_pays_nothing(solana, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    signature = solana.pay(intent.address, lamports(intent), fails=True)
+    solana.advance(5)
+    scan(solana)
+    assert not ChainObservation.objects.filter(txid=signature).exists()
+
+
+def test_a_two_part_payment_to_a_pool_address_pays_the_order(solana, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    first = intent.amount_units // 3
+    solana.pay(intent.address, chain_units(first, SOL))
+    solana.advance(3)
+    scan(solana)
+    order.refresh_from_db()
+    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
+    solana.pay(intent.address, chain_units(intent.amount_units - first, SOL))
+    solana.advance(3)
+    scan(solana)
+    order.refresh_from_db()
+    intent.refresh_from_db()
+    assert (order.payment_status, intent.status) == (PaymentStatus.PAID, IntentStatus.CONFIRMED)
+    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
+
+
+def test_an_overpayment_leaves_the_excess_on_the_balance(solana, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    solana.pay(intent.address, lamports(intent) + 10**9)  # +1 SOL at $150
+    solana.advance(3)
+    scan(solana)
+    order.refresh_from_db()
+    assert order.payment_status == PaymentStatus.PAID
+    assert balance_for(customer).cents == 15_000
+
+
+def test_a_payment_after_expiry_goes_to_review(solana, order, customer):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=90))
+    solana.pay(intent.address, lamports(intent))
+    solana.advance(3)
+    scan(solana)
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.REVIEW
+    assert not Deposit.objects.filter(owner=customer, status="credited").exists()
+
+
+def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
+    solana, order, customer, monkeypatch, settings
+):
+    from gpurent.chains import observations
+
+    scan(solana)
+    saved = ChainCursor.objects.get(network="solana").height
+    first = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    second = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    solana.pay(first.address, chain_units(first.amount_units // 2, SOL))
+    solana.pay(second.address, chain_units(second.amount_units // 2, SOL))
+    solana.advance(3)
+    real_credit = observations.observation_credit
+    calls = []
+
+    class Killed(BaseException):
+        """Stands for SIGKILL: nothing after it runs (BaseException passes every except)."""
+
+    def credit_then_die(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 2:
+            raise Killed
+        return real_credit(**kwargs)
+
+    monkeypatch.setattr(observations, "observation_credit", credit_then_die)
+    with pytest.raises(Killed):
+        scan(solana)
+    monkeypatch.setattr(observations, "observation_credit", real_credit)
+    ChainCursor.objects.filter(network="solana").update(
+        lease_owner="killed:1", leased_until=timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS)
+    )
+    assert ChainCursor.objects.get(network="solana").height == saved  # not moved by the killed scan
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
+    assert scan(solana).skipped
+    later = timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS + 1)
+    scan(solana, now=later)
+    scan(solana, now=later)
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+    assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
+
+
+def test_on_a_shared_address_the_exact_amount_names_the_intent(settings, node, payment_setup, order, customer):
+    """No pool address: SOL falls back to the shared address, where each intent holds a unique amount."""
+    settings.PAYMENTS_CONFIRMATIONS = {"solana": 3}
+    shared = solana_address("shared")
+    ReceivingAddress.objects.filter(network="solana").update(address=shared)
+    first = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    second = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
+    assert (first.address, second.address, second.amount_units) == (shared, shared, first.amount_units + 1)
+    paid = node.pay(shared, lamports(second))
+    odd = node.pay(shared, lamports(second) // 2)  # part of an amount: no intent holds it, left to an operator
+    node.advance(3)
+    scan(node)
+    second.refresh_from_db()
+    assert second.status == IntentStatus.CONFIRMED
+    assert Payment.objects.get(txid=paid).intent_id == second.pk
+    assert not Payment.objects.filter(intent=first).exists()
+    assert not ChainObservation.objects.filter(txid=odd).exists()
+
+
+def test_a_solana_url_configures_the_solana_watcher(settings):
+    settings.CHAIN_WATCH_URLS = {"solana": "http://127.0.0.1:8899"}
+    (watcher,) = configured_watchers()
+    assert isinstance(watcher, SolanaWatcher)

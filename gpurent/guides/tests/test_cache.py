@@ -1,0 +1,60 @@
+"""A guide's figures are computed once per catalog version: cached, and recomputed after any catalog change."""
+
+import pytest
+
+from gpurent.catalog.models import GpuModel
+from gpurent.catalog.services import stock_reserve
+from gpurent.guides import report as report_module
+
+from .conftest import GUIDE_URL
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def computations(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    compute = report_module.guide_report
+
+    def counting(guide, gpus):
+        calls.append(guide.gpu.slug)
+        return compute(guide, gpus)
+
+    monkeypatch.setattr(report_module, "guide_report", counting)
+    return calls
+
+
+def fit_of(response, slug: str):
+    return next(row for row in response.context["report"].sizing.fit if row.gpu.slug == slug)
+
+
+def test_a_guide_is_computed_once_then_served_from_the_cache(client, demo_catalog, computations):
+    first = client.get(GUIDE_URL)
+    second = client.get(GUIDE_URL)
+    assert computations == ["a100-80gb"]
+    assert second.content.decode().count("cell-price") == first.content.decode().count("cell-price") > 0
+
+
+def test_a_price_edit_is_shown_at_once(client, demo_catalog, computations):
+    client.get(GUIDE_URL)
+    gpu = GpuModel.objects.get(slug="a100-80gb")
+    gpu.price_7d_cents = 33_300
+    gpu.save()
+    html = client.get(GUIDE_URL).content.decode()
+    assert len(computations) == 2
+    assert '<span class="cell-price">$333</span>' in html
+
+
+def test_a_stock_change_of_another_gpu_recomputes_the_table(client, demo_catalog, computations):
+    h100 = GpuModel.objects.get(slug="h100-80gb")
+    assert fit_of(client.get(GUIDE_URL), "h100-80gb").gpu.stock_lots == h100.stock_lots
+    assert stock_reserve(gpu_id=h100.pk, lots=1)
+    assert fit_of(client.get(GUIDE_URL), "h100-80gb").gpu.stock_lots == h100.stock_lots - 1
+    assert len(computations) == 2
+
+
+def test_each_language_has_its_own_figures_text(client, demo_catalog, computations):
+    client.get(GUIDE_URL)
+    spanish = client.get(GUIDE_URL, headers={"accept-language": "es"})
+    assert len(computations) == 2
+    assert spanish.context["report"].findings != []

@@ -1,0 +1,45 @@
+"""The guide index of a large catalog: one page of GPUs at a time, every guide reachable exactly once."""
+
+import html
+import re
+
+import pytest
+
+from conftest import make_gpu
+from gpurent.guides.views import GPUS_PER_INDEX_PAGE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def large_catalog(db) -> None:
+    for number in range(60):
+        make_gpu(slug=f"gpu-{number:03d}", name=f"GPU {number:03d}", position=number)
+
+
+def walk(client, url: str | None) -> tuple[list[str], int]:
+    links: list[str] = []
+    pages = 0
+    while url:
+        page = client.get(url).content.decode()
+        links += re.findall(r'<a class="guide-link" href="([^"]+)"', page)
+        found = re.search(r'<a href="([^"]+)" rel="next"', page)
+        url = html.unescape(found.group(1)) if found else None
+        pages += 1
+    return links, pages
+
+
+def test_a_large_catalog_pages_the_index_and_shows_every_guide_once(client, large_catalog):
+    first = client.get("/guides/").content.decode()
+    assert "900 guides" in first  # 60 GPUs × 5 workloads × 3 scopes
+    assert len(set(re.findall(r'href="/guides/(gpu-\d+)/', first))) == GPUS_PER_INDEX_PAGE
+    links, pages = walk(client, "/guides/")
+    assert pages == 3
+    assert len(links) == len(set(links)) == 900
+
+
+def test_the_pages_keep_the_filters(client, large_catalog):
+    links, pages = walk(client, "/guides/?workload=llm-serving&scope=pilot")
+    assert pages == 3
+    assert len(links) == 60
+    assert all(link.endswith("/llm-serving/pilot/") for link in links)
