@@ -25,6 +25,7 @@ urlpatterns = [
     path("guides/", include("gpurent.guides.urls")),
     path("", include("gpurent.pages.urls")),
     path("language/", account_views.language_set, name="set_language"),
+    path("csrf-token/", core_views.csrf_token, name="csrf_token"),
     path("healthz", core_views.healthz, name="healthz"),
     path("api/v1/", api.urls),
     path("backoffice/", admin.site.urls),

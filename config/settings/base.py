@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_otp",
     "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "gpurent.core",
     "gpurent.accounts",
     "gpurent.catalog",
@@ -138,6 +139,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages that carry no secret of the visitor (BREACH; gpurent/core/compression.py, decision 0184).
+    "gpurent.core.compression.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -222,6 +225,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+# Pages render the token only where a form needs it (decision 0183); the language switcher of other pages,
+# posted without JavaScript, is answered with a page that asks again with a token.
+CSRF_FAILURE_VIEW = "gpurent.core.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -318,6 +324,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # device. On in production; off in the embedded setup so the demo operator can log in with a password.
 STAFF_REQUIRE_2FA = env_bool("STAFF_REQUIRE_2FA", False)
 OTP_TOTP_ISSUER = BRAND_NAME
+# Customers may turn the same TOTP login on for themselves, with recovery codes (django-otp's static device);
+# after the right password, the code step waits this long before the password is asked again (0175).
+TWO_FACTOR_LOGIN_SECONDS = 300
 
 # Demo operator account: created by `load_demo` only where this is on (local settings), never in production.
 DEMO_OPERATOR_ENABLED = False
@@ -346,6 +355,14 @@ PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))
 PAYOUTS_FEE_CENTS = int(os.environ.get("PAYOUTS_FEE_CENTS", "100"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
+# BTCPay Server as the route for Bitcoin and Litecoin (gpurent/payments/processor.py, docs/decisions/0147): with
+# the URL, store id and Greenfield API key (permission btcpay.store.cancreateinvoice) set, intents on the networks
+# listed in BTCPAY_NETWORKS ("bitcoin,litecoin") get a BTCPay invoice: its address and checkout page are shown.
+BTCPAY_URL = os.environ.get("BTCPAY_URL", "")
+BTCPAY_STORE_ID = os.environ.get("BTCPAY_STORE_ID", "")
+BTCPAY_API_KEY = os.environ.get("BTCPAY_API_KEY", "")
+BTCPAY_NETWORKS = [name.strip() for name in os.environ.get("BTCPAY_NETWORKS", "").split(",") if name.strip()]
+BTCPAY_TIMEOUT_SECONDS = float(os.environ.get("BTCPAY_TIMEOUT_SECONDS", "10"))
 # The embedded demo's receiving addresses are unspendable; local settings turn on a notice saying so.
 PAYMENTS_DEMO_NOTICE = False
 
@@ -394,6 +411,8 @@ CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
 CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
 # Seconds between scans of the background task and of `watch_chains` without --once.
 CHAIN_WATCH_INTERVAL_SECONDS = int(os.environ.get("CHAIN_WATCH_INTERVAL_SECONDS", "30"))
+# How often an open intent's page asks for what the watcher saw ("Seen on chain, N of M confirmations").
+CHAIN_PAGE_POLL_SECONDS = int(os.environ.get("CHAIN_PAGE_POLL_SECONDS", "15"))
 # Explorer links on the payments desk, per network; {txid} is replaced, e.g. "https://explorer.example/tx/{txid}"
 # (CHAIN_EXPLORER_TRON_TX_URL=https://tronscan.org/#/transaction/{txid}, CHAIN_EXPLORER_SOLANA_TX_URL=
 # https://explorer.solana.com/tx/{txid}).

@@ -60,6 +60,15 @@ class TokenIn(InputSchema):
     name: str = Field(
         default="API token", min_length=1, max_length=100, description="A label to recognise the token by."
     )
+    otp_code: str | None = Field(
+        default=None,
+        max_length=64,
+        description=(
+            "Only for accounts with two-factor login: the 6-digit code of the authenticator app, or an unused "
+            "recovery code. Without it such an account gets 401 `otp_required`."
+        ),
+        examples=["123456"],
+    )
 
 
 class TokenOut(Schema):
@@ -91,10 +100,14 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[Any]:
 def create_token(request: HttpRequest, payload: TokenIn) -> Status[dict[str, Any]]:
     """Check the email and password and return a new personal API token; it is never shown again (it is
     stored hashed). 401 `invalid_credentials` for a wrong password, an unknown email, or too many failed
-    attempts from this address (the same answer for all three). Revoke tokens on the account page."""
+    attempts from this address (the same answer for all three), or a wrong `otp_code`; 401 `otp_required`
+    when the password is right but the account uses two-factor login and no `otp_code` was sent. Tokens
+    already issued keep working without a code. Revoke tokens on the account page."""
     # The body is JSON, already read by ninja. axes records `request.POST` with each failed attempt, and
     # Django would parse the body again as a form for it (a 400 on a multipart type without a boundary).
     request.POST = QueryDict()
-    row, secret = api_token_issue(request=request, email=payload.email, password=payload.password, name=payload.name)
+    row, secret = api_token_issue(
+        request=request, email=payload.email, password=payload.password, name=payload.name, otp_code=payload.otp_code
+    )
     body = {"token": secret, "name": row.name, "prefix": f"{TOKEN_SCHEME}{row.prefix}", "created_at": row.created_at}
     return Status(201, body)

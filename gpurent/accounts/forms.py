@@ -193,6 +193,17 @@ class EmailChangeForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class TwoFactorCodeForm(forms.Form):
+    """A 6-digit code from the authenticator app, or a recovery code (spaces and dashes are ignored)."""
+
+    code = forms.CharField(
+        label=_("Code"),
+        max_length=64,
+        help_text=_("The 6-digit code your authenticator app shows, or one of your recovery codes."),
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "spellcheck": "false", "autocapitalize": "off"}),
+    )
+
+
 class OperatorUserCreationForm(BaseUserCreationForm[User]):
     """The back office's "add user" form, for the email-based user model."""
 

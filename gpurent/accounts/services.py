@@ -22,6 +22,7 @@ from .guests import guest_session_adopt, guest_session_for, register_guest_adopt
 from .models import TOKEN_SCHEME, ApiToken, SshKey, User
 from .passwords import password_errors
 from .sshkeys import public_key_parse
+from .two_factor import TwoFactorCodeRequired, two_factor_enabled, two_factor_verify
 
 __all__ = [
     "api_token_create",
@@ -154,17 +155,29 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     return row, token
 
 
-def api_token_issue(*, request: HttpRequest, email: str, password: str, name: str) -> tuple[ApiToken, str]:
+def api_token_issue(
+    *, request: HttpRequest, email: str, password: str, name: str, otp_code: str | None = None
+) -> tuple[ApiToken, str]:
     """Check an email and password (throttled by axes like the login page) and make a token for that account.
 
+    An account with two-factor login also needs `otp_code` (an app code or a recovery code), as the login
+    page does: a password alone must not mint a token that skips the second factor.
+
     Raises:
-        InvalidCredentials: wrong password, unknown email or a locked-out (email, IP) pair: one error for all.
+        InvalidCredentials: wrong password, unknown email or a locked-out (email, IP) pair: one error for all;
+            also a wrong `otp_code` (counted by axes like a wrong password).
+        TwoFactorCodeRequired: the password is right, the account uses two-factor login and no code was sent.
         InvalidRequest: the name is unusable.
     """
     # `authenticate` with the request, so axes counts failures and refuses a locked-out pair.
     user = authenticate(request, username=email.strip().lower(), password=password)
     if not isinstance(user, User):
         raise InvalidCredentials()
+    if two_factor_enabled(user):
+        if not otp_code:
+            raise TwoFactorCodeRequired()
+        if two_factor_verify(user=user, code=otp_code, request=request) is None:
+            raise InvalidCredentials()
     return api_token_create(user=user, name=name)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import email_views, views
+from . import email_views, two_factor_views, views
 
 app_name = "accounts"
 
@@ -8,7 +8,12 @@ urlpatterns = [
     path("", views.account, name="account"),
     path("register/", views.register, name="register"),
     path("login/", views.LoginView.as_view(), name="login"),
+    path("login/code/", two_factor_views.login_code, name="login_code"),
     path("logout/", views.logout_view, name="logout"),
+    path("two-factor/", two_factor_views.two_factor_setup, name="two_factor_setup"),
+    path("two-factor/confirm/", two_factor_views.two_factor_confirm, name="two_factor_confirm"),
+    path("two-factor/off/", two_factor_views.two_factor_disable_view, name="two_factor_disable"),
+    path("two-factor/recovery-codes/", two_factor_views.recovery_codes_renew_view, name="recovery_codes_renew"),
     path("profile/", views.profile_edit, name="profile"),
     path("email/", email_views.email_change, name="email_change"),
     path("email/confirm/<str:token>/", email_views.email_confirm, name="email_confirm"),

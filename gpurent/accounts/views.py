@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 
 from .forms import (
     EmailChangeForm,
@@ -37,19 +37,21 @@ from .forms import (
     RegistrationForm,
     SshKeyForm,
     TokenCreateForm,
+    TwoFactorCodeForm,
 )
+from .login_flow import login_begin
 from .models import User
 from .selectors import api_token_list, ssh_key_list
 from .services import (
     api_token_create,
     api_token_revoke,
     profile_update,
-    session_login,
     ssh_key_add,
     ssh_key_remove,
     user_language_set,
     user_register,
 )
+from .two_factor import recovery_codes_left, two_factor_enabled
 
 LOGIN_TEMPLATE = "accounts/login.html"
 
@@ -90,8 +92,8 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def form_valid(self, form: LoginForm) -> HttpResponse:  # type: ignore[override]
-        session_login(self.request, form.get_user())
-        return HttpResponseRedirect(self.get_success_url())
+        # With two-factor login on, the password only leads to the code step (`login_flow`).
+        return HttpResponseRedirect(login_begin(self.request, form.get_user(), next_url=self.get_success_url()))
 
 
 def lockout_response(
@@ -143,6 +145,10 @@ def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     context.setdefault("email_form", EmailChangeForm())
     context.setdefault("token_form", TokenCreateForm())
     context.setdefault("ssh_key_form", SshKeyForm())
+    context.setdefault("two_factor_disable_form", TwoFactorCodeForm(auto_id="id_disable_%s"))
+    context.setdefault("two_factor_renew_form", TwoFactorCodeForm(auto_id="id_renew_%s"))
+    context["two_factor_on"] = two_factor_enabled(user)
+    context["recovery_codes_left"] = recovery_codes_left(user) if context["two_factor_on"] else 0
     context["tokens"] = api_token_list(user=user)
     context["ssh_keys"] = ssh_key_list(user=user)
     return render(request, "accounts/account.html", context)
@@ -188,12 +194,13 @@ def token_create(request: HttpRequest) -> HttpResponse:
         created.update(name=row.name, secret=secret)
         return Outcome(201, {"token_id": row.pk})
 
-    try:
-        outcome = form_idempotent(request, create)
-    except ApplicationError as error:
-        form.add_error(None, error.message)
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        form.add_error(None, message)
         return _account_page(request, token_form=form)
-    if outcome.replayed:
+
+    def shown_once(outcome: Outcome) -> HttpResponse:
+        if not outcome.replayed:
+            return _account_page(request, new_token=created)
         messages.info(
             request,
             _(
@@ -202,7 +209,8 @@ def token_create(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("accounts:account")
-    return _account_page(request, new_token=created)
+
+    return form_action(request, create, back=request.path, on_error=failed, respond=shown_once)
 
 
 @never_cache

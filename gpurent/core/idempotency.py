@@ -286,25 +286,45 @@ def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outc
     )
 
 
-def form_action(
-    request: HttpRequest, action: Callable[[], Outcome], *, back: str, success: str | None = None
-) -> HttpResponse:
-    """An HTML button's action, once per idempotency key, answered with a redirect and a flash message.
+# What a form page answers to a failed action instead of a flash message and a redirect: usually the form again,
+# with the message on it. `error` is the raised error, or None for a stored failure that was replayed.
+FormError = Callable[[str, int, "ApplicationError | None"], HttpResponse]
 
-    An error (raised, or stored and replayed) becomes an error message and a redirect to `back`, the page the
-    form was on. Otherwise the success message (`success`, else the outcome's `message`) is shown the first
-    time only, and the redirect goes to the outcome's `redirect`, else to `back`.
+
+def form_action(
+    request: HttpRequest,
+    action: Callable[[], Outcome],
+    *,
+    back: str,
+    success: str | Callable[[dict[str, Any]], str] | None = None,
+    on_error: FormError | None = None,
+    respond: Callable[[Outcome], HttpResponse] | None = None,
+) -> HttpResponse:
+    """An HTML form's action, once per idempotency key: the one way every HTML POST runs an idempotent action.
+
+    An error (raised, or stored and replayed) becomes `on_error(message, status, error)` when given (a form page
+    shows the form again with the message), else an error message and a redirect to `back`, the page the form
+    was on; an error meant for operators is recorded for them (`notify_operators`). Otherwise the success
+    message (`success`, a text or made from the outcome's body, else the body's `message`) is shown the first
+    time only, and the redirect goes to the outcome's `redirect`, else to `back` — or the response is
+    `respond(outcome)`, for a page that shows what the action made once (a new API token's secret).
     """
     try:
         outcome = form_idempotent(request, action)
     except ApplicationError as error:
         notify_operators(error)
+        if on_error is not None:
+            return on_error(error.message, error.status, error)
         messages.error(request, error.message)
         return redirect(back)
     if outcome.is_error:
+        if on_error is not None:
+            return on_error(outcome.body["error"]["message"], outcome.status, None)
         messages.error(request, outcome.body["error"]["message"])
         return redirect(back)
-    message = success or outcome.body.get("message")
+    message = success(outcome.body) if callable(success) else success or outcome.body.get("message")
     if not outcome.replayed and message:
         messages.success(request, message)
+    if respond is not None:
+        return respond(outcome)
     return redirect(outcome.body.get("redirect", back))

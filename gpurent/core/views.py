@@ -6,8 +6,12 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -37,6 +41,28 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     Resolved per request, not at import: production's hashed static names exist only after collectstatic.
     """
     return HttpResponsePermanentRedirect(static("img/favicon.svg"))
+
+
+@never_cache
+@require_GET
+def csrf_token(request: HttpRequest) -> JsonResponse:
+    """The CSRF token, for a page that rendered none and is about to post (the language switcher, htmx):
+    `gpurent/core/static/core/csrf.js` asks for it only then. It also sets the CSRF cookie. Another site cannot
+    read it: the response has no CORS header (docs/decisions/0183-csrf-token-only-where-a-form-needs-it.md)."""
+    return JsonResponse({"token": get_token(request)})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A POST refused for its CSRF token. The language switcher of a page without a token, posted by a browser
+    without JavaScript, gets a page that asks again with a token (and now a cookie); anything else gets
+    Django's page."""
+    if request.method == "POST" and request.path == reverse("set_language"):
+        following = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(following, {request.get_host()}, require_https=request.is_secure()):
+            following = reverse("catalog:index")
+        context = {"next": following, "chosen": request.POST.get("language", "")}
+        return render(request, "core/language_again.html", context, status=403)
+    return django_csrf_failure(request, reason)
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
@@ -17,7 +16,7 @@ from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.pagination import page_from_request, page_link
 
 from .enums import Endpoint, GuideWorkload, Scope
@@ -145,16 +144,11 @@ def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> H
         )
         return Outcome(303, {"redirect": reverse("guides:quote_detail", args=[quote.public_id])})
 
-    try:
-        outcome = form_idempotent(request, create)
-    except ApplicationError as error:
-        return render(request, "guides/detail.html", _detail_context(guide, form, error.message), status=error.status)
-    if not outcome.replayed:
-        messages.success(
-            request,
-            _("Quote request received. A confirmation is on its way to %(email)s.") % {"email": details.contact_email},
-        )
-    return redirect(outcome.body["redirect"])
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        return render(request, "guides/detail.html", _detail_context(guide, form, message), status=status)
+
+    success = _("Quote request received. A confirmation is on its way to %(email)s.") % {"email": details.contact_email}
+    return form_action(request, create, back=request.path, success=success, on_error=failed)
 
 
 @require_GET

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from gpurent.accounts.owners import Owner, owner_for
 from gpurent.core.errors import ApplicationError, NotFound
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.pagination import page_from_request
 
 from .comparison import runs_compare
@@ -71,16 +71,14 @@ def entry_create_view(request: HttpRequest) -> HttpResponse:
             entry = entry_create(owner=owner, draft=form.to_draft())
             return Outcome(303, {"redirect": reverse("journal:entry", args=[entry.public_id])})
 
-        try:
-            outcome = form_idempotent(request, create)
-        except JournalInputInvalid as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-        except ApplicationError as error:
-            form.add_error(None, error.message)
-        else:
-            if not outcome.replayed:
-                messages.success(request, _("Entry opened. Add a run when you have one."))
-            return redirect(outcome.body["redirect"])
+        def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+            field = error.field if isinstance(error, JournalInputInvalid) and error.field in form.fields else None
+            form.add_error(field, message)
+            context = {"form": form, "is_guest": owner.user is None}
+            return render(request, "journal/entry_form.html", context, status=422)
+
+        success = _("Entry opened. Add a run when you have one.")
+        return form_action(request, create, back=request.path, success=success, on_error=failed)
     context = {"form": form, "is_guest": owner.user is None}
     return render(request, "journal/entry_form.html", context, status=422)
 
@@ -111,16 +109,12 @@ def run_create_view(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse:
             run = run_create(entry=entry, draft=form.to_draft())
             return Outcome(303, {"redirect": reverse("journal:run", args=[entry.public_id, run.public_id])})
 
-        try:
-            outcome = form_idempotent(request, create)
-        except JournalInputInvalid as error:
-            form.add_error(form.field_for(error.field), error.message)
-        except ApplicationError as error:
-            form.add_error(None, error.message)
-        else:
-            if not outcome.replayed:
-                messages.success(request, _("Run recorded."))
-            return redirect(outcome.body["redirect"])
+        def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+            form.add_error(form.field_for(error.field) if isinstance(error, JournalInputInvalid) else None, message)
+            context = {"entry": entry, "form": form, "previous": runs[-1:]}
+            return render(request, "journal/run_form.html", context, status=422)
+
+        return form_action(request, create, back=request.path, success=_("Run recorded."), on_error=failed)
     context = {"entry": entry, "form": form, "previous": runs[-1:]}
     return render(request, "journal/run_form.html", context, status=422)
 

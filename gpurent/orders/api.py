@@ -55,6 +55,9 @@ class IntentOut(Schema):
     reported_at: datetime | None
     order: str | None
     deposit: str | None
+    checkout_link: str | None = Field(
+        default=None, description="BTCPay Server's checkout page, where the intent is paid through BTCPay"
+    )
 
 
 class OrderOut(Schema):

@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from gpurent.accounts.forms import LoginForm, RegistrationForm
+from gpurent.accounts.login_flow import login_begin
 from gpurent.accounts.models import User
-from gpurent.accounts.services import session_login, user_register
+from gpurent.accounts.services import user_register
 from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
@@ -125,8 +126,8 @@ def checkout_account(request: HttpRequest) -> HttpResponse:
     elif request.method == "POST" and request.POST.get("step_action") == "login":
         login_form = LoginForm(request, data=request.POST, auto_id="login_%s")
         if login_form.is_valid():
-            session_login(request, login_form.get_user())
-            return redirect("orders:checkout_summary")
+            # An account with two-factor login goes through the code page, which comes back here after.
+            return redirect(login_begin(request, login_form.get_user(), next_url=reverse("orders:checkout_summary")))
     context = {"register_form": register_form, "login_form": login_form, "draft": draft, "step": 2}
     return render(request, "orders/checkout_account.html", context)
 

@@ -24,6 +24,7 @@ from gpurent.orders.selectors import order_get_for
 from .export import balance_csv
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out, payout_out
+from .processor import intent_prepare
 from .receipt_views import receipt_pdf_response
 from .receipts import receipt_for, receipt_pdf
 from .selectors import deposit_get_for, intent_get_for, payout_get_for, payout_list_for
@@ -85,6 +86,15 @@ def _user(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
+def _prepared(outcome: Outcome) -> Status:
+    """The issued intent, after BTCPay Server created its invoice where the network goes through it (no
+    transaction is open here: the intent committed with the key). A replay answers the intent as it is now,
+    and finishes a preparation that was interrupted."""
+    if outcome.status != 201:
+        return Status(outcome.status, outcome.body)
+    return Status(201, intent_out(intent_prepare(outcome.body["id"])))
+
+
 @router.post("/orders/{ref}/intents", response={201: IntentOut, **ERRORS}, summary="Get payment instructions")
 def order_intent_create(
     request: HttpRequest, ref: str, payload: PairIn, idempotency_key: IdempotencyKeyHeader
@@ -98,7 +108,7 @@ def order_intent_create(
         return Outcome(201, intent_out(intent))
 
     outcome = api_idempotent(request, idempotency_key, payload.model_dump(), issue)
-    return Status(outcome.status, outcome.body)
+    return _prepared(outcome)
 
 
 @router.post("/orders/{ref}/pay-from-balance", response={200: OrderOut, **ERRORS}, summary="Pay an order")
@@ -167,7 +177,7 @@ def deposit_intent_create(
         return Outcome(201, intent_out(intent))
 
     outcome = api_idempotent(request, idempotency_key, payload.model_dump(), issue)
-    return Status(outcome.status, outcome.body)
+    return _prepared(outcome)
 
 
 @router.get("/balance", response={200: BalanceOut, **ERRORS}, summary="My balance and its ledger lines")

@@ -38,6 +38,7 @@ def intent_out(intent: PaymentIntent) -> dict[str, Any]:
         "reported_at": intent.reported_at,
         "order": intent.order.ref if intent.order_id and intent.order else None,
         "deposit": intent.deposit.ref if intent.deposit_id and intent.deposit else None,
+        "checkout_link": intent.checkout_link or None,
     }
 
 

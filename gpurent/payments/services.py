@@ -34,10 +34,11 @@ from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_transition
 
 from .assets import Pair, format_units, pair_get, quote_units
+from .btcpay import BTCPAY, btcpay_routes
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
-from .receiving import address_allocate
+from .receiving import Allocation, address_allocate
 
 __all__ = [
     "balance_available",
@@ -99,7 +100,11 @@ def _intent_issue(
     share: Usd | None = None,
 ) -> PaymentIntent:
     amount_units = quote_units(usd, rate.usd_per_unit, pair)
-    allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)
+    if btcpay_routes(pair.network):
+        # BTCPay gives the address, after this transaction commits (processor.intent_prepare, decision 0147).
+        allocation = Allocation("", "", None, amount_units, BTCPAY)
+    else:
+        allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)
     return PaymentIntent.objects.create(
         owner_id=owner.pk,
         order=order,
@@ -112,6 +117,7 @@ def _intent_issue(
         balance_share_cents=share.cents if share is not None else 0,
         address=allocation.address,
         memo=allocation.memo,
+        processor=BTCPAY if allocation.mode == BTCPAY else "",
         expires_at=now + timedelta(minutes=settings.PAYMENTS_INTENT_TTL_MINUTES),
     )
 
@@ -122,6 +128,8 @@ def intent_issue_for_order(
     """Payment instructions for what the order still needs: its total minus the balance already there.
 
     Each call makes a new intent at the current rate ("new instructions"); earlier ones stay as they were.
+    On a network routed through BTCPay Server the intent has no address yet: once the caller's transaction has
+    committed, `processor.intent_prepare` creates its invoice (no lock is held during that HTTP call).
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.
@@ -147,7 +155,7 @@ def intent_issue_for_order(
 def intent_issue_for_deposit(
     *, deposit: Deposit, owner: AbstractBaseUser, asset: str, network: str, now: datetime | None = None
 ) -> PaymentIntent:
-    """Payment instructions for a top-up.
+    """Payment instructions for a top-up (BTCPay-routed networks: see `intent_issue_for_order`).
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.

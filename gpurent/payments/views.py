@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.conf import settings
@@ -14,10 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from gpurent.accounts.models import User
+from gpurent.core.errors import ApplicationError
 from gpurent.core.formats import usd_text
-from gpurent.core.idempotency import Outcome, form_action
+from gpurent.core.idempotency import Outcome, form_action, form_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
@@ -30,6 +33,7 @@ from .forms import PairForm, PayoutForm, TopUpForm
 from .models import PaymentIntent, PaymentState
 from .payouts import payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
+from .processor import intent_prepare
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
@@ -59,7 +63,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
     )
     due = max(intent.amount_units - received, 0) or intent.amount_units
     try:
-        uri = payment_uri(pair, intent.address, due, intent.memo)
+        uri = payment_uri(pair, intent.address, due, intent.memo) if intent.address else ""
     except InvalidAddress:
         # The address was valid when loaded; a page must still show the instructions if checks change later.
         logger.warning("intent %s: stored address no longer validates; QR code shows the bare address", intent.pk)
@@ -73,7 +77,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "usd": Usd(intent.usd_cents),
         "share": Usd(intent.balance_share_cents),
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
-        "qr": qr_svg(uri),
+        "qr": qr_svg(uri) if uri else "",
         "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
         **intent_chain(intent),
     }
@@ -83,16 +87,26 @@ def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
     """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
     configured for its network and the intent is open or has a transfer below its depth)."""
     chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
-    watched = intent.network in settings.CHAIN_WATCH_URLS
+    # BTCPay's addresses are not the shop's: its webhooks report them, not a watcher.
+    watched = intent.network in settings.CHAIN_WATCH_URLS and not intent.processor
     pending = any(seen.state != "credited" for seen in chain)
-    return {"chain": chain, "chain_live": watched and (pending or intent.status == "awaiting_payment")}
+    return {
+        "chain": chain,
+        "chain_live": watched and (pending or intent.status == "awaiting_payment"),
+        "chain_poll_seconds": settings.CHAIN_PAGE_POLL_SECONDS,
+    }
 
 
 @login_required
 @require_GET
 def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
-    """The chain part of an intent, polled by htmx while the watcher may still report something new."""
+    """The chain part of an intent, polled by htmx while the watcher may still report something new: the
+    confirmations change in place. Once the intent's status differs from the one the page was drawn with
+    (`?status=`: the watcher confirmed it, the order is paid), htmx reloads the whole page, which then shows it."""
     intent = intent_get_for(_user(request), intent_id)
+    shown = request.GET.get("status")
+    if shown and shown != intent.status:
+        return HttpResponseClientRefresh()
     return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
 
 
@@ -116,10 +130,10 @@ def order_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         return redirect(back)
 
     def issue() -> Outcome:
-        intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
-        return Outcome(303, {"redirect": back})
+        intent = intent_issue_for_order(order=order, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back, "intent": str(intent.pk)})
 
-    return form_action(request, issue, back=back)
+    return _issue_then_prepare(request, issue, back=back)
 
 
 @login_required
@@ -250,7 +264,23 @@ def deposit_intent_create(request: HttpRequest, ref: str) -> HttpResponse:
         return redirect(back)
 
     def issue() -> Outcome:
-        intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
-        return Outcome(303, {"redirect": back})
+        intent = intent_issue_for_deposit(deposit=deposit, owner=user, asset=chosen[0], network=chosen[1])
+        return Outcome(303, {"redirect": back, "intent": str(intent.pk)})
 
-    return form_action(request, issue, back=back)
+    return _issue_then_prepare(request, issue, back=back)
+
+
+def _issue_then_prepare(request: HttpRequest, issue: Callable[[], Outcome], *, back: str) -> HttpResponse:
+    """Issue the intent once per idempotency key (its transaction commits), then, with no transaction open,
+    let BTCPay Server create its invoice where the network goes through it (a replay finishes an interrupted
+    one). An error of either step is a message on the page the form was on."""
+    try:
+        outcome = form_idempotent(request, issue)
+        if not outcome.is_error and outcome.body.get("intent"):
+            intent_prepare(outcome.body["intent"])
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        return redirect(back)
+    if outcome.is_error:
+        messages.error(request, outcome.body["error"]["message"])
+    return redirect(outcome.body.get("redirect", back))

@@ -1,6 +1,7 @@
 """The BTCPay Server webhook: authenticate, deduplicate, and turn payment events into verifications.
 
-Our intents are attributed by the invoice's `metadata.orderId`, which carries the intent id. Each settled
+Our intents are attributed by the invoice id the shop stored when it created the invoice (`processor.py`), and
+for invoices made in BTCPay itself by `metadata.orderId`, which carries the intent id. Each settled
 payment (`InvoicePaymentSettled`) is recorded and credited through `received.payment_receive` (source
 `processor`; the payment id `<txid>-<vout>` is the transaction and output), so an invoice with several
 payments credits each once; `InvoiceInvalid` rejects an open intent. Other
@@ -25,6 +26,7 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.schemas import contains_nul
 
 from .assets import pair_get, parse_units
+from .btcpay import BTCPAY
 from .errors import WebhookMalformed, WebhookRefused
 from .models import PaymentIntent, PaymentSource, WebhookDelivery
 from .received import payment_receive
@@ -63,12 +65,21 @@ def _verified_event(body: bytes, signature: str) -> dict[str, Any]:
 
 
 def _intent_for(event: dict[str, Any]) -> PaymentIntent | None:
+    """The intent of the event's invoice: the one that stored this invoice id when the shop created it; else the
+    one named by `metadata.orderId` (an invoice made in BTCPay itself), unless that intent has an invoice of its
+    own and this is another one (a second invoice carrying our id is not ours to credit)."""
+    invoice_id = str(event.get("invoiceId") or "")
+    if invoice_id:
+        created = PaymentIntent.objects.filter(processor=BTCPAY, processor_invoice_id=invoice_id).first()
+        if created is not None:
+            return created
     metadata = event.get("metadata")
     reference = metadata.get("orderId") if isinstance(metadata, dict) else None
     try:
-        return PaymentIntent.objects.get(pk=UUID(str(reference)))
+        named = PaymentIntent.objects.get(pk=UUID(str(reference)))
     except (ValueError, PaymentIntent.DoesNotExist):
         return None
+    return None if named.processor_invoice_id and named.processor_invoice_id != invoice_id else named
 
 
 def _payment_key(payment_id: str) -> tuple[str, int]:

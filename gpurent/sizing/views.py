@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.pagination import page_from_request
 
 from .calculation import Sizing, size_workload
@@ -77,14 +77,12 @@ def estimate_save_view(request: HttpRequest) -> HttpResponse:
         saved = estimate_save(owner=owner_for(request, create=True), sizing=done, form_data=form.form_data())
         return Outcome(303, {"redirect": reverse("sizing:detail", args=[saved.public_id])})
 
-    try:
-        outcome = form_idempotent(request, save)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return render(request, TEMPLATE, _context(form, sizing), status=error.status)
-    if not outcome.replayed:
-        messages.success(request, _("Estimate saved. It keeps its inputs, date and engine version."))
-    return redirect(outcome.body["redirect"])
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        messages.error(request, message)
+        return render(request, TEMPLATE, _context(form, sizing), status=status)
+
+    success = _("Estimate saved. It keeps its inputs, date and engine version.")
+    return form_action(request, save, back=request.path, success=success, on_error=failed)
 
 
 @require_GET

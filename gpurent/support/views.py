@@ -6,7 +6,7 @@ POST data is marked sensitive so Django's error reports never show what a custom
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.pagination import page_from_request
 
 from .enums import Author
@@ -56,16 +56,17 @@ def request_create(request: HttpRequest) -> HttpResponse:
 
         def create() -> Outcome:
             created = support_request_create(owner=user, data=form.to_input())
-            return Outcome(303, {"ref": created.ref, "removed": len(created.redactions)})
+            detail = reverse("support:detail", args=[created.ref])
+            return Outcome(303, {"ref": created.ref, "removed": len(created.redactions), "redirect": detail})
 
-        try:
-            outcome = form_idempotent(request, create)
-        except ApplicationError as error:
-            form.add_error(None, error.message)
-        else:
-            if not outcome.replayed:
-                messages.success(request, _("Your request %(ref)s was sent.") % {"ref": outcome.body["ref"]})
-            return redirect("support:detail", ref=outcome.body["ref"])
+        def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+            form.add_error(None, message)
+            return render(request, "support/create.html", {"form": form}, status=422)
+
+        def sent(body: dict[str, Any]) -> str:
+            return _("Your request %(ref)s was sent.") % {"ref": body["ref"]}
+
+        return form_action(request, create, back=request.path, success=sent, on_error=failed)
     return render(request, "support/create.html", {"form": form}, status=422 if request.method == "POST" else 200)
 
 
@@ -97,18 +98,15 @@ def message_create(request: HttpRequest, ref: str) -> HttpResponse:
             message, findings = support_message_post(
                 request=support_request, author=user, role=Author.CUSTOMER, body=form.cleaned_data["body"]
             )
-            return Outcome(303, {"message_id": message.pk, "removed": len(findings)})
+            anchor = reverse("support:detail", args=[support_request.ref]) + f"#message-{message.pk}"
+            return Outcome(303, {"message_id": message.pk, "removed": len(findings), "redirect": anchor})
 
-        try:
-            outcome = form_idempotent(request, post)
-        except ApplicationError as error:
-            form.add_error(None, error.message)
-        else:
-            if not outcome.replayed:
-                messages.success(request, _("Your message was sent."))
-            return redirect(
-                reverse("support:detail", args=[support_request.ref]) + f"#message-{outcome.body['message_id']}"
-            )
+        def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+            form.add_error(None, message)
+            return _render_detail(request, support_request, form, status=422)
+
+        back = reverse("support:detail", args=[support_request.ref])
+        return form_action(request, post, back=back, success=_("Your message was sent."), on_error=failed)
     return _render_detail(request, support_request, form, status=422)
 
 

@@ -63,5 +63,18 @@ def test_catalog_on_a_phone_and_the_gpu_page(live_server, page, demo_catalog, sc
 
 def test_api_docs_render_under_the_content_security_policy(live_server, page, console_errors):
     page.goto(live_server.url + "/api/v1/docs")
-    expect(page.get_by_text("/api/v1/catalog")).to_be_visible()
+    # Swagger UI is a 1 MB bundle that then fetches and renders the whole OpenAPI document: on a loaded
+    # 2-core CI machine that took longer than the default 5 s wait (the page was still "loading").
+    expect(page.get_by_text("/api/v1/catalog")).to_be_visible(timeout=30_000)
+    assert console_errors == []
+
+
+def test_language_switcher_on_a_page_without_token_fetches_one_and_switches(
+    live_server, page, demo_catalog, console_errors
+):
+    page.goto(live_server.url + "/gpus/h100-80gb/")
+    assert [cookie["name"] for cookie in page.context.cookies()] == []  # the page set no CSRF cookie
+    page.get_by_role("button", name="Español").click()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    assert page.url == live_server.url + "/gpus/h100-80gb/"
     assert console_errors == []

@@ -11,6 +11,8 @@ from django.test import Client
 from gpurent.accounts.guests import SESSION_KEY, register_guest_adopter, unregister_guest_adopter
 from gpurent.accounts.models import GuestSession, User
 
+from .otp_helpers import OtpClock, install_otp_clock
+
 PASSWORD = "plum orbit ferry lantern"
 NEW_PASSWORD = "granite tulip meadow sixty"
 
@@ -18,6 +20,12 @@ NEW_PASSWORD = "granite tulip meadow sixty"
 @pytest.fixture
 def user(db) -> User:
     return User.objects.create_user("ana@example.com", PASSWORD, first_name="Ana", last_name="Souza")
+
+
+@pytest.fixture
+def otp_clock(monkeypatch: pytest.MonkeyPatch) -> OtpClock:
+    """The clock of django-otp's TOTP checks, and the codes an authenticator app shows at it."""
+    return install_otp_clock(monkeypatch)
 
 
 @pytest.fixture

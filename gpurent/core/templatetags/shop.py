@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import template
+from django.middleware.csrf import get_token
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -40,3 +41,14 @@ def idempotency_key_field() -> SafeString:
     A double click or a browser retry submits the same key, so the action takes effect once.
     """
     return format_html('<input type="hidden" name="{}" value="{}">', FORM_FIELD, uuid.uuid4())
+
+
+@register.simple_tag(takes_context=True)
+def csrf_token_if_used(context: template.Context) -> str:
+    """The CSRF field, only when this response already carries the token (a form above rendered one, or the
+    visitor is signed in): it then costs nothing more. Elsewhere the form gets it from core/csrf.js on submit,
+    so a page without a form that needs the token sets no CSRF cookie (decision 0183)."""
+    request = context.get("request")
+    if request is None or not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        return ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))

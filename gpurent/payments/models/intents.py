@@ -118,6 +118,12 @@ class PaymentIntent(models.Model):
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # A payment processor's invoice carries this intent (docs/decisions/0147): `processor` is set when the intent
+    # is issued; the invoice id, its checkout link and the processor's address (`address`, empty until then)
+    # are stored once, in a second short transaction after the processor answered.
+    processor = models.CharField(max_length=20, blank=True, default="")
+    processor_invoice_id = models.CharField(max_length=100, blank=True, default="")
+    checkout_link = models.URLField(max_length=500, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
@@ -131,6 +137,11 @@ class PaymentIntent(models.Model):
             models.CheckConstraint(condition=Q(amount_units__gt=0), name="intent_amount_positive"),
             models.CheckConstraint(condition=Q(rate_usd__gt=0), name="intent_rate_positive"),
             models.CheckConstraint(condition=Q(status__in=IntentStatus.values), name="intent_status_valid"),
+            models.UniqueConstraint(
+                fields=["processor", "processor_invoice_id"],
+                condition=~Q(processor_invoice_id=""),
+                name="intent_processor_invoice_unique",
+            ),
         ]
 
     def __str__(self) -> str:

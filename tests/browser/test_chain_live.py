@@ -1,0 +1,93 @@
+"""An LTC payment watched on a real Litecoin Core regtest node: the order page shows "Seen on chain, N of M
+confirmations" and its count changing without a reload (htmx polling), then Paid once the watcher confirms it.
+
+The watcher runs here, in the test (`BitcoinFamilyWatcher.scan`, the service `watch_chains` runs), against the
+node; the page is the live server's."""
+
+import os
+
+import pytest
+from bip_utils import Bip32Secp256k1
+from playwright.sync_api import expect
+
+from gpurent.chains.bitcoin import BitcoinFamilyWatcher
+from gpurent.chains.tests.nodes import RPC_PASSWORD, RPC_USER, LitecoinRegtest
+from gpurent.chains.tests.test_litecoin_node import TPUB, ltc_amount
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.models import PaymentIntent
+from gpurent.payments.receiving import extended_key_register
+from gpurent.payments.tests.conftest import payment_setup  # noqa: F401 (rates and addresses)
+
+pytestmark = [pytest.mark.browser, pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="module")
+def litecoin():
+    node = LitecoinRegtest()
+    yield node
+    node.stop()
+
+
+def test_confirmations_update_live_then_the_order_shows_paid(
+    live_server,
+    page,
+    demo_catalog,
+    payment_setup,  # noqa: F811 (the imported fixture)
+    litecoin,
+    settings,
+    django_user_model,
+    screenshot,
+    console_errors,
+):
+    settings.PAYMENTS_SEGWIT_HRP = {"litecoin": "rltc"}
+    settings.PAYMENTS_CONFIRMATIONS = {"litecoin": 3}
+    settings.CHAIN_WATCH_URLS = {
+        "litecoin": f"http://{RPC_USER}:{RPC_PASSWORD}@127.0.0.1:{litecoin.rpc_port}/wallet/watch"
+    }
+    settings.CHAIN_PAGE_POLL_SECONDS = 1
+    account = Bip32Secp256k1.FromSeed(os.urandom(32), TPUB).DerivePath("m/84'/1'/0'")
+    extended_key_register(network="litecoin", key=account.PublicKey().ToExtended())
+    watcher = BitcoinFamilyWatcher("litecoin", litecoin.client("watch"))
+
+    customer = django_user_model.objects.create_user("ada@example.com", PASSWORD, first_name="Ada", last_name="L")
+    order = order_place(
+        owner=customer,
+        gpu_slug="a100-80gb",
+        term_days=7,
+        lots=2,
+        environment="pytorch",
+        contact=Contact("Ada", "L", "ada@example.com"),
+    )
+    page.goto(live_server.url + "/account/login/")
+    page.get_by_label("Email").fill("ada@example.com")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/rentals/{order.ref}/")
+    page.get_by_label("Pay with").select_option(label="LTC on Litecoin")
+    page.get_by_role("button", name="Get payment instructions").click()
+    intent = PaymentIntent.objects.get(order=order)
+    expect(page.get_by_test_id("intent-address")).to_have_text(intent.address)
+
+    # From here on the page is never reloaded by the test; a reload would drop this marker.
+    page.evaluate("window.gpurentNotReloaded = true")
+    watcher.scan()  # the node starts watching the new address
+    litecoin.send(intent.address, ltc_amount(intent.amount_units))
+    litecoin.mine(1)
+    watcher.scan()
+    chain = page.get_by_test_id("intent-chain")
+    expect(chain).to_have_text("Seen on chain, 1 of 3 confirmations")
+    litecoin.mine(1)
+    watcher.scan()
+    expect(chain).to_have_text("Seen on chain, 2 of 3 confirmations")
+    assert page.evaluate("window.gpurentNotReloaded") is True
+    screenshot("chain-live-2-of-3")
+
+    litecoin.mine(1)
+    assert watcher.scan().credited == 1
+    # The intent is confirmed: the next poll has htmx reload the page, which shows the order paid.
+    expect(page.locator(".status-paid").first).to_have_text("Paid")
+    expect(page.get_by_test_id("intent-chain")).to_have_text("Payment confirmed on chain (3 confirmations).")
+    screenshot("chain-live-paid")
+    assert console_errors == []
