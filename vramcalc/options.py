@@ -150,6 +150,10 @@ class TrainingOptions:
         chunked_loss: chunked cross-entropy (logits upcast one chunk at a time).
         compiled: ``torch.compile``: its partitioner recomputes pointwise ops in backward instead of
             saving their outputs (norm outputs, the MLP activation and gating product).
+        activation_offloading: saved activations (with checkpointing: the layer inputs) are copied to host
+            memory after their layer's forward and fetched back for its backward (torchtune
+            ``enable_activation_offloading``, DeepSpeed ``cpu_checkpointing``); the card keeps the layer being
+            computed and the one in transfer.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -158,6 +162,7 @@ class TrainingOptions:
     activation_checkpointing: bool = False
     chunked_loss: bool = False
     compiled: bool = False
+    activation_offloading: bool = False
 
 
 class LoRATargets(StrEnum):
@@ -223,6 +228,14 @@ class ParallelPlan:
         sequence_parallel: sequence/context-parallel degree (DeepSpeed Ulysses, ring attention): each card
             holds ``seq_len / sequence_parallel`` tokens of activations and logits; it must divide the
             data-parallel degree (the cards that shard the sequence).
+        distributed_optimizer: Megatron-style distributed optimizer under DDP: fp32 master weights, optimizer
+            states and the step's temporaries sharded over the data-parallel ranks (as ZeRO-1).
+        contiguous_grad_buffer: Megatron DDP: gradients accumulate into one contiguous fp32 ``main_grad``
+            buffer whose slices are the all-reduce buckets (4 B per trainable parameter, no bucket copy).
+        zero3_prefetch_params: ZeRO-3 ``stage3_prefetch_bucket_size`` in parameters: gathered ahead of the
+            unit being computed; 0 prefetches one unit (FSDP's default).
+        zero3_max_live_params: ZeRO-3 ``stage3_max_live_parameters``: a cap on gathered parameters resident
+            at once; 0 means no cap beyond the prefetch.
     """
 
     strategy: Strategy = Strategy.SINGLE
@@ -232,6 +245,10 @@ class ParallelPlan:
     offload_params: bool = False
     grad_bucket_view: bool = False
     sequence_parallel: int = 1
+    distributed_optimizer: bool = False
+    contiguous_grad_buffer: bool = False
+    zero3_prefetch_params: int = 0
+    zero3_max_live_params: int = 0
 
     def __post_init__(self) -> None:
         if self.sequence_parallel < 1 or (self.cards // max(1, self.tensor_parallel)) % self.sequence_parallel:
@@ -248,6 +265,18 @@ class ParallelPlan:
             raise InvalidInput("parallel.offload_optimizer", "needs a ZeRO/FSDP strategy")
         if self.offload_params and self.strategy.shard_stage != 3:
             raise InvalidInput("parallel.offload_params", "needs ZeRO-3/FSDP full shard")
+        self._check_megatron_and_zero3()
+
+    def _check_megatron_and_zero3(self) -> None:
+        megatron = (Strategy.SINGLE, Strategy.DDP)
+        if self.distributed_optimizer and self.strategy is not Strategy.DDP:
+            raise InvalidInput("parallel.distributed_optimizer", "shards over DDP ranks: use strategy 'ddp'")
+        if self.contiguous_grad_buffer and self.strategy not in megatron:
+            raise InvalidInput("parallel.contiguous_grad_buffer", "is Megatron DDP's buffer: use 'single' or 'ddp'")
+        for name in ("zero3_prefetch_params", "zero3_max_live_params"):
+            value = getattr(self, name)
+            if value < 0 or (value and self.strategy.shard_stage != 3):
+                raise InvalidInput(f"parallel.{name}", "must be >= 0 and needs ZeRO-3/FSDP full shard")
 
     @property
     def data_parallel(self) -> int:

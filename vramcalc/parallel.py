@@ -38,7 +38,7 @@ def shard_divisors(plan: ParallelPlan) -> ShardDivisors:
     stage = plan.strategy.shard_stage
     weights = n if stage == 3 else 1
     grads = n if stage >= 2 else 1
-    optimizer = n if stage >= 1 else 1
+    optimizer = n if stage >= 1 or plan.distributed_optimizer else 1
     if plan.offload_params:
         weights = grads = 0
     if plan.offload_optimizer or plan.offload_params:
@@ -60,6 +60,10 @@ def _label(plan: ParallelPlan) -> Text:
     parts = [text("plan.over", strategy=names[plan.strategy], cards=plan.cards)]
     if plan.tensor_parallel > 1:
         parts.append(text("plan.tp", tp=str(plan.tensor_parallel)))
+    if plan.distributed_optimizer:
+        parts.append(text("plan.distributed_optimizer"))
+    if plan.contiguous_grad_buffer:
+        parts.append(text("plan.contiguous_grad_buffer"))
     if plan.offload_params:
         parts.append(text("plan.offload_all"))
     elif plan.offload_optimizer:

@@ -90,6 +90,11 @@ TEMPLATES: dict[str, str] = {
     "train.step_foreach": "foreach step: one {bytes} B temporary per parameter",
     "train.step_sgd": "plain SGD updates in place",
     "train.step_per_tensor": "per-tensor step: one fp32 temporary of the largest tensor",
+    "train.main_grad": "fp32 main_grad buffer; {plan}.",
+    "train.activation_offload": "Activations offloaded to host memory: the card keeps the layer being computed and "
+    "the one in transfer (the host link must keep up).",
+    "train.zero3_live": "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live "
+    "parameters.",
     "train.gathered": "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit).",
     "train.ddp_buckets": "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
     "train.autocast": "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
@@ -101,6 +106,8 @@ TEMPLATES: dict[str, str] = {
     "plan.fsdp": "FSDP full shard",
     "plan.pipeline": "pipeline split",
     "plan.tp": "TP={tp}",
+    "plan.distributed_optimizer": "distributed optimizer",
+    "plan.contiguous_grad_buffer": "contiguous fp32 grad buffer",
     "plan.offload_all": "params+optimizer offloaded",
     "plan.offload_optimizer": "optimizer offloaded",
     # Notes on the whole estimate (estimate.py)

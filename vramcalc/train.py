@@ -31,11 +31,13 @@ from .parallel import ShardDivisors, shard_divisors, sharded
 from .result import Component
 from .text import joined, text
 
-__all__ = ["FB", "STEP", "training_components"]
+__all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "training_components"]
 
 FB = "forward_backward"
 STEP = "optimizer_step"
 BOTH = (FB, STEP)
+ZERO3_NOTE = str(text("train.zero3_live"))
+OFFLOAD_NOTE = " " + str(text("train.activation_offload"))
 
 
 def training_components(inp: EstimateInput) -> list[Component]:
@@ -74,7 +76,8 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
 def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     params, expr = trainable_params(inp)
     per_tp = params // inp.parallel.tensor_parallel
-    grad_bytes = dense_bytes(inp)
+    contiguous = inp.parallel.contiguous_grad_buffer and not inp.training.optimizer_in_backward
+    grad_bytes = 4 if contiguous else dense_bytes(inp)
     if inp.training.optimizer_in_backward:
         grads = largest_tensor(inp) * grad_bytes
         grad_formula = show(f"largest tensor {num(largest_tensor(inp))} x {grad_bytes} B (step in backward)", grads)
@@ -86,7 +89,14 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
     label = div.label
     return [
-        Component("gradients", "Gradients", grads, grad_formula, text("train.gradients", plan=label), BOTH),
+        Component(
+            "gradients",
+            "Gradients",
+            grads,
+            grad_formula,
+            text("train.main_grad" if contiguous else "train.gradients", plan=label),
+            BOTH,
+        ),
         Component(
             "master_weights",
             "Master weights (fp32)",
@@ -115,16 +125,20 @@ def _activations(inp: EstimateInput) -> list[Component]:
     layers = model.total_layers
     b_act = compute_bytes(inp)
     inputs = tokens * b * model.hidden_size * b_act
+    # Offloaded: the layer being computed and the one in transfer stay on the card, the rest is in host memory.
+    kept = min(2, layers) if inp.training.activation_offloading else layers
     if inp.training.activation_checkpointing:
-        size = layers * inputs + layer.total
-        formula = f"{layers} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
+        size = kept * inputs + layer.total
+        formula = f"{kept} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
         sentences = [text("train.checkpointing")]
     else:
-        size = layers * layer.total + inputs
-        formula = f"{layers} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
+        size = kept * layer.total + inputs
+        formula = f"{kept} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
         sentences = [text("train.saved")]
     if sp > 1:
         sentences.append(text("train.sequence_parallel", cards=sp, tokens=tokens, total=tokens * sp))
+    if inp.training.activation_offloading:
+        sentences.append(text("train.activation_offload"))
     if not inp.flash_attention:
         sentences.append(text("train.no_fused_attention"))
     assumption = joined(*sentences) if len(sentences) > 1 else sentences[0]
@@ -176,20 +190,13 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     ]
     counts = param_counts(inp.model)
     if inp.parallel.strategy.shard_stage == 3:
-        weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
-        gathered = 2 * counts.largest_layer * weights.total // counts.total // t
-        comps.append(
-            Component(
-                "gathered_params",
-                "Gathered parameters (ZeRO-3/FSDP)",
-                gathered,
-                show(f"2 x largest unit {num(counts.largest_layer)} params x stored bytes", gathered),
-                text("train.gathered"),
-                (FB,),
-                dynamic=True,
-            )
-        )
-    if inp.parallel.strategy is Strategy.DDP and inp.parallel.data_parallel > 1 and not inp.parallel.grad_bucket_view:
+        comps.append(_gathered(inp, counts.largest_layer, counts.total))
+    plan = inp.parallel
+    if (
+        plan.strategy is Strategy.DDP
+        and plan.data_parallel > 1
+        and not (plan.grad_bucket_view or plan.contiguous_grad_buffer)
+    ):
         grads = params // t * dense_bytes(inp)
         comps.append(
             Component(
@@ -216,6 +223,31 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         )
     comps += _dequant(inp)
     return comps
+
+
+def _gathered(inp: EstimateInput, unit: int, total: int) -> Component:
+    """ZeRO-3/FSDP: the unit being computed plus the prefetch, capped by DeepSpeed's live-parameter limit."""
+    plan = inp.parallel
+    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+    live = unit + (plan.zero3_prefetch_params or unit)
+    expr = f"largest unit {num(unit)} + prefetch {num(plan.zero3_prefetch_params or unit)} params"
+    assumption = text("train.gathered")
+    if plan.zero3_prefetch_params or plan.zero3_max_live_params:
+        assumption = text("train.zero3_live")
+    if plan.zero3_max_live_params:
+        live = min(live, max(unit, plan.zero3_max_live_params))
+        expr = f"min({expr}, max live {num(plan.zero3_max_live_params)})"
+    live = min(live, total)
+    gathered = live * weights.total // total // plan.tensor_parallel
+    return Component(
+        "gathered_params",
+        "Gathered parameters (ZeRO-3/FSDP)",
+        gathered,
+        show(f"{expr} x stored bytes", gathered),
+        assumption,
+        (FB,),
+        dynamic=True,
+    )
 
 
 def _dequant(inp: EstimateInput) -> list[Component]:

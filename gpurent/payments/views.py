@@ -20,8 +20,9 @@ from django_htmx.http import HttpResponseClientRefresh
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
 from gpurent.core.formats import usd_text
-from gpurent.core.idempotency import Outcome, form_action, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
+from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.selectors import order_get_for
@@ -274,13 +275,15 @@ def _issue_then_prepare(request: HttpRequest, issue: Callable[[], Outcome], *, b
     """Issue the intent once per idempotency key (its transaction commits), then, with no transaction open,
     let BTCPay Server create its invoice where the network goes through it (a replay finishes an interrupted
     one). An error of either step is a message on the page the form was on."""
-    try:
-        outcome = form_idempotent(request, issue)
-        if not outcome.is_error and outcome.body.get("intent"):
-            intent_prepare(outcome.body["intent"])
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect(back)
-    if outcome.is_error:
-        messages.error(request, outcome.body["error"]["message"])
-    return redirect(outcome.body.get("redirect", back))
+
+    def prepared(outcome: Outcome) -> HttpResponse:
+        if outcome.body.get("intent"):
+            try:
+                intent_prepare(outcome.body["intent"])
+            except ApplicationError as error:
+                notify_operators(error)
+                messages.error(request, error.message)
+                return redirect(back)
+        return redirect(outcome.body.get("redirect", back))
+
+    return form_action(request, issue, back=back, respond=prepared)

@@ -159,6 +159,10 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ("dequant_workspace", "Quantized layers are dequantized one at a time for the matmul."): _(
         "Quantized layers are dequantized one at a time for the matmul."
     ),
+    (
+        "gathered_params",
+        "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters.",
+    ): _("DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."),
 }
 
 _OPTIMIZER_LABEL = re.compile(r"^Optimizer state \(([\w.-]+)\)$")
@@ -179,6 +183,10 @@ _SEQUENCE_PARALLEL = re.compile(
     r"ring attention buffers are in the communication allowance\)\."
 )
 _NO_FUSED_ATTENTION = " Attention scores are materialised (no fused attention)."
+_OFFLOADED = (
+    " Activations offloaded to host memory: the card keeps the layer being computed and the one in transfer"
+    " (the host link must keep up)."
+)
 
 
 def _field(component: Any, name: str) -> str:
@@ -219,6 +227,16 @@ def _train_activations(text: str) -> str | None:
             )
         )
         rest = rest[match.end() :]
+    if rest.startswith(_OFFLOADED):
+        parts.append(
+            str(
+                _(
+                    "Activations offloaded to host memory: the card keeps the layer being computed and the one in "
+                    "transfer (the host link must keep up)."
+                )
+            )
+        )
+        rest = rest[len(_OFFLOADED) :]
     if rest == _NO_FUSED_ATTENTION:
         parts.append(str(_("Attention scores are materialised (no fused attention).")))
         rest = ""

@@ -111,6 +111,14 @@ TRANSLATED: dict[str, Any] = {
     "train.step_foreach": _("foreach step: one %(bytes)s B temporary per parameter"),
     "train.step_sgd": _("plain SGD updates in place"),
     "train.step_per_tensor": _("per-tensor step: one fp32 temporary of the largest tensor"),
+    "train.main_grad": _("fp32 main_grad buffer; %(plan)s."),
+    "train.activation_offload": _(
+        "Activations offloaded to host memory: the card keeps the layer being computed and the one in "
+        "transfer (the host link must keep up)."
+    ),
+    "train.zero3_live": _(
+        "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."
+    ),
     "train.gathered": _("Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."),
     "train.ddp_buckets": _("DDP reduces through bucket buffers unless gradient_as_bucket_view=True."),
     "train.autocast": _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
@@ -121,6 +129,8 @@ TRANSLATED: dict[str, Any] = {
     "plan.fsdp": _("FSDP full shard"),
     "plan.pipeline": _("pipeline split"),
     "plan.tp": _("TP=%(tp)s"),
+    "plan.distributed_optimizer": _("distributed optimizer"),
+    "plan.contiguous_grad_buffer": _("contiguous fp32 grad buffer"),
     "plan.offload_all": _("params+optimizer offloaded"),
     "plan.offload_optimizer": _("optimizer offloaded"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),

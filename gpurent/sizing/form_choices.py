@@ -106,6 +106,9 @@ ADVANCED_SWITCHES = {
     "offload_optimizer": "parallel.offload_optimizer",
     "offload_params": "parallel.offload_params",
     "grad_bucket_view": "parallel.grad_bucket_view",
+    "activation_offloading": "training.activation_offloading",
+    "distributed_optimizer": "parallel.distributed_optimizer",
+    "contiguous_grad_buffer": "parallel.contiguous_grad_buffer",
     "vae_tiling": "diffusion.vae_tiling",
     "vae_slicing": "diffusion.vae_slicing",
     "cpu_offload": "diffusion.cpu_offload",
@@ -207,6 +210,10 @@ ENGINE_FIELDS = {
     "parallel.sequence_parallel": "sequence_parallel",
     "parallel.offload_optimizer": "offload_optimizer",
     "parallel.offload_params": "offload_params",
+    "parallel.distributed_optimizer": "distributed_optimizer",
+    "parallel.contiguous_grad_buffer": "contiguous_grad_buffer",
+    "parallel.zero3_prefetch_params": "zero3_prefetch_params",
+    "parallel.zero3_max_live_params": "zero3_max_live_params",
     "training.optimizer_in_backward": "optimizer_in_backward",
     "precision.compute": "compute",
     "precision.optimizer_states": "optimizer_states",
@@ -268,6 +275,11 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "offload_optimizer",
             "offload_params",
             "grad_bucket_view",
+            "activation_offloading",
+            "distributed_optimizer",
+            "contiguous_grad_buffer",
+            "zero3_prefetch_params",
+            "zero3_max_live_params",
             "guidance",
             "vae_tiling",
             "vae_slicing",
@@ -320,6 +332,8 @@ FORM_OPTIONS = {
     "runtime.cuda_graph_mib": "cuda_graph_mib",
     "diffusion.guidance": "guidance",
     "images_per_sequence": "images_per_sequence",
+    "parallel.zero3_prefetch_params": "zero3_prefetch_params",
+    "parallel.zero3_max_live_params": "zero3_max_live_params",
 } | {path: name for name, path in ADVANCED_SWITCHES.items()}
 
 # Which field groups and fields apply to each workload (the rest are hidden, server-side).
@@ -346,6 +360,11 @@ TRAINING_ONLY = (
     "offload_params",
     "grad_bucket_view",
     "sequence_parallel",
+    "activation_offloading",
+    "distributed_optimizer",
+    "contiguous_grad_buffer",
+    "zero3_prefetch_params",
+    "zero3_max_live_params",
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
 DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders")

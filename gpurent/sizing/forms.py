@@ -49,6 +49,7 @@ from .form_choices import (
     WORKLOADS,
     preset_choices,
 )
+from .form_plans import TrainingPlanFields
 from .measure_form import MeasurementForm
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
@@ -67,7 +68,7 @@ def _number(
     )
 
 
-class EstimateForm(forms.Form):
+class EstimateForm(TrainingPlanFields):
     """The estimator's fields. `clean()` builds the engine inputs into `cleaned_data["inputs"]`."""
 
     preset = forms.ChoiceField(label=_("Model preset"), required=False)
@@ -344,6 +345,8 @@ class EstimateForm(forms.Form):
             data["images_per_sequence"] = cleaned["images_per_sequence"]
         if workload in TRAINING and (cleaned.get("sequence_parallel") or 1) > 1:
             data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
+        if workload in TRAINING:
+            TrainingPlanFields.plan_numbers(cleaned, data)
         for name, path in ADVANCED_SWITCHES.items():
             section, leaf = path.split(".")
             applies = {

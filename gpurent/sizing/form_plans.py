@@ -1,0 +1,66 @@
+"""Estimator form fields for large-scale training plans: Megatron-style DDP, DeepSpeed ZeRO-3 limits and
+activation offloading (each an engine option of `vramcalc.options`; the parity test keeps them reachable)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["MILLION_FIELDS", "TrainingPlanFields"]
+
+# Form field (millions of parameters) → engine option (parameters).
+MILLION_FIELDS = {
+    "zero3_prefetch_params": "parallel.zero3_prefetch_params",
+    "zero3_max_live_params": "parallel.zero3_max_live_params",
+}
+
+
+def _millions(label: Any, help_text: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=1_000_000,
+        required=False,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+    )
+
+
+class TrainingPlanFields(forms.Form):
+    """Advanced training-plan fields (a base of `EstimateForm`)."""
+
+    activation_offloading = forms.BooleanField(
+        label=_("Offload activations to CPU"),
+        required=False,
+        help_text=_(
+            "Saved activations go to host memory; the card keeps the layer being computed and one in transfer."
+        ),
+    )
+    distributed_optimizer = forms.BooleanField(
+        label=_("Distributed optimizer (Megatron, with DDP)"),
+        required=False,
+        help_text=_("Shards fp32 master weights and optimizer states over the data-parallel cards."),
+    )
+    contiguous_grad_buffer = forms.BooleanField(
+        label=_("Contiguous fp32 gradient buffer (Megatron DDP)"),
+        required=False,
+        help_text=_("Gradients accumulate in one fp32 buffer that is also the all-reduce bucket."),
+    )
+    zero3_prefetch_params = _millions(
+        _("ZeRO-3 prefetch bucket (million parameters)"),
+        _("DeepSpeed stage3_prefetch_bucket_size; empty: one layer ahead, as FSDP."),
+    )
+    zero3_max_live_params = _millions(
+        _("ZeRO-3 max live parameters (millions)"),
+        _("DeepSpeed stage3_max_live_parameters; empty: no cap beyond the prefetch."),
+    )
+
+    @staticmethod
+    def plan_numbers(cleaned: Mapping[str, Any], data: dict[str, Any]) -> None:
+        """The ZeRO-3 limits onto the engine inputs' parallel plan (training workloads only)."""
+        for name, path in MILLION_FIELDS.items():
+            if cleaned.get(name):
+                data["parallel"][path.split(".")[1]] = cleaned[name] * 1_000_000
