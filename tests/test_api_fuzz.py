@@ -29,7 +29,9 @@ def keep_test_connection():
 
 # Rules no JSON Schema can state, checked by the server with a clear 4xx: a schema-valid registration may still
 # be refused for a password too close to the name or too common (Django's password validators).
-BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register")}
+# A page cursor is opaque: any string is schema-valid, and only a cursor the server made is accepted (422
+# `invalid_request` otherwise, as on every paginated list; the public catalog is the one reachable unauthenticated).
+BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register"), ("GET", "/api/v1/catalog")}
 
 
 @pytest.mark.django_db
@@ -38,4 +40,6 @@ BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register")}
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_api_conforms_to_its_openapi_document(case, demo_catalog, keep_test_connection):
     excluded = [positive_data_acceptance] if (case.method.upper(), case.path) in BUSINESS_VALIDATION else []
-    case.call_and_validate(excluded_checks=excluded)
+    # The in-process WSGI transport does not undo gzip as a network client does; compression has its own tests
+    # (gpurent/core/tests/test_public_pages.py), so ask for the plain body here.
+    case.call_and_validate(headers={"Accept-Encoding": "identity"}, excluded_checks=excluded)

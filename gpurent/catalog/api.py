@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Field, Router, Schema
+from ninja import Field, Query, Router, Schema
+
+from gpurent.core.api import ErrorOut, PageIn, api_page
 
 from .enums import Stack, Term, Vendor
+from .filters import CATALOG_ORDER
 from .models import GpuModel
 from .selectors import gpu_list
 
@@ -52,6 +55,7 @@ class CatalogItemOut(Schema):
 
 class CatalogOut(Schema):
     items: list[CatalogItemOut]
+    next: str | None = Field(description="Cursor of the following GPU models (pass as ?cursor=), null on the last page")
 
 
 def catalog_item(gpu: GpuModel) -> dict[str, Any]:
@@ -71,8 +75,9 @@ def catalog_item(gpu: GpuModel) -> dict[str, Any]:
     }
 
 
-@router.get("", response=CatalogOut, by_alias=True, summary="List the GPU models on sale")
-def catalog(request: HttpRequest) -> dict[str, Any]:
-    """Every GPU model on sale: memory per card, cards per lot (B200: 2), stock in lots, and the price of
-    one lot for 3, 7 and 30 days. An order's total is the lot price × lots."""
-    return {"items": [catalog_item(gpu) for gpu in gpu_list()]}
+@router.get("", response={200: CatalogOut, 422: ErrorOut}, by_alias=True, summary="List the GPU models on sale")
+def catalog(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    """The GPU models on sale in catalog order: memory per card, cards per lot (B200: 2), stock in lots, and
+    the price of one lot for 3, 7 and 30 days. An order's total is the lot price × lots. One page of `limit`
+    models; `next` is the cursor of the following page (null when there is none)."""
+    return api_page(gpu_list(), page, catalog_item, key=CATALOG_ORDER)

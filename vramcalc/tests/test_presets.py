@@ -50,3 +50,15 @@ def test_unknown_preset_names_the_model_field() -> None:
     with pytest.raises(InvalidInput) as info:
         get_preset("gpt-5")
     assert info.value.field == "model"
+
+
+def test_whisper_and_qwen2_vl_presets_match_their_public_sizes() -> None:
+    from vramcalc.architecture import param_counts
+
+    whisper = get_preset("whisper-large-v3")
+    assert whisper.kind is ModelKind.ENCODER_DECODER
+    assert abs(param_counts(whisper).total - 1_550_000_000) < 0.02 * 1_550_000_000  # model card: 1550M
+    qwen = get_preset("qwen2-vl-7b")
+    total = param_counts(qwen).total + qwen.vision_encoder_params
+    assert abs(total - 8_290_000_000) < 0.01 * 8_290_000_000  # Qwen2-VL-7B: 8.29B with the vision tower
+    assert qwen.image_tokens == (448 // 28) ** 2

@@ -1,5 +1,7 @@
 import pytest
 
+from conftest import make_gpu
+
 pytestmark = pytest.mark.django_db
 
 
@@ -43,3 +45,23 @@ def test_openapi_document_describes_the_catalog(client):
     schema = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/catalog" in schema["paths"]
     assert client.get("/api/v1/docs").status_code == 200
+
+
+def test_catalog_api_pages_a_large_catalog_with_a_keyset_cursor(client, db):
+    for number in range(12):
+        make_gpu(slug=f"gpu-{number:02d}", name=f"GPU {number:02d}", position=number)
+    first = client.get("/api/v1/catalog", {"limit": 5}).json()
+    assert [item["slug"] for item in first["items"]] == [f"gpu-{n:02d}" for n in range(5)]
+    seen, cursor = [], None
+    while True:
+        body = client.get("/api/v1/catalog", {"limit": 5, **({"cursor": cursor} if cursor else {})}).json()
+        seen += [item["slug"] for item in body["items"]]
+        cursor = body["next"]
+        if cursor is None:
+            break
+    assert seen == [f"gpu-{n:02d}" for n in range(12)]
+    assert client.get("/api/v1/catalog", {"cursor": "forged"}).status_code == 422
+    schema = client.get("/api/v1/openapi.json").json()
+    parameters = {p["name"] for p in schema["paths"]["/api/v1/catalog"]["get"]["parameters"]}
+    assert {"cursor", "limit"} <= parameters
+    assert "next" in schema["components"]["schemas"]["CatalogOut"]["properties"]

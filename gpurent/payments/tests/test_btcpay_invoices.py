@@ -10,6 +10,7 @@ from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 
 from gpurent.accounts.services import api_token_create
+from gpurent.core.models import OperatorNotice
 from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.ledger.services import customer_account
@@ -147,6 +148,9 @@ def test_btcpay_unreachable_on_the_page_says_so_and_shows_the_closed_instruction
     assert "payment processor is not answering right now" in page
     assert 'data-testid="intent-not-prepared"' in page
     assert PaymentIntent.objects.get(order=order).status == "closed"
+    notice = OperatorNotice.objects.get()  # the reason is for the back office, not the customer's page
+    assert (notice.code, notice.detail) == ("payments_unavailable", "127.0.0.1 unreachable: URLError")
+    assert "URLError" not in page
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ text that must come back unchanged (hashes, ids, addresses, logs).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .fakes import ALNUM, B64, HEX, LOWER, UPPER, URLSAFE, Fakes
+from .writer import write_part
 
 OUT = Path(__file__).resolve().parent / "heldout"
 
@@ -317,13 +317,7 @@ def negatives(f: Fakes) -> list[str]:
 
 def main() -> None:
     fakes = Fakes(seed=20261203)
-    OUT.mkdir(exist_ok=True)
-    with (OUT / "secrets.jsonl").open("w") as out:
-        for number, (text, secrets) in enumerate(positives(fakes)):
-            out.write(json.dumps({"id": f"h-pos-{number}", "text": text, "secrets": secrets}) + "\n")
-    with (OUT / "clean.jsonl").open("w") as out:
-        for number, text in enumerate(negatives(fakes)):
-            out.write(json.dumps({"id": f"h-neg-{number}", "text": text}) + "\n")
+    write_part(OUT, "h", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":

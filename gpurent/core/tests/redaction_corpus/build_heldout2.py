@@ -8,10 +8,10 @@ gpurent.core.tests.redaction_corpus.build_heldout2`; the output is committed.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .fakes import ALNUM, B64, HEX, LOWER, UPPER, URLSAFE, Fakes
+from .writer import write_part
 
 OUT = Path(__file__).resolve().parent / "heldout2"
 
@@ -174,13 +174,7 @@ def negatives(f: Fakes) -> list[str]:
 
 def main() -> None:
     fakes = Fakes(seed=3122026)
-    OUT.mkdir(exist_ok=True)
-    with (OUT / "secrets.jsonl").open("w") as out:
-        for number, (text, secrets) in enumerate(positives(fakes)):
-            out.write(json.dumps({"id": f"h2-pos-{number}", "text": text, "secrets": secrets}) + "\n")
-    with (OUT / "clean.jsonl").open("w") as out:
-        for number, text in enumerate(negatives(fakes)):
-            out.write(json.dumps({"id": f"h2-neg-{number}", "text": text}) + "\n")
+    write_part(OUT, "h2", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .fakes import ALNUM, B64, LOWER, UPPER, URLSAFE, Fakes
 from .heldout3_negatives import negatives
+from .writer import write_part
 
 OUT = Path(__file__).resolve().parent / "heldout3"
 DIGITS = "0123456789"
@@ -655,14 +656,7 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
 
 def main() -> None:
     fakes = Fakes(seed=20261203)
-    OUT.mkdir(exist_ok=True)
-    with (OUT / "secrets.jsonl").open("w") as out:
-        for number, (text, secrets) in enumerate(positives(fakes)):
-            assert all(len(s) >= 8 and s in text for s in secrets), text
-            out.write(json.dumps({"id": f"h3-pos-{number}", "text": text, "secrets": secrets}) + "\n")
-    with (OUT / "clean.jsonl").open("w") as out:
-        for number, text in enumerate(negatives(fakes)):
-            out.write(json.dumps({"id": f"h3-neg-{number}", "text": text}) + "\n")
+    write_part(OUT, "h3", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":

@@ -7,10 +7,10 @@ held-out part (`build_heldout.py`) uses other wordings and was never tuned on; s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .fakes import ALNUM, B64, LOWER, UPPER, URLSAFE, Fakes
+from .writer import write_part
 
 OUT = Path(__file__).resolve().parent / "tuning"
 
@@ -281,13 +281,7 @@ def negatives(f: Fakes) -> list[str]:
 
 def main() -> None:
     fakes = Fakes(seed=151)
-    OUT.mkdir(exist_ok=True)
-    with (OUT / "secrets.jsonl").open("w") as out:
-        for number, (text, secrets) in enumerate(positives(fakes)):
-            out.write(json.dumps({"id": f"t-pos-{number}", "text": text, "secrets": secrets}) + "\n")
-    with (OUT / "clean.jsonl").open("w") as out:
-        for number, text in enumerate(negatives(fakes)):
-            out.write(json.dumps({"id": f"t-neg-{number}", "text": text}) + "\n")
+    write_part(OUT, "t", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":
