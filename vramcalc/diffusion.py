@@ -18,6 +18,7 @@ from .model import DiffusionSpec
 from .options import QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
+from .text import Text, joined, text
 
 __all__ = [
     "DECODE",
@@ -73,18 +74,21 @@ def fp32_kept_params(inp: EstimateInput, spec: DiffusionSpec, quantize_text: boo
     return spec.text_encoder_fp32_params
 
 
-def text_encoder_bytes(inp: EstimateInput, spec: DiffusionSpec, quantize_text: bool) -> tuple[int, str]:
+def text_encoder_bytes(inp: EstimateInput, spec: DiffusionSpec, quantize_text: bool) -> tuple[int, Text]:
     """Bytes of the text encoders and a note on how they are stored."""
     dense = dense_bytes(inp)
     kept = fp32_kept_params(inp, spec, quantize_text)
     params = sorted(spec.text_encoder_params)
     if kept:
         params[-1] -= kept  # the kept modules belong to the largest encoder (T5)
-    text = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in params) + kept * 4
-    note = "quantized: " + storage_note(inp.quantization) if quantize_text else f"{dense} B per parameter"
+    encoders = sum(_quantized(p, 98, 4096, inp) if quantize_text else p * dense for p in params) + kept * 4
+    if quantize_text:
+        note = text("diffusion.quantized", storage=storage_note(inp.quantization))
+    else:
+        note = text("diffusion.bytes", bytes=dense)
     if kept:
-        note += f"; {num(kept)} T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)"
-    return text, note
+        note = joined(note, text("diffusion.t5_fp32", params=kept), sep="; ")
+    return encoders, note
 
 
 def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
@@ -93,16 +97,20 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
     denoiser = _quantized(spec.denoiser_params, spec.denoiser_linear_fraction_pct, spec.denoiser_hidden, inp)
     quantize_text = inp.diffusion.quantize_text_encoders
-    text, text_note = text_encoder_bytes(inp, spec, quantize_text)
+    encoders, text_note = text_encoder_bytes(inp, spec, quantize_text)
     vae = spec.vae_params * dense
-    where = "resident only while used (model CPU offload)" if offload else "all components resident"
+    where = text("diffusion.offload") if offload else text("diffusion.resident")
+    if inp.quantization.method is QuantMethod.NONE:
+        denoiser_assumption = text("diffusion.bytes_where", bytes=dense, where=where)
+    else:
+        denoiser_assumption = text("diffusion.storage_where", storage=note, where=where)
     return [
         Component(
             "text_encoder_weights",
             "Text encoder weights",
-            text,
-            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", text),
-            f"{text_note}; {where}.",
+            encoders,
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", encoders),
+            text("diffusion.storage_where", storage=text_note, where=where),
             (ENCODE,) if offload else ALL,
         ),
         Component(
@@ -110,7 +118,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "Denoiser weights",
             denoiser,
             show(f"{num(spec.denoiser_params)} params ({spec.denoiser_linear_fraction_pct}% linear)", denoiser),
-            f"{note if inp.quantization.method is not QuantMethod.NONE else f'{dense} B per parameter'}; {where}.",
+            denoiser_assumption,
             (DENOISE,) if offload else ALL,
         ),
         Component(
@@ -118,7 +126,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "VAE weights",
             vae,
             show(f"{num(spec.vae_params)} params x {dense} B", vae),
-            f"The VAE is not quantized; {where}.",
+            text("diffusion.vae_where", where=where),
             (DECODE,) if offload else ALL,
         ),
     ]
@@ -151,7 +159,7 @@ def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "Denoiser activations",
         size,
         show(expr, size),
-        "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch.",
+        text("diffusion.activations"),
         (DENOISE,),
         dynamic=True,
     )
@@ -175,8 +183,7 @@ def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "VAE decode activations",
         size,
         show(expr, size),
-        ("Tiled decode: the peak is one tile's. " if tiled else "")
-        + "Convolutions at full output resolution; the peak grows with pixel count.",
+        joined(text("diffusion.tiled"), text("diffusion.vae_decode")) if tiled else text("diffusion.vae_decode"),
         (DECODE,),
         dynamic=True,
     )

@@ -24,6 +24,7 @@ from .inputs import EstimateInput
 from .model import DiffusionSpec
 from .options import OptimizerKind
 from .result import Component
+from .text import Text, text
 from .train import FB, STEP
 
 __all__ = ["ENCODE", "PHASES", "diffusion_training_components"]
@@ -56,36 +57,36 @@ def _geometry(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int, int, s
     return tokens, h_eff, blocks, how
 
 
-def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
+def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, Text]:
     """Trainable parameters: the whole denoiser, or LoRA ``2r/h_eff`` of its linear weights."""
     if not inp.workload.is_adapter:
-        return spec.denoiser_params, "all denoiser parameters"
+        return spec.denoiser_params, text("dtrain.all_params")
     _tokens, h_eff, _blocks, _how = _geometry(inp, spec)
     linear = spec.denoiser_params * spec.denoiser_linear_fraction_pct // 100
     share = {"qv": 6, "attention": 3, "all_linear": 1}[inp.lora.targets.value]
     params = linear * 2 * inp.lora.rank // h_eff // share
-    return params, f"LoRA r={inp.lora.rank}: linear weights x 2r / h_eff ({inp.lora.targets.value})"
+    return params, text("dtrain.lora_params", rank=str(inp.lora.rank), targets=inp.lora.targets.value)
 
 
 def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
     denoiser, vae = spec.denoiser_params * dense, spec.vae_params * dense
-    text, text_note = text_encoder_bytes(inp, spec, quantize_text=False)
+    encoders, text_note = text_encoder_bytes(inp, spec, quantize_text=False)
     return [
         Component(
             "weights",
             "Denoiser weights",
             denoiser,
             show(f"{num(spec.denoiser_params)} params x {dense} B", denoiser),
-            "Resident for the whole step.",
+            text("dtrain.denoiser"),
             _ALL,
         ),
         Component(
             "text_encoder_weights",
             "Text encoder weights (frozen)",
-            text,
-            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params ({text_note})", text),
-            "Frozen and resident (pre-computing the prompt embeddings removes them).",
+            encoders,
+            show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params ({text_note})", encoders),
+            text("dtrain.text_encoders"),
             _ALL,
         ),
         Component(
@@ -93,7 +94,7 @@ def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "VAE weights (frozen)",
             vae,
             show(f"{num(spec.vae_params)} params x {dense} B", vae),
-            "Encodes the training images to latents every step (cached latents remove it).",
+            text("dtrain.vae"),
             _ALL,
         ),
     ]
@@ -123,17 +124,20 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     comps = [
         Component("gradients", "Gradients", grads, show(f"{num(params)} ({expr}) x {dense} B", grads), expr, _ALL),
         Component(
-            "master_weights", "Master weights (fp32)", master, show(f"4 B x {num(params)}", master), "fp32 copy.", _ALL
+            "master_weights",
+            "Master weights (fp32)",
+            master,
+            show(f"4 B x {num(params)}", master),
+            text("dtrain.master"),
+            _ALL,
         ),
-        Component(
-            "optimizer_state", "Optimizer state", opt, show(opt_expr, opt), "States of the trainable part.", _ALL
-        ),
+        Component("optimizer_state", "Optimizer state", opt, show(opt_expr, opt), text("dtrain.optimizer"), _ALL),
         Component(
             "optimizer_step",
             "Optimizer-step temporaries",
             step,
             show("foreach step: one temporary per trainable parameter" if step else "fused step", step),
-            "Chosen by the fused-optimizer switch.",
+            text("dtrain.step"),
             (STEP,),
             dynamic=True,
         ),
@@ -158,7 +162,7 @@ def _activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "Denoiser activations (saved for backward)",
         size,
         show(formula, size),
-        "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes.",
+        text("dtrain.activations"),
         (FB,),
         dynamic=True,
     )
@@ -174,7 +178,7 @@ def _vae_encode(inp: EstimateInput) -> Component:
         "VAE encode activations",
         size,
         show(f"{inp.batch_size} image(s) x {height}x{width} px x 128 ch x decode tensor count", size),
-        "The encoder's first level runs at full resolution with 128 channels; no gradients flow through it.",
+        text("dtrain.vae_encode"),
         (ENCODE,),
         dynamic=True,
     )

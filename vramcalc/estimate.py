@@ -15,6 +15,7 @@ from .inputs import EstimateInput
 from .model import ModelKind
 from .options import Engine, Workload
 from .result import Component, Estimate, Note, PhaseTotal
+from .text import Text, text
 from .train import BOTH as TRAINING_PHASES
 from .train import training_components
 from .uncertainty import Caveat, not_modelled, spread_for, warnings_for
@@ -46,7 +47,7 @@ def estimate(inp: EstimateInput) -> Estimate:
         The per-card breakdown of the busiest card and its peak over the phases of the workload.
     """
     kv_per_token: int | None = None
-    notes: list[str] = []
+    notes: list[Text] = []
     phases: tuple[str, ...]
     if inp.model.kind is ModelKind.DIFFUSION and inp.workload.is_training:
         phases = DIFFUSION_TRAINING_PHASES
@@ -79,14 +80,11 @@ def estimate(inp: EstimateInput) -> Estimate:
     components.append(frag_by_phase[peak.phase])
     reserved = sum(c.bytes for c in components if peak.phase in c.phases and c.in_allocator)
     if inp.parallel.cards > 1:
-        notes.append("Per card, busiest card; memory is never pooled across cards.")
+        notes.append(text("note.per_card"))
     if inp.runtime.engine.is_server and not inp.workload.is_training:
-        notes.append(
-            "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card looks full; "
-            "this peak is what the workload needs (see kv_token_capacity for the tokens that fit)."
-        )
+        notes.append(text("note.server"))
     if inp.runtime.engine is Engine.LLAMA_CPP and not inp.workload.is_training:
-        notes.append("llama.cpp allocates the whole n_ctx KV cache up front plus per-GPU compute buffers.")
+        notes.append(text("note.llama_cpp"))
     decode = next((p.bytes for p in totals if p.phase == DECODE), None)
     return Estimate(
         engine_version=ENGINE_VERSION,

@@ -17,6 +17,7 @@ from .inputs import EstimateInput
 from .model import ModelSpec
 from .options import QuantMethod
 from .result import Component
+from .text import text
 from .units import MIB
 
 __all__ = ["SERVING", "inference_components", "prefill_workspace"]
@@ -45,7 +46,7 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                 "Logits",
                 size,
                 show(f"{inp.batch_size} seqs x {num(inp.model.vocab_size)} vocab x 4 B (fp32, last token)", size),
-                "Only the last position's logits are computed and upcast (current generate/vLLM).",
+                text("infer.logits"),
                 PHASES,
                 dynamic=True,
             )
@@ -61,7 +62,7 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                 "Dequantization workspace",
                 size,
                 show(f"largest linear {num(biggest)} x {compute_bytes(inp)} B", size),
-                "bitsandbytes dequantizes one layer at a time.",
+                text("infer.bnb_dequant"),
                 PHASES,
                 dynamic=True,
             )
@@ -80,8 +81,7 @@ def _server_runtime(inp: EstimateInput) -> list[Component]:
             "CUDA graphs",
             graphs,
             show(f"{rt.cuda_graph_mib} MiB per card", graphs),
-            "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
-            "--enforce-eager removes it).",
+            text("infer.cuda_graphs"),
             PHASES,
         ),
         Component(
@@ -89,7 +89,7 @@ def _server_runtime(inp: EstimateInput) -> list[Component]:
             "Sampler warm-up",
             sampler,
             show(f"{rt.max_num_seqs} seqs x {num(inp.model.vocab_size)} vocab x 4 B x 2 (logits + probs)", sampler),
-            "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",
+            text("infer.sampler"),
             PHASES,
             dynamic=True,
         ),
@@ -134,8 +134,7 @@ def prefill_workspace(inp: EstimateInput) -> Component:
         "Prefill activations / workspace",
         size,
         show(expr, size),
-        "One layer's intermediates are live at a time during prefill; engines may reserve more "
-        "(CUDA graphs, llama.cpp compute buffers).",
+        text("infer.workspace"),
         PHASES,
         dynamic=True,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .options import ParallelPlan, Strategy
+from .text import Text, joined, text
 
 __all__ = ["ShardDivisors", "shard_divisors", "sharded"]
 
@@ -28,7 +29,7 @@ class ShardDivisors:
     weights: int
     grads: int
     optimizer: int
-    label: str
+    label: Text
 
 
 def shard_divisors(plan: ParallelPlan) -> ShardDivisors:
@@ -46,28 +47,28 @@ def shard_divisors(plan: ParallelPlan) -> ShardDivisors:
     return ShardDivisors(weights, grads, optimizer, label)
 
 
-def _label(plan: ParallelPlan) -> str:
-    names = {
-        Strategy.SINGLE: "single replica",
-        Strategy.DDP: "DDP (replicated)",
+def _label(plan: ParallelPlan) -> Text:
+    names: dict[Strategy, Text | str] = {
+        Strategy.SINGLE: text("plan.single"),
+        Strategy.DDP: text("plan.ddp"),
         Strategy.ZERO1: "ZeRO-1",
         Strategy.ZERO2: "ZeRO-2",
         Strategy.ZERO3: "ZeRO-3",
-        Strategy.FSDP: "FSDP full shard",
-        Strategy.PIPELINE: "pipeline split",
+        Strategy.FSDP: text("plan.fsdp"),
+        Strategy.PIPELINE: text("plan.pipeline"),
     }
-    label = f"{names[plan.strategy]} over {plan.cards} card(s)"
+    parts = [text("plan.over", strategy=names[plan.strategy], cards=plan.cards)]
     if plan.tensor_parallel > 1:
-        label += f", TP={plan.tensor_parallel}"
+        parts.append(text("plan.tp", tp=str(plan.tensor_parallel)))
     if plan.distributed_optimizer:
-        label += ", distributed optimizer"
+        parts.append(text("plan.distributed_optimizer"))
     if plan.contiguous_grad_buffer:
-        label += ", contiguous fp32 grad buffer"
+        parts.append(text("plan.contiguous_grad_buffer"))
     if plan.offload_params:
-        label += ", params+optimizer offloaded"
+        parts.append(text("plan.offload_all"))
     elif plan.offload_optimizer:
-        label += ", optimizer offloaded"
-    return label
+        parts.append(text("plan.offload_optimizer"))
+    return joined(*parts, sep=", ") if len(parts) > 1 else parts[0]
 
 
 def sharded(value: int, divisor: int) -> int:

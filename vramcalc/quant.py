@@ -11,6 +11,7 @@ from __future__ import annotations
 from .architecture import LinearShape
 from .dtypes import bytes_for
 from .options import Quantization, QuantMethod
+from .text import Text, text
 
 __all__ = ["GGUF_BLOCKS", "linear_bytes", "quantized_role_bytes", "storage_note"]
 
@@ -108,22 +109,24 @@ def quantized_role_bytes(shapes: tuple[LinearShape, ...], quant: Quantization, d
     return total
 
 
-def storage_note(quant: Quantization) -> str:
+def storage_note(quant: Quantization) -> Text:
     """One line describing the storage format and its metadata, for the component's assumption."""
     method = quant.method
-    notes = {
-        QuantMethod.GPTQ: f"GPTQ {quant.bits}-bit, group {quant.group_size or 'per-column'}: int32-packed"
-        " weights, fp16 scales, packed zeros, int32 g_idx",
-        QuantMethod.AWQ: f"AWQ {quant.bits}-bit, group {quant.group_size or 'per-column'}: packed weights,"
-        " fp16 scales, packed zeros",
-        QuantMethod.BNB_NF4: "bitsandbytes NF4: 4 bits + absmax per 64 weights"
-        + (" (double-quantized: 8-bit + fp32 per 256 blocks)" if quant.double_quant else " (fp32)"),
-        QuantMethod.BNB_INT8: "bitsandbytes LLM.int8: int8 + fp32 scale per row",
-        QuantMethod.FP8: "FP8 e4m3: 1 byte + fp32 scale per output channel",
-        QuantMethod.INT8_WEIGHT_ONLY: "int8 weight-only: 1 byte + fp32 scale per output channel",
-        QuantMethod.INT4_WEIGHT_ONLY: "int4 weight-only, group 128: 4 bits + bf16 scale and zero per group",
-        QuantMethod.MXFP4: "MXFP4: 4 bits + E8M0 scale per 32 (MoE experts only when present)",
-        QuantMethod.NVFP4: "NVFP4: 4 bits + FP8 scale per 16 + fp32 per tensor",
-        QuantMethod.GGUF: f"GGUF {quant.gguf_type}: ggml block sizes",
+    group: Text | str = str(quant.group_size) if quant.group_size else text("quant.per_column")
+    if method is QuantMethod.GPTQ:
+        return text("quant.gptq", bits=str(quant.bits), group=group)
+    if method is QuantMethod.AWQ:
+        return text("quant.awq", bits=str(quant.bits), group=group)
+    if method is QuantMethod.BNB_NF4:
+        return text("quant.nf4_double" if quant.double_quant else "quant.nf4")
+    if method is QuantMethod.GGUF:
+        return text("quant.gguf", gguf_type=quant.gguf_type)
+    keys = {
+        QuantMethod.BNB_INT8: "quant.bnb_int8",
+        QuantMethod.FP8: "quant.fp8",
+        QuantMethod.INT8_WEIGHT_ONLY: "quant.int8_weight_only",
+        QuantMethod.INT4_WEIGHT_ONLY: "quant.int4_weight_only",
+        QuantMethod.MXFP4: "quant.mxfp4",
+        QuantMethod.NVFP4: "quant.nvfp4",
     }
-    return notes.get(method, "unquantized")
+    return text(keys.get(method, "quant.none"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .text import Text
 from .units import format_bytes
 
 __all__ = ["Component", "Estimate", "Note", "PhaseTotal"]
@@ -19,7 +20,8 @@ class Component:
         label: human label.
         bytes: bytes on one card (the busiest card when cards differ).
         formula: the formula with the numbers that produced ``bytes``.
-        assumption: what the formula assumes; where it can be wrong.
+        assumption: what the formula assumes; where it can be wrong (English; a :class:`~vramcalc.text.Text`
+            where the engine built it, so ``to_dict`` also gives its key and values for translation).
         phases: phases of the step during which the memory is held (``forward_backward``,
             ``optimizer_step``, ``serving``, ``denoise``, ``vae_decode`` …).
         dynamic: allocated and freed during the step (counts toward allocator fragmentation).
@@ -60,10 +62,16 @@ class Component:
             "high_bytes": self.high,
             "formula": self.formula,
             "assumption": self.assumption,
+            "assumption_text": _structured(self.assumption),
             "phases": list(self.phases),
             "dynamic": self.dynamic,
             "in_allocator": self.in_allocator,
         }
+
+
+def _structured(value: str) -> dict[str, Any] | None:
+    """The key-and-values form of an engine text (``None`` for a plain string)."""
+    return value.to_dict() if isinstance(value, Text) else None
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,7 @@ class Estimate:
         peak_reserved_bytes: the peak inside PyTorch's allocator (``max_memory_reserved``).
         kv_bytes_per_token: KV cache per token per card (inference of KV models), else ``None``.
         vae_decode_peak_bytes: the VAE-decode phase total (diffusion), else ``None``.
-        notes: caveats that apply to this estimate as a whole.
+        notes: caveats that apply to this estimate as a whole (English; texts with keys, see ``note_texts``).
         warnings: approximations this estimate relies on (they widen the range).
         not_modelled: what the estimate leaves out for this workload.
     """
@@ -160,6 +168,7 @@ class Estimate:
             ],
             "components": [c.to_dict() for c in self.components],
             "notes": list(self.notes),
+            "note_texts": [_structured(n) for n in self.notes],
             "warnings": [n.to_dict() for n in self.warnings],
             "not_modelled": [n.to_dict() for n in self.not_modelled],
         }

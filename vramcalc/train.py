@@ -29,17 +29,15 @@ from .inputs import EstimateInput
 from .options import QuantMethod, Strategy
 from .parallel import ShardDivisors, shard_divisors, sharded
 from .result import Component
+from .text import joined, text
 
 __all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "training_components"]
 
 FB = "forward_backward"
 STEP = "optimizer_step"
 BOTH = (FB, STEP)
-ZERO3_NOTE = "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."
-OFFLOAD_NOTE = (
-    " Activations offloaded to host memory: the card keeps the layer being computed and the one in transfer"
-    " (the host link must keep up)."
-)
+ZERO3_NOTE = str(text("train.zero3_live"))
+OFFLOAD_NOTE = " " + str(text("train.activation_offload"))
 
 
 def training_components(inp: EstimateInput) -> list[Component]:
@@ -68,7 +66,7 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 label="LoRA adapter weights",
                 bytes=size,
                 formula=show(f"{num(params)} params ({expr}) x {dense_bytes(inp)} B", size),
-                assumption="Adapters stored in the weights dtype.",
+                assumption=text("train.adapters"),
                 phases=BOTH,
             )
         )
@@ -96,7 +94,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             "Gradients",
             grads,
             grad_formula,
-            ("fp32 main_grad buffer" if contiguous else "Gradients in the weights dtype") + f"; {label}.",
+            text("train.main_grad" if contiguous else "train.gradients", plan=label),
             BOTH,
         ),
         Component(
@@ -104,7 +102,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             "Master weights (fp32)",
             master,
             show(f"4 B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
-            f"fp32 copy of 16-bit trainable weights (mixed precision); {label}.",
+            text("train.master", plan=label),
             BOTH,
         ),
         Component(
@@ -112,7 +110,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             f"Optimizer state ({inp.training.optimizer.value})",
             optimizer,
             show(f"{opt.expression}, P = {num(per_tp)} / {div.optimizer or 'offloaded'}", optimizer),
-            ("" if opt.on_card else "Paged states can spill to host memory; not counted on the card. ") + label,
+            label if opt.on_card else joined(text("train.paged"), label),
             BOTH,
         ),
     ]
@@ -132,20 +130,18 @@ def _activations(inp: EstimateInput) -> list[Component]:
     if inp.training.activation_checkpointing:
         size = kept * inputs + layer.total
         formula = f"{kept} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
-        assumption = "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."
+        sentences = [text("train.checkpointing")]
     else:
         size = kept * layer.total + inputs
         formula = f"{kept} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
-        assumption = "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."
+        sentences = [text("train.saved")]
     if sp > 1:
-        assumption += (
-            f" Sequence parallel over {sp} cards: each holds {num(tokens)} of the {num(tokens * sp)} tokens"
-            " (Ulysses all-to-all / ring attention buffers are in the communication allowance)."
-        )
+        sentences.append(text("train.sequence_parallel", cards=sp, tokens=tokens, total=tokens * sp))
     if inp.training.activation_offloading:
-        assumption += OFFLOAD_NOTE
+        sentences.append(text("train.activation_offload"))
     if not inp.flash_attention:
-        assumption += " Attention scores are materialised (no fused attention)."
+        sentences.append(text("train.no_fused_attention"))
+    assumption = joined(*sentences) if len(sentences) > 1 else sentences[0]
     comps = [Component("activations", "Activations", size, show(formula, size), assumption, (FB,), dynamic=True)]
     logits = _logits(inp, tokens * b)
     if logits is not None:
@@ -170,7 +166,7 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         "Logits / loss spike",
         size,
         show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
-        "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+        text("train.logits"),
         (FB,),
         dynamic=True,
     )
@@ -181,7 +177,17 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     t = inp.parallel.tensor_parallel
     step, how = step_transient_bytes(inp, params // t)
     step = sharded(step, div.optimizer)
-    comps = [Component("optimizer_step", "Optimizer-step temporaries", step, show(how, step), how + ".", (STEP,), True)]
+    comps = [
+        Component(
+            "optimizer_step",
+            "Optimizer-step temporaries",
+            step,
+            show(how, step),
+            text("train.step", how=how),
+            (STEP,),
+            True,
+        )
+    ]
     counts = param_counts(inp.model)
     if inp.parallel.strategy.shard_stage == 3:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))
@@ -198,7 +204,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 "DDP gradient buckets",
                 grads,
                 show("one more copy of the gradients", grads),
-                "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+                text("train.ddp_buckets"),
                 BOTH,
             )
         )
@@ -210,7 +216,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 "Autocast weight copies",
                 linear,
                 show(f"{num(counts.linear)} linear params x {compute_bytes(inp)} B", linear),
-                "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
+                text("train.autocast"),
                 (FB,),
                 dynamic=True,
             )
@@ -225,11 +231,9 @@ def _gathered(inp: EstimateInput, unit: int, total: int) -> Component:
     weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     live = unit + (plan.zero3_prefetch_params or unit)
     expr = f"largest unit {num(unit)} + prefetch {num(plan.zero3_prefetch_params or unit)} params"
-    assumption = "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."
+    assumption = text("train.gathered")
     if plan.zero3_prefetch_params or plan.zero3_max_live_params:
-        assumption = (
-            "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."
-        )
+        assumption = text("train.zero3_live")
     if plan.zero3_max_live_params:
         live = min(live, max(unit, plan.zero3_max_live_params))
         expr = f"min({expr}, max live {num(plan.zero3_max_live_params)})"
@@ -257,7 +261,7 @@ def _dequant(inp: EstimateInput) -> list[Component]:
             "Dequantization workspace",
             size,
             show(f"largest linear {num(biggest)} x {compute_bytes(inp)} B", size),
-            "Quantized layers are dequantized one at a time for the matmul.",
+            text("train.dequant"),
             (FB,),
             dynamic=True,
         )

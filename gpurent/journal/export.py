@@ -1,4 +1,5 @@
 """An entry, or the whole journal, as a JSON document and as Markdown (downloads and the API).
+The Markdown is written in the active language (the customer's); the JSON keeps stable keys.
 
 The JSON shape of an entry is the API's (`api.EntryOut`). Estimates and observations stay apart here too:
 an estimate carries `"kind": "estimate"` and is only ever the entry's linked estimate; measurements carry
@@ -13,9 +14,11 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from vramcalc.units import format_bytes
 
+from .enums import Phase
 from .models import JournalEntry, Measurement, Run
 from .observations import peak_check
 
@@ -147,23 +150,26 @@ def _bytes(value: int | None) -> str:
     return format_bytes(value) if value is not None else "—"
 
 
+def _item(label: str, value: object) -> str:
+    return f"- {label}: {value}"
+
+
 def _run_markdown(run: Run, level: str) -> list[str]:
-    lines = [f"{level} Run {run.number}: {run.name}", ""]
-    lines += [f"- Recorded: {run.created_at:%Y-%m-%d %H:%M} UTC", f"- Outcome: {run.get_outcome_display()}"]
-    lines += [f"- Code version: {run.code_version or '—'}", f"- Environment: {run.environment or '—'}"]
+    lines = [f"{level} " + _("Run %(number)s: %(name)s") % {"number": run.number, "name": run.name}, ""]
+    lines += [
+        _item(_("Recorded"), f"{run.created_at:%Y-%m-%d %H:%M} UTC"),
+        _item(_("Outcome"), run.get_outcome_display()),
+    ]
+    lines += [_item(_("Code version"), run.code_version or "—"), _item(_("Environment"), run.environment or "—")]
     definition = run.get_reproducibility_display() + (f" ({run.tolerance})" if run.tolerance else "")
-    lines += [f"- Reproducibility: {definition}", f"- Checkpoint: {run.get_checkpoint_display()}", ""]
-    lines += _pairs("Library versions", run.versions) + _pairs("Parameters", run.parameters)
-    lines += _pairs("Seeds", run.seeds) + _pairs("Determinism", run.determinism)
-    lines += _block("Failure", run.failure)
+    lines += [_item(_("Reproducibility"), definition), _item(_("Checkpoint"), run.get_checkpoint_display()), ""]
+    lines += _pairs(_("Library versions"), run.versions) + _pairs(_("Parameters"), run.parameters)
+    lines += _pairs(_("Seeds"), run.seeds) + _pairs(_("Determinism"), run.determinism)
+    lines += _block(_("Failure"), run.failure)
     measurements = list(run.measurements.all())
     if measurements:
-        lines += [
-            "Observations (measured):",
-            "",
-            "| Phase | Peak per GPU | Throughput | Latency (ms) | Quality |",
-            "|---|---|---|---|---|",
-        ]
+        header = [_("Phase"), _("Peak per GPU"), _("Throughput"), _("Latency (ms)"), _("Quality")]
+        lines += [_("Observations (measured):"), "", "| " + " | ".join(header) + " |", "|---|---|---|---|---|"]
         for m in measurements:
             peaks = ", ".join(format_bytes(peak) for peak in m.peak_bytes_per_gpu) or "—"
             throughput = f"{m.throughput:g} {m.throughput_unit}".strip() if m.throughput is not None else None
@@ -174,33 +180,44 @@ def _run_markdown(run: Run, level: str) -> list[str]:
         lines.append("")
     check = peak_check(run)
     if check is not None:
-        lines += [
-            f"Estimate vs observation: estimated {format_bytes(check.estimated.bytes)} per card (assumption), "
-            f"observed {format_bytes(check.observed.bytes)} ({check.observed.phase}); "
-            f"estimate error {check.error_pct:+.1f} %.",
-            "",
-        ]
-    lines += _block("Conclusion", run.conclusion)
+        phase = Phase(check.observed.phase).label if check.observed.phase in Phase.values else check.observed.phase
+        text = _(
+            "Estimate vs observation: estimated %(estimated)s per card (assumption), observed %(observed)s "
+            "(%(phase)s); estimate error %(error)s %%."
+        ) % {
+            "estimated": format_bytes(check.estimated.bytes),
+            "observed": format_bytes(check.observed.bytes),
+            "phase": phase,
+            "error": f"{check.error_pct:+.1f}",
+        }
+        lines += [text, ""]
+    lines += _block(_("Conclusion"), run.conclusion)
     return lines
 
 
 def _entry_markdown(entry: JournalEntry, level: str) -> list[str]:
-    lines = [f"{level} {entry.question}", "", f"- Opened: {entry.created_at:%Y-%m-%d %H:%M} UTC"]
-    lines.append(f"- Rental: {entry.order.ref if entry.order else '—'}")
+    lines = [f"{level} {entry.question}", "", _item(_("Opened"), f"{entry.created_at:%Y-%m-%d %H:%M} UTC")]
+    lines.append(_item(_("Rental"), entry.order.ref if entry.order else "—"))
     if entry.estimate is not None:
         est = entry.estimate
-        lines.append(
-            f"- Estimate (an assumption, not a measurement): {est.title}, "
-            f"peak {format_bytes(est.peak_bytes)} per card, {est.engine_version}, computed {est.created_at:%Y-%m-%d}"
-        )
+        text = _(
+            "Estimate (an assumption, not a measurement): %(title)s, peak %(peak)s per card, %(engine)s, "
+            "computed %(date)s"
+        ) % {
+            "title": est.title,
+            "peak": format_bytes(est.peak_bytes),
+            "engine": est.engine_version,
+            "date": f"{est.created_at:%Y-%m-%d}",
+        }
+        lines.append(f"- {text}")
     else:
-        lines.append("- Estimate: —")
+        lines.append(_item(_("Estimate"), "—"))
     lines.append("")
-    lines += _block("Hypothesis", entry.hypothesis) + _block("Metrics and quality criteria", entry.metrics)
-    lines += _block("Stop criterion", entry.stop_criterion)
+    lines += _block(_("Hypothesis"), entry.hypothesis) + _block(_("Metrics and quality criteria"), entry.metrics)
+    lines += _block(_("Stop criterion"), entry.stop_criterion)
     runs = list(entry.runs.all())
     if not runs:
-        lines += ["No runs yet.", ""]
+        lines += [_("No runs yet."), ""]
     for run in runs:
         run.entry = entry
         lines += _run_markdown(run, level + "#")
@@ -214,10 +231,11 @@ def entry_markdown(entry: JournalEntry) -> str:
 
 def journal_markdown(entries: Iterable[JournalEntry], *, brand: str, now: datetime | None = None) -> str:
     """The whole journal as one Markdown document, entries oldest first."""
-    lines = [f"# Experiment journal ({brand})", "", f"Exported {(now or timezone.now()):%Y-%m-%d %H:%M} UTC", ""]
+    exported = f"{(now or timezone.now()):%Y-%m-%d %H:%M} UTC"
+    lines = ["# " + _("Experiment journal (%(brand)s)") % {"brand": brand}, "", _item(_("Exported"), exported), ""]
     entries = list(entries)
     if not entries:
-        lines.append("No entries yet.")
+        lines.append(_("No entries yet."))
     for entry in entries:
         lines += _entry_markdown(entry, "##")
     return "\n".join(lines).rstrip() + "\n"

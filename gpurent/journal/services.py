@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -18,6 +18,7 @@ from gpurent.sizing.selectors import estimate_get_for
 
 from .enums import Checkpoint, Outcome, Phase, Reproducibility
 from .errors import JournalInputInvalid
+from .labels import field_label
 from .models import JournalEntry, Measurement, Run
 from .records import EntryDraft, MeasurementDraft, RunDraft
 
@@ -34,26 +35,27 @@ _TEXT_LIMIT = 10_000
 def _text(field: str, value: str, limit: int, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
-        raise JournalInputInvalid(field, _("This field is required: %(field)s.") % {"field": field})
+        raise JournalInputInvalid(field, _("This field is required: %(field)s.") % {"field": field_label(field)})
     if len(value) > limit:
         raise JournalInputInvalid(
-            field, _("%(field)s: keep it under %(limit)d characters.") % {"field": field, "limit": limit}
+            field, _("%(field)s: keep it under %(limit)d characters.") % {"field": field_label(field), "limit": limit}
         )
     return value
 
 
 def _pairs(field: str, pairs: dict[str, str]) -> dict[str, str]:
     if len(pairs) > MAX_KEYS:
-        raise JournalInputInvalid(field, _("%(field)s: at most %(n)d names.") % {"field": field, "n": MAX_KEYS})
+        message = _("%(field)s: at most %(n)d names.") % {"field": field_label(field), "n": MAX_KEYS}
+        raise JournalInputInvalid(field, message)
     cleaned: dict[str, str] = {}
     for raw_key, raw_value in pairs.items():
         key, value = str(raw_key).strip(), str(raw_value).strip()
         if not key or len(key) > 100:
-            raise JournalInputInvalid(field, _("%(field)s: names have 1 to 100 characters.") % {"field": field})
+            message = _("%(field)s: names have 1 to 100 characters.") % {"field": field_label(field)}
+            raise JournalInputInvalid(field, message)
         if len(value) > 500:
-            raise JournalInputInvalid(
-                field, _("%(field)s: the value of “%(key)s” is over 500 characters.") % {"field": field, "key": key}
-            )
+            message = _("%(field)s: the value of “%(key)s” is over 500 characters.")
+            raise JournalInputInvalid(field, message % {"field": field_label(field), "key": key})
         cleaned[key] = value
     return dict(sorted(cleaned.items()))
 
@@ -62,7 +64,8 @@ def _number(field: str, value: float | None, *, minimum: float | None = 0.0) -> 
     if value is None:
         return None
     if not math.isfinite(value) or abs(value) > MAX_NUMBER or (minimum is not None and value < minimum):
-        raise JournalInputInvalid(field, _("%(field)s: enter a number of zero or more.") % {"field": field})
+        message = _("%(field)s: enter a number of zero or more.") % {"field": field_label(field)}
+        raise JournalInputInvalid(field, message)
     return float(value)
 
 
@@ -122,15 +125,12 @@ def entry_create(*, owner: Owner, draft: EntryDraft) -> JournalEntry:
     )
 
 
-def _choice(field: str, value: str, choices: list[str]) -> str:
-    if value not in choices:
+def _choice(field: str, value: str, choices: type[models.TextChoices]) -> str:
+    if value not in choices.values:
         raise JournalInputInvalid(
             field,
             _("%(field)s: choose one of %(choices)s.")
-            % {
-                "field": field,
-                "choices": ", ".join(choices),
-            },
+            % {"field": field_label(field), "choices": ", ".join(str(label) for label in choices.labels)},
         )
     return value
 
@@ -144,7 +144,7 @@ def run_create(*, entry: JournalEntry, draft: RunDraft) -> Run:
     Raises:
         JournalInputInvalid: a field is missing, too long, or out of range; nothing is written.
     """
-    reproducibility = _choice("reproducibility", draft.reproducibility, Reproducibility.values)
+    reproducibility = _choice("reproducibility", draft.reproducibility, Reproducibility)
     tolerance = _text("tolerance", draft.tolerance, 200)
     if reproducibility == Reproducibility.TOLERANCE and not tolerance:
         raise JournalInputInvalid("tolerance", _("State the tolerance within which two runs count as equivalent."))
@@ -161,9 +161,9 @@ def run_create(*, entry: JournalEntry, draft: RunDraft) -> Run:
         "determinism": _pairs("determinism", draft.determinism),
         "reproducibility": reproducibility,
         "tolerance": tolerance,
-        "outcome": _choice("outcome", draft.outcome, Outcome.values),
+        "outcome": _choice("outcome", draft.outcome, Outcome),
         "failure": _text("failure", draft.failure, _TEXT_LIMIT),
-        "checkpoint": _choice("checkpoint", draft.checkpoint, Checkpoint.values),
+        "checkpoint": _choice("checkpoint", draft.checkpoint, Checkpoint),
         "conclusion": _text("conclusion", draft.conclusion, _TEXT_LIMIT),
     }
     with transaction.atomic():

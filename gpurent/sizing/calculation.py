@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
 from vramcalc import Estimate, EstimateInput, InvalidInput, estimate
@@ -77,7 +79,7 @@ def inputs_from_payload(data: Mapping[str, Any]) -> EstimateInput:
     except InvalidInput as error:
         raise EstimateInputInvalid.from_engine(error) from None
     except RecursionError:
-        raise EstimateInputInvalid("input", "nested too deeply") from None
+        raise EstimateInputInvalid("input", gettext("nested too deeply")) from None
 
 
 def size_workload(inp: EstimateInput, gpus: Iterable[GpuModel] | None = None) -> Sizing:

@@ -1,8 +1,9 @@
 """Translated labels and assumptions of the engine's breakdown components (vramcalc keeps English; DESIGN §6).
 
-Each translation is stored with the English text it was written for, keyed by the component's stable key:
-when the engine's English changes, the page shows the new English rather than a stale translation.
-Texts that interpolate numbers are matched with a pattern and rebuilt from the captured values.
+An assumption the engine gives as a record (``assumption_text``: key and values, ``vramcalc.text``) is
+rendered through :mod:`.engine_texts`. Estimates saved before the engine gave records only have the English:
+each translation below is stored with the English text it was written for, keyed by the component's stable
+key, and texts that interpolate numbers are matched with a pattern and rebuilt from the captured values.
 """
 
 from __future__ import annotations
@@ -10,9 +11,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label"]
+from vramcalc.text import Text
+
+from .engine_texts import render
+
+__all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label", "estimate_notes"]
 
 # (key, English label) -> translation
 LABELS: dict[tuple[str, str], Any] = {
@@ -237,8 +243,19 @@ def _train_activations(text: str) -> str | None:
     return " ".join(parts) if rest == "" else None
 
 
+def _record(value: Any) -> Any:
+    return value.to_dict() if isinstance(value, Text) else value
+
+
 def component_assumption(component: Any) -> str:
     """The customer's-language assumption of a breakdown component, else its English."""
+    if isinstance(component, dict):
+        record = component.get("assumption_text")
+    else:
+        record = _record(getattr(component, "assumption", None))
+    rendered = render(record)
+    if rendered is not None:
+        return rendered
     key, text = _field(component, "key"), _field(component, "assumption")
     known = ASSUMPTIONS.get((key, text))
     if known is not None:
@@ -258,3 +275,18 @@ def component_assumption(component: Any) -> str:
         if translated is not None:
             return translated
     return text
+
+
+def estimate_notes(result: Any) -> list[str]:
+    """The notes on a whole estimate (a result dict or an ``Estimate``) in the customer's language."""
+    if isinstance(result, dict):
+        notes, records = list(result.get("notes") or []), list(result.get("note_texts") or [])
+    else:
+        notes = list(getattr(result, "notes", ()))
+        records = [_record(note) for note in notes]
+    shown = []
+    for index, note in enumerate(notes):
+        rendered = render(records[index]) if index < len(records) else None
+        # Saved before notes were records: the notes were fixed sentences, whose msgid is the English itself.
+        shown.append(rendered if rendered is not None else gettext(str(note)) if note else "")
+    return shown

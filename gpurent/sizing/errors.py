@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 from gpurent.core.errors import InvalidRequest
 from vramcalc import InvalidInput
 
+from .engine_errors import engine_message
+
 __all__ = ["EstimateInputInvalid", "EstimateTooLarge"]
 
 
@@ -19,7 +21,7 @@ class EstimateInputInvalid(InvalidRequest):
 
     @classmethod
     def from_engine(cls, error: InvalidInput) -> EstimateInputInvalid:
-        return cls(error.field, error.message)
+        return cls(error.field, engine_message(error.message))
 
 
 class EstimateTooLarge(InvalidRequest):

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from vramcalc import EstimateInput, InvalidInput, ModelKind, ModelSpec
@@ -20,6 +21,7 @@ from vramcalc.presets import get_preset
 from vramcalc.safetensors_header import apply_header, summarize_header, summarize_index
 from vramcalc.serialize import inputs_from_dict
 
+from .engine_errors import engine_message
 from .form_choices import (
     ADAPTER_ONLY,
     ADVANCED_SWITCHES,
@@ -262,8 +264,8 @@ class EstimateForm(TrainingPlanFields):
             field = "hf_config"
         if field == "tensor_parallel" and self.cleaned_data.get("strategy") == "single":
             field = "cards"  # a one-copy plan's tensor-parallel degree is its card count
-        # The engine's messages are English only; the field name tells which input it means.
-        self.add_error(field if field in self.fields else None, f"{error.field}: {error.message}")
+        # Shown next to the field (its label names it), in the customer's language.
+        self.add_error(field if field in self.fields else None, engine_message(error.message))
 
     def _model(self, cleaned: Mapping[str, Any]) -> tuple[ModelSpec, dict[str, Any]]:
         quantization: dict[str, Any] = {}
@@ -277,7 +279,7 @@ class EstimateForm(TrainingPlanFields):
         elif cleaned.get("preset"):
             model = get_preset(cleaned["preset"])
         else:
-            raise InvalidInput("model", "choose a preset or paste a config.json")
+            raise InvalidInput("model", gettext("choose a preset or paste a config.json"))
         if cleaned.get("header"):
             model = apply_header(model, _header_summary(cleaned["header"]))
         return model, quantization
@@ -389,9 +391,10 @@ def _header_summary(text: str) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInput("safetensors", f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        detail = gettext("%(error)s at line %(line)d") % {"error": exc.msg, "line": exc.lineno}
+        raise InvalidInput("safetensors", gettext("not valid JSON (%(detail)s)") % {"detail": detail}) from None
     if not isinstance(data, dict):
-        raise InvalidInput("safetensors", "must be a JSON object")
+        raise InvalidInput("safetensors", gettext("must be a JSON object"))
     if "weight_map" in data or ("metadata" in data and "__metadata__" not in data):
         return summarize_index(data)
     return summarize_header(data)

@@ -14,6 +14,7 @@ from ..inputs import EstimateInput
 from ..model import ModelKind, ModelSpec
 from ..options import Strategy
 from ..result import Component
+from ..text import joined, text
 
 __all__ = ["KVCache", "kv_cache", "kv_component", "kv_elements_per_token_layer"]
 
@@ -98,9 +99,9 @@ def kv_component(inp: EstimateInput, kv: KVCache) -> Component:
         label="KV cache",
         bytes=kv.bytes,
         formula=kv.formula,
-        assumption=f"{kind}; every resident sequence holds its full context; sliding-window layers keep "
-        "min(window, context) tokens; block-paging waste (<4%) ignored."
-        + (" KV quantized in blocks (llama.cpp)." if inp.precision.kv_cache in (KVDType.Q8_0, KVDType.Q4_0) else ""),
+        assumption=joined(text("kv.assumption", kind=kind), text("kv.blocks"))
+        if inp.precision.kv_cache in (KVDType.Q8_0, KVDType.Q4_0)
+        else text("kv.assumption", kind=kind),
         phases=("serving",),
     )
 

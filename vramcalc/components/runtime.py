@@ -6,6 +6,7 @@ from ..fmt import show
 from ..inputs import EstimateInput
 from ..options import Strategy
 from ..result import Component
+from ..text import text
 from ..units import MIB
 
 __all__ = ["FRAGMENTATION_PCT", "comm_component", "context_component", "fragmentation_component"]
@@ -24,8 +25,7 @@ def context_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component:
         label="CUDA context",
         bytes=size,
         formula=show(f"{inp.runtime.cuda_context_mib} MiB", size),
-        assumption="CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, "
-        "driver and lazy loading. Not part of PyTorch's reserved memory.",
+        assumption=text("runtime.cuda_context"),
         phases=phases,
         in_allocator=False,
     )
@@ -43,8 +43,7 @@ def comm_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component | N
         label="Communication buffers",
         bytes=size,
         formula=show(f"{inp.runtime.comm_buffer_mib} MiB per card", size),
-        assumption="NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory "
-        "growing from TP=1 to TP=2).",
+        assumption=text("runtime.comm_buffers"),
         phases=phases,
         in_allocator=False,
     )
@@ -58,7 +57,6 @@ def fragmentation_component(dynamic_bytes: int, phase: str) -> Component:
         label="Allocator fragmentation",
         bytes=size,
         formula=show(f"{FRAGMENTATION_PCT}% x {dynamic_bytes:,} B allocated and freed during {phase}", size),
-        assumption="PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
-        "expandable_segments reduces it.",
+        assumption=text("runtime.fragmentation"),
         phases=(phase,),
     )

@@ -14,6 +14,7 @@ from ..architecture import LinearShape, linear_shapes, param_counts
 from ..dtypes import DType, bytes_for, dtype_bytes
 from ..inputs import EstimateInput
 from ..options import LoRATargets, OptimizerKind
+from ..text import Text, text
 
 __all__ = [
     "OptimizerBytes",
@@ -101,7 +102,7 @@ def optimizer_bytes(inp: EstimateInput, trainable: int) -> OptimizerBytes:
     return OptimizerBytes(0, "plain SGD keeps no state", True)
 
 
-def step_transient_bytes(inp: EstimateInput, trainable: int) -> tuple[int, str]:
+def step_transient_bytes(inp: EstimateInput, trainable: int) -> tuple[int, Text]:
     """Temporaries of the optimizer step, before sharding.
 
     PyTorch's default (foreach) Adam/Lion/SGD-momentum allocates one parameter-sized temporary list
@@ -109,15 +110,15 @@ def step_transient_bytes(inp: EstimateInput, trainable: int) -> tuple[int, str]:
     (one fp32 temporary of the largest tensor); an optimizer fused into backward leaves none.
     """
     if inp.training.optimizer_in_backward:
-        return 0, "optimizer fused into backward"
+        return 0, text("train.step_in_backward")
     kind = inp.training.optimizer
     foreach = kind in (OptimizerKind.ADAMW, OptimizerKind.SGD_MOMENTUM, OptimizerKind.LION)
     if foreach and not inp.training.fused_optimizer:
         state = dtype_bytes(inp.precision.optimizer_states)
-        return state * trainable, f"foreach step: one {state} B temporary per parameter"
+        return state * trainable, text("train.step_foreach", bytes=state)
     if kind is OptimizerKind.SGD:
-        return 0, "plain SGD updates in place"
-    return 4 * largest_tensor(inp), "per-tensor step: one fp32 temporary of the largest tensor"
+        return 0, text("train.step_sgd")
+    return 4 * largest_tensor(inp), text("train.step_per_tensor")
 
 
 def master_bytes(inp: EstimateInput, trainable: int) -> int:

@@ -12,6 +12,7 @@ from ..model import ModelSpec
 from ..options import Quantization, QuantMethod, Strategy
 from ..quant import GGUF_BLOCKS, quantized_role_bytes, storage_note
 from ..result import Component
+from ..text import text
 
 __all__ = ["WeightBytes", "dense_bytes", "model_weight_bytes", "per_card_weights", "weights_component"]
 
@@ -100,8 +101,7 @@ def weights_component(inp: EstimateInput, weights: WeightBytes, card_bytes: int,
         label="Weights" + frozen,
         bytes=card_bytes,
         formula=formula,
-        assumption="All weights resident on the card (MoE: every expert). Quantized formats store "
-        "metadata (scales/zeros/constants), counted here.",
+        assumption=text("weights.resident"),
         phases=phases,
     )
 
@@ -117,8 +117,7 @@ def vision_encoder_component(inp: EstimateInput, phases: tuple[str, ...]) -> Com
         label="Vision encoder + projector weights",
         bytes=size,
         formula=show(f"{num(params)} params x {dense_bytes(inp)} B", size),
-        assumption="Kept in the weights dtype on every card, frozen in fine-tuning; each image adds "
-        f"{inp.model.image_tokens} tokens to the sequence (KV cache and activations).",
+        assumption=text("weights.vision", tokens=inp.model.image_tokens),
         phases=phases,
     )
 

@@ -156,3 +156,40 @@ def test_guest_session_adopt_runs_the_journal_adopter(rf, user):
     request.session = {"guest_id": str(guest.pk)}
     guest_session_adopt(request=request, user=user)
     assert JournalEntry.objects.get().user == user
+
+
+@pytest.mark.parametrize(
+    ("language", "overrides", "message"),
+    [
+        ("en", {"name": ""}, "This field is required: Run name."),
+        ("en", {"first": MeasurementDraft(throughput=-1.0)}, "First run: Throughput: enter a number of zero or more."),
+        ("en", {"outcome": "exploded"}, "Outcome: choose one of Completed, Out of memory, Failed."),
+        ("es", {"code_version": "x" * 201}, "Versión del código: "),
+        ("vi", {"parameters": {"": "1"}}, "Tham số: "),
+        ("tr", {"steady": MeasurementDraft(latency_ms=-2.0)}, "Kararlı durum: Gecikme (ms): "),
+    ],
+)
+def test_run_create_messages_name_the_field_as_the_form_shows_it(entry, language, overrides, message):
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(JournalInputInvalid) as error:
+        run_create(entry=entry, draft=run_draft(**overrides))
+    assert error.value.message.startswith(message)
+    for key in ("code_version", "parameters", "latency_ms", "throughput", "outcome", "steady.", "first."):
+        assert key not in error.value.message
+
+
+def test_the_markdown_export_is_written_in_the_customers_language(entry):
+    from django.utils import translation
+
+    from gpurent.journal.export import entry_markdown, journal_markdown
+
+    run_create(entry=entry, draft=run_draft())
+    with translation.override("vi"):
+        text = entry_markdown(entry) + journal_markdown([], brand="IteraGPU")
+    for words in ["## Lần chạy 1: bf16 b16", "Quan sát (đo được):", "Ước tính (một giả định, không phải số đo):"]:
+        assert words in text, words
+    assert "Nhật ký thí nghiệm (IteraGPU)" in text
+    assert "Chưa có mục nào." in text
+    for english in ["Observations", "Estimate (an assumption", "Recorded", "No entries yet", "Experiment journal"]:
+        assert english not in text, english

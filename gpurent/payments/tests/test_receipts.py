@@ -1,11 +1,11 @@
 """The receipt of an order (HTML, PDF, API): terms, each payment with asset, network, amount, rate and txid,
 balance use, refunds and every ledger reference; only for the owner."""
 
-import re
-import zlib
+import io
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.payments.models import Payment
@@ -16,16 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 def pdf_text(content: bytes) -> str:
-    """The text drawn in a PDF made by fpdf2 (its content streams are zlib-compressed)."""
+    """The text a PDF reader extracts (pypdf maps the embedded font's glyphs back to Unicode)."""
     assert content.startswith(b"%PDF-")
-    streams = re.findall(rb"stream\r?\n(.*?)\r?\nendstream", content, re.S)
-    text = []
-    for stream in streams:
-        try:
-            text.append(zlib.decompress(stream).decode("latin-1"))
-        except zlib.error:
-            continue
-    return "".join(text)
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
 
 
 @pytest.fixture
@@ -84,3 +77,21 @@ def test_receipt_is_the_owners_only(client, django_user_model, order):
     assert client.get(reverse("payments:receipt", args=[order.ref])).status_code == 404
     assert client.get(reverse("payments:receipt_pdf", args=[order.ref])).status_code == 404
     assert client.get(f"/api/v1/orders/{order.ref}/receipt.pdf").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("vi", ["Biên nhận cho đơn hàng", "Đã trả", "Thanh toán"]),
+        ("tr", ["Ödendi", "siparişinin makbuzu", "Ödeme"]),
+        ("es", ["Recibo", "Pagado"]),
+    ],
+)
+def test_receipt_pdf_keeps_every_letter_of_the_customers_language(client, customer, order, language, words):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="tron-receipt-tx-2", received_units=intent.amount_units)
+    client.force_login(customer)
+    response = client.get(reverse("payments:receipt_pdf", args=[order.ref]), HTTP_ACCEPT_LANGUAGE=language)
+    text = pdf_text(response.content)
+    for word in words:
+        assert word in text, (word, text)

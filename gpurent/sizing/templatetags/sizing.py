@@ -13,7 +13,7 @@ from vramcalc.units import format_bytes
 from ..calculation import Sizing
 from ..caveats import caveat_text
 from ..chart import WIDTH, chart_rows, component_css
-from ..component_texts import component_assumption, component_label
+from ..component_texts import component_assumption, component_label, estimate_notes
 
 register = template.Library()
 
@@ -42,6 +42,12 @@ def label_text(component: Any) -> str:
 def assumption_text(component: Any) -> str:
     """A breakdown component's assumption in the customer's language."""
     return component_assumption(component)
+
+
+@register.filter
+def notes_text(result: Any) -> list[str]:
+    """The notes on a whole estimate in the customer's language."""
+    return estimate_notes(result)
 
 
 @register.filter

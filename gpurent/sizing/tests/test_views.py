@@ -79,13 +79,13 @@ def test_estimate_result_without_htmx_renders_the_whole_page(client, demo_catalo
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
-        ({"cards": "3", "strategy": "single"}, "cards", "parallel.tensor_parallel: must divide the attention heads"),
+        ({"cards": "3", "strategy": "single"}, "cards", "must divide the attention heads"),
         ({"workload": "qlora", "quantization": "none"}, "quantization", "QLoRA needs a bitsandbytes base"),
         ({"preset": "sdxl-base-1.0"}, "workload", "diffusion models generate images, or train with LoRA"),
         ({"seq_len": "0"}, "seq_len", "Ensure this value is greater than or equal to 1."),
-        ({"preset": "", "hf_config": "{not json"}, "hf_config", "config: not valid JSON"),
+        ({"preset": "", "hf_config": "{not json"}, "hf_config", "not valid JSON"),
         ({"preset": ""}, "preset", "choose a preset or paste a config.json"),
-        ({"header": "[1]"}, "header", "safetensors: must be a JSON object"),
+        ({"header": "[1]"}, "header", "must be a JSON object"),
         ({"strategy": "fsdp", "cards": "2"}, "strategy", "ZeRO/FSDP shard training states"),
     ],
 )

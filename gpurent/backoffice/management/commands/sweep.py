@@ -2,6 +2,8 @@
 
 Expires payment instructions and unpaid orders past their deadlines (their lots return to stock), ends the
 terms that are over (access closes, lots return), reminds customers 24 hours before their term ends, and
+deletes what is past the retention periods the privacy page states (support requests, log-in records;
+orders, payments and the ledger are commercial records and are never deleted here, decision 0165), and
 recovers the work of dead workers: tasks left RUNNING are queued again once (`core.tasks`), provisioning runs
 left unfinished are marked as died, emails no worker sent are queued again (`core.emails`).
 When chain nodes are configured (CHAIN_WATCH_URLS), it also queues one scan of them for the background worker
@@ -20,12 +22,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from gpurent.accounts.retention import login_records_purge
 from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
 from gpurent.core.tasks import tasks_reclaim
 from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end, provisioning_runs_reclaim
 from gpurent.orders.services import orders_expire_due
 from gpurent.payments.verification import intents_expire_due
+from gpurent.support.retention import support_requests_purge
 
 
 def sweep_once(now: datetime | None = None) -> dict[str, int]:
@@ -38,6 +42,8 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
         "tasks reclaimed": tasks_reclaim(now=now),
         "provisioning runs reclaimed": provisioning_runs_reclaim(now=now),
         "emails requeued": emails_requeue_unsent(now=now),
+        "support requests past retention deleted": support_requests_purge(now=now),
+        "log-in records past retention deleted": login_records_purge(now=now),
     }
     if settings.CHAIN_WATCH_URLS:
         watch_chains_task.enqueue()

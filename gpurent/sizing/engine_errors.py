@@ -1,0 +1,149 @@
+"""The engine's input errors in the customer's language (vramcalc raises `InvalidInput` with English).
+
+Fixed messages are translated by their English (the msgid is the engine's text); the few built from values
+are matched with a pattern and rebuilt. A message this module does not know stays English, and
+`test_engine_errors` fails when the engine gains a fixed message that is not listed here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["MESSAGES", "engine_message"]
+
+MESSAGES: dict[str, Any] = {
+    "GPTQ/AWQ support 2, 3, 4 or 8 bits": _("GPTQ/AWQ support 2, 3, 4 or 8 bits"),
+    "KV capacity applies to inference of models with a KV cache": _(
+        "KV capacity applies to inference of models with a KV cache"
+    ),
+    "QLoRA needs a bitsandbytes base (bnb_nf4 or bnb_int8)": _("QLoRA needs a bitsandbytes base (bnb_nf4 or bnb_int8)"),
+    "ZeRO/FSDP shard training states; not used for inference": _(
+        "ZeRO/FSDP shard training states; not used for inference"
+    ),
+    "a diffusion model needs its pipeline description": _("a diffusion model needs its pipeline description"),
+    "a vision-language model gives both its encoder and image tokens": _(
+        "a vision-language model gives both its encoder and image tokens"
+    ),
+    "cannot exceed num_experts": _("cannot exceed num_experts"),
+    "cannot exceed num_layers": _("cannot exceed num_layers"),
+    "cannot split fewer layers than cards": _("cannot split fewer layers than cards"),
+    "diffusion models generate images, or train with LoRA or full fine-tuning": _(
+        "diffusion models generate images, or train with LoRA or full fine-tuning"
+    ),
+    "diffusion runs as single card or replicas (ddp)": _("diffusion runs as single card or replicas (ddp)"),
+    "diffusion training is modelled on unquantized weights": _("diffusion training is modelled on unquantized weights"),
+    "diffusion training models AdamW, AdamW 8-bit, Lion and SGD": _(
+        "diffusion training models AdamW, AdamW 8-bit, Lion and SGD"
+    ),
+    "file is shorter than the 8-byte header length": _("file is shorter than the 8-byte header length"),
+    "fp8 compute is not modelled; use bf16 or fp16": _("fp8 compute is not modelled; use bf16 or fp16"),
+    "fp8 weights are a quantization format: use quantization": _(
+        "fp8 weights are a quantization format: use quantization"
+    ),
+    "full fine-tuning cannot update quantized weights": _("full fine-tuning cannot update quantized weights"),
+    "give --preset, --config or --input": _("give --preset, --config or --input"),
+    "give a preset name or a model object": _("give a preset name or a model object"),
+    "header is not valid JSON": _("header is not valid JSON"),
+    "header is truncated": _("header is truncated"),
+    "header must be a JSON object": _("header must be a JSON object"),
+    "hidden_size is not a multiple of the heads; give head_dim": _(
+        "hidden_size is not a multiple of the heads; give head_dim"
+    ),
+    "missing or not a positive integer": _("missing or not a positive integer"),
+    "missing or not an integer": _("missing or not an integer"),
+    "must be 'unet' or 'dit'": _("must be 'unet' or 'dit'"),
+    "must be > 0": _("must be > 0"),
+    "must be > 0 (or null for per-column)": _("must be > 0 (or null for per-column)"),
+    "must be >= 0": _("must be >= 0"),
+    "must be >= 1": _("must be >= 1"),
+    "must be >= 1 and divide cards / tensor_parallel": _("must be >= 1 and divide cards / tensor_parallel"),
+    "must be >= 1 and divide parallel.cards": _("must be >= 1 and divide parallel.cards"),
+    "must be >= 8 pixels": _("must be >= 8 pixels"),
+    "must be a JSON object": _("must be a JSON object"),
+    "must be a list": _("must be a list"),
+    "must be a string": _("must be a string"),
+    "must be an integer": _("must be an integer"),
+    "must be an object": _("must be an object"),
+    "must be true or false": _("must be true or false"),
+    "must be within 0 and the largest text encoder's count": _("must be within 0 and the largest text encoder's count"),
+    "must be within 0..100": _("must be within 0..100"),
+    "must be within 0..num_layers": _("must be within 0..num_layers"),
+    "must be within 1..100": _("must be within 1..100"),
+    "must divide num_attention_heads": _("must divide num_attention_heads"),
+    "must divide the attention heads": _("must divide the attention heads"),
+    "must divide the sequence length": _("must divide the sequence length"),
+    "must divide, or be a multiple of, the KV heads": _("must divide, or be a multiple of, the KV heads"),
+    "must not be empty": _("must not be empty"),
+    "needs ZeRO-3/FSDP full shard": _("needs ZeRO-3/FSDP full shard"),
+    "needs a ZeRO/FSDP strategy": _("needs a ZeRO/FSDP strategy"),
+    "needs a known dtype and an integer shape": _("needs a known dtype and an integer shape"),
+    "needs model.checkpoint_bytes": _("needs model.checkpoint_bytes"),
+    "needs model.sliding_window": _("needs model.sliding_window"),
+    "not modelled with sharded gradients (ZeRO-2/3)": _("not modelled with sharded gradients (ZeRO-2/3)"),
+    "only diffusion models run the 'diffusion' workload": _("only diffusion models run the 'diffusion' workload"),
+    "pipeline split is modelled for inference only": _("pipeline split is modelled for inference only"),
+    "pipeline split is modelled without tensor parallel": _("pipeline split is modelled without tensor parallel"),
+    "sequence parallelism is modelled for training": _("sequence parallelism is modelled for training"),
+    "strategy 'single' uses exactly tensor_parallel cards": _("strategy 'single' uses exactly tensor_parallel cards"),
+    "tensor entry must be an object": _("tensor entry must be an object"),
+    "the checkpoint is already quantized; its bytes are used": _(
+        "the checkpoint is already quantized; its bytes are used"
+    ),
+    "the model has no vision encoder (choose a vision-language model)": _(
+        "the model has no vision encoder (choose a vision-language model)"
+    ),
+    "unknown field": _("unknown field"),
+    "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
+    "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
+}
+
+
+def _got(match: re.Match[str]) -> str:
+    rule = gettext("must be >= 0") if match.group(1) == ">= 0" else gettext("must be > 0")
+    return gettext("%(message)s (got %(value)s)") % {"message": rule, "value": match.group(2)}
+
+
+PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"^must be (>= 0|> 0), got (.+)$"), _got),
+    (re.compile(r"^unknown preset (.+)$"), lambda m: gettext("unknown preset %(name)s") % {"name": m.group(1)}),
+    (
+        re.compile(r"^must be at least one patch \((\d+) px\)$"),
+        lambda m: gettext("must be at least one patch (%(patch)s px)") % {"patch": m.group(1)},
+    ),
+    (re.compile(r"^must be one of: (.+)$"), lambda m: gettext("must be one of: %(choices)s") % {"choices": m.group(1)}),
+    (re.compile(r"^unknown GGUF type (.+)$"), lambda m: gettext("unknown GGUF type %(name)s") % {"name": m.group(1)}),
+    (
+        re.compile(r"^not valid JSON \((.+)\)$"),
+        lambda m: gettext("not valid JSON (%(detail)s)") % {"detail": m.group(1)},
+    ),
+    (re.compile(r"^unsupported method (.+)$"), lambda m: gettext("unsupported method %(name)s") % {"name": m.group(1)}),
+    (
+        re.compile(r"^incomplete or inconsistent config \((.+)\)$", re.S),
+        lambda m: gettext("incomplete or inconsistent config (%(detail)s)") % {"detail": m.group(1)},
+    ),
+    (
+        re.compile(r"^implausible header length (\d+)$"),
+        lambda m: gettext("implausible header length %(length)s") % {"length": m.group(1)},
+    ),
+    (
+        re.compile(r"^missing required field \((.+)\)$", re.S),
+        lambda m: gettext("missing required field (%(detail)s)") % {"detail": m.group(1)},
+    ),
+]
+
+
+def engine_message(message: str) -> str:
+    """An engine input error's message in the active language, else the engine's English."""
+    known = MESSAGES.get(message)
+    if known is not None:
+        return str(known)
+    for pattern, build in PATTERNS:
+        match = pattern.match(message)
+        if match:
+            return build(match)
+    return message

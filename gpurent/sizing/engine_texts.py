@@ -1,0 +1,176 @@
+"""The engine's value-built texts in the customer's language (vramcalc keeps English; DESIGN §6).
+
+The engine gives each assumption and note as a record: a template ``key`` and the values it was built from
+(``vramcalc.text``). Here each key has its English template marked for translation, with ``%(name)s``
+placeholders; :func:`render` fills the translated template with the values, numbers in the locale's
+conventions and nested records rendered the same way. A key this table lacks renders as the engine's English
+(and ``test_engine_texts`` fails until it is added).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["TRANSLATED", "render"]
+
+TRANSLATED: dict[str, Any] = {
+    "runtime.cuda_context": _(
+        "CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, driver and "
+        "lazy loading. Not part of PyTorch's reserved memory."
+    ),
+    "runtime.comm_buffers": _(
+        "NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory growing from TP=1 to TP=2)."
+    ),
+    "runtime.fragmentation": _(
+        "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
+        "expandable_segments reduces it."
+    ),
+    "weights.resident": _(
+        "All weights resident on the card (MoE: every expert). Quantized formats store metadata "
+        "(scales/zeros/constants), counted here."
+    ),
+    "weights.vision": _(
+        "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds %(tokens)s "
+        "tokens to the sequence (KV cache and activations)."
+    ),
+    "kv.assumption": _(
+        "%(kind)s; every resident sequence holds its full context; sliding-window layers keep "
+        "min(window, context) tokens; block-paging waste (<4%%) ignored."
+    ),
+    "kv.blocks": _("KV quantized in blocks (llama.cpp)."),
+    "infer.logits": _("Only the last position's logits are computed and upcast (current generate/vLLM)."),
+    "infer.bnb_dequant": _("bitsandbytes dequantizes one layer at a time."),
+    "infer.cuda_graphs": _(
+        "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
+        "--enforce-eager removes it)."
+    ),
+    "infer.sampler": _("The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache."),
+    "infer.workspace": _(
+        "One layer's intermediates are live at a time during prefill; engines may reserve more (CUDA "
+        "graphs, llama.cpp compute buffers)."
+    ),
+    "quant.gptq": _("GPTQ %(bits)s-bit, group %(group)s: int32-packed weights, fp16 scales, packed zeros, int32 g_idx"),
+    "quant.awq": _("AWQ %(bits)s-bit, group %(group)s: packed weights, fp16 scales, packed zeros"),
+    "quant.per_column": _("per-column"),
+    "quant.nf4_double": _(
+        "bitsandbytes NF4: 4 bits + absmax per 64 weights (double-quantized: 8-bit + fp32 per 256 blocks)"
+    ),
+    "quant.nf4": _("bitsandbytes NF4: 4 bits + absmax per 64 weights (fp32)"),
+    "quant.bnb_int8": _("bitsandbytes LLM.int8: int8 + fp32 scale per row"),
+    "quant.fp8": _("FP8 e4m3: 1 byte + fp32 scale per output channel"),
+    "quant.int8_weight_only": _("int8 weight-only: 1 byte + fp32 scale per output channel"),
+    "quant.int4_weight_only": _("int4 weight-only, group 128: 4 bits + bf16 scale and zero per group"),
+    "quant.mxfp4": _("MXFP4: 4 bits + E8M0 scale per 32 (MoE experts only when present)"),
+    "quant.nvfp4": _("NVFP4: 4 bits + FP8 scale per 16 + fp32 per tensor"),
+    "quant.gguf": _("GGUF %(gguf_type)s: ggml block sizes"),
+    "quant.none": _("unquantized"),
+    "diffusion.resident": _("all components resident"),
+    "diffusion.offload": _("resident only while used (model CPU offload)"),
+    "diffusion.bytes_where": _("%(bytes)s B per parameter; %(where)s."),
+    "diffusion.quantized": _("quantized: %(storage)s"),
+    "diffusion.bytes": _("%(bytes)s B per parameter"),
+    "diffusion.t5_fp32": _("%(params)s T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)"),
+    "diffusion.storage_where": _("%(storage)s; %(where)s."),
+    "diffusion.vae_where": _("The VAE is not quantized; %(where)s."),
+    "diffusion.activations": _(
+        "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch."
+    ),
+    "diffusion.tiled": _("Tiled decode: the peak is one tile's."),
+    "diffusion.vae_decode": _("Convolutions at full output resolution; the peak grows with pixel count."),
+    "dtrain.denoiser": _("Resident for the whole step."),
+    "dtrain.text_encoders": _("Frozen and resident (pre-computing the prompt embeddings removes them)."),
+    "dtrain.vae": _("Encodes the training images to latents every step (cached latents remove it)."),
+    "dtrain.all_params": _("all denoiser parameters"),
+    "dtrain.lora_params": _("LoRA r=%(rank)s: linear weights x 2r / h_eff (%(targets)s)"),
+    "dtrain.master": _("fp32 copy."),
+    "dtrain.optimizer": _("States of the trainable part."),
+    "dtrain.step": _("Chosen by the fused-optimizer switch."),
+    "dtrain.activations": _(
+        "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes."
+    ),
+    "dtrain.vae_encode": _(
+        "The encoder's first level runs at full resolution with 128 channels; no gradients flow through it."
+    ),
+    "train.adapters": _("Adapters stored in the weights dtype."),
+    "train.gradients": _("Gradients in the weights dtype; %(plan)s."),
+    "train.master": _("fp32 copy of 16-bit trainable weights (mixed precision); %(plan)s."),
+    "train.paged": _("Paged states can spill to host memory; not counted on the card."),
+    "train.checkpointing": _("Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."),
+    "train.saved": _("Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."),
+    "train.sequence_parallel": _(
+        "Sequence parallel over %(cards)s cards: each holds %(tokens)s of the %(total)s tokens (Ulysses "
+        "all-to-all / ring attention buffers are in the communication allowance)."
+    ),
+    "train.no_fused_attention": _("Attention scores are materialised (no fused attention)."),
+    "train.logits": _("Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."),
+    "train.step": _("%(how)s."),
+    "train.step_in_backward": _("optimizer fused into backward"),
+    "train.step_foreach": _("foreach step: one %(bytes)s B temporary per parameter"),
+    "train.step_sgd": _("plain SGD updates in place"),
+    "train.step_per_tensor": _("per-tensor step: one fp32 temporary of the largest tensor"),
+    "train.main_grad": _("fp32 main_grad buffer; %(plan)s."),
+    "train.activation_offload": _(
+        "Activations offloaded to host memory: the card keeps the layer being computed and the one in "
+        "transfer (the host link must keep up)."
+    ),
+    "train.zero3_live": _(
+        "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."
+    ),
+    "train.gathered": _("Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."),
+    "train.ddp_buckets": _("DDP reduces through bucket buffers unless gradient_as_bucket_view=True."),
+    "train.autocast": _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
+    "train.dequant": _("Quantized layers are dequantized one at a time for the matmul."),
+    "plan.over": _("%(strategy)s over %(cards)s card(s)"),
+    "plan.single": _("single replica"),
+    "plan.ddp": _("DDP (replicated)"),
+    "plan.fsdp": _("FSDP full shard"),
+    "plan.pipeline": _("pipeline split"),
+    "plan.tp": _("TP=%(tp)s"),
+    "plan.distributed_optimizer": _("distributed optimizer"),
+    "plan.contiguous_grad_buffer": _("contiguous fp32 grad buffer"),
+    "plan.offload_all": _("params+optimizer offloaded"),
+    "plan.offload_optimizer": _("optimizer offloaded"),
+    "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
+    "note.server": _(
+        "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "
+        "looks full; this peak is what the workload needs (see kv_token_capacity for the tokens that "
+        "fit)."
+    ),
+    "note.llama_cpp": _("llama.cpp allocates the whole n_ctx KV cache up front plus per-GPU compute buffers."),
+}
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, dict):
+        rendered = render(value)
+        return "" if rendered is None else rendered
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_format(value, force_grouping=True)
+    return str(value)
+
+
+def render(record: Any) -> str | None:
+    """A record from ``Text.to_dict()`` in the active language; ``None`` when it is not one this table knows."""
+    if not isinstance(record, dict):
+        return None
+    if "parts" in record:
+        parts = [render(part) for part in record.get("parts") or []]
+        if not parts or any(part is None for part in parts):
+            return None
+        return str(record.get("sep", " ")).join(part for part in parts if part is not None)
+    template = TRANSLATED.get(str(record.get("key", "")))
+    if template is None:
+        return None
+    params = record.get("params") or {}
+    if not isinstance(params, dict):
+        return None
+    values = {name: _value(value) for name, value in params.items()}
+    if any(isinstance(value, dict) and render(value) is None for value in params.values()):
+        return None
+    try:
+        return str(template) % values if values else str(template).replace("%%", "%")
+    except (KeyError, TypeError, ValueError):
+        return None

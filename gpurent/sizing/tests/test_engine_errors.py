@@ -1,0 +1,89 @@
+"""The engine's input errors reach the customer in their language, next to the field, without internal names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from gpurent.sizing.engine_errors import MESSAGES, engine_message
+from gpurent.sizing.forms import DEFAULTS
+
+VRAMCALC = Path(__file__).resolve().parents[3] / "vramcalc"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def engine_fixed_messages() -> set[str]:
+    """Every constant message the engine raises `InvalidInput` with."""
+    found: set[str] = set()
+    for path in VRAMCALC.rglob("*.py"):
+        if "tests" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "InvalidInput":
+                continue
+            if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+                found.add(node.args[1].value)
+    return found
+
+
+def test_every_fixed_engine_message_is_marked_for_translation():
+    messages = engine_fixed_messages()
+    assert len(messages) > 50
+    assert sorted(messages - set(MESSAGES)) == []
+
+
+@pytest.mark.parametrize("language", ["es", "vi", "tr"])
+def test_every_engine_message_is_translated(language):
+    with translation.override(language):
+        for message in MESSAGES:
+            assert engine_message(message) != message, (language, message)
+
+
+@pytest.mark.parametrize(
+    ("message", "translated"),
+    [
+        ("unknown GGUF type 'q9'", "tipo GGUF desconocido 'q9'"),
+        ("must be at least one patch (16 px)", "debe ser al menos un parche (16 px)"),
+        ("must be > 0, got -1", "debe ser > 0 (se recibió -1)"),
+        ("something the engine says one day", "something the engine says one day"),
+    ],
+)
+def test_messages_built_from_values_are_rebuilt_in_the_language(message, translated):
+    with translation.override("es"):
+        assert engine_message(message) == translated
+
+
+@pytest.mark.django_db
+def test_the_form_shows_the_engines_refusal_in_vietnamese_without_internal_names(client):
+    form = {**DEFAULTS, "workload": "full_finetune", "strategy": "pipeline", "cards": "2", "preset": "llama-3.2-1b"}
+    response = client.post(reverse("sizing:result"), form, HTTP_ACCEPT_LANGUAGE="vi", **HTMX)
+    html = response.content.decode()
+    assert "chia theo pipeline chỉ được mô hình hóa cho suy luận" in html
+    assert "parallel.strategy" not in html
+    assert "modelled for inference only" not in html
+
+
+@pytest.mark.django_db
+def test_the_api_message_follows_the_request_language_and_keeps_its_code(client, user):
+    from gpurent.accounts.services import api_token_create
+
+    from .conftest import SERVING_70B
+
+    _token, secret = api_token_create(user=user, name="test")
+    payload = {**SERVING_70B, "workload": "full_finetune", "parallel": {"strategy": "pipeline", "cards": 2}}
+    response = client.post(
+        "/api/v1/estimates",
+        payload,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="tr",
+        HTTP_IDEMPOTENCY_KEY="k-tr",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert error["message"] == "parallel.strategy: pipeline bölmesi yalnızca çıkarım için modellenir"

@@ -1,0 +1,118 @@
+"""English templates of the engine's assumption texts and notes, by stable key (see :mod:`vramcalc.text`).
+
+A key names one wording: change the English and the web layer's test asks for its translation again.
+``{name}`` placeholders take the values a text was built from.
+"""
+
+from __future__ import annotations
+
+__all__ = ["TEMPLATES"]
+
+TEMPLATES: dict[str, str] = {
+    # Runtime (components/runtime.py)
+    "runtime.cuda_context": "CUDA context + loaded kernels + cuBLAS workspace; 300 MiB-2 GiB depending on GPU, "
+    "driver and lazy loading. Not part of PyTorch's reserved memory.",
+    "runtime.comm_buffers": "NCCL channels/buffers outside PyTorch's allocator (vLLM logs non-torch memory "
+    "growing from TP=1 to TP=2).",
+    "runtime.fragmentation": "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
+    "expandable_segments reduces it.",
+    # Weights (components/weights.py)
+    "weights.resident": "All weights resident on the card (MoE: every expert). Quantized formats store "
+    "metadata (scales/zeros/constants), counted here.",
+    "weights.vision": "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds "
+    "{tokens} tokens to the sequence (KV cache and activations).",
+    # KV cache (components/kv.py)
+    "kv.assumption": "{kind}; every resident sequence holds its full context; sliding-window layers keep "
+    "min(window, context) tokens; block-paging waste (<4%) ignored.",
+    "kv.blocks": "KV quantized in blocks (llama.cpp).",
+    # Inference (infer.py)
+    "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
+    "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
+    "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
+    "--enforce-eager removes it).",
+    "infer.sampler": "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",
+    "infer.workspace": "One layer's intermediates are live at a time during prefill; engines may reserve more "
+    "(CUDA graphs, llama.cpp compute buffers).",
+    # Quantized storage (quant.py)
+    "quant.gptq": "GPTQ {bits}-bit, group {group}: int32-packed weights, fp16 scales, packed zeros, int32 g_idx",
+    "quant.awq": "AWQ {bits}-bit, group {group}: packed weights, fp16 scales, packed zeros",
+    "quant.per_column": "per-column",
+    "quant.nf4_double": "bitsandbytes NF4: 4 bits + absmax per 64 weights "
+    "(double-quantized: 8-bit + fp32 per 256 blocks)",
+    "quant.nf4": "bitsandbytes NF4: 4 bits + absmax per 64 weights (fp32)",
+    "quant.bnb_int8": "bitsandbytes LLM.int8: int8 + fp32 scale per row",
+    "quant.fp8": "FP8 e4m3: 1 byte + fp32 scale per output channel",
+    "quant.int8_weight_only": "int8 weight-only: 1 byte + fp32 scale per output channel",
+    "quant.int4_weight_only": "int4 weight-only, group 128: 4 bits + bf16 scale and zero per group",
+    "quant.mxfp4": "MXFP4: 4 bits + E8M0 scale per 32 (MoE experts only when present)",
+    "quant.nvfp4": "NVFP4: 4 bits + FP8 scale per 16 + fp32 per tensor",
+    "quant.gguf": "GGUF {gguf_type}: ggml block sizes",
+    "quant.none": "unquantized",
+    # Diffusion generation (diffusion.py)
+    "diffusion.resident": "all components resident",
+    "diffusion.offload": "resident only while used (model CPU offload)",
+    "diffusion.bytes_where": "{bytes} B per parameter; {where}.",
+    "diffusion.quantized": "quantized: {storage}",
+    "diffusion.bytes": "{bytes} B per parameter",
+    "diffusion.t5_fp32": "{params} T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)",
+    "diffusion.storage_where": "{storage}; {where}.",
+    "diffusion.vae_where": "The VAE is not quantized; {where}.",
+    "diffusion.activations": "No gradients: only one block's intermediates are live; classifier-free guidance "
+    "doubles the batch.",
+    "diffusion.tiled": "Tiled decode: the peak is one tile's.",
+    "diffusion.vae_decode": "Convolutions at full output resolution; the peak grows with pixel count.",
+    # Diffusion training (diffusion_train.py)
+    "dtrain.denoiser": "Resident for the whole step.",
+    "dtrain.text_encoders": "Frozen and resident (pre-computing the prompt embeddings removes them).",
+    "dtrain.vae": "Encodes the training images to latents every step (cached latents remove it).",
+    "dtrain.all_params": "all denoiser parameters",
+    "dtrain.lora_params": "LoRA r={rank}: linear weights x 2r / h_eff ({targets})",
+    "dtrain.master": "fp32 copy.",
+    "dtrain.optimizer": "States of the trainable part.",
+    "dtrain.step": "Chosen by the fused-optimizer switch.",
+    "dtrain.activations": "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; "
+    "see the module notes.",
+    "dtrain.vae_encode": "The encoder's first level runs at full resolution with 128 channels; no gradients "
+    "flow through it.",
+    # Training (train.py, components/training.py)
+    "train.adapters": "Adapters stored in the weights dtype.",
+    "train.gradients": "Gradients in the weights dtype; {plan}.",
+    "train.master": "fp32 copy of 16-bit trainable weights (mixed precision); {plan}.",
+    "train.paged": "Paged states can spill to host memory; not counted on the card.",
+    "train.checkpointing": "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time.",
+    "train.saved": "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP.",
+    "train.sequence_parallel": "Sequence parallel over {cards} cards: each holds {tokens} of the {total} tokens "
+    "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
+    "train.no_fused_attention": "Attention scores are materialised (no fused attention).",
+    "train.logits": "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+    "train.step": "{how}.",
+    "train.step_in_backward": "optimizer fused into backward",
+    "train.step_foreach": "foreach step: one {bytes} B temporary per parameter",
+    "train.step_sgd": "plain SGD updates in place",
+    "train.step_per_tensor": "per-tensor step: one fp32 temporary of the largest tensor",
+    "train.main_grad": "fp32 main_grad buffer; {plan}.",
+    "train.activation_offload": "Activations offloaded to host memory: the card keeps the layer being computed and "
+    "the one in transfer (the host link must keep up).",
+    "train.zero3_live": "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live "
+    "parameters.",
+    "train.gathered": "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit).",
+    "train.ddp_buckets": "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+    "train.autocast": "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
+    "train.dequant": "Quantized layers are dequantized one at a time for the matmul.",
+    # The parallelism plan in words (parallel.py)
+    "plan.over": "{strategy} over {cards} card(s)",
+    "plan.single": "single replica",
+    "plan.ddp": "DDP (replicated)",
+    "plan.fsdp": "FSDP full shard",
+    "plan.pipeline": "pipeline split",
+    "plan.tp": "TP={tp}",
+    "plan.distributed_optimizer": "distributed optimizer",
+    "plan.contiguous_grad_buffer": "contiguous fp32 grad buffer",
+    "plan.offload_all": "params+optimizer offloaded",
+    "plan.offload_optimizer": "optimizer offloaded",
+    # Notes on the whole estimate (estimate.py)
+    "note.per_card": "Per card, busiest card; memory is never pooled across cards.",
+    "note.server": "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "
+    "looks full; this peak is what the workload needs (see kv_token_capacity for the tokens that fit).",
+    "note.llama_cpp": "llama.cpp allocates the whole n_ctx KV cache up front plus per-GPU compute buffers.",
+}
