@@ -42,6 +42,10 @@ class Text(str):
         obj.key, obj.params, obj.parts, obj.sep = key, params, parts, sep
         return obj
 
+    def __getnewargs__(self) -> tuple[str, str, dict[str, Param], tuple[Text, ...], str]:  # type: ignore[override]
+        """Pickle (Django's cache stores guide reports holding texts) rebuilds the record, not a bare ``str``."""
+        return (str(self), self.key, self.params, self.parts, self.sep)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form: ``{"key", "params"}`` or ``{"parts", "sep"}``."""
         if not self.key:

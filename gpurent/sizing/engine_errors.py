@@ -98,6 +98,9 @@ MESSAGES: dict[str, Any] = {
         "the model has no vision encoder (choose a vision-language model)"
     ),
     "unknown field": _("unknown field"),
+    "shards over DDP ranks: use strategy 'ddp'": _("shards over DDP ranks: use strategy 'ddp'"),
+    "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
+    "must be >= 0 and needs ZeRO-3/FSDP full shard": _("must be >= 0 and needs ZeRO-3/FSDP full shard"),
     "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
 }
