@@ -1,7 +1,7 @@
 """HTTP benchmark: the shop under gunicorn (production settings, PostgreSQL), targets of issue 16 as ratios.
 
     .venv/bin/python bench/http_bench.py [--server postgres://postgres@127.0.0.1:5432] [--big 1000000]
-                                         [--rounds 5] [--seconds 1.0]
+                                         [--rounds 5] [--seconds 1.0] [--db gpurent_httpbench] [--parts 1,2,3,4,5]
 
 Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL server, loads the demo
 catalog, starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS
@@ -220,11 +220,16 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=1_000_000, help="rows of the large histories")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement and round")
+    parser.add_argument("--db", default=DB, help="the database it creates and drops (two runs need two names)")
+    parser.add_argument("--parts", default="1,2,3,4,5", help="which numbered parts to run, e.g. 1,5")
     args = parser.parse_args()
-    dsn = f"{args.server.rstrip('/')}/{DB}"
+    db = args.db
+    if not db.isidentifier():
+        parser.error("--db must be a plain identifier")
+    dsn = f"{args.server.rstrip('/')}/{db}"
     with psycopg.connect(f"{args.server.rstrip('/')}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {DB}")
+        admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {db}")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
@@ -269,7 +274,7 @@ def main() -> None:
 
     connections.close_all()
     with psycopg.connect(f"{args.server.rstrip('/')}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
 
 
 def _wait_for(port: int, log: object) -> None:
@@ -312,115 +317,121 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
         f"setup {time.perf_counter() - started:.0f} s; server 127.0.0.1:{port}, gunicorn gthread 2×4, {rounds} rounds"
     )
     sizes: dict[str, int] = {}
+    parts = set(args.parts.split(","))
 
-    print("\n1. catalog vs /healthz (4 clients)")
-    runs = alternate(
-        rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
-    )
-    for name, run in runs.items():
-        print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
-        sizes[name] = run.size
-    base = runs["/healthz"].per_second
-    report(
-        "catalog API / healthz throughput",
-        runs["catalog API"].per_second / base,
-        ">= 0.7",
-        runs["catalog API"].per_second / base >= 0.7,
-    )
-    report(
-        "catalog page / healthz throughput",
-        runs["catalog page"].per_second / base,
-        ">= 0.5",
-        runs["catalog page"].per_second / base >= 0.5,
-    )
-
-    print("\n2. order placement at 8 clients vs raw conditional UPDATE over 8 psycopg connections")
-    runs = alternate(rounds, {
-        "/healthz": lambda: load(port, healthz, 8, seconds),
-        "raw UPDATE": lambda: raw_updates(dsn, gpu.pk, 8, seconds),
-        "order": lambda: load(port, order, 8, seconds),
-    })  # fmt: skip
-    for name, run in runs.items():
-        print(f"  {name:20} {run.per_second:8.0f} /s")
-    ratio = runs["order"].per_second / runs["/healthz"].per_second
-    report("orders / healthz throughput", ratio, ">= 0.3", ratio >= 0.3)
-    print(f"  orders / raw UPDATE throughput: {runs['order'].per_second / runs['raw UPDATE'].per_second:.3f}×")
-
-    print("\n3. an estimate vs a catalog call (1 client, same token)")
-    runs = alternate(rounds, {t.name: (lambda t=t: load(port, t, 1, seconds)) for t in [catalog_call, estimate]})
-    cost = runs["catalog API (token)"].per_second / runs["estimate"].per_second
-    for name, run in runs.items():
-        print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
-    report("estimate cost / catalog call cost", cost, "<= 1.5", cost <= 1.5)
-
-    print(f"\n4. histories: 10^3 vs {args.big:,} rows (2 clients)")
-    t0 = time.perf_counter()
-    ledger_history(dsn, small_id, 1000)
-    ledger_history(dsn, big_id, args.big)
-    for user_api, count in [(small_api, 1000), (big_api, args.big)]:
-        load(port, Target("seed", "/api/v1/orders", "POST", keyed(user_api), _order_body(gpu.slug), 201), 1, 0.01)
-        with psycopg.connect(dsn, autocommit=True) as connection:
-            row = connection.execute(
-                "SELECT o.id, o.owner_id FROM orders_order o JOIN accounts_user u ON u.id = o.owner_id "
-                "WHERE u.id = %s ORDER BY o.id LIMIT 1",
-                [small_id if user_api is small_api else big_id],
-            ).fetchone()
-            assert row is not None
-            have = connection.execute("SELECT count(*) FROM orders_order WHERE owner_id = %s", [row[1]]).fetchone()
-        copy_rows(
-            dsn,
-            "orders_order",
-            row[0],
-            count - have[0],
-            {"ref": f"'B{row[1]}-' || g", "created_at": "now() - g * interval '1 second'"},
-        )  # type: ignore[index]
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute("ANALYZE")
-    print(f"  bulk inserts: {time.perf_counter() - t0:.0f} s")
-    pairs = [
-        ("GET /api/v1/balance", "/api/v1/balance", small_api, big_api),
-        ("/balance/ page", "/balance/", small_page, big_page),
-        ("GET /api/v1/orders", "/api/v1/orders", small_api, big_api),
-        ("/rentals/ page", "/rentals/", small_page, big_page),
-    ]
-    for label, path, few, many in pairs:
-        reads = {"small": Target(label, path, headers=few), "big": Target(label, path, headers=many)}
-        runs = alternate(rounds, {name: (lambda t=t: load(port, t, 2, seconds)) for name, t in reads.items()})
-        cost = runs["small"].per_second / runs["big"].per_second
-        sizes[f"{label} (big)"] = runs["big"].size
-        small_rate, big_rate, big_kb = runs["small"].per_second, runs["big"].per_second, runs["big"].size / 1024
-        print(f"  {label:22} 10^3: {small_rate:6.0f} req/s   big: {big_rate:6.0f} req/s  {big_kb:6.1f} KB")
-        report(f"{label} cost at big / at 10^3", cost, "<= 1.2", cost <= 1.2)
-
-    print("\n5. catalog at 7, 70 and 700 GPU models (4 clients)")
-    from gpurent.catalog.models import GpuModel
-
-    start_count = GpuModel.objects.count()
-    template = GpuModel.objects.order_by("-position").first()
-    assert template is not None
-    page_cost: dict[int, float] = {}
-    made = 0
-    for size in (7, 70, 700):
-        wanted = size - start_count - made
-        if wanted > 0:
-            names = {"slug": f"t.slug || '-x{made}-' || g", "name": f"t.name || ' x{made}-' || g"}
-            copy_rows(dsn, "catalog_gpumodel", template.pk, wanted, {**names, "position": "t.position + g"})
-            made += wanted
+    if "1" in parts:
+        print("\n1. catalog vs /healthz (4 clients)")
         runs = alternate(
             rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
         )
-        page_cost[size] = runs["/healthz"].per_second / runs["catalog page"].per_second
-        sizes[f"catalog page at {size}"] = runs["catalog page"].size
-        page, api = runs["catalog page"], runs["catalog API"]
-        print(f"  {size:4} models: page {page.per_second:6.0f} req/s {page.size / 1024:7.1f} KB,"
-              f" API {api.per_second:6.0f} req/s {api.size / 1024:7.1f} KB,"
-              f" /healthz {runs['/healthz'].per_second:6.0f} req/s")  # fmt: skip
-    report(
-        "catalog page cost at 700 / at 7 (× /healthz)",
-        page_cost[700] / page_cost[7],
-        "<= 3",
-        page_cost[700] / page_cost[7] <= 3,
-    )
+        for name, run in runs.items():
+            print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
+            sizes[name] = run.size
+        base = runs["/healthz"].per_second
+        report(
+            "catalog API / healthz throughput",
+            runs["catalog API"].per_second / base,
+            ">= 0.7",
+            runs["catalog API"].per_second / base >= 0.7,
+        )
+        report(
+            "catalog page / healthz throughput",
+            runs["catalog page"].per_second / base,
+            ">= 0.5",
+            runs["catalog page"].per_second / base >= 0.5,
+        )
+
+    if "2" in parts:
+        print("\n2. order placement at 8 clients vs raw conditional UPDATE over 8 psycopg connections")
+        runs = alternate(rounds, {
+            "/healthz": lambda: load(port, healthz, 8, seconds),
+            "raw UPDATE": lambda: raw_updates(dsn, gpu.pk, 8, seconds),
+            "order": lambda: load(port, order, 8, seconds),
+        })  # fmt: skip
+        for name, run in runs.items():
+            print(f"  {name:20} {run.per_second:8.0f} /s")
+        ratio = runs["order"].per_second / runs["/healthz"].per_second
+        report("orders / healthz throughput", ratio, ">= 0.3", ratio >= 0.3)
+        print(f"  orders / raw UPDATE throughput: {runs['order'].per_second / runs['raw UPDATE'].per_second:.3f}×")
+
+    if "3" in parts:
+        print("\n3. an estimate vs a catalog call (1 client, same token)")
+        runs = alternate(rounds, {t.name: (lambda t=t: load(port, t, 1, seconds)) for t in [catalog_call, estimate]})
+        cost = runs["catalog API (token)"].per_second / runs["estimate"].per_second
+        for name, run in runs.items():
+            print(f"  {name:20} {run.per_second:8.0f} req/s  {run.size / 1024:7.1f} KB")
+        report("estimate cost / catalog call cost", cost, "<= 1.5", cost <= 1.5)
+
+    if "4" in parts:
+        print(f"\n4. histories: 10^3 vs {args.big:,} rows (2 clients)")
+        t0 = time.perf_counter()
+        ledger_history(dsn, small_id, 1000)
+        ledger_history(dsn, big_id, args.big)
+        for user_api, count in [(small_api, 1000), (big_api, args.big)]:
+            load(port, Target("seed", "/api/v1/orders", "POST", keyed(user_api), _order_body(gpu.slug), 201), 1, 0.01)
+            with psycopg.connect(dsn, autocommit=True) as connection:
+                row = connection.execute(
+                    "SELECT o.id, o.owner_id FROM orders_order o JOIN accounts_user u ON u.id = o.owner_id "
+                    "WHERE u.id = %s ORDER BY o.id LIMIT 1",
+                    [small_id if user_api is small_api else big_id],
+                ).fetchone()
+                assert row is not None
+                have = connection.execute("SELECT count(*) FROM orders_order WHERE owner_id = %s", [row[1]]).fetchone()
+            copy_rows(
+                dsn,
+                "orders_order",
+                row[0],
+                count - have[0],
+                {"ref": f"'B{row[1]}-' || g", "created_at": "now() - g * interval '1 second'"},
+            )  # type: ignore[index]
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute("ANALYZE")
+        print(f"  bulk inserts: {time.perf_counter() - t0:.0f} s")
+        pairs = [
+            ("GET /api/v1/balance", "/api/v1/balance", small_api, big_api),
+            ("/balance/ page", "/balance/", small_page, big_page),
+            ("GET /api/v1/orders", "/api/v1/orders", small_api, big_api),
+            ("/rentals/ page", "/rentals/", small_page, big_page),
+        ]
+        for label, path, few, many in pairs:
+            reads = {"small": Target(label, path, headers=few), "big": Target(label, path, headers=many)}
+            runs = alternate(rounds, {name: (lambda t=t: load(port, t, 2, seconds)) for name, t in reads.items()})
+            cost = runs["small"].per_second / runs["big"].per_second
+            sizes[f"{label} (big)"] = runs["big"].size
+            small_rate, big_rate, big_kb = runs["small"].per_second, runs["big"].per_second, runs["big"].size / 1024
+            print(f"  {label:22} 10^3: {small_rate:6.0f} req/s   big: {big_rate:6.0f} req/s  {big_kb:6.1f} KB")
+            report(f"{label} cost at big / at 10^3", cost, "<= 1.2", cost <= 1.2)
+
+    if "5" in parts:
+        print("\n5. catalog at 7, 70 and 700 GPU models (4 clients)")
+        from gpurent.catalog.models import GpuModel
+
+        start_count = GpuModel.objects.count()
+        template = GpuModel.objects.order_by("-position").first()
+        assert template is not None
+        page_cost: dict[int, float] = {}
+        made = 0
+        for size in (7, 70, 700):
+            wanted = size - start_count - made
+            if wanted > 0:
+                names = {"slug": f"t.slug || '-x{made}-' || g", "name": f"t.name || ' x{made}-' || g"}
+                copy_rows(dsn, "catalog_gpumodel", template.pk, wanted, {**names, "position": "t.position + g"})
+                made += wanted
+            runs = alternate(
+                rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
+            )
+            page_cost[size] = runs["/healthz"].per_second / runs["catalog page"].per_second
+            sizes[f"catalog page at {size}"] = runs["catalog page"].size
+            page, api = runs["catalog page"], runs["catalog API"]
+            print(f"  {size:4} models: page {page.per_second:6.0f} req/s {page.size / 1024:7.1f} KB,"
+                  f" API {api.per_second:6.0f} req/s {api.size / 1024:7.1f} KB,"
+                  f" /healthz {runs['/healthz'].per_second:6.0f} req/s")  # fmt: skip
+        report(
+            "catalog page cost at 700 / at 7 (× /healthz)",
+            page_cost[700] / page_cost[7],
+            "<= 3",
+            page_cost[700] / page_cost[7] <= 3,
+        )
 
     print("\n6. page sizes (uncompressed)")
     for name, size in sizes.items():
