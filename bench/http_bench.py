@@ -7,8 +7,8 @@ Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL
 catalog, starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS
 redirect) and loads it with a light client: threads, each with one keep-alive `http.client` connection,
 each sending requests back to back for `--seconds`. Baseline and subject alternate in `--rounds` rounds; each
-figure is the median over the rounds. A ratio is throughput of the subject / throughput of its baseline
-(or the inverse, "cost", where the target is a cost). Loads go to 127.0.0.1 only and are bounded in time.
+figure is the median over the rounds, after one discarded warm-up round. A ratio is throughput of the
+subject / throughput of its baseline (or the inverse, "cost", where the target is a cost). Loads go to 127.0.0.1 only and are bounded in time.
 The 10^6-row histories are bulk SQL inserts (`generate_series`), not postings: the bench times reads.
 """
 
@@ -126,7 +126,10 @@ def raw_updates(dsn: str, gpu_id: int, clients: int, seconds: float) -> Run:
 
 
 def alternate(rounds: int, measure: dict[str, Callable[[], Run]]) -> dict[str, Run]:
-    """Each measurement once per round, in turn; the median throughput (and the last size) of each."""
+    """Each measurement once per round, in turn, after one discarded warm-up round (the first requests of
+    each worker compile templates and fill caches); the median throughput (and the last size) of each."""
+    for run in measure.values():
+        run()
     results: dict[str, list[Run]] = {name: [] for name in measure}
     for _ in range(rounds):
         for name, run in measure.items():
