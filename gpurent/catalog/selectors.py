@@ -44,7 +44,8 @@ def catalog_version() -> str:
     table = connection.ops.quote_name(GpuModel._meta.db_table)
     row = "CAST(id AS TEXT) || ':' || CAST(updated_at AS TEXT) || ':' || CAST(stock_lots AS TEXT)"
     if connection.vendor == "postgresql":
-        sql = f"SELECT count(*), string_agg({row}, ',' ORDER BY id) FROM {table} WHERE on_sale"  # noqa: S608
+        # Digested in the database: 32 characters travel, not ~45 per GPU.
+        sql = f"SELECT count(*), md5(string_agg({row}, ',' ORDER BY id)) FROM {table} WHERE on_sale"  # noqa: S608
     else:
         inner = f"SELECT {row} AS r FROM {table} WHERE on_sale ORDER BY id"  # noqa: S608
         sql = f"SELECT count(*), group_concat(r, ',') FROM ({inner})"  # noqa: S608
