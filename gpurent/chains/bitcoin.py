@@ -31,7 +31,7 @@ from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import DerivedAddress
 
 from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .observations import Transfer, transfer_forget, transfer_record
 from .rpc import JsonRpcClient
 
 __all__ = ["BitcoinFamilyWatcher"]
@@ -66,10 +66,7 @@ class BitcoinFamilyWatcher:
         for entry in listing.get("transactions", []):
             if entry.get("category") != "receive":
                 continue
-            report.transfers += 1
-            observation = transfer_observe(self._transfer(entry), required=required)
-            if observation is not None and observation.credited_at is not None:
-                report.credited += 1
+            transfer_record(self._transfer(entry), required=required, report=report)
         for entry in listing.get("removed", []):
             if entry.get("category") == "receive":
                 transfer_forget(network=self.network, txid=entry["txid"], index=int(entry["vout"]))

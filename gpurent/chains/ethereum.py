@@ -23,10 +23,10 @@ from typing import Any
 from django.conf import settings
 
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
-from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState
+from gpurent.payments.models import DerivedAddress
 
 from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .observations import Transfer, transfers_record_since
 from .rpc import JsonRpcClient
 
 __all__ = ["TRANSFER_TOPIC", "EthereumWatcher"]
@@ -81,20 +81,8 @@ class EthereumWatcher:
         if start > tip:
             return
         watched = {row.address.lower(): row.address for row in DerivedAddress.objects.filter(network=NETWORK)}
-        found: set[tuple[str, int]] = set()
-        for transfer in [*self._native(start, tip, watched), *self._tokens(start, tip, watched)]:
-            found.add((transfer.txid, transfer.index))
-            report.transfers += 1
-            observation = transfer_observe(transfer, required=required)
-            if observation is not None and observation.credited_at is not None:
-                report.credited += 1
-        for txid, index in (
-            ChainObservation.objects.filter(network=NETWORK, state=ObservationState.SEEN, block_height__gte=start)
-            .values_list("txid", "output_index")
-            .iterator()
-        ):
-            if (txid, index) not in found:
-                transfer_forget(network=NETWORK, txid=txid, index=index)
+        transfers = [*self._native(start, tip, watched), *self._tokens(start, tip, watched)]
+        transfers_record_since(NETWORK, transfers, height=start, required=required, report=report)
         final = tip - required + 1
         report.blocks = tip - start + 1
         if final >= start - 1 and final >= 0:

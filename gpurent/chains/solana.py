@@ -35,7 +35,7 @@ from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, ReceivingAddress
 
 from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .observations import Transfer, transfer_forget, transfer_record
 from .rpc import JsonRpcClient
 
 __all__ = ["SolanaWatcher"]
@@ -83,16 +83,10 @@ class SolanaWatcher:
             statuses.update(self._signatures_since(address, floor))
         for signature, status in statuses.items():
             for transfer in self._transfers(signature, status, tip, required, watched):
-                self._observe(transfer, required, report)
+                transfer_record(transfer, required=required, report=report)
         self._recheck(exclude=set(statuses), tip=tip, required=required, report=report)
         report.blocks = max(tip - floor, 0)
         cursor_save(NETWORK, height=finalized, block_hash=f"finalized:{finalized}")
-
-    def _observe(self, transfer: Transfer, required: int, report: ScanReport) -> None:
-        report.transfers += 1
-        observation = transfer_observe(transfer, required=required)
-        if observation is not None and observation.credited_at is not None:
-            report.credited += 1
 
     def _signatures_since(self, address: str, floor: int) -> dict[str, str | None]:
         """Successful transactions of `address` in slots above `floor`: signature → confirmation status."""
@@ -166,4 +160,4 @@ class SolanaWatcher:
                 transfer = Transfer(
                     NETWORK, row.asset, row.txid, row.output_index, row.address, amount, "", slot, depth
                 )
-                self._observe(transfer, required, report)
+                transfer_record(transfer, required=required, report=report)

@@ -25,6 +25,7 @@ marked dropped, and a saved block whose id changed (a reorg deeper than the dept
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -32,10 +33,10 @@ from django.conf import settings
 
 from gpurent.payments.addresses import b58check_decode
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
-from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState, ReceivingAddress
+from gpurent.payments.models import DerivedAddress, ReceivingAddress
 
 from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .observations import Transfer, transfers_record_since
 from .rpc import HttpApiClient, RpcError
 
 __all__ = ["TRANSFER_TOPIC", "TronWatcher", "tron_hex"]
@@ -113,28 +114,19 @@ class TronWatcher:
         watched = self.watched()
         contracts = self.token_contracts()
         final = tip - required + 1
-        final_id = ""
-        found: set[tuple[str, int]] = set()
-        for number in range(start, tip + 1):
-            block = self._block(number)
-            if number == final:
-                final_id = block["blockID"]
-            for transfer in self._transfers(block, number, tip, watched, contracts):
-                found.add((transfer.txid, transfer.index))
-                report.transfers += 1
-                observation = transfer_observe(transfer, required=required)
-                if observation is not None and observation.credited_at is not None:
-                    report.credited += 1
-        for txid, index in (
-            ChainObservation.objects.filter(network=NETWORK, state=ObservationState.SEEN, block_height__gte=start)
-            .values_list("txid", "output_index")
-            .iterator()
-        ):
-            if (txid, index) not in found:
-                transfer_forget(network=NETWORK, txid=txid, index=index)
+        block_ids: dict[int, str] = {}
+
+        def transfers() -> Iterator[Transfer]:
+            # Block by block, each recorded before the next is read.
+            for number in range(start, tip + 1):
+                block = self._block(number)
+                block_ids[number] = block["blockID"]
+                yield from self._transfers(block, number, tip, watched, contracts)
+
+        transfers_record_since(NETWORK, transfers(), height=start, required=required, report=report)
         report.blocks = tip - start + 1
         if final >= start - 1 and final >= 0:
-            cursor_save(NETWORK, height=final, block_hash=final_id or self._block(final)["blockID"])
+            cursor_save(NETWORK, height=final, block_hash=block_ids.get(final) or self._block(final)["blockID"])
 
     def _transfers(
         self, block: dict[str, Any], number: int, tip: int, watched: dict[str, str], contracts: dict[str, str]
