@@ -17,7 +17,6 @@ depth) rewinds the scan by the depth and is reported.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -25,7 +24,7 @@ from django.conf import settings
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
 from gpurent.payments.models import DerivedAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
+from .base import LeasedWatcher, ScanReport, cursor_save, rescan_start
 from .observations import Transfer, transfers_record_since
 from .rpc import JsonRpcClient
 
@@ -40,7 +39,7 @@ def _int(value: Any) -> int:
     return int(str(value), 16)
 
 
-class EthereumWatcher:
+class EthereumWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: JsonRpcClient) -> None:
@@ -56,27 +55,10 @@ class EthereumWatcher:
             if pair.network == NETWORK and pair.token_contract
         }
 
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
-
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
         tip = _int(self.client.call("eth_blockNumber"))
-        cursor = cursor_get(NETWORK)
-        if not cursor.block_hash:
-            start = max(0, tip - 2 * required)
-        else:
-            start = cursor.height + 1
-            on_chain = self.client.call("eth_getBlockByNumber", hex(cursor.height), False)
-            if on_chain is None or on_chain["hash"] != cursor.block_hash:
-                start = max(0, cursor.height - required)
-                report.notes.append(f"saved block {cursor.height} left the chain; rescanning from {start}")
+        start = rescan_start(NETWORK, tip=tip, required=required, block_id_at=self._block_hash, report=report)
         report.height = tip
         if start > tip:
             return
@@ -88,6 +70,10 @@ class EthereumWatcher:
         if final >= start - 1 and final >= 0:
             block = self.client.call("eth_getBlockByNumber", hex(final), False)
             cursor_save(NETWORK, height=final, block_hash=block["hash"])
+
+    def _block_hash(self, number: int) -> str | None:
+        block = self.client.call("eth_getBlockByNumber", hex(number), False)
+        return None if block is None else str(block["hash"])
 
     def _native(self, start: int, tip: int, watched: dict[str, str]) -> list[Transfer]:
         transfers = []

@@ -26,7 +26,6 @@ when it is finalized *and* at the depth, and a transaction whose fork is abandon
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
@@ -34,7 +33,7 @@ from django.db.models import Q
 from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, ReceivingAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
+from .base import LeasedWatcher, ScanReport, cursor_get, cursor_save
 from .observations import Transfer, transfer_forget, transfer_record
 from .rpc import JsonRpcClient
 
@@ -45,7 +44,7 @@ _PAGE = 1000  # getSignaturesForAddress's largest page
 _STATUS_BATCH = 256  # getSignatureStatuses's largest request
 
 
-class SolanaWatcher:
+class SolanaWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: JsonRpcClient) -> None:
@@ -60,15 +59,6 @@ class SolanaWatcher:
             .filter(Q(mode=AddressMode.SHARED) | Q(allocated_at__isnull=False))
             .values_list("address", flat=True)
         )
-
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
 
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)

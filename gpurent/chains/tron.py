@@ -26,7 +26,6 @@ marked dropped, and a saved block whose id changed (a reorg deeper than the dept
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,7 +34,7 @@ from gpurent.payments.addresses import b58check_decode
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
 from gpurent.payments.models import DerivedAddress, ReceivingAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
+from .base import LeasedWatcher, ScanReport, cursor_save, rescan_start
 from .observations import Transfer, transfers_record_since
 from .rpc import HttpApiClient, RpcError
 
@@ -58,7 +57,7 @@ def _number(block: dict[str, Any]) -> int:
         raise RpcError("the Tron node answered a block without a number") from None
 
 
-class TronWatcher:
+class TronWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: HttpApiClient) -> None:
@@ -81,33 +80,20 @@ class TronWatcher:
         addresses |= {*ReceivingAddress.objects.filter(network=NETWORK).values_list("address", flat=True)}
         return {tron_hex(address): address for address in addresses}
 
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
-
     def _block(self, number: int) -> dict[str, Any]:
         block = self.client.post("/wallet/getblockbynum", {"num": number})
         if not isinstance(block, dict) or "blockID" not in block:
             raise RpcError(f"the Tron node has no block {number}")
         return block
 
+    def _block_id(self, number: int) -> str | None:
+        block = self.client.post("/wallet/getblockbynum", {"num": number})
+        return str(block.get("blockID")) if isinstance(block, dict) and block.get("blockID") else None
+
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
         tip = _number(self.client.post("/wallet/getnowblock"))
-        cursor = cursor_get(NETWORK)
-        if not cursor.block_hash:
-            start = max(0, tip - 2 * required)
-        else:
-            start = cursor.height + 1
-            saved = self.client.post("/wallet/getblockbynum", {"num": cursor.height})
-            if not isinstance(saved, dict) or saved.get("blockID") != cursor.block_hash:
-                start = max(0, cursor.height - required)
-                report.notes.append(f"saved block {cursor.height} left the chain; rescanning from {start}")
+        start = rescan_start(NETWORK, tip=tip, required=required, block_id_at=self._block_id, report=report)
         report.height = tip
         if start > tip:
             return
