@@ -122,6 +122,12 @@ class DiffusionSpec:
     patch_size: int = 1
     vae_tile_px: int = 512
     text_encoder_fp32_params: int = 0
+    text_encoder_hidden: tuple[int, ...] = ()
+    unet_channels: tuple[int, ...] = ()
+    unet_layers_per_block: int = 2
+    unet_transformer_depth: tuple[int, ...] = ()
+    unet_mid_transformer_depth: int = 1
+    unet_heads: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("denoiser_params", "denoiser_hidden", "denoiser_heads", "vae_params", "text_tokens"):
@@ -138,6 +144,29 @@ class DiffusionSpec:
             raise InvalidInput(
                 "model.diffusion.text_encoder_fp32_params", "must be within 0 and the largest text encoder's count"
             )
+        if self.text_encoder_hidden and len(self.text_encoder_hidden) != len(self.text_encoder_params):
+            raise InvalidInput("model.diffusion.text_encoder_hidden", "needs one width per text encoder")
+        for index, width in enumerate(self.text_encoder_hidden):
+            _positive(f"model.diffusion.text_encoder_hidden[{index}]", width)
+        self._check_unet()
+
+    def _check_unet(self) -> None:
+        levels = len(self.unet_channels)
+        if not levels:
+            return
+        if self.denoiser_kind != "unet":
+            raise InvalidInput("model.diffusion.unet_channels", "only a UNet has levels")
+        for name in ("unet_transformer_depth", "unet_heads"):
+            if len(getattr(self, name)) != levels:
+                raise InvalidInput(f"model.diffusion.{name}", "needs one entry per UNet level (unet_channels)")
+        for index in range(levels):
+            _positive(f"model.diffusion.unet_channels[{index}]", self.unet_channels[index])
+            _positive(f"model.diffusion.unet_heads[{index}]", self.unet_heads[index])
+            if self.unet_transformer_depth[index] < 0:
+                raise InvalidInput(f"model.diffusion.unet_transformer_depth[{index}]", "must be >= 0")
+        _positive("model.diffusion.unet_layers_per_block", self.unet_layers_per_block)
+        if self.unet_mid_transformer_depth < 0:
+            raise InvalidInput("model.diffusion.unet_mid_transformer_depth", "must be >= 0")
 
 
 @dataclass(frozen=True)
