@@ -72,7 +72,7 @@ TEMPLATES: dict[str, str] = {
     "dtrain.step": "Chosen by the fused-optimizer switch.",
     "dtrain.activations": "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; "
     "see the module notes.",
-    "dtrain.text_encoders_trained": "Resident and trained with the denoiser (train_text_encoder); T5 stays frozen.",
+    "dtrain.text_encoders_trained": "Resident and trained with the denoiser; T5 encoders stay frozen.",
     "dtrain.plus_text_encoders": "plus {params} text-encoder parameters",
     "dtrain.unet_levels": "Counted level by level at each level's resolution: what autograd keeps for every resnet, "
     "transformer block, skip concatenation and sampler, and the attention probabilities when the attention "

@@ -133,9 +133,7 @@ def unet_training_elements(
         if level > 0:
             walk.plain(tokens[level - 1] * prev)  # the upsampled tensor the convolution keeps
     walk.plain(tokens[0] * 3 * channels[0])  # output head: GroupNorm input, SiLU input, convolution input
-    widest = max(
-        (heads[level] * tokens[level] * tokens[level] for level in range(levels) if depth[level]), default=0
-    )
+    widest = max((heads[level] * tokens[level] * tokens[level] for level in range(levels) if depth[level]), default=0)
     if checkpointing:
         return UNetCount(walk.inputs + walk.uncheckpointed, 0, walk.largest, True)
     return UNetCount(walk.saved + walk.uncheckpointed, walk.scores, 0 if fused else 2 * widest, False)

@@ -91,9 +91,7 @@ TRANSLATED: dict[str, Any] = {
     "dtrain.activations": _(
         "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes."
     ),
-    "dtrain.text_encoders_trained": _(
-        "Resident and trained with the denoiser (train_text_encoder); T5 stays frozen."
-    ),
+    "dtrain.text_encoders_trained": _("Resident and trained with the denoiser; T5 encoders stay frozen."),
     "dtrain.plus_text_encoders": _("plus %(params)s text-encoder parameters"),
     "dtrain.unet_levels": _(
         "Counted level by level at each level's resolution: what autograd keeps for every resnet, transformer "

@@ -167,6 +167,9 @@ VARIANTS: list[dict[str, str]] = [
         "image_size": "512",
     },
     {"preset": "sdxl-base-1.0", "workload": "lora", "image_size": "1024", "lora_rank": "16"},
+    # Decision 0220: the CLIP text encoder trains too, eager attention keeps the probabilities.
+    {"preset": "sd-1.5", "workload": "lora", "image_size": "512", "attention": "eager", "train_text_encoder": "on"},
+    {"preset": "flux.1-dev", "workload": "lora", "image_size": "512"},
     {
         "preset": "sd-1.5",
         "workload": "full_finetune",
