@@ -39,7 +39,6 @@ __all__ = ["ENCODE", "PHASES", "diffusion_training_components"]
 ENCODE = "vae_encode"
 PHASES = (ENCODE, FB, STEP)
 _ALL = PHASES
-_VAE_ENCODER_CHANNELS = 128
 _CLIP_TOKENS = 77
 _CLIP_WIDTH = 768
 _LORA_MATRICES = {"qv": 2, "attention": 4}  # per layer, each h x h; all_linear adds the two h x 4h MLP matrices
@@ -265,17 +264,18 @@ def _encoder_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     )
 
 
-def _vae_encode(inp: EstimateInput) -> Component:
+def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     height, width = inp.image_height or 1024, inp.image_width or 1024
     b_vae = dense_bytes(inp)
-    per_pixel = _VAE_ENCODER_CHANNELS * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    channels = spec.vae_channels[0]  # the encoder's first level, at full resolution (decision 0222)
+    per_pixel = channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
     size = inp.batch_size * height * width * per_pixel
     return Component(
         "vae_encode",
         "VAE encode activations",
         size,
-        show(f"{inp.batch_size} image(s) x {height}x{width} px x 128 ch x decode tensor count", size),
-        text("dtrain.vae_encode"),
+        show(f"{inp.batch_size} image(s) x {height}x{width} px x {channels} ch x decode tensor count", size),
+        text("dtrain.vae_encode_width", channels=str(channels)),
         (ENCODE,),
         dynamic=True,
     )
@@ -285,4 +285,4 @@ def diffusion_training_components(inp: EstimateInput) -> list[Component]:
     """All components of one diffusion training step on one card."""
     spec = _spec(inp)
     parts = [*_frozen(inp, spec), *_states(inp, spec), _activations(inp, spec), _encoder_activations(inp, spec)]
-    return [c for c in [*parts, _vae_encode(inp)] if c.bytes]
+    return [c for c in [*parts, _vae_encode(inp, spec)] if c.bytes]

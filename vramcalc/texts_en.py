@@ -79,6 +79,9 @@ TEMPLATES: dict[str, str] = {
     "kernel is not memory-efficient.",
     "dtrain.text_encoder_activations": "The trained CLIP text encoders keep their activations for backward "
     "(77 tokens, Korthikanti's 34·h bytes per token per layer at 16-bit).",
+    "dtrain.vae_encode_width": "The encoder's first level runs at full resolution with {channels} channels (the "
+    "VAE's first width); no gradients flow through it.",
+    # Kept for estimates saved before engine 0.2.2 (their records name it); new estimates use the width above.
     "dtrain.vae_encode": "The encoder's first level runs at full resolution with 128 channels; no gradients "
     "flow through it.",
     # Training (train.py, components/training.py)

@@ -58,6 +58,7 @@ MESSAGES: dict[str, Any] = {
     "missing or not an integer": _("missing or not an integer"),
     "must be 'unet' or 'dit'": _("must be 'unet' or 'dit'"),
     "needs one entry per UNet level (unet_channels)": _("needs one entry per UNet level (unet_channels)"),
+    "needs at least two VAE levels": _("needs at least two VAE levels"),
     "needs one width per text encoder": _("needs one width per text encoder"),
     "only a UNet has levels": _("only a UNet has levels"),
     "must be > 0": _("must be > 0"),

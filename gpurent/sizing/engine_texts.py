@@ -102,6 +102,10 @@ TRANSLATED: dict[str, Any] = {
         "The trained CLIP text encoders keep their activations for backward (77 tokens, Korthikanti's 34·h bytes "
         "per token per layer at 16-bit)."
     ),
+    "dtrain.vae_encode_width": _(
+        "The encoder's first level runs at full resolution with %(channels)s channels (the VAE's first width); no "
+        "gradients flow through it."
+    ),
     "dtrain.vae_encode": _(
         "The encoder's first level runs at full resolution with 128 channels; no gradients flow through it."
     ),

@@ -197,3 +197,23 @@ def test_unet_layout_validation() -> None:
         DiffusionSpec(1000, "dit", 4, 1, 10, unet_channels=(4,), unet_transformer_depth=(1,), unet_heads=(1,))
     with pytest.raises(InvalidInput, match="one width per text encoder"):
         DiffusionSpec(1000, "unet", 4, 1, 10, text_encoder_params=(5, 6), text_encoder_hidden=(4,))
+
+
+def test_vae_widths_come_from_the_model() -> None:
+    """Decision 0222: encode at the first VAE width, decode at the second (both at full resolution)."""
+    import dataclasses
+
+    from vramcalc.presets import get_preset
+
+    model = get_preset("sd-1.5")
+    assert model.diffusion is not None
+    narrow = dataclasses.replace(model, diffusion=dataclasses.replace(model.diffusion, vae_channels=(64, 128, 256)))
+    fields = {"image_height": 512, "image_width": 512}
+    for workload, key in (("lora", "vae_encode"), ("diffusion", "vae_decode")):
+        wide_part = _run("sd-1.5", workload, **fields).component(key)
+        narrow_part = estimate(inputs_from_dict({"model": narrow, "workload": workload, **fields})).component(key)
+        assert wide_part is not None
+        assert narrow_part is not None
+        assert wide_part.bytes == 2 * narrow_part.bytes
+    with pytest.raises(InvalidInput, match="two VAE levels"):
+        dataclasses.replace(model.diffusion, vae_channels=(128,))
