@@ -68,7 +68,6 @@ def has_layout(spec: DiffusionSpec) -> bool:
 
 @dataclass
 class _Walk:
-    spec: DiffusionSpec
     trained: str
     fused: bool
     text_tokens: int
@@ -114,7 +113,7 @@ def unet_training_elements(
     """Elements per image at the training peak; ``trained`` is ``frozen_qv``, ``attention`` or ``all``."""
     channels, depth, heads = spec.unet_channels, spec.unet_transformer_depth, spec.unet_heads
     levels, layers = len(channels), spec.unet_layers_per_block
-    walk = _Walk(spec, trained, fused, spec.text_tokens)
+    walk = _Walk(trained, fused, spec.text_tokens)
     tokens = [_tokens(latent_h, latent_w, level) for level in range(levels)]
     skips, prev = [channels[0]], channels[0]
     for level in range(levels):
