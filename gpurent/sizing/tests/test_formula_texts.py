@@ -113,3 +113,11 @@ def test_the_breakdown_shows_translated_formulas(client, language):
     ]
     assert shown
     assert not any(" params" in line or "foreach step" in line for line in shown), shown
+
+
+@pytest.mark.django_db
+def test_the_fit_table_shows_the_catalog_region_and_interconnect_translated(client, demo_catalog):
+    response = client.post(reverse("sizing:result"), DEFAULTS, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
+    page = html.unescape(response.content.decode())
+    assert "NVLink 5 entre las dos tarjetas (1,8 TB/s en cada sentido)" in page
+    assert "between the two cards" not in page
