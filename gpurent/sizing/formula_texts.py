@@ -8,8 +8,9 @@ language can move the value, as Turkish does). The numbers, the operators, units
 (h, P, ad, kd, f), dtypes, identifiers (``all_linear``, ``forward_backward``) and product names (LoRA, KV,
 GGUF, softmax) are notation and stay as they are, like the byte figures elsewhere on the page.
 
-The quantization notes inside a weights formula are the engine's own texts (``quant.*``); they are rendered
-through :mod:`.engine_texts`, with the translations the assumptions use.
+The quantization notes inside a weights formula are the engine's own texts (``quant.*``), as is the "plus … text-encoder
+parameters" of a LoRA with text encoders; they are rendered through :mod:`.engine_texts`, with the translations the
+assumptions use.
 
 Replacement is one pass from left to right, longest phrase first at each position, so a translated phrase is
 never translated again. ``test_formula_texts`` fails when a formula of any estimator variant keeps an English
@@ -117,6 +118,15 @@ PHRASES: dict[str, Any] = {
     "KV heads": pgettext_lazy("estimator formula", "KV heads"),
     "MLA latent": pgettext_lazy("estimator formula", "MLA latent"),
     "B per token-layer": pgettext_lazy("estimator formula", "B per token-layer"),
+    # UNet levels (diffusion training).
+    "checkpoint inputs": pgettext_lazy("estimator formula", "checkpoint inputs"),
+    "recomputed module": pgettext_lazy("estimator formula", "recomputed module"),
+    "attention probabilities": pgettext_lazy("estimator formula", "attention probabilities"),
+    "score gradients": pgettext_lazy("estimator formula", "score gradients"),
+    "saved": pgettext_lazy("estimator formula", "saved"),
+    "elements": pgettext_lazy("estimator formula", "elements"),
+    "levels": pgettext_lazy("estimator formula", "levels"),
+    "per layer": pgettext_lazy("estimator formula", "per layer"),
     # Images (diffusion).
     "image(s)": pgettext_lazy("estimator formula", "image(s)"),
     "{n} ch": pgettext_lazy("estimator formula", "%(n)s ch"),
@@ -134,6 +144,9 @@ PHASES: dict[str, Any] = {
     "forward_backward": pgettext_lazy("estimator formula", "forward_backward"),
     "optimizer_step": pgettext_lazy("estimator formula", "optimizer_step"),
 }
+
+# Engine texts (besides the ``quant.*`` notes) that a formula quotes: rendered as records, like the assumptions.
+_QUOTED = {"dtrain.plus_text_encoders"}
 
 _VALUE = r"\w(?:[\w.,]*\w)?"
 
@@ -154,7 +167,9 @@ def _compiled() -> tuple[re.Pattern[str], tuple[tuple[str, str, Any], ...]]:
     """One alternation of every phrase, longest English first; each entry: (group, kind, key or translation)."""
     entries: list[tuple[str, str, Any]] = [("phrase", english, translated) for english, translated in PHRASES.items()]
     # The quantization notes the weights formula quotes from the engine (``quant.*``), translated as records.
-    entries += [("quant", template, key) for key, template in TEMPLATES.items() if key.startswith("quant.")]
+    entries += [
+        ("quant", template, key) for key, template in TEMPLATES.items() if key in _QUOTED or key.startswith("quant.")
+    ]
     entries.sort(key=lambda entry: -len(re.sub(r"\{\w+\}", "", entry[1])))
     table = tuple((f"e{index}", kind, value) for index, (kind, _english, value) in enumerate(entries))
     alternation = "|".join(_pattern(english, f"e{index}") for index, (_kind, english, _value) in enumerate(entries))

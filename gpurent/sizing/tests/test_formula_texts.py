@@ -32,7 +32,7 @@ NOTATION |= {"adamw", "adam", "lion", "sgd", "adafactor"}  # optimizer names, as
 LOANWORDS = {"token", "embedding", "embeddings", "forward", "backward", "tensor"}
 SAME: dict[str, set[str]] = {
     "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser"},
-    "vi": LOANWORDS | {"byte", "cross-attention", "scale"},
+    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale"},
     "tr": LOANWORDS,
 }
 WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][a-z]*(?:-[a-z]+)*(?![A-Za-z0-9_-])")
