@@ -26,6 +26,11 @@ At the start of backward everything is live, plus (without a memory-efficient ke
 matrices of the widest self-attention (the gradients of the probabilities and of the scores). With gradient
 checkpointing (each resnet and each ``Transformer2DModel`` a checkpoint) only the checkpointed modules' inputs
 are kept, plus the samplers and the output head, plus the largest module recomputed with its transients.
+
+Limits: everything is counted in the compute dtype. Under autocast (mixed precision) the norms and the softmax
+produce fp32 outputs, and an eager attention keeps both the fp32 probabilities and their 16-bit copy (6 bytes
+per score element instead of 2): a 16-bit eager run is undercounted there. With LoRA, the tensors before the
+first adapted layer need no gradient and are not kept; they are counted (a small overcount).
 """
 
 from __future__ import annotations
@@ -63,7 +68,6 @@ def has_layout(spec: DiffusionSpec) -> bool:
 
 @dataclass
 class _Walk:
-    spec: DiffusionSpec
     trained: str
     fused: bool
     text_tokens: int
@@ -109,7 +113,7 @@ def unet_training_elements(
     """Elements per image at the training peak; ``trained`` is ``frozen_qv``, ``attention`` or ``all``."""
     channels, depth, heads = spec.unet_channels, spec.unet_transformer_depth, spec.unet_heads
     levels, layers = len(channels), spec.unet_layers_per_block
-    walk = _Walk(spec, trained, fused, spec.text_tokens)
+    walk = _Walk(trained, fused, spec.text_tokens)
     tokens = [_tokens(latent_h, latent_w, level) for level in range(levels)]
     skips, prev = [channels[0]], channels[0]
     for level in range(levels):
