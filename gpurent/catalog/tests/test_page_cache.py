@@ -2,6 +2,8 @@
 never stale after a stock, price or model change, per language and query, and never to or from a signed-in
 customer."""
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import INFO, add_message
@@ -136,8 +138,8 @@ def test_the_gpu_page_is_cached_and_shows_a_stock_change_at_once(client, demo_ca
 
 @pytest.fixture
 def anonymous_get():
-    def make(path: str = "/", **extra: str):
-        request = RequestFactory().get(path, **extra)
+    def make(path: str = "/", **extra: Any) -> Any:
+        request: Any = RequestFactory().get(path, **extra)
         request.session = SessionStore()
         request._messages = FallbackStorage(request)
         request.user = AnonymousUser()
@@ -181,7 +183,9 @@ def test_store_page_keeps_only_a_plain_page_without_cookie_or_token(anonymous_ge
     assert cached_page(key) is None
     request.session.modified = False
     store_page(request, key, HttpResponse("<p>a</p>"))
-    assert cached_page(key).content == b"<p>a</p>"
+    stored = cached_page(key)
+    assert stored is not None
+    assert stored.content == b"<p>a</p>"
 
 
 def test_a_cached_page_costs_one_small_query(client, demo_catalog, django_assert_num_queries):
@@ -208,7 +212,7 @@ def test_a_gpu_taken_off_sale_leaves_the_cached_pages(client, demo_catalog):
 def test_the_catalog_version_moves_with_every_change_a_page_shows(demo_catalog):
     seen = {catalog_version()}
     gpu = GpuModel.objects.get(slug="h100-80gb")
-    other = GpuModel.objects.exclude(pk=gpu.pk).first()
+    other = GpuModel.objects.exclude(pk=gpu.pk).get(slug="a100-80gb")
     assert stock_reserve(gpu_id=gpu.pk, lots=1)
     stock_release(gpu_id=other.pk, lots=1)  # stock moved on two rows, its sum did not
     seen.add(catalog_version())
