@@ -1,6 +1,7 @@
 """Measurement: recall and false-positive rate of the secret redactor on both parts of its corpus.
 
-    .venv/bin/python bench/redaction_recall.py [--part tuning|tuning3|heldout|heldout2|heldout3|all] [--show-misses]
+    .venv/bin/python bench/redaction_recall.py [--part tuning|tuning3|heldout|heldout2|heldout3|heldout4|all]
+        [--show-misses]
     .venv/bin/python bench/redaction_recall.py --stress
 
 The corpus is `gpurent/core/tests/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
@@ -30,7 +31,7 @@ TARGET_RECALL, TARGET_FP = 0.98, 0.01
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["tuning", "tuning3", "heldout", "heldout2", "heldout3", "all"], default="all"
+        "--part", choices=["tuning", "tuning3", "heldout", "heldout2", "heldout3", "heldout4", "all"], default="all"
     )
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--stress", action="store_true", help="time three large inputs instead")

@@ -5,6 +5,8 @@
 - **heldout**: `heldout/*.jsonl`, written and committed before the patterns were changed, never tuned on.
 - **heldout2**: `heldout2/*.jsonl`, written after the first round of changes with new wordings, never tuned on.
 - **heldout3**: `heldout3/*.jsonl`, pasted config files and code, written before the third round, never tuned on.
+- **heldout4**: `heldout4/*.jsonl`, support requests with command lines, files and wallets, written by an engineer
+  who did not read the patterns nor run the redactor on it, never tuned on.
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -22,7 +24,7 @@ from . import clean_texts, secret_samples
 
 __all__ = ["PARTS", "Part", "Score", "load_part", "score"]
 
-PARTS = ("tuning", "tuning3", "heldout", "heldout2", "heldout3")
+PARTS = ("tuning", "tuning3", "heldout", "heldout2", "heldout3", "heldout4")
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
 
