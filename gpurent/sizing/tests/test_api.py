@@ -172,7 +172,12 @@ def test_create_estimate_fit_table_is_computed_once_per_inputs_and_catalog_versi
 
     computed = []
     real = services.size_workload
-    monkeypatch.setattr(services, "size_workload", lambda *a, **k: computed.append(1) or real(*a, **k))
+
+    def counted(*args, **kwargs):
+        computed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "size_workload", counted)
     auth = bearer(user)
     first = post(client, auth, SERVING_70B, key="a").json()
     second = post(client, auth, SERVING_70B, key="b").json()
