@@ -102,3 +102,15 @@ def test_an_unpaid_intent_is_worth_what_it_was_issued_for(client, customer, orde
     html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
     assert '<span data-testid="intent-worth">$410.00</span>' in html
     assert "the rest of" not in html
+
+
+def test_the_payment_pairs_read_in_the_customers_language(client, customer, order):
+    intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    client.force_login(customer)
+    page = reverse("orders:rental", args=[order.ref])
+    html = client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<strong>USDT en Tron (TRC-20)</strong>" in html  # the instructions' heading
+    assert ">BTC en Bitcoin</option>" in html  # the "Pay with" choices
+    assert " on Tron" not in html
+    balance = client.get(reverse("payments:balance"), HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+    assert ">Tron ağında USDT (TRC-20)</option>" in balance  # "Receive in"
