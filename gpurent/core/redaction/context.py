@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
 
-__all__ = ["CONTEXT_PATTERNS", "context_spans"]
+__all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
 _KEYWORDS = (
     r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
@@ -38,7 +38,8 @@ _OWNER = (
     r"(?:my|our|the|team|wandb|w&b|hf|hugging[ ]?face|openai|anthropic|kaggle|replicate|runpod|vast(?:\.ai)?|together"
     r"|cohere|mistral|groq|github|gitlab|stripe|twilio|sendgrid|slack|discord|cloudflare|ngrok|pinecone|langsmith)"
 )
-_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,300})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,300}))"""
+# Bounded, so that no pattern can scan further than a long token (an AWS session token is 300–1,000 characters).
+_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,2000}))"""
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -46,7 +47,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?"""
+            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?\]?"""
             rf"""(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
         ),
         Kind.SECRET,
@@ -95,12 +96,12 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # `pw: …`, `(pass: …)`
     (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
-    # "my password is hunter2", "the API key was …", "set the root password to …"
+    # "my password is hunter2", "the API key was …", "set the root password to …", and up to five words between the
+    # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+(?:for|of|on|de|del|para|của|cho)\s+(?:the\s+|my\s+|la\s+|el\s+|mi\s+)?"""
-            r"""[\w.@-]+)?\s+(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)"""
-            r"""[.,;:)!]?(?=\s|$)"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+[\w.@&-]+){{0,5}}?\s+(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
+            r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
         "prose",
@@ -121,6 +122,25 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         ),
         Kind.SECRET,
         "colon",
+    ),
+    # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
+            r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
+        ),
+        Kind.SECRET,
+        "prose",
+    ),
+    # the second half of a secret pasted in two parts: "and the rest: …", "second half of the key: …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>rest|remainder|second[ \t]+(?:half|part)|last[ \t]+part|part[ \t]*(?:2|two|b))"""
+            r"""(?:[ \t]+of[ \t]+(?:it|(?:the|my)[ \t]+\w+))?[ \t]*(?:is[ \t]*:?|:)[ \t]*(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
     ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
     (
@@ -163,7 +183,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     (re.compile(r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}=*)"), Kind.AUTH_HEADER, "any"),
     (
-        re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:(?P<secret>[^\s@/?]+)@[A-Za-z0-9\[]"),
+        # up to the last `@` before the host: an unescaped `@` or `#` inside the password is kept in the secret
+        re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:(?P<secret>[^\s/?]+)@[A-Za-z0-9\[]"),
         Kind.PASSWORD_IN_URL,
         "any",
     ),
@@ -202,10 +223,20 @@ _PLACEHOLDER_WORDS = frozenset(
         "str",
         "string",
         "your_api_key",
+        "pass",
+        "passwd",
+        "pwd",
+        "changeme",
+        "example",
+        "placeholder",
     ]
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\(.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
+    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
+)
+# A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.
+_PLACEHOLDER_PART = re.compile(
+    r"(?i)(?:^|[_. -])(?:your|here|example|placeholder|change[_-]?me|dummy|replace[_-]?me|insert)(?:$|[_. -])"
 )
 
 
@@ -217,11 +248,12 @@ def _is_path(value: str) -> bool:
     return any(char in value for char in "._-") or value == value.lower()
 
 
-def _is_placeholder(value: str) -> bool:
+def is_placeholder(value: str) -> bool:
+    """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
     lowered = value.lower()
     if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.")):
         return True
-    return bool(_PLACEHOLDER.match(value))
+    return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
 
 
 def _password_like(value: str) -> bool:
@@ -261,7 +293,7 @@ def _key_like(value: str) -> bool:
 
 def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     """The kind of a value found by a context pattern, or None when it cannot be a secret."""
-    if _is_placeholder(value):
+    if is_placeholder(value):
         return None
     normalized = re.sub(r"[^a-z]", "", key.lower())
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default

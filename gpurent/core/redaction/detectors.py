@@ -41,7 +41,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from .context import context_spans
+from .context import context_spans, is_placeholder
 from .kinds import Kind
 from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
 from .seed_phrases import find_seed_phrases
@@ -139,6 +139,8 @@ def _library_spans(text: str) -> Iterator[Span]:
             while end > start and text[end - 1] in _DELIMITERS:
                 end -= 1
             if start < end and (kind == Kind.PRIVATE_KEY or not _placeholder(text[start:end])):
+                if kind == Kind.PASSWORD_IN_URL and is_placeholder(text[start:end]):
+                    continue  # `postgresql://user:password@localhost/db` in an example file
                 yield Span(start, end, kind, priority)
 
 
@@ -238,6 +240,8 @@ def _continuation(text: str, end: int) -> int | None:
     if match is None:
         return None
     rest = match.group("rest")
+    if "=" in rest.rstrip("="):
+        return None  # `LOG_LEVEL=info`: the next line of a config file, not the rest of a token
     random_looking = any(char.isdigit() for char in rest) or (
         any(char.isupper() for char in rest[1:]) and any(char.islower() for char in rest)
     )

@@ -77,6 +77,7 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"nvapi-[A-Za-z0-9_-]{60,}"), Kind.SECRET),  # NVIDIA API catalog key
     (re.compile(r"key-[a-f0-9]{32}\b"), Kind.SECRET),  # mailgun-private-api-token
     (re.compile(r"SK[0-9a-fA-F]{32}\b"), Kind.TWILIO_KEY),  # twilio-api-key (upper-case hex too)
+    (re.compile(r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"), Kind.SECRET),  # LangSmith (trufflehog's langsmith)
     (re.compile(r"NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}"), Kind.SECRET),  # new-relic-user-api-key, insert, browser
 )
 

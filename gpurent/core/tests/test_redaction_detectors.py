@@ -216,6 +216,13 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "RABBITMQ_DEFAULT_PASS: {s}", pick(_ALNUM, 12) + "!"),
     (Kind.PASSWORD, "DSN=ml;UID=reporter;PWD={s};Trusted_Connection=no", pick(_ALNUM, 12) + "!"),
     (Kind.PRIVATE_KEY, "client-key-data: {s}", base64.b64encode(pem("RSA PRIVATE KEY").encode()).decode()),
+    # round 4 (issue 15)
+    (Kind.SECRET, "LANGCHAIN_API_KEY {s} end", "lsv2_pt_" + pick(_HEX, 32) + "_" + pick(_HEX, 10)),
+    (Kind.SECRET, "the form cut it: sk-ant-…\nand the rest: {s}", pick(_ALNUM, 40) + "7"),
+    (Kind.PASSWORD, "la contraseña de root que me dieron ({s}) no funciona", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD_IN_URL, "postgresql://svc:{s}@pg-prod.internal:5432/train", "@ga#8" + pick(_ALNUM, 12) + "@x"),
+    (Kind.SECRET, "os.environ['LANGCHAIN_API_KEY'] = '{s}'", pick(_ALNUM, 30) + "1"),
+    (Kind.PASSWORD, "Mật khẩu SSH của tôi là {s} nhưng bị từ chối", pick(_ALNUM, 12) + "4"),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -242,6 +249,8 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "client-certificate-data: " + base64.b64encode(pem("CERTIFICATE").encode()).decode(),
         "hf token\nhf_abcdefghijklmnopq\nCompleted",
         "PWD=/home/Ada",
+        "call wandb.login(key=[your_api_key])",
+        "DATABASE_URL=postgresql://user:password@localhost:5432/db",
     ],
 )
 def test_look_alikes_stay(text):
@@ -273,3 +282,9 @@ def _every_pattern():
 @pytest.mark.parametrize(("name", "pattern"), list(_every_pattern()), ids=lambda value: str(value)[:60])
 def test_every_detector_has_a_sample_here(name, pattern):
     assert any(pattern.search(template.format(s=secret)) for _kind, template, secret in SAMPLES), name
+
+
+def test_the_line_after_a_token_is_kept_when_it_is_an_assignment():
+    key = "sk-proj-" + pick(_ALNUM, 60)
+    result = redact_text(f"OPENAI_API_KEY={key}\nLOG_LEVEL=info", field="logs")
+    assert result.text == f"OPENAI_API_KEY={marker(Kind.OPENAI_KEY)}\nLOG_LEVEL=info"
