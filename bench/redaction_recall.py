@@ -1,6 +1,6 @@
 """Measurement: recall and false-positive rate of the secret redactor on both parts of its corpus.
 
-    .venv/bin/python bench/redaction_recall.py [--part tuning|tuning3|heldout|heldout2|heldout3|all] [--show-misses]
+    .venv/bin/python bench/redaction_recall.py [--part tuning|tuning3|tuning4|heldout|heldout2|heldout3|all] [--show-misses]
     .venv/bin/python bench/redaction_recall.py --stress
 
 The corpus is `gpurent/core/tests/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
@@ -25,12 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 TARGET_RECALL, TARGET_FP = 0.98, 0.01
+PART_NAMES = ("tuning", "tuning3", "tuning4", "heldout", "heldout2", "heldout3")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--part", choices=["tuning", "tuning3", "heldout", "heldout2", "heldout3", "all"], default="all"
+        "--part", choices=[*PART_NAMES, "all"], default="all"
     )
     parser.add_argument("--show-misses", action="store_true")
     parser.add_argument("--stress", action="store_true", help="time three large inputs instead")

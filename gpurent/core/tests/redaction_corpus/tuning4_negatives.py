@@ -1,0 +1,135 @@
+# ruff: noqa: E501  (one realistic sample per line reads better than wrapped ones)
+"""Clean texts of the fourth tuning part (see `build_tuning4.py`): look-alikes that must come back unchanged."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from .fakes import ALNUM, B64, LOWER, Fakes
+from .writer import repeat
+
+DIGITS = "0123456789"
+
+
+def _commands(f: Fakes) -> list:
+    return [
+        lambda: f"docker run -u 1000 -p 8080:80 -v /data:/data vllm/vllm-openai:v0.6.{f.rng.randint(0, 9)}",
+        lambda: f"docker run --rm -u $(id -u):$(id -g) -p {f.rng.randint(2000, 9000)}:8888 jupyter/base-notebook",
+        lambda: f"ssh -p {f.rng.randint(2000, 40000)} -i ~/.ssh/id_ed25519 root@203.0.113.{f.rng.randint(2, 250)}",
+        lambda: f"scp -P {f.rng.randint(2000, 40000)} -r checkpoints/ root@gpu-4:/data/",
+        lambda: "mysql -u root -p -h 127.0.0.1 shop\nEnter password:",
+        lambda: "psql -h db.internal -U postgres -W",
+        lambda: "echo $GITHUB_TOKEN | docker login ghcr.io -u ada --password-stdin",
+        lambda: "aws ecr get-login-password --region us-east-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com",
+        lambda: 'echo "${REGISTRY_PASSWORD}" | podman login -u robot --password-stdin quay.io',
+        lambda: "docker login -u ada -p $(cat ~/.registry_pw) registry.acme.dev",
+        lambda: f"python train.py --max_new_tokens {f.rng.randint(64, 4096)} --tokenizer_name meta-llama/Llama-3.1-8B --pad_token_id 128001",
+        lambda: "torchrun train.py --hub_token $HF_TOKEN --report_to wandb --password-file /run/secrets/db_pw",
+        lambda: "aws configure set region us-west-2 && aws configure set output json",
+        lambda: "aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY --profile ci",
+        lambda: "git config --global user.name 'Ada Lovelace' && git config --global credential.helper store",
+        lambda: "dvc remote modify --local storage credentialpath ~/.aws/credentials",
+        lambda: "yarn config set npmRegistryServer https://npm.acme.dev",
+        lambda: "gh secret set HF_TOKEN < hf_token.txt",
+        lambda: "aws ssm get-parameter --name /prod/trainer/db-password --with-decryption --query Parameter.Value",
+        lambda: "az keyvault secret show --vault-name ml-kv --name hf-token --query value -o tsv",
+        lambda: "kubectl create secret generic hf --from-file=token=./hf_token.txt",
+        lambda: "openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout env:P12_PASS",
+        lambda: "openssl req -x509 -nodes -newkey rsa:4096 -keyout key.pem -out cert.pem -days 365",
+        lambda: "keytool -list -keystore cacerts -storepass:env STOREPASS",
+        lambda: "7z a -mx=9 weights.7z ./weights && unzip -l checkpoint.zip",
+        lambda: "ffmpeg -i in.mp4 -c:v libx264 -pass 2 -b:v 2M out.mp4",
+        lambda: "iperf3 -c 10.0.0.2 -p 5201 -u -b 10G",
+        lambda: "nc -u 10.0.0.9 -p 4444",
+        lambda: "ipmitool -I lanplus -H 10.0.9.21 -U ADMIN -E chassis status",
+        lambda: "sudo -S true < /dev/null; echo 'nvidia-smi -pm 1' | sudo tee /etc/rc.local",
+        lambda: "cat ~/.ssh/id_ed25519.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + f.pick(B64, 43) + " ada@laptop",
+        lambda: f"$ cat ~/.config/solana/cli/config.yml\njson_rpc_url: https://api.mainnet-beta.solana.com\nkeypair_path: /root/.config/solana/id.json\ncommitment: confirmed\n# pubkey {f.solana_address()}",
+        lambda: f"$ cat ~/.cache/huggingface/token_hash\n{f.hex(8)}",
+        lambda: "$ cat /run/secrets/README\nsecrets are mounted here by docker swarm",
+        lambda: "forge script script/Deploy.s.sol --rpc-url $RPC --private-key $PRIVATE_KEY --broadcast",
+        lambda: "helm install pg bitnami/postgresql --set auth.existingSecret=pg-secret --set primary.persistence.size=50Gi",
+        lambda: "terraform apply -var-file=prod.tfvars -var 'db_password_secret_arn=arn:aws:secretsmanager:us-east-1:123:secret:db'",
+        lambda: "htpasswd -c /etc/nginx/.htpasswd ada\nNew password:\nRe-type new password:\nAdding password for user ada",
+        lambda: "rabbitmqctl list_users && rabbitmqctl set_permissions -p / trainer '.*' '.*' '.*'",
+        lambda: "net user gpuadmin /delete",
+        lambda: f"gh run view {f.rng.randint(10**9, 10**10)} --log | grep -i token\n  HF_TOKEN: ***",
+        lambda: "printf 'nameserver 1.1.1.1\\n' | sudo tee /etc/resolv.conf",
+        lambda: "xfreerdp /v:10.0.0.40 /u:Administrator /cert:ignore /size:1920x1080",
+        lambda: "smbclient -L //nas01 -U ada",
+    ]
+
+
+def _words(f: Fakes) -> list:
+    return [
+        lambda: "my API key – where do I find it in the dashboard?",
+        lambda: "the password for the jupyter on port 8888 is not accepted anymore",
+        lambda: "the root password we set on the box is too short according to your policy",
+        lambda: "I use a password manager (1Password) so the password is definitely right",
+        lambda: "password (min. 12 characters) and the token (from the dashboard) are required",
+        lambda: "My API key:\nit is in the settings page, right?\nthanks",
+        lambda: "Here is the token limit\nMax tokens per request: 8192",
+        lambda: "the second half of the training run is slower than the first",
+        lambda: "and the rest: 40 GB of disk, 2 GPUs, Ubuntu 22.04",
+        lambda: f"the rest of the output:\nsha256:{f.hex(64)}  model.safetensors",
+        lambda: "the secret to fast training here is FlashAttention-2 with bf16",
+        lambda: "token count for the run is 128000 and the key metric is loss",
+        lambda: "la contraseña del servidor es incorrecta según el log, ¿podéis revisar?",
+        lambda: "Khóa API của mình là không hợp lệ sao?",
+        lambda: "API anahtarım çalışmıyor, yenisini nasıl alırım?",
+        lambda: "Özel anahtarım şu an cüzdanda, paylaşmam gerekiyor mu?",
+        lambda: "passphrase of the ssh key: I forgot it, can I reset?",
+        lambda: "creds are in the vault / ask ops",
+        lambda: "username: ubuntu\npassword: (the one you set at checkout)\nport: 22",
+        lambda: "login ada password reset link expired on https://grafana.acme.dev",
+        lambda: "Private key (hex): I don't have it, only the public address",
+        lambda: "the key without the header lines is not accepted by ssh-add",
+        lambda: f"my solana wallet address is {f.solana_address()} and the deposit has not arrived",
+        lambda: f"Phantom shows the transaction signature {f.solana_signature()} as confirmed",
+        lambda: f"solana confirm -v {f.solana_signature()}\nTransaction executed in slot {f.rng.randint(10**8, 10**9)}",
+        lambda: f"recentBlockhash: {f.b58(f.raw(32))}\nsignature: {f.solana_signature()}",
+        lambda: f"tx hex: {f.hex(128)}",
+        lambda: f"ed25519 signature (hex): {f.hex(128)}",
+        lambda: f"bytes of the digest: {json.dumps(list(f.raw(64)))}",
+        lambda: f"keypair.json is at ~/.config/solana/id.json, my pubkey is {f.solana_address()}",
+        lambda: "My seed phrase is safe in a drawer, I just need the payout address changed",
+        lambda: "recovery phrase:\nI wrote it on paper, do you need it? (I know I should not share it)",
+        lambda: "the mnemonic has 12 words but the wallet says it is invalid",
+    ]
+
+
+def _pastes(f: Fakes) -> list:
+    return [
+        lambda: f"-----BEGIN CERTIFICATE-----\nMIID{f.pick(B64, 60)}\n{f.pick(B64, 64)}\n-----END CERTIFICATE-----",
+        lambda: f"-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{f.pick(B64, 30)}\n{f.pick(B64, 64)}\nIDAQAB\n-----END PUBLIC KEY-----",
+        lambda: f"public key (base64): MCowBQYDK2VwAyEA{f.pick(B64, 43)}=",
+        lambda: f"apiVersion: v1\nkind: ConfigMap\ndata:\n  config.json: {base64.b64encode(json.dumps({'model': 'llama', 'max_tokens': 4096}).encode()).decode()}",
+        lambda: f'{{"payload": "{base64.b64encode(json.dumps({"event": "instance.started", "gpu": "H100", "hours": f.rng.randint(1, 99)}).encode()).decode()}"}}',
+        lambda: f"[Interface]\nAddress = 10.8.0.2/24\nListenPort = 51820\n[Peer]\nPublicKey = {f.pick(B64, 43)}=\nAllowedIPs = 0.0.0.0/0",
+        lambda: "~/.oci/config\n[DEFAULT]\nkey_file=~/.oci/oci_api_key.pem\npass_phrase=${OCI_PASSPHRASE}\nregion=eu-frankfurt-1",
+        lambda: "redis.conf:\nbind 0.0.0.0\n# requirepass foobared\nmaxmemory 8gb",
+        lambda: "spring.datasource.password=${DB_PASSWORD}\nspring.jpa.hibernate.ddl-auto=validate",
+        lambda: "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+        lambda: "$db_password = getenv('DB_PASSWORD');",
+        lambda: "requests.get(url, auth=(user, password), timeout=10)",
+        lambda: "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings.production')",
+        lambda: f"aws sts get-caller-identity\n{{\n    \"UserId\": \"AROA{f.pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 17)}:ada\",\n    \"Account\": \"123456789012\",\n    \"Arn\": \"arn:aws:sts::123456789012:assumed-role/gpu/ada\"\n}}",
+        lambda: "aws configure list\n      Name                    Value             Type    Location\n access_key     ****************WXYZ shared-credentials-file\n secret_key     ****************abcd shared-credentials-file",
+        lambda: f"pk.eyJ1IjoiYWRhIiwiYSI6I{f.pick(ALNUM, 30)}.{f.pick(ALNUM, 22)} is our public Mapbox token for the status map",
+        lambda: f"Endpoint=sb://ml-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;EntityPath=jobs-{f.rng.randint(1, 9)}",
+        lambda: f"FROM nvcr.io/nvidia/pytorch:24.0{f.rng.randint(1, 9)}-py3\nENV HF_HOME=/cache/hf TOKENIZERS_PARALLELISM=false",
+        lambda: f"{{\"object\": \"list\", \"data\": [{{\"id\": \"chatcmpl-{f.pick(ALNUM, 29)}\", \"usage\": {{\"prompt_tokens\": {f.rng.randint(1, 9999)}}}}}]}}",
+        lambda: f"docker pull ghcr.io/acme/trainer@sha256:{f.hex(64)}",
+        lambda: f"ETag: W/\"{f.hex(40)}\"\nX-Amz-Cf-Id: {f.pick(ALNUM + '_-', 56)}==",
+        lambda: f"SESSION_ID: {f.uuid()} (give this to support)",
+        lambda: f"wandb: Run data is saved locally in /root/wandb/run-20261203_{f.rng.randint(100000, 235959)}-{f.pick(LOWER + DIGITS, 8)}",
+        lambda: f"job {f.pick(LOWER + DIGITS, 24)} failed: Xid 79, GPU has fallen off the bus",
+    ]
+
+
+def negatives(f: Fakes) -> list[str]:
+    out: list[str] = []
+    for build in (*_commands(f), *_words(f), *_pastes(f)):
+        repeat(2, out, build)
+    return out
