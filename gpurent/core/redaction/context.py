@@ -20,7 +20,7 @@ _KEYWORDS = (
     r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
     r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
     r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key|(?<=_)pass"
-    r"|subscription-key"
+    r"|subscription-key|pass[_-](?:word|phrase)|(?<=_)auth|preshared[_-]?key|psk"
 )
 # The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
 _FOREIGN_WORDS = (
@@ -32,6 +32,11 @@ _FOREIGN_WORDS = (
 _PROSE_WORDS = (
     r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
     r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|" + _FOREIGN_WORDS
+)
+# "password manager (1Password)", "password reset link …": the word names something else, not the password.
+_NAMES_SOMETHING_ELSE = (
+    r"(?![ \t]+(?:manager|managers|reset|policy|field|hash|hashes|length|prompt|rotation|expiry|expiration|generator"
+    r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting)\b)"
 )
 # Whose key it is, where a bare "key" introduces one in a sentence: "wandb key for the team: …", "my key: …".
 _OWNER = (
@@ -55,7 +60,27 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # `--password s3cret`, `--hf-token=…`
     (
-        re.compile(rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_-]{{0,30}}?(?:{_KEYWORDS}))(?:=|[ \t]+){_VALUE}"""),
+        re.compile(
+            rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_.-]{{0,30}}?(?:{_KEYWORDS}|bearer))(?:=|[ \t]+){_VALUE}"""
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # a name and its value as a call's arguments: `define('DB_PASSWORD', '…')`, `os.environ.setdefault("X_KEY", "…")`
+    (
+        re.compile(
+            rf"""(?i)["'](?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["'][ \t]*,[ \t]*"""
+            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)"""
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # a PHP or Perl variable given a quoted value: `$db_password = "…";`
+    (
+        re.compile(
+            rf"""(?i)\$(?P<key>[A-Za-z0-9_]{{0,60}}?(?:{_KEYWORDS}))[ \t]*=[ \t]*"""
+            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)"""
+        ),
         Kind.SECRET,
         "named",
     ),
@@ -82,7 +107,6 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "password",
     ),
-    (re.compile(rf"""(?i)\blogin:?[ \t]+[^\s/]{{1,40}}[ \t]*/[ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
     # a token as the user part of a URL: Sentry DSNs, `https://TOKEN@github.com/…`
     (
         re.compile(r"""(?i)\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[A-Za-z0-9_-]{20,})(?::[A-Za-z0-9_-]*)?@"""),
@@ -96,11 +120,12 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # `pw: …`, `(pass: …)`
     (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
-    # "my password is hunter2", "the API key was …", "set the root password to …", and up to five words between the
+    # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
     # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+[\w.@&-]+){{0,5}}?\s+(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,8}}?\s+"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -109,15 +134,19 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})\s+(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{{16,}}?)(?P=q)[.,;:)!]?(?=\s|$)"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+|\s*(?:[–—→]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
         "random",
     ),
-    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …"
+    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …", "access token
+    # for the S3 bucket, in case you need it: …", "private key (hex): …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|{_OWNER}[ \t]+key)(?:[ \t]+[\w.@-]{{1,20}}){{0,3}}[ \t]*:[ \t]*(?:0x)?"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|{_OWNER}[ \t]+key){_NAMES_SOMETHING_ELSE}"""
+            r"""(?:,?[ \t]+[\w.@()'’-]{1,20}){0,10}?"""
+            r"""[ \t]*:[ \t]*(?:0x)?"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -126,7 +155,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
             r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
         ),
         Kind.SECRET,
@@ -141,6 +170,59 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         ),
         Kind.SECRET,
         "random",
+    ),
+    # the key on the line after its name: "My API key:\n<key>", "private key below:\n<key>"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|key){_NAMES_SOMETHING_ELSE}"""
+            r"""(?:[ \t]+[\w.@()'’-]{1,20}){0,4}[ \t]*:?[ \t]*\r?\n"""
+            r"""[ \t]*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{16,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
+        ),
+        Kind.SECRET,
+        "colon",
+    ),
+    # a bare "key" with an arrow or a dash: "my OpenRouter key -> …", "the key – …", "Together key: …"; not a key
+    # that is public or names a row, a cache entry or an object ("public key: …", "cache key: …", "S3 key: …")
+    (
+        re.compile(
+            r"""(?i)(?<![\w.-])(?<!public[ _-])(?<!pub[ _-])(?<!host[ _-])(?<!cache[ _-])(?<!primary[ _-])"""
+            r"""(?<!foreign[ _-])(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])"""
+            r"""(?<!gpg[ _-])(?<!pgp[ _-])(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])"""
+            r"""(?<!registry[ _-])(?<!ssh[ _-])(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])"""
+            r"""(?<!address[ _-])(?<!deposit[ _-])(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])"""
+            r"""(?P<key>key)[ \t]*(?:->|→|–|—|=>|:)[ \t]*(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)"""
+            r"""[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "keylike",
+    ),
+    # a correction: "the right one is …", "the new key is …", "correct token: …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:right|correct|new|real|actual|current|valid|working)[ \t]+"""
+            r"""(?:one|key|token|secret|password))[ \t]+(?:is|was|:)[ \t]*:?[ \t]*(?:0x)?(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # an Ethereum key later in the sentence that names it: "my wallet private key so you can check, it is 0x…"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>private[ _-]?key|priv[ _-]?key|secret[ _-]?key|clave[ \t]+privada|llave[ \t]+privada"""
+            r"""|khóa[ \t]+riêng|özel[ \t]+anahtar)[^\n]{0,100}?(?<![0-9a-fA-F])(?:0x)?(?P<prose>[0-9a-fA-F]{64})"""
+            r"""(?![0-9a-zA-Z])"""
+        ),
+        Kind.PRIVATE_KEY,
+        "ethkey",
+    ),
+    # "creds are admin / S3cret", "credentials: admin/S3cret"
+    (
+        re.compile(
+            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/]{{1,40}}[ \t]*/[ \t]*{_VALUE}"""
+        ),
+        Kind.PASSWORD,
+        "password",
     ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
     (
@@ -232,7 +314,9 @@ _PLACEHOLDER_WORDS = frozenset(
     ]
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
+    r"^(?:[*x•.#-]+|\$.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(.*|%[sd]|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*"
+    r"|your[_-].*)$",
+    re.I,
 )
 # A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.
 _PLACEHOLDER_PART = re.compile(
@@ -279,9 +363,17 @@ _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
 # with words ("Linux-pip-…", "v1-deps-…").
-_NOT_KEY = re.compile(r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*")
+_NOT_KEY = re.compile(
+    r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*"
+    # names, not values: `ERR_401_UNAUTHORIZED_REQUEST`, `max_position_embeddings`; a GPG fingerprint in capitals
+    r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})"
+)
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
+
+
+_FLAG = re.compile(r"--?[A-Za-z][A-Za-z-]*")
+_PORT = re.compile(r"[\d.:-]+(?:/(?:tcp|udp))?")
 
 
 def _key_like(value: str) -> bool:
@@ -293,8 +385,8 @@ def _key_like(value: str) -> bool:
 
 def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     """The kind of a value found by a context pattern, or None when it cannot be a secret."""
-    if is_placeholder(value):
-        return None
+    if is_placeholder(value) or _FLAG.fullmatch(value):
+        return None  # `mysql -u root -p -h db`: the next flag, not a value
     normalized = re.sub(r"[^a-z]", "", key.lower())
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default
     if "secretaccesskey" in normalized or (normalized.startswith("aws") and "secret" in normalized):
@@ -303,6 +395,17 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         kind = Kind.PRIVATE_KEY
     if rule in {"any", "flag", "login"}:
         return kind
+    if rule == "userpass":  # `-u USER -p VALUE`: not a port (`docker run -u 1000 -p 8080:80`), not a word
+        strong = any(char.isdigit() or char in "!@#$%^&*+=?~" for char in value) or (
+            any(char.isupper() for char in value[1:]) and any(char.islower() for char in value)
+        )
+        return kind if strong and len(value) >= 6 and not _PORT.fullmatch(value) and "/" not in value else None
+    if rule == "ethkey":
+        return kind
+    if rule == "setting":  # `config set NAME VALUE`, `cat NAME`: as a named value, a password with a password's shape
+        if kind == Kind.PASSWORD:
+            return kind if _password_like(value) else None
+        return kind if len(value) >= 8 and any(char.isdigit() for char in value) else None
     if rule == "keylike":
         return kind if _key_like(value) else None
     if rule == "colon" and kind == Kind.PASSWORD:
@@ -339,37 +442,49 @@ def _value_span(match: re.Match[str]) -> tuple[int, int] | None:
 
 # Every name the "named" patterns look for contains one of these; a line without any is skipped by them (they
 # never cross a line), which makes a long log several times faster to scan.
-_NAMED_TRIGGER = re.compile(r"(?i)pass|pwd|secret|token|key|credential")
+_NAMED_TRIGGER = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth|psk")
 
 
-def _named_lines(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each line of `text` that contains a trigger word."""
-    for trigger in _NAMED_TRIGGER.finditer(text):
+def _named_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line of `text` that contains a trigger word, found once per text for every pattern."""
+    lines: list[tuple[int, int]] = []
+    trigger = _NAMED_TRIGGER.search(text)
+    while trigger is not None:
         start = text.rfind("\n", 0, trigger.start()) + 1
         end = text.find("\n", trigger.end())
-        yield start, len(text) if end == -1 else end
+        end = len(text) if end == -1 else end
+        lines.append((start, end))
+        trigger = _NAMED_TRIGGER.search(text, end)  # the next line with a trigger: each line is looked at once
+    return lines
 
 
-def _matches(pattern: re.Pattern[str], rule: str, text: str) -> Iterator[re.Match[str]]:
+def _matches(pattern: re.Pattern[str], rule: str, text: str, lines: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     if rule != "named":
         yield from pattern.finditer(text)
         return
-    done = -1
-    for start, end in _named_lines(text):
-        if start > done:
-            yield from pattern.finditer(text, start, end)
-            done = end
+    for start, end in lines:
+        yield from pattern.finditer(text, start, end)
+
+
+# The user part of a `user/password` or `user:password` value of a `*_AUTH` setting.
+_AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
     """(start, end, kind) of each value a context pattern finds and `_kind` accepts."""
+    lines = _named_lines(text)
     for pattern, default, rule in CONTEXT_PATTERNS:
-        for match in _matches(pattern, rule, text):
+        for match in _matches(pattern, rule, text, lines):
             span = _value_span(match)
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
             key = match.group("key") if "key" in pattern.groupindex else ""
             kind = _kind(key, value, default, rule)
-            if kind is not None:
+            if kind is None:
+                continue
+            user = _AUTH_USER.match(value) if key.lower().endswith("auth") else None
+            if user is not None and user.end() < len(value):  # `NEO4J_AUTH=neo4j/S3cret`: the user stays
+                yield span[0] + user.end(), span[1], Kind.PASSWORD
+            else:
                 yield span[0], span[1], kind

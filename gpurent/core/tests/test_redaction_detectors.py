@@ -13,10 +13,17 @@ import pytest
 
 from gpurent.core.redaction import Kind, marker, redact_text
 from gpurent.core.redaction.context import CONTEXT_PATTERNS
-from gpurent.core.redaction.detectors import _LIBRARY_PLUGINS, _PEM_BASE64, _PEM_BEGIN, _PUTTY
+from gpurent.core.redaction.detectors import (
+    _BASE64_JSON,
+    _HEADERLESS_KEY,
+    _LIBRARY_PLUGINS,
+    _PEM_BASE64,
+    _PEM_BEGIN,
+    _PUTTY,
+)
 from gpurent.core.redaction.providers import PROVIDER_PATTERNS, WRAPPED_HEAD
 from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
-from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, WIF
+from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, SOLANA_BASE64, SOLANA_HEX, WIF
 from gpurent.core.tests.redaction_corpus import base58check
 from gpurent.core.tests.redaction_corpus.fakes import Fakes
 
@@ -223,6 +230,82 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD_IN_URL, "postgresql://svc:{s}@pg-prod.internal:5432/train", "@ga#8" + pick(_ALNUM, 12) + "@x"),
     (Kind.SECRET, "os.environ['LANGCHAIN_API_KEY'] = '{s}'", pick(_ALNUM, 30) + "1"),
     (Kind.PASSWORD, "Mật khẩu SSH của tôi là {s} nhưng bị từ chối", pick(_ALNUM, 12) + "4"),
+    *[
+        (Kind.SECRET, "key {s} end", secret)
+        for secret in (
+            "sk-or-v1-" + pick(_HEX, 64),
+            "xai-" + pick(_ALNUM, 80),
+            "tgp_v1_" + pick(_ALNUM, 43),
+            "tvly-" + pick(_ALNUM, 32),
+            "pcsk_" + pick(_ALNUM, 6) + "_" + pick(_ALNUM, 64),
+            "csk-" + pick(_LOWER, 48),
+            "fw_" + pick(_ALNUM, 24),
+            "rpa_" + pick(string.ascii_uppercase + string.digits, 44),
+            "local-" + pick(_HEX, 40),
+            "AAAA" + pick(_ALNUM, 7) + ":APA91b" + pick(_ALNUM, 134),
+            "sk.eyJ1IjoiYWRhIiwiYSI6I" + pick(_ALNUM, 40) + "." + pick(_ALNUM, 22),
+            "ATATT3xFfGF0" + pick(_ALNUM, 180),
+            "ATBB" + pick(_ALNUM, 32),
+            "tskey-auth-" + pick(_ALNUM, 12) + "CNTRL-" + pick(_ALNUM, 33),
+            "IQoJb3JpZ2luX2VjE" + pick(_B64, 300),
+        )
+    ],
+    (Kind.GOOGLE_OAUTH_TOKEN, "key {s} end", "1//0" + pick(_ALNUM, 99)),
+    (Kind.SQUARE_SECRET, "key {s} end", "EAAA" + pick(_ALNUM, 60)),
+    (
+        Kind.SLACK_TOKEN,
+        "key {s} end",
+        "xapp-1-A" + pick("ABCDEFGHIJ", 10) + "-" + pick(string.digits, 13) + "-" + pick(_HEX, 64),
+    ),
+    (Kind.SLACK_TOKEN, "key {s} end", "xoxe-1-" + pick(_ALNUM, 140)),
+    (Kind.SECRET, "define('STRIPE_SECRET', '{s}');", pick(_ALNUM, 20) + "9"),
+    (Kind.SECRET, '$api_token = "{s}";', pick(_ALNUM, 30) + "9"),
+    (Kind.SECRET, "my OpenRouter key -> {s}", pick(_ALNUM, 40) + "9"),
+    (Kind.SECRET, "The key I pasted was wrong, the right one is {s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "plink -ssh -pw {s} root@203.0.113.7", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "smbclient //nas01/data -U ada%{s} -c ls", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "lftp -u deploy,{s} sftp://files", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "keytool -list -keystore a.jks -storepass {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "openssl pkcs12 -export -in c.pem -out b.p12 -passout pass:{s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "7z x weights.7z -p{s} -o/data", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "htpasswd -b -c /etc/nginx/.htpasswd ada {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "rabbitmqctl add_user trainer {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "net user gpuadmin {s} /add", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "poetry config http-basic.acme deploy {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "echo '{s}' | docker login ghcr.io -u ada --password-stdin", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "psexec \\\\gpu-3 -u Administrator -p {s} cmd.exe", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "aws configure set aws_session_key {s}", pick(_ALNUM, 40) + "4"),
+    (Kind.SECRET, "aws ssm put-parameter --name /prod/api-token --value {s}", pick(_ALNUM, 20) + "4"),
+    (Kind.SECRET, "gh secret set RUNPOD --body {s}", pick(_ALNUM, 40) + "4"),
+    (Kind.SECRET, "$ cat ~/.vast_api_key\n{s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "bind 0.0.0.0\nrequirepass {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "ConvertTo-SecureString '{s}' -AsPlainText -Force", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "requests.get(url, auth=('admin', '{s}'))", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "My API key:\n{s}\nthanks", pick(_ALNUM, 32) + "4"),
+    (Kind.PRIVATE_KEY, "my wallet private key so you can check the deposit, it is 0x{s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "creds are admin / {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PRIVATE_KEY, "body: {s}", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + pick(_B64, 200)),
+    (
+        Kind.PRIVATE_KEY,
+        "body:\n{s}\nend",
+        "MIIEowIBAAKCAQEA" + pick(_B64, 48) + "\n" + pick(_B64, 64) + "\n" + pick(_B64, 20) + "==",
+    ),
+    (
+        Kind.PRIVATE_KEY,
+        "{s}",
+        "-----BEGIN OpenVPN Static key V1-----\n"
+        + "\n".join(pick(_HEX, 32) for _ in range(4))
+        + "\n-----END OpenVPN Static key V1-----",
+    ),
+    (Kind.WALLET_PRIVATE_KEY, "solana keypair in hex: {s} end", _FAKES.solana_keypair().hex()),
+    (Kind.WALLET_PRIVATE_KEY, "keypair {s} end", base64.b64encode(_FAKES.solana_keypair()).decode()),
+    (
+        Kind.SECRET,
+        "  .dockerconfigjson: {s}",
+        base64.b64encode(
+            b'{"auths": {"r.acme.dev": {"auth": "' + base64.b64encode(b"robot:" + pick(_ALNUM, 16).encode()) + b'"}}}'
+        ).decode(),
+    ),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -275,7 +358,19 @@ def _every_pattern():
         yield pattern.pattern, pattern
     for pattern, _kind, _rule in CONTEXT_PATTERNS:
         yield pattern.pattern, pattern
-    for pattern in (WIF, SOLANA_BASE58, JSON_KEYPAIR, _PEM_BEGIN, _PUTTY, WRAPPED_HEAD, _PEM_BASE64):
+    for pattern in (
+        WIF,
+        SOLANA_BASE58,
+        SOLANA_HEX,
+        SOLANA_BASE64,
+        JSON_KEYPAIR,
+        _PEM_BEGIN,
+        _PUTTY,
+        WRAPPED_HEAD,
+        _PEM_BASE64,
+        _HEADERLESS_KEY,
+        _BASE64_JSON,
+    ):
         yield pattern.pattern, pattern
 
 

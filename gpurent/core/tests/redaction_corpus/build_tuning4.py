@@ -53,14 +53,20 @@ def _flags(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("xfreerdp /v:10.0.0.40 /u:Administrator /p:{s} /cert:ignore", p),
         one("plink -ssh -pw {s} root@203.0.113.7 nvidia-smi", p),
         one("openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout pass:{s}", p),
-        one("keytool -importkeystore -srckeystore a.p12 -destkeystore b.jks -srcstorepass {s} -deststorepass changeit", p),
+        one(
+            "keytool -importkeystore -srckeystore a.p12 -destkeystore b.jks -srcstorepass {s} -deststorepass changeit",
+            p,
+        ),
         one("7z x weights.7z -p{s} -o/data/weights", p),
         one("unzip -P {s} checkpoint-9000.zip -d ckpt/", p),
         one("htpasswd -b -c /etc/nginx/.htpasswd ada {s}", p),
         one("rabbitmqctl add_user trainer {s} && rabbitmqctl set_user_tags trainer administrator", p),
         one("net user gpuadmin {s} /add", p),
         one("forge script script/Deploy.s.sol --rpc-url $RPC --private-key 0x{s} --broadcast", lambda: f.eth_key()),
-        one("cast send 0xAbC0000000000000000000000000000000000001 'transfer(address,uint256)' --private-key {s}", lambda: f.eth_key()),
+        one(
+            "cast send 0xAbC0000000000000000000000000000000000001 'transfer(address,uint256)' --private-key {s}",
+            lambda: f.eth_key(),
+        ),
         one("curl --oauth2-bearer {s} https://api.vast.ai/api/v0/instances/", lambda: f.hex(64)),
         one("http -a admin:{s} POST https://registry.acme.dev/v2/token", p),
         one("aws ssm put-parameter --name /prod/trainer/db-password --value '{s}' --type SecureString", p),
@@ -69,17 +75,39 @@ def _flags(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("gh secret set RUNPOD_API_KEY --body {s}", lambda: f.pick(UPPER, 40)),
         one("jupyter lab --ip 0.0.0.0 --ServerApp.token={s} --no-browser", lambda: f.hex(48)),
         one("ray start --head --redis-password={s}", p),
-        one("tailscale up --authkey {s} --hostname gpu-node-3", lambda: f"tskey-auth-{f.pick(ALNUM, 12)}CNTRL-{f.pick(ALNUM, 33)}"),
-        one("modal token set --token-id ak-{id} --token-secret {s}".replace("{id}", "Q1x9d2Lw0aZbnmEr7TgYhU"), lambda: "as-" + f.pick(ALNUM, 22)),
-        one("python train.py --model meta-llama/Llama-3.1-8B --hub_token {s} --push_to_hub", lambda: "hf_" + f.pick(ALNUM, 34)),
+        one(
+            "tailscale up --authkey {s} --hostname gpu-node-3",
+            lambda: f"tskey-auth-{f.pick(ALNUM, 12)}CNTRL-{f.pick(ALNUM, 33)}",
+        ),
+        one(
+            "modal token set --token-id ak-{id} --token-secret {s}".replace("{id}", "Q1x9d2Lw0aZbnmEr7TgYhU"),
+            lambda: "as-" + f.pick(ALNUM, 22),
+        ),
+        one(
+            "python train.py --model meta-llama/Llama-3.1-8B --hub_token {s} --push_to_hub",
+            lambda: "hf_" + f.pick(ALNUM, 34),
+        ),
         one("accelerate launch finetune.py --wandb_api_key={s} --epochs 3", lambda: f.hex(40)),
-        one("docker run --gpus all -e HF_TOKEN={s} -p 8000:8000 vllm/vllm-openai:v0.6.4", lambda: "hf_" + f.pick(ALNUM, 34)),
-        one("helm install pg bitnami/postgresql --set auth.postgresPassword={s} --set primary.persistence.size=50Gi", p),
+        one(
+            "docker run --gpus all -e HF_TOKEN={s} -p 8000:8000 vllm/vllm-openai:v0.6.4",
+            lambda: "hf_" + f.pick(ALNUM, 34),
+        ),
+        one(
+            "helm install pg bitnami/postgresql --set auth.postgresPassword={s} --set primary.persistence.size=50Gi", p
+        ),
         one("terraform apply -var 'db_password={s}' -auto-approve", p),
-        one("kubectl create secret generic api --from-literal=OPENAI_API_KEY={s}", lambda: f"sk-proj-{f.pick(URLSAFE, 58)}T3BlbkFJ{f.pick(URLSAFE, 58)}"),
+        one(
+            "kubectl create secret generic api --from-literal=OPENAI_API_KEY={s}",
+            lambda: f"sk-proj-{f.pick(URLSAFE, 58)}T3BlbkFJ{f.pick(URLSAFE, 58)}",
+        ),
         one("mongosh 'mongodb://10.0.0.8:27017' --username admin --password {s} --authenticationDatabase admin", p),
         one("redis-cli -h cache.internal -p 6379 --user default --pass {s} INFO", p),
-        one("cloudflared service install {s}", lambda: base64.b64encode(json.dumps({"a": f.hex(32), "t": f.uuid(), "s": f.pick(B64, 44)}).encode()).decode()),
+        one(
+            "cloudflared service install {s}",
+            lambda: base64.b64encode(
+                json.dumps({"a": f.hex(32), "t": f.uuid(), "s": f.pick(B64, 44)}).encode()
+            ).decode(),
+        ),
         one("runpodctl config --apiKey={s}", lambda: f.pick(UPPER, 40)),
         one("lftp -u deploy,{s} sftp://files.acme.dev", p),
     ]
@@ -93,7 +121,10 @@ def _logins(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("printf '%s' '{s}' | podman login quay.io -u robot --password-stdin", lambda: f.pick(UPPER, 64)),
         one("echo 'root:{s}' | chpasswd", p),
         one("echo '{s}' | sudo -S systemctl restart nvidia-persistenced", p),
-        one("oc login https://api.ocp.acme.dev:6443 -u kubeadmin -p {s}", lambda: "-".join(f.pick(ALNUM, 5) for _ in range(4))),
+        one(
+            "oc login https://api.ocp.acme.dev:6443 -u kubeadmin -p {s}",
+            lambda: "-".join(f.pick(ALNUM, 5) for _ in range(4)),
+        ),
         one("cf login -a https://api.cf.acme.dev -u ada@acme.dev -p {s}", p),
         one("argocd login argocd.acme.dev --username admin --password {s} --insecure", p),
         one("helm registry login registry.acme.dev --username robot$ci --password {s}", lambda: f.pick(ALNUM, 32)),
@@ -104,11 +135,22 @@ def _logins(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("poetry config http-basic.acme deploy {s}", p),
         one("dvc remote modify --local storage secret_access_key {s}", lambda: f.pick(B64, 40)),
         one("dvc remote modify --local myremote password {s}", p),
-        one("rclone config create r2 s3 provider=Cloudflare access_key_id {a} secret_access_key {s}".replace("{a}", "7f3c1a9e2b4d6f80a1c3e5b7d9f0a2c4"), lambda: f.hex(64)),
-        one("firebase login:ci\n✔  Success! Use this token to login on a CI server:\n\n{s}", lambda: "1//0" + f.pick(URLSAFE, 99)),
+        one(
+            "rclone config create r2 s3 provider=Cloudflare access_key_id {a} secret_access_key {s}".replace(
+                "{a}", "7f3c1a9e2b4d6f80a1c3e5b7d9f0a2c4"
+            ),
+            lambda: f.hex(64),
+        ),
+        one(
+            "firebase login:ci\n✔  Success! Use this token to login on a CI server:\n\n{s}",
+            lambda: "1//0" + f.pick(URLSAFE, 99),
+        ),
         one("wandb login --relogin --host https://wandb.acme.dev {s}", lambda: "local-" + f.hex(40)),
         one("huggingface-cli login --token {s} --add-to-git-credential", lambda: "hf_" + f.pick(ALNUM, 34)),
-        one("$ hf auth login\nEnter your token (input will not be visible): {s}\nToken is valid (permission: write).", lambda: "hf_" + f.pick(ALNUM, 34)),
+        one(
+            "$ hf auth login\nEnter your token (input will not be visible): {s}\nToken is valid (permission: write).",
+            lambda: "hf_" + f.pick(ALNUM, 34),
+        ),
         one("$ vastai set api-key {s}\nYour api key has been saved in /root/.vast_api_key", lambda: f.hex(64)),
         one("$ cat ~/.vast_api_key\n{s}", lambda: f.hex(64)),
         one("$ cat /run/secrets/postgres_password\n{s}", p),
@@ -141,7 +183,10 @@ def _words(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("creds are admin / {s}", p),
         one("username: ubuntu\npassword: {s}\nport: 22", p),
         one("login ada password {s} on https://grafana.acme.dev", p),
-        one("Mi clave API de OpenAI es {s} y me da error 401", lambda: f"sk-proj-{f.pick(URLSAFE, 58)}T3BlbkFJ{f.pick(URLSAFE, 58)}"),
+        one(
+            "Mi clave API de OpenAI es {s} y me da error 401",
+            lambda: f"sk-proj-{f.pick(URLSAFE, 58)}T3BlbkFJ{f.pick(URLSAFE, 58)}",
+        ),
         one("Aquí está mi token de acceso: {s}", lambda: f.pick(ALNUM, 40)),
         one("la contraseña del servidor es {s}, ¿podéis revisar?", p),
         one("Khóa API của mình là {s} nhé", lambda: f.pick(ALNUM, 40)),
@@ -152,9 +197,12 @@ def _words(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         one("passphrase of the ssh key: {s}", p),
         one("Here's my seed phrase in case it helps: {s}", lambda: f.seed_phrase(12)),
         one("recovery phrase:\n{s}", lambda: f.seed_phrase(24)),
-        one("mnemonic = \"{s}\"", lambda: f.seed_phrase(12)),
+        one('mnemonic = "{s}"', lambda: f.seed_phrase(12)),
         one("my wallet words are {s}, please restore it", lambda: ", ".join(f.seed_phrase(12).split())),
-        one("SSH private key (base64 of the file): {s}", lambda: base64.b64encode(b"openssh-key-v1\x00" + f.raw(300)).decode()),
+        one(
+            "SSH private key (base64 of the file): {s}",
+            lambda: base64.b64encode(b"openssh-key-v1\x00" + f.raw(300)).decode(),
+        ),
         one("the key without the header lines:\n{s}", lambda: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + f.pick(B64, 200)),
         one("my EC key, I removed the BEGIN line: {s}", lambda: "MHcCAQEEI" + f.pick(B64, 150)),
     ]
@@ -168,13 +216,16 @@ def _solana(f: Fakes) -> list[Sample]:
         one("const payer = Keypair.fromSecretKey(Uint8Array.from({s}));", f.solana_keypair_json),
         one("$ cat ~/.config/solana/id.json\n{s}", f.solana_keypair_json),
         one("keypair.json:\n{s}", lambda: f.solana_keypair_json(spaced=True)),
-        one("my keypair (numbers on separate lines as the editor shows them):\n{s}", lambda: "[\n  " + ",\n  ".join(str(b) for b in f.solana_keypair()) + "\n]"),
+        one(
+            "my keypair (numbers on separate lines as the editor shows them):\n{s}",
+            lambda: "[\n  " + ",\n  ".join(str(b) for b in f.solana_keypair()) + "\n]",
+        ),
         one("solana keypair in hex: {s}", lambda: f.solana_keypair().hex()),
         one("SOLANA_PRIVATE_KEY={s}", f.solana_keypair_b58),
         one("secretKey: {s}", lambda: base64.b64encode(f.solana_keypair()).decode()),
         one("solana-keygen recover 'prompt:?key=0/0'\nseed phrase: {s}", lambda: f.seed_phrase(12)),
         one("wallet = Keypair.from_bytes(bytes({s}))", f.solana_keypair_json),
-        one("bot config: {\"rpc\": \"https://api.mainnet-beta.solana.com\", \"private_key\": \"{s}\"}", f.solana_keypair_b58),
+        one('bot config: {"rpc": "https://api.mainnet-beta.solana.com", "private_key": "{s}"}', f.solana_keypair_b58),
     ]
 
 
@@ -202,14 +253,24 @@ def _clouds(f: Fakes, p: Callable[[], str]) -> list[Sample]:
 
     def neptune() -> tuple[str, list[str]]:
         token = base64.b64encode(
-            json.dumps({"api_address": "https://app.neptune.ai", "api_url": "https://app.neptune.ai", "api_key": f.uuid()}).encode()
+            json.dumps(
+                {"api_address": "https://app.neptune.ai", "api_url": "https://app.neptune.ai", "api_key": f.uuid()}
+            ).encode()
         ).decode()
         return f'run = neptune.init_run(project="acme/llm", api_token="{token}")', [token]
 
     def sa_json() -> tuple[str, list[str]]:
         body = f.pick(B64, 64)
         return (
-            json.dumps({"type": "service_account", "project_id": "gpu-prod", "private_key_id": f.hex(40), "private_key": f"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n", "client_email": "trainer@gpu-prod.iam.gserviceaccount.com"}),
+            json.dumps(
+                {
+                    "type": "service_account",
+                    "project_id": "gpu-prod",
+                    "private_key_id": f.hex(40),
+                    "private_key": f"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n",
+                    "client_email": "trainer@gpu-prod.iam.gserviceaccount.com",
+                }
+            ),
             [body],
         )
 
@@ -218,30 +279,69 @@ def _clouds(f: Fakes, p: Callable[[], str]) -> list[Sample]:
         dockerconfig,
         neptune,
         sa_json,
-        one("Endpoint=sb://ml-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={s}", lambda: f.pick(B64, 43) + "="),
-        one("[default]\nregion = us-east-1\naws_access_key_id = AKIA" + "QYLPMN5HFEXAMPL0" + "\naws_secret_access_key = {s}\naws_session_token = FwoGZXIvYXdzE" + "Jr" * 3 + "\n", lambda: f.pick(B64, 40)),
-        one("~/.oci/config\n[DEFAULT]\nuser=ocid1.user.oc1..aaaaaaaa5x\nfingerprint=12:34:56:78:9a:bc:de:f0:12:34:56:78:9a:bc:de:f0\nkey_file=~/.oci/oci_api_key.pem\npass_phrase={s}\ntenancy=ocid1.tenancy.oc1..aaaaaaaa7y", p),
-        one(".npmrc\nregistry=https://npm.acme.dev/\n//npm.acme.dev/:_auth={s}\nalways-auth=true", lambda: base64.b64encode(f"ci:{p()}".encode()).decode()),
-        one("[Peer]\nPublicKey = {pub}\nPresharedKey = {s}\nEndpoint = 203.0.113.5:51820".replace("{pub}", "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg="), lambda: f.pick(B64, 43) + "="),
-        one("client.ovpn:\n<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n{s}\n-----END OpenVPN Static key V1-----\n</tls-auth>", lambda: "\n".join(f.hex(32) for _ in range(16))),
-        one("spring.datasource.url=jdbc:postgresql://db:5432/shop\nspring.datasource.username=shop\nspring.datasource.password={s}", p),
-        one('sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="ml" password="{s}";', p),
-        one("MAPBOX_TOKEN in the notebook: {s}", lambda: "sk.eyJ1IjoiYWRhIiwiYSI6I" + f.pick(URLSAFE, 40) + "." + f.pick(URLSAFE, 22)),
+        one(
+            "Endpoint=sb://ml-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={s}",
+            lambda: f.pick(B64, 43) + "=",
+        ),
+        one(
+            "[default]\nregion = us-east-1\naws_access_key_id = AKIA"
+            + "QYLPMN5HFEXAMPL0"
+            + "\naws_secret_access_key = {s}\naws_session_token = FwoGZXIvYXdzE"
+            + "Jr" * 3
+            + "\n",
+            lambda: f.pick(B64, 40),
+        ),
+        one(
+            "~/.oci/config\n[DEFAULT]\nuser=ocid1.user.oc1..aaaaaaaa5x\nfingerprint=12:34:56:78:9a:bc:de:f0:12:34:56:78:9a:bc:de:f0\nkey_file=~/.oci/oci_api_key.pem\npass_phrase={s}\ntenancy=ocid1.tenancy.oc1..aaaaaaaa7y",
+            p,
+        ),
+        one(
+            ".npmrc\nregistry=https://npm.acme.dev/\n//npm.acme.dev/:_auth={s}\nalways-auth=true",
+            lambda: base64.b64encode(f"ci:{p()}".encode()).decode(),
+        ),
+        one(
+            "[Peer]\nPublicKey = {pub}\nPresharedKey = {s}\nEndpoint = 203.0.113.5:51820".replace(
+                "{pub}", "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg="
+            ),
+            lambda: f.pick(B64, 43) + "=",
+        ),
+        one(
+            "client.ovpn:\n<tls-auth>\n-----BEGIN OpenVPN Static key V1-----\n{s}\n-----END OpenVPN Static key V1-----\n</tls-auth>",
+            lambda: "\n".join(f.hex(32) for _ in range(16)),
+        ),
+        one(
+            "spring.datasource.url=jdbc:postgresql://db:5432/shop\nspring.datasource.username=shop\nspring.datasource.password={s}",
+            p,
+        ),
+        one(
+            'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="ml" password="{s}";',
+            p,
+        ),
+        one(
+            "MAPBOX_TOKEN in the notebook: {s}",
+            lambda: "sk.eyJ1IjoiYWRhIiwiYSI6I" + f.pick(URLSAFE, 40) + "." + f.pick(URLSAFE, 22),
+        ),
         one("JIRA token {s}", lambda: "ATATT3xFfGF0" + f.pick(URLSAFE, 180) + "=" + f.pick(HEX.upper(), 8)),
         one("bitbucket app password {s}", lambda: "ATBB" + f.pick(ALNUM, 32)),
-        one("GitLab runner: gitlab-runner register --url https://gitlab.acme.dev --token {s}", lambda: "glrt-" + f.pick(URLSAFE, 20)),
+        one(
+            "GitLab runner: gitlab-runner register --url https://gitlab.acme.dev --token {s}",
+            lambda: "glrt-" + f.pick(URLSAFE, 20),
+        ),
         one("deploy token gldt-{s}", lambda: f.pick(URLSAFE, 20)),
         one("slack app token {s}", lambda: f"xapp-1-A{f.pick(UPPER, 10)}-{f.pick(DIGITS, 13)}-{f.hex(64)}"),
         one("XAI_API_KEY={s}", lambda: "xai-" + f.pick(ALNUM, 80)),
         one("client = Together(api_key='{s}')", lambda: "tgp_v1_" + f.pick(URLSAFE, 43)),
         one("tavily key {s}", lambda: "tvly-" + f.pick(ALNUM, 32)),
-        one("pc = Pinecone(api_key=\"{s}\")", lambda: "pcsk_" + f.pick(ALNUM, 6) + "_" + f.pick(ALNUM, 64)),
+        one('pc = Pinecone(api_key="{s}")', lambda: "pcsk_" + f.pick(ALNUM, 6) + "_" + f.pick(ALNUM, 64)),
         one("Square: {s}", lambda: "EAAA" + f.pick(URLSAFE, 60)),
         one("FCM server key {s}", lambda: "AAAA" + f.pick(URLSAFE, 7) + ":APA91b" + f.pick(URLSAFE, 134)),
         one("kubeconfig user token: {s}", lambda: f"{f.pick(LOWER, 6)}.{f.pick(LOWER, 16)}"),
-        one("settings.py\nSECRET_KEY = '{s}'", lambda: "django-insecure-" + f.pick(LOWER + DIGITS + "!@#$%^&*(-_=+)", 50)),
+        one(
+            "settings.py\nSECRET_KEY = '{s}'",
+            lambda: "django-insecure-" + f.pick(LOWER + DIGITS + "!@#$%^&*(-_=+)", 50),
+        ),
         one('"env": [{"name": "DATABASE_URL", "value": "postgres://app:{s}@10.0.0.4:5432/app"}]', p),
-        one("docker inspect trainer | grep -A3 Env\n  \"Env\": [\n    \"WANDB_API_KEY={s}\",", lambda: f.hex(40)),
+        one('docker inspect trainer | grep -A3 Env\n  "Env": [\n    "WANDB_API_KEY={s}",', lambda: f.hex(40)),
         one("bitcoin.conf\nrpcuser=ada\nrpcpassword={s}\nserver=1", p),
     ]
 

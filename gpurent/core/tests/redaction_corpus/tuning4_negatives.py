@@ -21,10 +21,14 @@ def _commands(f: Fakes) -> list:
         lambda: "mysql -u root -p -h 127.0.0.1 shop\nEnter password:",
         lambda: "psql -h db.internal -U postgres -W",
         lambda: "echo $GITHUB_TOKEN | docker login ghcr.io -u ada --password-stdin",
-        lambda: "aws ecr get-login-password --region us-east-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com",
+        lambda: (
+            "aws ecr get-login-password --region us-east-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com"
+        ),
         lambda: 'echo "${REGISTRY_PASSWORD}" | podman login -u robot --password-stdin quay.io',
         lambda: "docker login -u ada -p $(cat ~/.registry_pw) registry.acme.dev",
-        lambda: f"python train.py --max_new_tokens {f.rng.randint(64, 4096)} --tokenizer_name meta-llama/Llama-3.1-8B --pad_token_id 128001",
+        lambda: (
+            f"python train.py --max_new_tokens {f.rng.randint(64, 4096)} --tokenizer_name meta-llama/Llama-3.1-8B --pad_token_id 128001"
+        ),
         lambda: "torchrun train.py --hub_token $HF_TOKEN --report_to wandb --password-file /run/secrets/db_pw",
         lambda: "aws configure set region us-west-2 && aws configure set output json",
         lambda: "aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY --profile ci",
@@ -45,19 +49,35 @@ def _commands(f: Fakes) -> list:
         lambda: "ipmitool -I lanplus -H 10.0.9.21 -U ADMIN -E chassis status",
         lambda: "sudo -S true < /dev/null; echo 'nvidia-smi -pm 1' | sudo tee /etc/rc.local",
         lambda: "cat ~/.ssh/id_ed25519.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + f.pick(B64, 43) + " ada@laptop",
-        lambda: f"$ cat ~/.config/solana/cli/config.yml\njson_rpc_url: https://api.mainnet-beta.solana.com\nkeypair_path: /root/.config/solana/id.json\ncommitment: confirmed\n# pubkey {f.solana_address()}",
+        lambda: (
+            f"$ cat ~/.config/solana/cli/config.yml\njson_rpc_url: https://api.mainnet-beta.solana.com\nkeypair_path: /root/.config/solana/id.json\ncommitment: confirmed\n# pubkey {f.solana_address()}"
+        ),
         lambda: f"$ cat ~/.cache/huggingface/token_hash\n{f.hex(8)}",
         lambda: "$ cat /run/secrets/README\nsecrets are mounted here by docker swarm",
         lambda: "forge script script/Deploy.s.sol --rpc-url $RPC --private-key $PRIVATE_KEY --broadcast",
-        lambda: "helm install pg bitnami/postgresql --set auth.existingSecret=pg-secret --set primary.persistence.size=50Gi",
-        lambda: "terraform apply -var-file=prod.tfvars -var 'db_password_secret_arn=arn:aws:secretsmanager:us-east-1:123:secret:db'",
-        lambda: "htpasswd -c /etc/nginx/.htpasswd ada\nNew password:\nRe-type new password:\nAdding password for user ada",
+        lambda: (
+            "helm install pg bitnami/postgresql --set auth.existingSecret=pg-secret --set primary.persistence.size=50Gi"
+        ),
+        lambda: (
+            "terraform apply -var-file=prod.tfvars -var 'db_password_secret_arn=arn:aws:secretsmanager:us-east-1:123:secret:db'"
+        ),
+        lambda: (
+            "htpasswd -c /etc/nginx/.htpasswd ada\nNew password:\nRe-type new password:\nAdding password for user ada"
+        ),
         lambda: "rabbitmqctl list_users && rabbitmqctl set_permissions -p / trainer '.*' '.*' '.*'",
         lambda: "net user gpuadmin /delete",
         lambda: f"gh run view {f.rng.randint(10**9, 10**10)} --log | grep -i token\n  HF_TOKEN: ***",
         lambda: "printf 'nameserver 1.1.1.1\\n' | sudo tee /etc/resolv.conf",
         lambda: "xfreerdp /v:10.0.0.40 /u:Administrator /cert:ignore /size:1920x1080",
         lambda: "smbclient -L //nas01 -U ada",
+        # a user flag and a `-p` that is not a password
+        lambda: "python -u train.py -p configs/llama3-8b.yaml --seed 3",
+        lambda: "python -u -m pytest -p no:cacheprovider tests/",
+        lambda: "useradd -m -u 1001 ada && mkdir -p /home/ada/.ssh",
+        lambda: f"docker run -u 1000:1000 -p {f.rng.randint(8000, 8009)}-8010:8000-8010 trainer:latest",
+        lambda: "journalctl -u nvidia-persistenced -p warning --since today",
+        lambda: "systemctl --user show -p MainPID jupyter.service",
+        lambda: "git push -u origin main && git log -p -1",
     ]
 
 
@@ -96,34 +116,67 @@ def _words(f: Fakes) -> list:
         lambda: "My seed phrase is safe in a drawer, I just need the payout address changed",
         lambda: "recovery phrase:\nI wrote it on paper, do you need it? (I know I should not share it)",
         lambda: "the mnemonic has 12 words but the wallet says it is invalid",
+        # a "key" that is public or names something
+        lambda: f"wallet public key: {f.solana_address()}",
+        lambda: f"deposit address key: {f.solana_address()} (memo none)",
+        lambda: f"cache key: Linux-pip-{f.hex(64)}",
+        lambda: f"S3 key: checkpoints/run-{f.hex(8)}/model-00001-of-00004.safetensors",
+        lambda: f"primary key: {f.pick(ALNUM, 22)} (orders table)",
+        lambda: f"ssh key: AAAAC3NzaC1lZDI1NTE5AAAAI{f.pick(B64, 43)}",
+        lambda: f"GPG key: {f.hex(40).upper()}",
+        lambda: f"Idempotency-Key: {f.pick(ALNUM, 32)}",
     ]
 
 
 def _pastes(f: Fakes) -> list:
     return [
         lambda: f"-----BEGIN CERTIFICATE-----\nMIID{f.pick(B64, 60)}\n{f.pick(B64, 64)}\n-----END CERTIFICATE-----",
-        lambda: f"-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{f.pick(B64, 30)}\n{f.pick(B64, 64)}\nIDAQAB\n-----END PUBLIC KEY-----",
+        lambda: (
+            f"-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{f.pick(B64, 30)}\n{f.pick(B64, 64)}\nIDAQAB\n-----END PUBLIC KEY-----"
+        ),
         lambda: f"public key (base64): MCowBQYDK2VwAyEA{f.pick(B64, 43)}=",
-        lambda: f"apiVersion: v1\nkind: ConfigMap\ndata:\n  config.json: {base64.b64encode(json.dumps({'model': 'llama', 'max_tokens': 4096}).encode()).decode()}",
-        lambda: f'{{"payload": "{base64.b64encode(json.dumps({"event": "instance.started", "gpu": "H100", "hours": f.rng.randint(1, 99)}).encode()).decode()}"}}',
-        lambda: f"[Interface]\nAddress = 10.8.0.2/24\nListenPort = 51820\n[Peer]\nPublicKey = {f.pick(B64, 43)}=\nAllowedIPs = 0.0.0.0/0",
-        lambda: "~/.oci/config\n[DEFAULT]\nkey_file=~/.oci/oci_api_key.pem\npass_phrase=${OCI_PASSPHRASE}\nregion=eu-frankfurt-1",
+        lambda: (
+            f"apiVersion: v1\nkind: ConfigMap\ndata:\n  config.json: {base64.b64encode(json.dumps({'model': 'llama', 'max_tokens': 4096}).encode()).decode()}"
+        ),
+        lambda: (
+            f'{{"payload": "{base64.b64encode(json.dumps({"event": "instance.started", "gpu": "H100", "hours": f.rng.randint(1, 99)}).encode()).decode()}"}}'
+        ),
+        lambda: (
+            f"[Interface]\nAddress = 10.8.0.2/24\nListenPort = 51820\n[Peer]\nPublicKey = {f.pick(B64, 43)}=\nAllowedIPs = 0.0.0.0/0"
+        ),
+        lambda: (
+            "~/.oci/config\n[DEFAULT]\nkey_file=~/.oci/oci_api_key.pem\npass_phrase=${OCI_PASSPHRASE}\nregion=eu-frankfurt-1"
+        ),
         lambda: "redis.conf:\nbind 0.0.0.0\n# requirepass foobared\nmaxmemory 8gb",
         lambda: "spring.datasource.password=${DB_PASSWORD}\nspring.jpa.hibernate.ddl-auto=validate",
         lambda: "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
         lambda: "$db_password = getenv('DB_PASSWORD');",
         lambda: "requests.get(url, auth=(user, password), timeout=10)",
         lambda: "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings.production')",
-        lambda: f"aws sts get-caller-identity\n{{\n    \"UserId\": \"AROA{f.pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 17)}:ada\",\n    \"Account\": \"123456789012\",\n    \"Arn\": \"arn:aws:sts::123456789012:assumed-role/gpu/ada\"\n}}",
-        lambda: "aws configure list\n      Name                    Value             Type    Location\n access_key     ****************WXYZ shared-credentials-file\n secret_key     ****************abcd shared-credentials-file",
-        lambda: f"pk.eyJ1IjoiYWRhIiwiYSI6I{f.pick(ALNUM, 30)}.{f.pick(ALNUM, 22)} is our public Mapbox token for the status map",
-        lambda: f"Endpoint=sb://ml-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;EntityPath=jobs-{f.rng.randint(1, 9)}",
-        lambda: f"FROM nvcr.io/nvidia/pytorch:24.0{f.rng.randint(1, 9)}-py3\nENV HF_HOME=/cache/hf TOKENIZERS_PARALLELISM=false",
-        lambda: f"{{\"object\": \"list\", \"data\": [{{\"id\": \"chatcmpl-{f.pick(ALNUM, 29)}\", \"usage\": {{\"prompt_tokens\": {f.rng.randint(1, 9999)}}}}}]}}",
+        lambda: (
+            f'aws sts get-caller-identity\n{{\n    "UserId": "AROA{f.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 17)}:ada",\n    "Account": "123456789012",\n    "Arn": "arn:aws:sts::123456789012:assumed-role/gpu/ada"\n}}'
+        ),
+        lambda: (
+            "aws configure list\n      Name                    Value             Type    Location\n access_key     ****************WXYZ shared-credentials-file\n secret_key     ****************abcd shared-credentials-file"
+        ),
+        lambda: (
+            f"pk.eyJ1IjoiYWRhIiwiYSI6I{f.pick(ALNUM, 30)}.{f.pick(ALNUM, 22)} is our public Mapbox token for the status map"
+        ),
+        lambda: (
+            f"Endpoint=sb://ml-events.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;EntityPath=jobs-{f.rng.randint(1, 9)}"
+        ),
+        lambda: (
+            f"FROM nvcr.io/nvidia/pytorch:24.0{f.rng.randint(1, 9)}-py3\nENV HF_HOME=/cache/hf TOKENIZERS_PARALLELISM=false"
+        ),
+        lambda: (
+            f'{{"object": "list", "data": [{{"id": "chatcmpl-{f.pick(ALNUM, 29)}", "usage": {{"prompt_tokens": {f.rng.randint(1, 9999)}}}}}]}}'
+        ),
         lambda: f"docker pull ghcr.io/acme/trainer@sha256:{f.hex(64)}",
-        lambda: f"ETag: W/\"{f.hex(40)}\"\nX-Amz-Cf-Id: {f.pick(ALNUM + '_-', 56)}==",
+        lambda: f'ETag: W/"{f.hex(40)}"\nX-Amz-Cf-Id: {f.pick(ALNUM + "_-", 56)}==',
         lambda: f"SESSION_ID: {f.uuid()} (give this to support)",
-        lambda: f"wandb: Run data is saved locally in /root/wandb/run-20261203_{f.rng.randint(100000, 235959)}-{f.pick(LOWER + DIGITS, 8)}",
+        lambda: (
+            f"wandb: Run data is saved locally in /root/wandb/run-20261203_{f.rng.randint(100000, 235959)}-{f.pick(LOWER + DIGITS, 8)}"
+        ),
         lambda: f"job {f.pick(LOWER + DIGITS, 24)} failed: Xid 79, GPU has fallen off the bus",
     ]
 
