@@ -47,18 +47,26 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "flag",
     ),
+    # `curl -u TOKEN: …`: an API key as the user, with an empty password (Lambda Cloud, Stripe, Mailgun)
+    (
+        re.compile(
+            r"""\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)["']?(?P<secret>[^\s:"']{16,}):(?=["']?(?:\s|$))"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
     # logins that take the key as an argument: `wandb login KEY`, `ngrok config add-authtoken KEY`, `vault login
     # TOKEN`, `prefect cloud login -k KEY`, `netlify … --auth KEY`, `npm config set …:_authToken KEY`,
     # `doctl auth init -t TOKEN`, `wandb.login(key=…)`
     (
         re.compile(
-            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--host[ =]\S+|[ \t]+--(?!host)[a-z-]+)*"""
+            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--host[ =]\S+|[ \t]+--(?!host)[a-z-]++)*+"""
             r"""|ngrok[ \t]+(?:config[ \t]+add-)?authtoken"""
             r"""|vault[ \t]+login|vastai[ \t]+set[ \t]+api-key|prefect[ \t]+cloud[ \t]+login[ \t]+(?:-k|--key)"""
             r"""|netlify\b[^\n]*?--auth"""
             r"""|npm[ \t]+config[ \t]+set[ \t]+\S*_authToken|doctl[ \t]+auth[ \t]+init[ \t]+(?:-t|--access-token)"""
             r"""|cloudflared[ \t]+service[ \t]+install"""
-            rf"""|\blogin\([ \t]*(?:key|api_key))[ \t]*=?[ \t]*{_ARG}"""
+            rf"""|\blogin\([ \t]*(?:key|api_key))(?:[ \t]*=[ \t]*|[ \t]+){_ARG}"""
         ),
         Kind.SECRET,
         "login",

@@ -31,12 +31,23 @@ _FOREIGN_WORDS = (
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 _PROSE_WORDS = (
     r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
-    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|" + _FOREIGN_WORDS
+    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|pw|" + _FOREIGN_WORDS
 )
 # "password manager (1Password)", "password reset link …": the word names something else, not the password.
 _NAMES_SOMETHING_ELSE = (
     r"(?![ \t]+(?:manager|managers|reset|policy|field|hash|hashes|length|prompt|rotation|expiry|expiration|generator"
     r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting)\b)"
+)
+# A bare "key" that names a secret: not a public key, nor one that names a row, a cache entry or an object ("public key:
+# …", "cache key: …", "S3 key: …"); fixed-width look-behinds keep the pattern linear.
+_BARE_KEY = (
+    r"(?<![\w.-])(?<!public[ _-])(?<!pub[ _-])(?<!host[ _-])(?<!cache[ _-])(?<!primary[ _-])(?<!foreign[ _-])"
+    r"(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])(?<!gpg[ _-])(?<!pgp[ _-])"
+    r"(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])(?<!registry[ _-])(?<!ssh[ _-])"
+    r"(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])(?<!address[ _-])(?<!deposit[ _-])"
+    r"(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?P<key>key)"
+    r"(?![ \t_-]*(?:ids?|names?|fingerprints?|types?|format|file|path|length|size|pairs?|ring|words?|board|notes?"
+    r"|points?|metrics?|frames?|space|values?|takeaways?|features?|findings?|factors?|differences?)\b)"
 )
 # Whose key it is, where a bare "key" introduces one in a sentence: "wandb key for the team: …", "my key: …".
 _OWNER = (
@@ -118,6 +129,14 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "any",
     ),
+    # `(pass S3cret)`, `(pw: …)` in brackets
+    (
+        re.compile(
+            r"""(?i)\((?:pass|pw|pwd|password)[ \t]*[:=]?[ \t]+(?P<q>["']?)(?P<secret>[^\s"'()]{1,300})(?P=q)\)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
     # `pw: …`, `(pass: …)`
     (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
     # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
@@ -135,7 +154,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+|\s*(?:[–—→]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
+            r"""(?P<prose>[^\s"'`]{8,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
         "random",
@@ -181,17 +200,22 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "colon",
     ),
-    # a bare "key" with an arrow or a dash: "my OpenRouter key -> …", "the key – …", "Together key: …"; not a key
-    # that is public or names a row, a cache entry or an object ("public key: …", "cache key: …", "S3 key: …")
+    # a bare "key" with an arrow, a dash, a colon or "is", a few words after it: "my OpenRouter key -> …", "the key
+    # – …", "Use this key to test: …", "key is …" (`_BARE_KEY` leaves out public keys and keys that name things)
     (
         re.compile(
-            r"""(?i)(?<![\w.-])(?<!public[ _-])(?<!pub[ _-])(?<!host[ _-])(?<!cache[ _-])(?<!primary[ _-])"""
-            r"""(?<!foreign[ _-])(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])"""
-            r"""(?<!gpg[ _-])(?<!pgp[ _-])(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])"""
-            r"""(?<!registry[ _-])(?<!ssh[ _-])(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])"""
-            r"""(?<!address[ _-])(?<!deposit[ _-])(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])"""
-            r"""(?P<key>key)[ \t]*(?:->|→|–|—|=>|:)[ \t]*(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)"""
-            r"""[.,;)!]?(?=\s|$)"""
+            rf"""(?i){_BARE_KEY}(?:[ \t]+[\w.@()'’-]{{1,20}}){{0,6}}?[ \t]*(?:->|→|–|—|=>|:|[ \t]is\b:?)[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "keylike",
+    ),
+    # the value first, then what it is: "it's sk9F… (the api key)", "Xk3… is my token"
+    (
+        re.compile(
+            r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
+            r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
+            rf"""(?P<key>{_PROSE_WORDS}|key)\b"""
         ),
         Kind.SECRET,
         "keylike",
@@ -210,7 +234,10 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             r"""(?i)\b(?P<key>private[ _-]?key|priv[ _-]?key|secret[ _-]?key|clave[ \t]+privada|llave[ \t]+privada"""
-            r"""|khóa[ \t]+riêng|özel[ \t]+anahtar)[^\n]{0,100}?(?<![0-9a-fA-F])(?:0x)?(?P<prose>[0-9a-fA-F]{64})"""
+            r"""|khóa[ \t]+riêng|özel[ \t]+anahtar)"""
+            # not across a sentence's end, and not when a transaction or an address is named in between
+            r"""(?:(?!\b(?:tx|txid|txn|transaction|hash|block|address|signature)\b)[^\n.;]){0,100}?"""
+            r"""(?<![0-9a-fA-F])(?:0x)?(?P<prose>[0-9a-fA-F]{64})"""
             r"""(?![0-9a-zA-Z])"""
         ),
         Kind.PRIVATE_KEY,
@@ -358,7 +385,9 @@ def _random_like(value: str) -> bool:
 
 
 # Names of a password, in the four languages of the shop (`DB_PASS`, "contraseña", "mật khẩu", "şifresi").
-_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola")
+_PASSWORD_NAME = re.compile(
+    r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
+)
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
@@ -412,6 +441,10 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         return kind if _password_like(value) and not _DATE_OR_TIME.fullmatch(value) else None
     if rule == "colon":
         return kind if _key_like(value) else None
+    if rule == "random" and kind == Kind.PASSWORD and key:
+        # "password Gpurig-8337": right after the word, a chosen password with letters and digits
+        chosen = any(char.isdigit() for char in value) and any(char.isalpha() for char in value)
+        return kind if (chosen and len(value) >= 8 and _password_like(value)) or _random_like(value) else None
     if rule == "random":
         return kind if _random_like(value) else None
     if rule in {"password", "prose"} and kind == Kind.PASSWORD:

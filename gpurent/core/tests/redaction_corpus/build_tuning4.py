@@ -346,10 +346,165 @@ def _clouds(f: Fakes, p: Callable[[], str]) -> list[Sample]:
     ]
 
 
+def _everyday(f: Fakes, p: Callable[[], str]) -> list[Sample]:
+    """The families again as support requests write them most often: clients, logins, words, wallets (round 4's
+    second batch, written after the first had been tuned on)."""
+    pairs: list[tuple[str, Callable[[], str]]] = [
+        ("psql 'postgresql://trainer:{s}@db.internal:5432/ml?sslmode=require'", p),
+        ("PGPASSWORD={s} psql -h 10.0.0.5 -U postgres -d shop", p),
+        ("PGPASSWORD='{s}' pg_dump -h db -U app app > dump.sql", p),
+        ('psql "host=db.internal port=5432 dbname=ml user=ada password={s} sslmode=require"', p),
+        ("mysql --host=10.0.0.4 --user=root --password={s} --database=shop", p),
+        ("mysql -uroot -p{s} -h127.0.0.1", p),
+        ('mongosh "mongodb+srv://ada:{s}@cluster0.ab1cd.mongodb.net/ml"', p),
+        ("mongo --host 10.0.0.7 -u admin -p {s} --authenticationDatabase admin", p),
+        ("redis-cli -h 10.0.0.3 -a '{s}' --no-auth-warning ping", p),
+        ("redis-cli -u redis://default:{s}@redis-1234.c1.us-east-1.cloud.redislabs.com:12345", p),
+        ("sshpass -p '{s}' ssh -o StrictHostKeyChecking=no root@203.0.113.4", p),
+        ("sshpass -p{s} scp model.bin ada@gpu:/data", p),
+        ("ssh root@203.0.113.8 -p 22022  # password: {s}", p),
+        ("ssh ubuntu@gpu-12 (pass {s})", p),
+        ("wandb login {s}", lambda: f.hex(40)),
+        ("WANDB_API_KEY={s} python train.py", lambda: f.hex(40)),
+        ("!wandb login --relogin {s}", lambda: f.hex(40)),
+        ("import wandb; wandb.login(key='{s}')", lambda: f.hex(40)),
+        ("huggingface-cli login --token {s}", lambda: "hf_" + f.pick(ALNUM, 34)),
+        ('from huggingface_hub import login; login(token="{s}")', lambda: "hf_" + f.pick(ALNUM, 34)),
+        ('login("{s}")', lambda: "hf_" + f.pick(ALNUM, 34)),
+        ("git clone https://ada:{s}@huggingface.co/acme/private-model", lambda: "hf_" + f.pick(ALNUM, 34)),
+        ("docker login -u ada -p {s} nvcr.io", lambda: f.pick(ALNUM, 84)),
+        ("docker login nvcr.io --username '$oauthtoken' --password {s}", lambda: "nvapi-" + f.pick(URLSAFE, 64)),
+        ("docker login --username=ada --password={s} registry.gitlab.com", p),
+        (
+            "aws configure\nAWS Access Key ID [None]: AKIA"
+            + "IOSFODNN7EXAMPLX"
+            + "\nAWS Secret Access Key [None]: {s}\nDefault region name [None]: us-east-1",
+            lambda: f.pick(B64, 40),
+        ),
+        ("export AWS_SECRET_ACCESS_KEY={s}", lambda: f.pick(B64, 40)),
+        ("AWS_ACCESS_KEY_ID=AKIAQ3EGRK7P5EXAMPL9 AWS_SECRET_ACCESS_KEY={s} aws s3 ls", lambda: f.pick(B64, 40)),
+        (
+            "az login --service-principal -u 1f3a8e02-1111-4e3d-9a9a-0c1d2e3f4a5b -p {s} --tenant acme.onmicrosoft.com",
+            lambda: f.pick(ALNUM + "~._-", 40),
+        ),
+        (
+            "az storage blob upload --account-name mlstore --account-key {s} -f model.bin -c models",
+            lambda: f.pick(B64, 86) + "==",
+        ),
+        (
+            "gcloud auth activate-service-account --key-file=sa.json && gcloud auth print-access-token\n{s}",
+            lambda: "ya29." + f.pick(URLSAFE, 150),
+        ),
+        ("doctl auth init --access-token {s}", lambda: "dop_v1_" + f.hex(64)),
+        ("hcloud context create prod\nToken: {s}", lambda: f.pick(ALNUM, 64)),
+        ("linode-cli configure --token {s}", lambda: f.hex(64)),
+        ("export VAST_API_KEY={s}", lambda: f.hex(64)),
+        ("runpodctl config --apiKey {s}", lambda: f.pick(UPPER, 40)),
+        ("lambda cloud api key: {s}", lambda: "secret_" + f.pick(LOWER, 8) + "_" + f.hex(32)),
+        (
+            'curl -H "Authorization: Bearer {s}" https://cloud.lambdalabs.com/api/v1/instances',
+            lambda: f.pick(ALNUM, 40),
+        ),
+        (
+            "curl -u {s}: https://cloud.lambdalabs.com/api/v1/instances",
+            lambda: "secret_" + f.pick(LOWER, 8) + "_" + f.hex(32),
+        ),
+        ("curl -H 'X-API-Key: {s}' https://api.example.com/v1/jobs", lambda: f.pick(ALNUM, 32)),
+        (
+            'curl https://api.openai.com/v1/models -H "Authorization: Bearer {s}"',
+            lambda: "sk-proj-" + f.pick(URLSAFE, 100),
+        ),
+        ("my private key is {s}", lambda: f.eth_key()),
+        ("My private key: 0x{s}", lambda: f.eth_key()),
+        ("here is my secret key {s}", lambda: f.pick(ALNUM, 40)),
+        ("I think my token {s} leaked, can you revoke it?", lambda: f.pick(ALNUM, 40)),
+        ("The password is: {s}", p),
+        ("pass: {s}", p),
+        ("my pw is {s}", p),
+        ("password = {s}", p),
+        ("Here's the seed: {s}", lambda: f.seed_phrase(12)),
+        ("seed words: {s}", lambda: f.seed_phrase(24)),
+        ("Solana private key: {s}", f.solana_keypair_b58),
+        ("phantom export: {s}", f.solana_keypair_b58),
+        ("id.json = {s}", f.solana_keypair_json),
+        ("{s}", f.solana_keypair_json),
+        ("solana keypair {s}", lambda: f.solana_keypair_json(spaced=True)),
+        ("my solana wallet key [{s}]", lambda: ", ".join(str(b) for b in f.solana_keypair())),
+        ("Keypair.fromSecretKey(new Uint8Array({s}))", f.solana_keypair_json),
+        ("solana config set --keypair ~/.config/solana/id.json\ncat id.json\n{s}", f.solana_keypair_json),
+        ("private key for my wallet 5KY…? no it's this one: {s}", f.wif),
+        ("Bitcoin WIF: {s}", f.wif),
+        ("xprv: {s}", f.xprv),
+        ("ETH_PRIVATE_KEY={s}", lambda: "0x" + f.eth_key()),
+        ('PRIVATE_KEY="{s}"', lambda: f.eth_key()),
+        ("const wallet = new ethers.Wallet('{s}', provider)", lambda: "0x" + f.eth_key()),
+        ("w3.eth.account.from_key('{s}')", lambda: "0x" + f.eth_key()),
+        ("tron private key: {s}", lambda: f.eth_key()),
+        ('mnemonic: "{s}"', lambda: f.seed_phrase(12)),
+        (
+            "kubectl create secret docker-registry regcred --docker-server=nvcr.io --docker-username='$oauthtoken' --docker-password={s}",
+            lambda: "nvapi-" + f.pick(URLSAFE, 64),
+        ),
+        ("helm repo add private https://charts.acme.dev --username ada --password {s}", p),
+        ("git remote set-url origin https://oauth2:{s}@gitlab.com/acme/ml.git", lambda: "glpat-" + f.pick(URLSAFE, 20)),
+        ("pip install --index-url https://__token__:{s}@pypi.acme.dev/simple pkg", lambda: f.pick(ALNUM, 40)),
+        ("ngrok config add-authtoken {s}", lambda: f.pick(ALNUM, 27) + "_" + f.pick(ALNUM, 21)),
+        ('export OPENAI_API_KEY="{s}"', lambda: "sk-" + f.pick(ALNUM, 48)),
+        ("ANTHROPIC_API_KEY: {s}", lambda: "sk-ant-api03-" + f.pick(URLSAFE, 93) + "AA"),
+        ("Authorization: token {s}", lambda: "ghp_" + f.pick(ALNUM, 36)),
+        ("jdbc:postgresql://db:5432/ml?user=ada&password={s}", p),
+        ("Server=tcp:ml.database.windows.net,1433;Database=ml;User ID=ada;Password={s};Encrypt=true", p),
+        ("mssql+pyodbc://sa:{s}@10.0.0.9/ml?driver=ODBC+Driver+18", p),
+        ("clickhouse://default:{s}@ch.internal:8123/default", p),
+        ("amqp://guest:{s}@rabbit.internal:5672/", p),
+        ("ftp://deploy:{s}@files.acme.dev/models", p),
+        ("the ssh password for root on my instance is {s}", p),
+        ("jupyter token: {s}", lambda: f.hex(48)),
+        ("http://203.0.113.7:8888/lab?token={s}", lambda: f.hex(48)),
+        ("comet_ml.init(api_key='{s}')", lambda: f.pick(ALNUM, 25)),
+        ("neptune api token {s}", lambda: f.pick(ALNUM, 40)),
+        ("MLFLOW_TRACKING_TOKEN={s}", lambda: f.pick(ALNUM, 32)),
+        (
+            'clearml-init\nPaste copied configuration here:\napi { credentials { "access_key" = "{a}", "secret_key" = "{s}" } }'.replace(
+                "{a}", "ABCD1234EFGH5678IJKL"
+            ),
+            lambda: f.pick(ALNUM, 50),
+        ),
+        ('kaggle.json {"username":"ada","key":"{s}"}', lambda: f.hex(32)),
+        ("KAGGLE_KEY={s}", lambda: f.hex(32)),
+        ("replicate token r8_{s}", lambda: f.pick(ALNUM, 37)),
+        ("gh auth login --with-token <<< {s}", lambda: "ghp_" + f.pick(ALNUM, 36)),
+        ("GITHUB_TOKEN={s}", lambda: "github_pat_" + f.pick(ALNUM + "_", 82)),
+        ("telegram bot {s}", lambda: str(f.rng.randint(10**9, 10**10)) + ":AA" + f.pick(URLSAFE, 33)),
+        (
+            "slack webhook https://hooks.slack.com/services/T0{s}",
+            lambda: f.pick(UPPER, 8) + "/B0" + f.pick(UPPER, 8) + "/" + f.pick(ALNUM, 24),
+        ),
+        ("contraseña de la base de datos: {s}", p),
+        ("mi contraseña es {s}", p),
+        ("la clave privada de mi billetera es {s}", lambda: f.eth_key()),
+        ("mật khẩu là {s}", p),
+        ("khóa bí mật: {s}", lambda: f.eth_key()),
+        ("şifrem {s}", p),
+        ("parolam: {s}", p),
+        ("özel anahtarım {s}", lambda: f.eth_key()),
+        ("token: {s}", lambda: f.pick(ALNUM, 40)),
+        ("api_key={s}", lambda: f.pick(ALNUM, 32)),
+        ("Use this key to test: {s}", lambda: f.pick(ALNUM, 32)),
+        ("key is {s}", lambda: f.pick(ALNUM, 32)),
+        ("it's {s} (the api key)", lambda: f.pick(ALNUM, 32)),
+        ("API KEY {s}", lambda: f.pick(ALNUM, 32)),
+        ("apikey {s}", lambda: f.pick(ALNUM, 32)),
+        ("secret {s}", lambda: f.pick(ALNUM, 32)),
+        ("PASSWORD {s}", p),
+    ]
+    return [one(template, make) for template, make in pairs]
+
+
 def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     p = f.password
     out: list[tuple[str, list[str]]] = []
-    for build in (*_flags(f, p), *_logins(f, p), *_words(f, p), *_solana(f), *_clouds(f, p)):
+    for build in (*_flags(f, p), *_logins(f, p), *_words(f, p), *_solana(f), *_clouds(f, p), *_everyday(f, p)):
         repeat(2, out, build)
     return out
 

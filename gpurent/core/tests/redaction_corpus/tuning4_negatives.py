@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import json
 
-from .fakes import ALNUM, B64, LOWER, Fakes
+from .fakes import ALNUM, B64, LOWER, UPPER, Fakes
 from .writer import repeat
 
 DIGITS = "0123456789"
@@ -181,8 +181,102 @@ def _pastes(f: Fakes) -> list:
     ]
 
 
+def _everyday(f: Fakes) -> list:
+    return [
+        lambda: f"tx hash: 0x{f.hex(64)}",
+        lambda: f"My transaction 0x{f.hex(64)} is confirmed but the order is unpaid",
+        lambda: f"txid {f.hex(64)}",
+        lambda: f"the private key is on my ledger; the tx is 0x{f.hex(64)}",
+        lambda: f"I never share my private key. Transaction: 0x{f.hex(64)}",
+        lambda: f"sha256sum model.safetensors\n{f.hex(64)}  model.safetensors",
+        lambda: f"SHA256 checksum: {f.hex(64)}",
+        lambda: f"md5: {f.hex(32)}",
+        lambda: f"git commit {f.hex(40)}",
+        lambda: "model: meta-llama/Meta-Llama-3.1-70B-Instruct",
+        lambda: "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4 fails to load",
+        lambda: f"request id {f.uuid()}",
+        lambda: f"order {f.uuid()} stuck in preparing",
+        lambda: f"GPU UUID GPU-{f.uuid()}",
+        lambda: (
+            'Traceback (most recent call last):\n  File "/app/train.py", line 12, in <module>\n    model = AutoModel.from_pretrained(name, token=token)\nOSError: You are trying to access a gated repo.'
+        ),
+        lambda: "KeyError: 'api_key'",
+        lambda: 'ValueError: password authentication failed for user "postgres"',
+        lambda: (
+            'psql: error: connection to server at "10.0.0.5", port 5432 failed: FATAL:  password authentication failed for user "ml"'
+        ),
+        lambda: "Permission denied (publickey,password).",
+        lambda: (
+            "docker: Error response from daemon: pull access denied for acme/private, repository does not exist or may require 'docker login'"
+        ),
+        lambda: "wandb: ERROR Invalid API key, please check it. wandb: Run wandb login --relogin",
+        lambda: (
+            "huggingface_hub.utils._errors.RepositoryNotFoundError: 401 Client Error. Invalid credentials in Authorization header"
+        ),
+        lambda: "Error: Invalid API key provided: sk-proj-****************************abcd",
+        lambda: "I forgot my password, how do I reset it?",
+        lambda: "Is it safe to paste my API key in the support form?",
+        lambda: "the key is to use gradient checkpointing with bf16",
+        lambda: "my token limit is 128k per minute, can you raise it?",
+        lambda: "use the key from the dashboard (Settings → API keys)",
+        lambda: "key: value pairs in the YAML are not parsed",
+        lambda: f"Solana address: {f.solana_address()}",
+        lambda: f"signature {f.solana_signature()}",
+        lambda: f"bitcoin address {f.btc_address()}",
+        lambda: f"TRON address T{f.pick('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 33)}",
+        lambda: f"public key: {f.solana_address()}",
+        lambda: f"pubkey {f.solana_address()}",
+        lambda: f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{f.pick(B64, 43)} ada@laptop",
+        lambda: f"SHA256:{f.pick(B64, 43)} (ED25519)",
+        lambda: "ssh -i ~/.ssh/id_ed25519 -p 2222 root@203.0.113.4",
+        lambda: "docker run -p 8080:8080 -e MODEL=llama3 vllm",
+        lambda: "mysql -u root -p",
+        lambda: "psql -U postgres -h localhost -W",
+        lambda: "export HF_TOKEN=$(cat ~/.hf_token)",
+        lambda: "export OPENAI_API_KEY=<your key here>",
+        lambda: "--api-key YOUR_API_KEY",
+        lambda: "password: ********",
+        lambda: "token: [REDACTED]",
+        lambda: f"seed = {f.rng.randint(0, 99999)}",
+        lambda: "torch.manual_seed(42)",
+        lambda: f"nonce: {f.rng.randint(0, 10**6)}",
+        lambda: f"block {f.rng.randint(10**7, 10**8)} hash 0x{f.hex(64)}",
+        lambda: f'"input": "0xa9059cbb000000000000000000000000{f.hex(40)}{"0" * 40}{f.hex(24)}"',
+        lambda: (
+            f"ipfs://bafybei{f.pick(LOWER.replace('0', '').replace('1', '').replace('8', '').replace('9', ''), 52)}"
+        ),
+        lambda: f"sha256:{f.hex(64)}",
+        lambda: f'ETag: "{f.hex(32)}"',
+        lambda: f"x-request-id: {f.pick(ALNUM, 32)}",
+        lambda: f"session {f.pick(LOWER + '0123456789', 12)} ended",
+        lambda: "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported",
+        lambda: "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity)",
+        lambda: "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<45678> with error 12",
+        lambda: f"Idempotency-Key: {f.uuid()}",
+        lambda: f"stripe pi_{f.pick(ALNUM, 24)}",
+        lambda: f"pk_live_{f.pick(ALNUM, 24)} is our publishable key",
+        lambda: f"key id {f.pick(UPPER, 16)}",
+        lambda: f"the key ID is {f.pick(UPPER + LOWER, 20)}",
+        lambda: f"API key name: prod-trainer-{f.rng.randint(1, 99)}",
+        lambda: "Key: checkpoints/step-1000/model.safetensors",
+        lambda: f"Key fingerprint = {' '.join(f.hex(4).upper() for _ in range(10))}",
+        lambda: f'gpg: key {f.hex(16).upper()}: public key "Ada <ada@acme.dev>" imported',
+        lambda: "my password manager is Bitwarden2024",
+        lambda: "the password must be at least 12 characters",
+        lambda: "pass --epochs 3 to the script",
+        lambda: "password was changed yesterday at 10:42",
+        lambda: "token was expired, I regenerated it",
+        lambda: "my api key is the one from the team account",
+        lambda: "the secret is in AWS Secrets Manager under prod/db",
+        lambda: f"Please send the payout to 0x{f.hex(40)}",
+        lambda: f"the model's hash is {f.hex(64)}",
+        lambda: f"my wallet public key is {f.solana_address()}",
+        lambda: f"Solana tx {f.solana_signature()} private key not needed right?",
+    ]
+
+
 def negatives(f: Fakes) -> list[str]:
     out: list[str] = []
-    for build in (*_commands(f), *_words(f), *_pastes(f)):
+    for build in (*_commands(f), *_words(f), *_pastes(f), *_everyday(f)):
         repeat(2, out, build)
     return out
