@@ -284,6 +284,10 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "My API key:\n{s}\nthanks", pick(_ALNUM, 32) + "4"),
     (Kind.PRIVATE_KEY, "my wallet private key so you can check the deposit, it is 0x{s}", pick(_HEX, 64)),
     (Kind.PASSWORD, "creds are admin / {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "curl -u {s}: https://cloud.lambdalabs.com/api/v1/instances", "secret_" + pick(_HEX, 40)),
+    (Kind.SECRET, "it's {s} (the api key)", pick(_ALNUM, 32) + "4"),
+    (Kind.PASSWORD, "ssh ubuntu@gpu-12 (pass {s})", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "my pw is {s}", pick(_ALNUM, 8) + "-4"),
     (Kind.PRIVATE_KEY, "body: {s}", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + pick(_B64, 200)),
     (
         Kind.PRIVATE_KEY,
