@@ -45,7 +45,8 @@ _BARE_KEY = (
     r"(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])(?<!gpg[ _-])(?<!pgp[ _-])"
     r"(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])(?<!registry[ _-])(?<!ssh[ _-])"
     r"(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])(?<!address[ _-])(?<!deposit[ _-])"
-    r"(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?P<key>key)"
+    r"(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?<!tx[ _-])(?<!hash[ _-])(?<!block[ _-])"
+    r"(?P<key>key)"
     r"(?![ \t_-]*(?:ids?|names?|fingerprints?|types?|format|file|path|length|size|pairs?|ring|words?|board|notes?"
     r"|points?|metrics?|frames?|space|values?|takeaways?|features?|findings?|factors?|differences?)\b)"
 )
@@ -55,6 +56,10 @@ _OWNER = (
     r"|cohere|mistral|groq|github|gitlab|stripe|twilio|sendgrid|slack|discord|cloudflare|ngrok|pinecone|langsmith)"
 )
 # Bounded, so that no pattern can scan further than a long token (an AWS session token is 300–1,000 characters).
+# A value in escaped quotes, as a notebook's JSON holds code: `os.environ[\"KEY\"] = \"…\"`.
+_ESCAPED_VALUE = r"""\\(?P<eq>["'])(?P<escaped>[^"'\\\r\n]{1,2000})\\(?P=eq)"""
+# What may follow the word in a name without changing what it holds: `SECRET_KEY_BASE`, `API_KEY_V2`, `TOKEN_PROD`.
+_NAME_SUFFIX = r"(?:[_-](?:base|b64|base64|hex|value|v\d|\d|prod|dev|live|test|main|new|old))?"
 _VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,2000}))"""
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
@@ -63,8 +68,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?\]?"""
-            rf"""(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
+            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}){_NAME_SUFFIX})"""
+            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*(?:{_ESCAPED_VALUE}|{_VALUE})"""
         ),
         Kind.SECRET,
         "named",
@@ -77,11 +82,28 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "named",
     ),
+    # a name and its value as a pair: `- name: DB_PASSWORD` + `value: …` (Kubernetes), `{"name": "API_KEY", "value":
+    # "…"}` (ECS, Terraform), `<add key="ApiKey" value="…"/>` (.NET)
+    (
+        re.compile(
+            rf"""(?i)["']?\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?"""
+            rf"""(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|[ \t]+)"""
+            rf"""["']?value["']?[ \t]*[:=][ \t]*{_VALUE}"""
+        ),
+        Kind.SECRET,
+        "pair",  # checked as "named", but over two lines
+    ),
+    # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
+    (
+        re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{_KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
+        Kind.SECRET,
+        "named",
+    ),
     # a name and its value as a call's arguments: `define('DB_PASSWORD', '…')`, `os.environ.setdefault("X_KEY", "…")`
     (
         re.compile(
             rf"""(?i)["'](?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["'][ \t]*,[ \t]*"""
-            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)"""
+            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)(?![ \t]*:)"""  # not the next key of a JSON object
         ),
         Kind.SECRET,
         "named",
@@ -229,6 +251,16 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         ),
         Kind.SECRET,
         "random",
+    ),
+    # an Ethereum key (0x and 64 hex digits, where an address has 40) after a bare "key" or "PK", or in a wallet
+    # library's `accounts: ["0x…"]` (Hardhat): "deployer key 0x…", "PK: 0x…"
+    (
+        re.compile(
+            rf"""(?i)(?:{_BARE_KEY}|(?-i:\bPK|\bpk)|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
+            r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
+        ),
+        Kind.PRIVATE_KEY,
+        "ethkey",
     ),
     # an Ethereum key later in the sentence that names it: "my wallet private key so you can check, it is 0x…"
     (
@@ -467,7 +499,7 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
 
 
 def _value_span(match: re.Match[str]) -> tuple[int, int] | None:
-    for group in ("quoted", "secret", "prose"):
+    for group in ("quoted", "escaped", "secret", "prose"):
         if group in match.re.groupindex and match.group(group) is not None:
             return match.span(group)
     return None
@@ -512,7 +544,7 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
-            key = match.group("key") if "key" in pattern.groupindex else ""
+            key = (match.group("key") if "key" in pattern.groupindex else "") or ""
             kind = _kind(key, value, default, rule)
             if kind is None:
                 continue

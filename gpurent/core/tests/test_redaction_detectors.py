@@ -288,6 +288,13 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "it's {s} (the api key)", pick(_ALNUM, 32) + "4"),
     (Kind.PASSWORD, "ssh ubuntu@gpu-12 (pass {s})", pick(_ALNUM, 12) + "4"),
     (Kind.PASSWORD, "my pw is {s}", pick(_ALNUM, 8) + "-4"),
+    (Kind.SECRET, "env:\n  - name: OPENAI_API_KEY\n    value: {s}\n", pick(_ALNUM, 32) + "4"),
+    (Kind.PASSWORD, "<server><id>x</id><password>{s}</password></server>", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, '"source": ["os.environ[\\"WANDB_API_KEY\\"] = \\"{s}\\"\\n"]', pick(_HEX, 40)),
+    (Kind.SECRET, "SECRET_KEY_BASE: {s}", pick(_HEX, 128)),
+    (Kind.PRIVATE_KEY, "deployer key 0x{s}", pick(_HEX, 64)),
+    (Kind.PRIVATE_KEY, "accounts: ['0x{s}']", pick(_HEX, 64)),
+    (Kind.SECRET, "GOOGLE_CLIENT_SECRET {s}", "GOCSPX-" + pick(_ALNUM, 28)),
     (Kind.PRIVATE_KEY, "body: {s}", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + pick(_B64, 200)),
     (
         Kind.PRIVATE_KEY,
@@ -338,6 +345,11 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "PWD=/home/Ada",
         "call wandb.login(key=[your_api_key])",
         "DATABASE_URL=postgresql://user:password@localhost:5432/db",
+        '"secrets": [{"name": "DB_PASSWORD", "valueFrom": "arn:aws:secretsmanager:us-east-1:1:secret:db"}]',
+        "tx key 0x" + "ab" * 32,
+        "pk_live_" + "Ab3" * 8 + " is our publishable key",
+        "the key ID is Xb3kQ9mZ2pLw7RtY4nVc",
+        "docker run -u 1000 -p 8080:80 trainer",
     ],
 )
 def test_look_alikes_stay(text):

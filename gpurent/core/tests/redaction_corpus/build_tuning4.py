@@ -501,10 +501,93 @@ def _everyday(f: Fakes, p: Callable[[], str]) -> list[Sample]:
     return [one(template, make) for template, make in pairs]
 
 
+def _notebooks_ci_and_wallets(f: Fakes, p: Callable[[], str]) -> list[Sample]:
+    """Round 4's third batch: notebooks' JSON, CI logs, name/value pairs, XML, framework secrets, Ethereum keys
+    in deploy configs, keypairs and seed phrases laid out otherwise."""
+
+    def k() -> str:
+        return f.pick(ALNUM, 32)
+
+    pairs: list[tuple[str, Callable[[], str]]] = [
+        (
+            '{"cells": [{"source": ["import os\\n", "os.environ[\\"WANDB_API_KEY\\"] = \\"{s}\\"\\n"]}]}',
+            lambda: f.hex(40),
+        ),
+        ('{"source": ["openai.api_key = \\"{s}\\"\\n"]}', k),
+        ('"source": ["DB_PASS = \'{s}\'\\n"]', p),
+        ('env:\n  - name: OPENAI_API_KEY\n    value: "{s}"\n  - name: LOG_LEVEL\n    value: info', k),
+        ("env:\n- name: DB_PASSWORD\n  value: {s}", p),
+        ('"environment": [{"name": "STRIPE_SECRET", "value": "{s}"}]', k),
+        (
+            "<settings><servers><server><id>nexus</id><username>ci</username><password>{s}</password></server></servers></settings>",
+            p,
+        ),
+        ('<add key="ApiKey" value="{s}" />', k),
+        ('<add name="Db" connectionString="Server=db;Database=ml;User Id=sa;Password={s};" />', p),
+        ("<apiToken>{s}</apiToken>", k),
+        ('Run echo "token=${{ secrets.HF }}"\ntoken=***\n  HF_TOKEN: {s}', lambda: "hf_" + f.pick(ALNUM, 34)),
+        ("+ curl -s -u jenkins:{s} https://jenkins.acme.dev/crumbIssuer/api/json", lambda: f.hex(34)),
+        (
+            "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://api.acme.dev/v1/jobs?api_key={s}",
+            k,
+        ),
+        ('GET /v1/jobs?access_token={s} HTTP/1.1" 401', k),
+        ("ansible_ssh_pass: {s}", p),
+        ("ansible_become_password={s}", p),
+        ('"client_secret": "{s}"', lambda: "GOCSPX-" + f.pick(URLSAFE, 28)),
+        ("GOOGLE_CLIENT_SECRET {s}", lambda: "GOCSPX-" + f.pick(URLSAFE, 28)),
+        ("[database]\nhost = 10.0.0.5\nuser = ml\npassword = {s}", p),
+        ("db:\n  user: ml\n  pass: {s}", p),
+        ("DATABASE_URL=postgres://ml:{s}@10.0.0.5/ml", p),
+        ("spring:\n  datasource:\n    password: '{s}'", p),
+        ("smtp:\n  username: apikey\n  password: {s}", lambda: "SG." + f.pick(URLSAFE, 22) + "." + f.pick(URLSAFE, 43)),
+        ("EMAIL_HOST_PASSWORD={s}", p),
+        ("secret_key_base: {s}", lambda: f.hex(128)),
+        ("JWT_SECRET={s}", k),
+        ("ENCRYPTION_KEY={s}", lambda: base64.b64encode(f.raw(32)).decode()),
+        ("FERNET_KEY={s}", lambda: base64.urlsafe_b64encode(f.raw(32)).decode()),
+        ("NEXTAUTH_SECRET={s}", lambda: base64.b64encode(f.raw(32)).decode()),
+        ("webhook secret: {s}", lambda: "whsec_" + f.pick(ALNUM, 32)),
+        ("x-hub-signature secret {s}", k),
+        ('Here is my config.json:\n{"api_key": "{s}", "model": "gpt-4o"}', k),
+        ('credentials.toml\n[default]\ntoken = "{s}"', k),
+        ("~/.config/hub: oauth_token: {s}", lambda: "gho_" + f.pick(ALNUM, 36)),
+        ("CR_PAT={s}", lambda: "ghp_" + f.pick(ALNUM, 36)),
+        ("my solana private key [{s}]", lambda: ",".join(str(b) for b in f.solana_keypair())),
+        ("secretKey: Uint8Array(64) [{s}]", lambda: ", ".join(str(b) for b in f.solana_keypair())),
+        ('const secret = bs58.decode("{s}")', f.solana_keypair_b58),
+        ("PAYER_KEYPAIR='{s}'", f.solana_keypair_json),
+        ("BIP39 passphrase: {s}", p),
+        ("wallet password {s}", p),
+        ("metamask password is {s}", p),
+        ("exported key: {s}", lambda: f.eth_key()),
+        ("privkey={s}", lambda: f.eth_key()),
+        ("PK: 0x{s}", lambda: f.eth_key()),
+        ("deployer key 0x{s}", lambda: f.eth_key()),
+        ("hardhat.config.js accounts: ['0x{s}']", lambda: f.eth_key()),
+        ('accounts: ["{s}"]', lambda: "0x" + f.eth_key()),
+        ('truffle HDWalletProvider("{s}", rpc)', lambda: f.seed_phrase(12)),
+        ("new HDWalletProvider({ privateKeys: ['{s}'], providerOrUrl: rpc })", lambda: f.eth_key()),
+        ("eth account private key\n{s}", lambda: f.eth_key()),
+        ("1. {s}", lambda: "\n2. ".join(f.seed_phrase(12).split())),
+        ("seed:\n{s}", lambda: "\n".join(f.seed_phrase(12).split())),
+        ("words: {s}", lambda: " - ".join(f.seed_phrase(12).split())),
+    ]
+    return [one(template, make) for template, make in pairs]
+
+
 def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     p = f.password
     out: list[tuple[str, list[str]]] = []
-    for build in (*_flags(f, p), *_logins(f, p), *_words(f, p), *_solana(f), *_clouds(f, p), *_everyday(f, p)):
+    for build in (
+        *_flags(f, p),
+        *_logins(f, p),
+        *_words(f, p),
+        *_solana(f),
+        *_clouds(f, p),
+        *_everyday(f, p),
+        *_notebooks_ci_and_wallets(f, p),
+    ):
         repeat(2, out, build)
     return out
 

@@ -275,8 +275,33 @@ def _everyday(f: Fakes) -> list:
     ]
 
 
+def _pairs_and_xml(f: Fakes) -> list:
+    return [
+        lambda: "env:\n  - name: HF_TOKEN\n    valueFrom:\n      secretKeyRef:\n        name: hf\n        key: token",
+        lambda: (
+            '"secrets": [{"name": "DB_PASSWORD", "valueFrom": "arn:aws:secretsmanager:us-east-1:123456789012:secret:db-AbCdEf"}]'
+        ),
+        lambda: "<password>${env.NEXUS_PASSWORD}</password>",
+        lambda: '<add key="ApiKey" value="" />',
+        lambda: 'SECRET_KEY_BASE: <%= ENV["SECRET_KEY_BASE"] %>',
+        lambda: "<keyStore>/etc/ssl/keystore.jks</keyStore>",
+        lambda: "<maxTokens>4096</maxTokens>",
+        lambda: "accounts: [process.env.PRIVATE_KEY]",
+        lambda: '"source": ["os.environ[\\"HF_TOKEN\\"] = userdata.get(\\"HF_TOKEN\\")\\n"]',
+        lambda: f"PK {f.rng.randint(1, 99999)} violates unique constraint",
+        lambda: f"key 0x{f.hex(40)} is my deposit address",
+        lambda: f"accounts: ['0x{f.hex(40)}']",
+        lambda: f"tx key 0x{f.hex(64)}",
+        lambda: "- name: LOG_LEVEL\n  value: debug",
+        lambda: '{"name": "MAX_TOKENS", "value": "4096"}',
+        lambda: f"<requestId>{f.uuid()}</requestId>",
+        lambda: f'"hash": "0x{f.hex(64)}", "blockHash": "0x{f.hex(64)}"',
+        lambda: f"topics: ['0x{f.hex(64)}']",
+    ]
+
+
 def negatives(f: Fakes) -> list[str]:
     out: list[str] = []
-    for build in (*_commands(f), *_words(f), *_pastes(f), *_everyday(f)):
+    for build in (*_commands(f), *_words(f), *_pastes(f), *_everyday(f), *_pairs_and_xml(f)):
         repeat(2, out, build)
     return out
