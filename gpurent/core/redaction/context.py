@@ -531,6 +531,8 @@ def _matches(pattern: re.Pattern[str], rule: str, text: str, lines: list[tuple[i
         yield from pattern.finditer(text, start, end)
 
 
+# Two more lowercase words after a lowercase value: the value is the first word of a sentence.
+_PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
 # The user part of a `user/password` or `user:password` value of a `*_AUTH` setting.
 _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
@@ -544,6 +546,8 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
+            if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
+                continue  # "password: at least 12 characters": a sentence, not a value
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
             kind = _kind(key, value, default, rule)
             if kind is None:

@@ -350,6 +350,7 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "pk_live_" + "Ab3" * 8 + " is our publishable key",
         "the key ID is Xb3kQ9mZ2pLw7RtY4nVc",
         "docker run -u 1000 -p 8080:80 trainer",
+        "password: at least 12 characters, one digit",
     ],
 )
 def test_look_alikes_stay(text):

@@ -300,8 +300,106 @@ def _pairs_and_xml(f: Fakes) -> list:
     ]
 
 
+def _ci_notebooks_and_chains(f: Fakes) -> list:
+    return [
+        lambda: "Run actions/checkout@v4\n  with:\n    repository: acme/trainer\n    token: ***\n    ssh-strict: true",
+        lambda: (
+            f"Run docker/login-action@v3\n  with:\n    registry: ghcr.io\n    username: ada\n    password: ***\nLogin Succeeded!\n##[debug]sha {f.hex(40)}"
+        ),
+        lambda: "env:\n  HF_HOME: /cache/hf\n  WANDB_MODE: offline\n  TOKENIZERS_PARALLELISM: false",
+        lambda: (
+            f"##[group]Run pip install -r requirements.txt\nCollecting torch==2.4.0\n  Downloading torch-2.4.0-cp311-cp311-manylinux1_x86_64.whl (797.2 MB)\n  sha256={f.hex(64)}"
+        ),
+        lambda: f"Downloaded newer image for ghcr.io/acme/trainer@sha256:{f.hex(64)}",
+        lambda: (
+            f'{{"cell_type": "code", "execution_count": 3, "outputs": [{{"data": {{"image/png": "iVBORw0KGgoAAAANSUhEUgAA{f.pick(B64, 200)}"}}}}], "source": ["plt.plot(losses)"]}}'
+        ),
+        lambda: (
+            '{"cell_type": "code", "source": ["from huggingface_hub import notebook_login\\n", "notebook_login()"]}'
+        ),
+        lambda: '{"source": ["os.environ[\\"WANDB_API_KEY\\"] = getpass.getpass()\\n"]}',
+        lambda: (
+            "Token is valid (permission: fineGrained).\nYour token has been saved to /root/.cache/huggingface/token\nLogin successful"
+        ),
+        lambda: "wandb: Appending key for api.wandb.ai to your netrc file: /root/.netrc",
+        lambda: "wandb: Currently logged in as: ada (acme). Use `wandb login --relogin` to force relogin",
+        lambda: "Successfully installed tokenizers-0.19.1 safetensors-0.4.3 transformers-4.44.0",
+        lambda: "the API key in my profile says 'last used: never', is that normal?",
+        lambda: "the password for root is whatever you set at checkout, right?",
+        lambda: "my token is valid until 2026-12-31 according to the dashboard",
+        lambda: "my api key is the same as before, nothing changed",
+        lambda: f"the key for the bucket is checkpoints/{f.hex(8)}/step-9000.pt",
+        lambda: "key: the model name, value: its size in GB",
+        lambda: f"Found key: {f.pick(LOWER, 8)}-{f.pick(LOWER, 4)}-cache",
+        lambda: f"The secret to getting 2x throughput was enabling CUDA graphs ({f.rng.randint(100, 999)} tok/s)",
+        lambda: "password: at least 12 characters, one digit",
+        lambda: "Password:\nSorry, try again.\nPassword:\nsudo: 3 incorrect password attempts",
+        lambda: "Enter passphrase for key '/root/.ssh/id_ed25519':\nIdentity added: /root/.ssh/id_ed25519 (ada@laptop)",
+        lambda: f"ssh-keygen -lf ~/.ssh/id_ed25519.pub\n256 SHA256:{f.pick(B64, 43)} ada@laptop (ED25519)",
+        lambda: f"-----BEGIN CERTIFICATE-----\nMIIC{f.pick(B64, 60)}\n{f.pick(B64, 64)}\n-----END CERTIFICATE-----",
+        lambda: f"ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t{f.pick(B64, 100)}",
+        lambda: f"certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1J{f.pick(B64, 200)}",
+        lambda: f"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA{f.pick(B64, 100)}",
+        lambda: "token_type: Bearer\nexpires_in: 3599\nscope: https://www.googleapis.com/auth/cloud-platform",
+        lambda: (
+            f"usage: prompt_tokens={f.rng.randint(1, 9999)} completion_tokens={f.rng.randint(1, 9999)} total_tokens={f.rng.randint(1, 99999)}"
+        ),
+        lambda: f"max_tokens: {f.rng.randint(100, 8000)}\ntemperature: 0.2",
+        lambda: "tokenizer: meta-llama/Meta-Llama-3.1-8B-Instruct\nchat_template: llama3",
+        lambda: f"keypair_path: /root/.config/solana/id.json\npubkey: {f.solana_address()}",
+        lambda: f"Wrote new keypair to /root/.config/solana/id.json\npubkey: {f.solana_address()}",
+        lambda: f"solana balance {f.solana_address()}\n0.5 SOL",
+        lambda: (
+            f"spl-token transfer EPjFWdd5AufqSSqeM2qN1xzybapC2G4wGkZwyTDt1v 10 {f.solana_address()}\nSignature: {f.solana_signature()}"
+        ),
+        lambda: f'eth_getTransactionReceipt result: {{"transactionHash": "0x{f.hex(64)}", "from": "0x{f.hex(40)}"}}',
+        lambda: (
+            f"My deposit to 0x{f.hex(40)} with tx 0x{f.hex(64)} is missing. I keep my private key offline of course."
+        ),
+        lambda: f"Never share your private key! Our address is 0x{f.hex(40)}",
+        lambda: f"keccak256 hash: 0x{f.hex(64)}",
+        lambda: f"bytes32 salt = 0x{f.hex(64)};",
+        lambda: f"merkle root {f.hex(64)}",
+        lambda: "docker login ghcr.io -u ada --password-stdin < ~/.ghcr_token",
+        lambda: "echo 'export PATH=$PATH:/usr/local/cuda/bin' >> ~/.bashrc",
+        lambda: "echo hello | base64",
+        lambda: f"echo {f.hex(8)} | sudo tee /sys/class/net/eth0/mtu",
+        lambda: "cat ~/.ssh/authorized_keys\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAbCdEf ada@laptop",
+        lambda: "cat /etc/hostname\ngpu-node-7",
+        lambda: "git config --global pull.rebase true && git config --global init.defaultBranch main",
+        lambda: "npm config set registry https://registry.npmjs.org/",
+        lambda: "aws configure set default.s3.max_concurrent_requests 20",
+        lambda: "kubectl config set-context --current --namespace=ml",
+        lambda: "psexec -s -i cmd.exe",
+        lambda: "mysql -u root -p < dump.sql",
+        lambda: "mongosh --username admin --password --authenticationDatabase admin",
+        lambda: "curl -u ada https://api.acme.dev/v1/me",
+        lambda: "curl -s -u $USER:$TOKEN https://api.acme.dev",
+        lambda: "htpasswd -v .htpasswd ada",
+        lambda: "openssl rand -base64 32 > secret.key",
+        lambda: "python -c 'import secrets; print(secrets.token_urlsafe(32))'",
+        lambda: f"my seed is {f.rng.randint(0, 99999)} and the run is not deterministic",
+        lambda: "I lost my seed phrase, can you recover my account?",
+        lambda: f"recovery code format: XXXX-XXXX (we sent you {f.rng.randint(5, 10)} codes)",
+        lambda: f"Invoice {f.pick(UPPER, 8)}-{f.rng.randint(1000, 9999)}: 3 x H100 for 24 h",
+        lambda: f"promo code GPU{f.rng.randint(10, 99)}OFF doesn't work",
+        lambda: f"voucher: {f.pick(UPPER, 12)}",
+        lambda: "licence key for the CUDA toolkit? no, it's free",
+        lambda: f"API version: 2024-06-01, request id: req_{f.pick(ALNUM, 24)}",
+        lambda: f"session_id={f.uuid()}",
+        lambda: f"trace: span {f.hex(16)} parent {f.hex(16)}",
+    ]
+
+
 def negatives(f: Fakes) -> list[str]:
     out: list[str] = []
-    for build in (*_commands(f), *_words(f), *_pastes(f), *_everyday(f), *_pairs_and_xml(f)):
+    for build in (
+        *_commands(f),
+        *_words(f),
+        *_pastes(f),
+        *_everyday(f),
+        *_pairs_and_xml(f),
+        *_ci_notebooks_and_chains(f),
+    ):
         repeat(2, out, build)
     return out
