@@ -45,7 +45,7 @@ _BARE_KEY = (
     r"(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])(?<!gpg[ _-])(?<!pgp[ _-])"
     r"(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])(?<!registry[ _-])(?<!ssh[ _-])"
     r"(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])(?<!address[ _-])(?<!deposit[ _-])"
-    r"(?<!account[ _-])(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?<!tx[ _-])(?<!hash[ _-])(?<!block[ _-])"
+    r"(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?<!tx[ _-])(?<!hash[ _-])(?<!block[ _-])"
     r"(?P<key>key)"
     r"(?![ \t_-]*(?:ids?|names?|fingerprints?|types?|format|file|path|length|size|pairs?|ring|words?|board|notes?"
     r"|points?|metrics?|frames?|space|values?|takeaways?|features?|findings?|factors?|differences?)\b)"
@@ -92,6 +92,15 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         ),
         Kind.SECRET,
         "pair",  # checked as "named", but over two lines
+    ),
+    # a Markdown table row: `| api_key | sk9F… |`
+    (
+        re.compile(
+            rf"""(?im)^[ \t]*\|?[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{_KEYWORDS}))[ \t]*\|[ \t]*"""
+            r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
+        ),
+        Kind.SECRET,
+        "named",
     ),
     # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
     (
@@ -175,7 +184,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+|\s*(?:[–—→]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|pwd)(?:\s+|\s*(?:[–—→?|]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
             r"""(?P<prose>[^\s"'`]{8,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -226,7 +235,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # – …", "Use this key to test: …", "key is …" (`_BARE_KEY` leaves out public keys and keys that name things)
     (
         re.compile(
-            rf"""(?i){_BARE_KEY}(?:[ \t]+[\w.@()'’-]{{1,20}}){{0,6}}?[ \t]*(?:->|→|–|—|=>|:|[ \t]is\b:?)[ \t]*"""
+            rf"""(?i){_BARE_KEY}(?:(?:[ \t]+[\w.@()'’-]{{1,20}}){{0,6}}?[ \t]*"""
+            r"""(?:->|→|–|—|=>|:|\?|\||[ \t]is\b:?)|(?=[ \t]))[ \t]*"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -240,7 +250,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
             rf"""(?P<key>{_PROSE_WORDS}|key)\b"""
         ),
         Kind.SECRET,
-        "keylike",
+        "random",
     ),
     # a correction: "the right one is …", "the new key is …", "correct token: …"
     (
@@ -275,10 +285,35 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PRIVATE_KEY,
         "ethkey",
     ),
-    # "creds are admin / S3cret", "credentials: admin/S3cret"
+    # "… you emailed me, S3cret!, is rejected", "the token I generated yesterday, Czyw…, returns 403": the value
+    # between commas a few words after the name
     (
         re.compile(
-            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/]{{1,40}}[ \t]*/[ \t]*{_VALUE}"""
+            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:[ \t]+[\w'’-]{{1,20}}){{0,6}}?,[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`,]{6,300})(?P=q),"""
+        ),
+        Kind.SECRET,
+        "prose",
+    ),
+    # "root / S3cret", "admin:S3cret@10.0.0.5" (no scheme), a usual admin user and a password
+    (
+        re.compile(rf"""(?i)(?<![\w./~-])(?:root|admin|administrator|ubuntu|postgres|sa)[ \t]+/[ \t]+{_VALUE}"""),
+        Kind.PASSWORD,
+        "password",
+    ),
+    (
+        re.compile(
+            r"""(?<![\w.:/@-])[\w.-]{1,32}:(?P<secret>[^\s:/]{4,300})@"""
+            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "creds are admin / S3cret", "credentials: admin/S3cret", "login admin:S3cret"
+    (
+        re.compile(
+            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
+            rf"""[ \t]*{_VALUE}"""
         ),
         Kind.PASSWORD,
         "password",
@@ -427,7 +462,7 @@ _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 _NOT_KEY = re.compile(
     r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*"
     # names, not values: `ERR_401_UNAUTHORIZED_REQUEST`, `max_position_embeddings`; a GPG fingerprint in capitals
-    r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})"
+    r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})|0x[0-9a-f]{40}|0x[0-9a-fA-F]{64}"
 )
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")

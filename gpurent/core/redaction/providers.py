@@ -78,6 +78,7 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"key-[a-f0-9]{32}\b"), Kind.SECRET),  # mailgun-private-api-token
     (re.compile(r"SK[0-9a-fA-F]{32}\b"), Kind.TWILIO_KEY),  # twilio-api-key (upper-case hex too)
     # round 4 (issue 15): more published shapes (gitleaks and trufflehog rule ids where they have one)
+    (re.compile(r"secret_[a-z0-9]{4,20}_[a-f0-9]{32}\b"), Kind.SECRET),  # Lambda Cloud API key
     (re.compile(r"GOCSPX-[A-Za-z0-9_-]{28}"), Kind.SECRET),  # gcp-oauth-client-secret
     (re.compile(r"sk-or-v1-[a-f0-9]{64}"), Kind.SECRET),  # openrouter-api-key
     (re.compile(r"xai-[A-Za-z0-9]{70,90}"), Kind.SECRET),  # xAI

@@ -295,6 +295,11 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PRIVATE_KEY, "deployer key 0x{s}", pick(_HEX, 64)),
     (Kind.PRIVATE_KEY, "accounts: ['0x{s}']", pick(_HEX, 64)),
     (Kind.SECRET, "GOOGLE_CLIENT_SECRET {s}", "GOCSPX-" + pick(_ALNUM, 28)),
+    (Kind.SECRET, "lambda key {s}", "secret_" + pick(_LOWER, 8) + "_" + pick(_HEX, 32)),
+    (Kind.PASSWORD, "The root password you emailed me, {s}, is rejected.", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "root / {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "admin:{s}@10.0.0.5", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "| name | value |\n| api_key | {s} |", pick(_ALNUM, 32) + "4"),
     (Kind.PRIVATE_KEY, "body: {s}", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + pick(_B64, 200)),
     (
         Kind.PRIVATE_KEY,
@@ -351,6 +356,9 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "the key ID is Xb3kQ9mZ2pLw7RtY4nVc",
         "docker run -u 1000 -p 8080:80 trainer",
         "password: at least 12 characters, one digit",
+        "keypair_path: /root/.config/solana/id.json",
+        "key 0x" + "ab12" * 10 + " is my deposit address",
+        "docker pull nvcr.io/nvidia/pytorch:24.01-py3@sha256:" + "ab" * 32,
     ],
 )
 def test_look_alikes_stay(text):

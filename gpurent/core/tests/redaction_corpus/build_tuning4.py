@@ -576,6 +576,72 @@ def _notebooks_ci_and_wallets(f: Fakes, p: Callable[[], str]) -> list[Sample]:
     return [one(template, make) for template, make in pairs]
 
 
+def _sentences_and_tables(f: Fakes, p: Callable[[], str]) -> list[Sample]:
+    """Round 4's fourth batch: a secret between commas in a sentence, after a question, in a table, after a usual
+    admin user, and cloud providers' keys named in passing."""
+
+    def k() -> str:
+        return f.pick(ALNUM, 32)
+
+    pairs: list[tuple[str, Callable[[], str]]] = [
+        ("Hi, I rented an H100 and can't log in. The root password you emailed me, {s}, is rejected.", p),
+        ("Could you check my key? {s}", k),
+        ("I'm pasting my HF token here so you can pull the model: {s}", lambda: f.pick(ALNUM, 37)),
+        ("sorry, I accidentally pasted my API key above ({s}), please delete it", k),
+        ("the token I generated yesterday, {s}, returns 403", k),
+        ("This is my private key for the wallet that paid: {s}", lambda: f.eth_key()),
+        ("Private key = {s}", lambda: f.eth_key()),
+        ("here you go — secret: {s}", k),
+        ("secret key\t{s}", lambda: f.pick(B64, 40)),
+        ("API Key | {s}", k),
+        ("| name | value |\n| --- | --- |\n| api_key | {s} |", k),
+        ("token={s}&user=ada", k),
+        ("I set the password to {s} via passwd", p),
+        ("changed my password to: {s}", p),
+        ("new password: {s}", p),
+        ("old password was {s}, new one is Summer2025!", p),
+        ("pwd {s}", p),
+        ("Pass: {s}", p),
+        ("root / {s}", p),
+        ("user=admin password={s}", p),
+        ("admin:{s}@10.0.0.5", p),
+        ("login admin:{s}", p),
+        ("username: ada | password: {s}", p),
+        ("Username ada\nPassword {s}", p),
+        ("ssh root@10.0.0.5 with password {s}", p),
+        ("the vnc password is {s}", p),
+        ("jupyter password {s}", p),
+        ("my solana key {s}", f.solana_keypair_b58),
+        ("{s}\n^ that's my phantom private key", f.solana_keypair_b58),
+        ("[{s}] <- keypair bytes", lambda: ",".join(str(b) for b in f.solana_keypair())),
+        ("seed phrase: {s}", lambda: f.seed_phrase(24)),
+        ("my 12 words are: {s}", lambda: f.seed_phrase(12)),
+        ("{s}", lambda: f.seed_phrase(12)),
+        ("mnemonic {s} passphrase none", lambda: f.seed_phrase(12)),
+        ("Wallet import: {s}", f.wif),
+        ("the access key id is AKIAQ3EGRK7P5EXAMPL7 and the secret is {s}", lambda: f.pick(B64, 40)),
+        ("aws_secret_access_key={s}", lambda: f.pick(B64, 40)),
+        ("Secret: {s}", lambda: f.pick(B64, 40)),
+        ("client secret {s}", lambda: f.pick(ALNUM + "~._-", 40)),
+        ("Azure client secret: {s}", lambda: f.pick(ALNUM, 3) + "8Q~" + f.pick(ALNUM + "_~.-", 34)),
+        ("storage account key {s}", lambda: f.pick(B64, 86) + "=="),
+        ("SAS token ?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-12-31T00:00:00Z&sig={s}", lambda: f.pick(B64, 43) + "%3D"),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=ml;AccountKey={s};EndpointSuffix=core.windows.net",
+            lambda: f.pick(B64, 86) + "==",
+        ),
+        ("GCP API key {s}", lambda: "AIza" + f.pick(URLSAFE, 35)),
+        ("cloudflare token {s}", lambda: f.pick(URLSAFE, 40)),
+        ("digitalocean token {s}", lambda: "dop_v1_" + f.hex(64)),
+        ("vast api key {s}", lambda: f.hex(64)),
+        ("runpod api key {s}", lambda: f.pick(UPPER, 40)),
+        ("paperspace api key: {s}", lambda: f.hex(30)),
+        ("lambda labs key {s}", lambda: "secret_" + f.pick(LOWER, 8) + "_" + f.hex(32)),
+        ("coreweave token {s}", lambda: f.pick(ALNUM, 40)),
+    ]
+    return [one(template, make) for template, make in pairs]
+
+
 def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     p = f.password
     out: list[tuple[str, list[str]]] = []
@@ -587,6 +653,7 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
         *_clouds(f, p),
         *_everyday(f, p),
         *_notebooks_ci_and_wallets(f, p),
+        *_sentences_and_tables(f, p),
     ):
         repeat(2, out, build)
     return out
