@@ -39,14 +39,14 @@ _NAMES_SOMETHING_ELSE = (
     r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting)\b)"
 )
 # A bare "key" that names a secret: not a public key, nor one that names a row, a cache entry or an object ("public key:
-# …", "cache key: …", "S3 key: …"); fixed-width look-behinds keep the pattern linear.
+# …", "cache key: …", "S3 key: …"); fixed-width look-behinds, checked only where "key" is, keep the pattern fast.
 _BARE_KEY = (
-    r"(?<![\w.-])(?<!public[ _-])(?<!pub[ _-])(?<!host[ _-])(?<!cache[ _-])(?<!primary[ _-])(?<!foreign[ _-])"
-    r"(?<!idempotency[ _-])(?<!partition[ _-])(?<!sort[ _-])(?<!object[ _-])(?<!s3[ _-])(?<!gpg[ _-])(?<!pgp[ _-])"
-    r"(?<!signing[ _-])(?<!verifying[ _-])(?<!license[ _-])(?<!product[ _-])(?<!registry[ _-])(?<!ssh[ _-])"
-    r"(?<!routing[ _-])(?<!lookup[ _-])(?<!unique[ _-])(?<!wallet[ _-])(?<!address[ _-])(?<!deposit[ _-])"
-    r"(?<!program[ _-])(?<!dedup[ _-])(?<!map[ _-])(?<!tx[ _-])(?<!hash[ _-])(?<!block[ _-])"
-    r"(?P<key>key)"
+    r"(?P<key>key)(?<![\w.-]key)(?<!public[ _-]key)(?<!pub[ _-]key)(?<!host[ _-]key)(?<!cache[ _-]key)"
+    r"(?<!primary[ _-]key)(?<!foreign[ _-]key)(?<!idempotency[ _-]key)(?<!partition[ _-]key)(?<!sort[ _-]key)"
+    r"(?<!object[ _-]key)(?<!s3[ _-]key)(?<!gpg[ _-]key)(?<!pgp[ _-]key)(?<!signing[ _-]key)(?<!verifying[ _-]key)"
+    r"(?<!license[ _-]key)(?<!product[ _-]key)(?<!registry[ _-]key)(?<!ssh[ _-]key)(?<!routing[ _-]key)"
+    r"(?<!lookup[ _-]key)(?<!unique[ _-]key)(?<!wallet[ _-]key)(?<!address[ _-]key)(?<!deposit[ _-]key)"
+    r"(?<!program[ _-]key)(?<!dedup[ _-]key)(?<!map[ _-]key)(?<!tx[ _-]key)(?<!hash[ _-]key)(?<!block[ _-]key)"
     r"(?![ \t_-]*(?:ids?|names?|fingerprints?|types?|format|file|path|length|size|pairs?|ring|words?|board|notes?"
     r"|points?|metrics?|frames?|space|values?|takeaways?|features?|findings?|factors?|differences?)\b)"
 )
@@ -61,6 +61,14 @@ _ESCAPED_VALUE = r"""\\(?P<eq>["'])(?P<escaped>[^"'\\\r\n]{1,2000})\\(?P=eq)"""
 # What may follow the word in a name without changing what it holds: `SECRET_KEY_BASE`, `API_KEY_V2`, `TOKEN_PROD`.
 _NAME_SUFFIX = r"(?:[_-](?:base|b64|base64|hex|value|v\d|\d|prod|dev|live|test|main|new|old))?"
 _VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,2000}))"""
+
+# The value first, then what it is: "it's sk9F… (the api key)", "Xk3… is my token". It would try every long word of
+# a text, so it runs only where "(the", "is my", "= our"… occurs (`_NEEDS`).
+_VALUE_THEN_NAME = re.compile(
+    r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
+    r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
+    rf"""(?P<key>{_PROSE_WORDS}|key)\b"""
+)
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -96,7 +104,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a Markdown table row: `| api_key | sk9F… |`
     (
         re.compile(
-            rf"""(?im)^[ \t]*\|?[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{_KEYWORDS}))[ \t]*\|[ \t]*"""
+            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{_KEYWORDS}))[ \t]*\|[ \t]*"""
             r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
         ),
         Kind.SECRET,
@@ -242,16 +250,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "keylike",
     ),
-    # the value first, then what it is: "it's sk9F… (the api key)", "Xk3… is my token"
-    (
-        re.compile(
-            r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
-            r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
-            rf"""(?P<key>{_PROSE_WORDS}|key)\b"""
-        ),
-        Kind.SECRET,
-        "random",
-    ),
+    (_VALUE_THEN_NAME, Kind.SECRET, "random"),
     # a correction: "the right one is …", "the new key is …", "correct token: …"
     (
         re.compile(
@@ -572,10 +571,17 @@ _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
 _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
+# Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
+_NEEDS = {_VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
+
+
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
     """(start, end, kind) of each value a context pattern finds and `_kind` accepts."""
     lines = _named_lines(text)
     for pattern, default, rule in CONTEXT_PATTERNS:
+        need = _NEEDS.get(pattern)
+        if need is not None and need.search(text) is None:
+            continue
         for match in _matches(pattern, rule, text, lines):
             span = _value_span(match)
             if span is None or text.startswith("(", span[1]):
