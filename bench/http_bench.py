@@ -7,9 +7,11 @@ Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL
 catalog, starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS
 redirect) and loads it with a light client: threads, each with one keep-alive `http.client` connection,
 each sending requests back to back for `--seconds`. Baseline and subject alternate in `--rounds` rounds; each
-figure is the median over the rounds. A ratio is throughput of the subject / throughput of its baseline
-(or the inverse, "cost", where the target is a cost). Loads go to 127.0.0.1 only and are bounded in time.
-The 10^6-row histories are bulk SQL inserts (`generate_series`), not postings: the bench times reads.
+figure is the median over the rounds, after one discarded warm-up round (the catalog parts also send a few
+untimed requests first, so that every worker has compiled its templates). A ratio is throughput of the
+subject / throughput of its baseline (or the inverse, "cost", where the target is a cost). Loads go to
+127.0.0.1 only and are bounded in time. The 10^6-row histories are bulk SQL inserts (`generate_series`),
+not postings: the bench times reads.
 """
 
 from __future__ import annotations
@@ -125,8 +127,32 @@ def raw_updates(dsn: str, gpu_id: int, clients: int, seconds: float) -> Run:
     return Run(sum(counts) / (time.perf_counter() - start), 0)
 
 
+def warm(port: int, targets: list[Target], connections: int = 8, requests: int = 3) -> None:
+    """`requests` requests of each target on each of `connections` connections, untimed: every gunicorn
+    worker compiles its templates and fills its caches before the clock starts (a cold page can take longer
+    than a whole timed window on a loaded machine)."""
+
+    def client(target: Target) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        for _ in range(requests):
+            connection.request(target.method, target.path, body=target.body() if target.body else None,
+                               headers=target.headers)  # fmt: skip
+            connection.getresponse().read()
+        connection.close()
+
+    for target in targets:
+        threads = [threading.Thread(target=client, args=(target,)) for _ in range(connections)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+
 def alternate(rounds: int, measure: dict[str, Callable[[], Run]]) -> dict[str, Run]:
-    """Each measurement once per round, in turn; the median throughput (and the last size) of each."""
+    """Each measurement once per round, in turn, after one discarded warm-up round (the first requests of
+    each worker compile templates and fill caches); the median throughput (and the last size) of each."""
+    for run in measure.values():
+        run()
     results: dict[str, list[Run]] = {name: [] for name in measure}
     for _ in range(rounds):
         for name, run in measure.items():
@@ -321,6 +347,7 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
 
     if "1" in parts:
         print("\n1. catalog vs /healthz (4 clients)")
+        warm(port, [healthz, catalog_api, catalog_page])
         runs = alternate(
             rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
         )
@@ -417,6 +444,7 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
                 names = {"slug": f"t.slug || '-x{made}-' || g", "name": f"t.name || ' x{made}-' || g"}
                 copy_rows(dsn, "catalog_gpumodel", template.pk, wanted, {**names, "position": "t.position + g"})
                 made += wanted
+            warm(port, [healthz, catalog_api, catalog_page])
             runs = alternate(
                 rounds, {t.name: (lambda t=t: load(port, t, 4, seconds)) for t in [healthz, catalog_api, catalog_page]}
             )

@@ -2,6 +2,7 @@
 
 import functools
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,19 @@ def test_import_parsing_does_not_share_this_process_ast_state(monkeypatch):
     fresh = imports_by_module.__wrapped__()
     assert "django.db" in fresh[ROOT / "gpurent" / "core" / "models.py"]
     assert fresh == imports_by_module()
+
+
+# Scripts that `ast.parse` in a fresh interpreter (run with subprocess); no other test code may parse in-process.
+FRESH_PARSERS = {"tests/module_imports.py", "gpurent/sizing/tests/engine_messages.py"}
+
+
+def test_no_test_parses_python_in_the_test_process():
+    """The "AST constructor recursion depth mismatch" flake strikes any `ast.parse` in the test process, not
+    only this file's: test code that needs a syntax tree runs one of the FRESH_PARSERS in a subprocess."""
+    in_process = []
+    for path in sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "gpurent").rglob("tests/**/*.py")]):
+        relative = str(path.relative_to(ROOT))
+        if relative not in FRESH_PARSERS and re.search(r"\bast\.(?:parse|walk)\(|from ast +import", path.read_text()):
+            in_process.append(relative)
+    assert in_process == [], "parse in a subprocess, as tests/module_imports.py does"
+    assert all((ROOT / name).exists() for name in FRESH_PARSERS)

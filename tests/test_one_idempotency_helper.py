@@ -1,4 +1,4 @@
-"""Every HTML action goes through one helper (`form_idempotent`, or `form_action` built on it), every API
+"""Every HTML action goes through one helper (`form_action`), every API
 write through `api_idempotent`: no view assembles the key, the owner and the fingerprint by hand."""
 
 import re

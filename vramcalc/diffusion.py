@@ -36,14 +36,14 @@ DENOISE = "denoise"
 DECODE = "vae_decode"
 ALL = (ENCODE, DENOISE, DECODE)
 
-# VAE decoder peak: live full-resolution 256-channel tensors in the last up-blocks (input, norm
+# VAE decoder peak: live full-resolution tensors of the VAE's second width (``vae_channels[1]``, 256 in the
+# SD/SDXL/SD3/Flux VAEs: the last upsampler brings it to full resolution) in the last up-blocks (input, norm
 # output, activation, conv outputs, upsample) in the compute dtype, plus one fp32 tensor for the
 # GroupNorm upcast. Fitted, together with the allocator slack (FRAGMENTATION_PCT), on the SD 1.5 (fp16)
 # and SDXL (fp32) decode measurements at 512 and 1024 px (cases I13, I15); the decoder widths are
-# 512-512-256-128 and the last two up-blocks run at H/2 and H.
+# 512-512-256-128 and the last two up-blocks run at H/2 and H. Widths per model: decision 0222.
 VAE_HALF_TENSORS = 6
 VAE_FP32_TENSORS = 1
-_VAE_CHANNELS = 256
 
 
 def _quantized(params: int, linear_pct: int, width: int, inp: EstimateInput) -> int:
@@ -172,10 +172,11 @@ def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
     images = 1 if inp.diffusion.vae_slicing else inp.batch_size
     b_vae = dense_bytes(inp)
-    per_pixel = _VAE_CHANNELS * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    channels = spec.vae_channels[1]
+    per_pixel = channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
     size = images * height * width * per_pixel
     expr = (
-        f"{images} image(s) x {height}x{width} px x 256 ch x ({VAE_HALF_TENSORS} x {b_vae} B"
+        f"{images} image(s) x {height}x{width} px x {channels} ch x ({VAE_HALF_TENSORS} x {b_vae} B"
         f" + {VAE_FP32_TENSORS} x 4 B)"
     )
     return Component(

@@ -4,11 +4,17 @@ Phases: ``vae_encode`` (images to latents through the VAE encoder), ``forward_ba
 ``optimizer_step`` (as for transformers, :mod:`vramcalc.train`). Text encoders and the VAE are frozen and
 resident; only the denoiser (or its adapters) trains.
 
-Saved activations use Korthikanti et al.'s ``34·h`` bytes per token per transformer block (16-bit, fused
-attention) over an *equivalent depth* ``denoiser_params / (12·h_eff²)``: a DiT runs every block at its width
-``h`` over all latent tokens (+ text tokens, joint attention); most UNet parameters sit in its deepest level,
-at ``4h`` channels over 1/16 of the latent tokens, so a UNet counts at that level. This is an allowance, not
-a tensor-by-tensor count, and the range says so (caveat ``diffusion_training``).
+A UNet whose levels are described (``DiffusionSpec.unet_channels``) has its saved activations counted level by
+level at each level's resolution (:mod:`vramcalc.unet_levels`, decision 0220). Otherwise the saved activations
+use Korthikanti et al.'s ``34·h`` bytes per token per transformer block (16-bit, fused attention) over an
+*equivalent depth* ``denoiser_params / (12·h_eff²)``: a DiT runs every block at its width ``h`` over all
+latent tokens (+ text tokens, joint attention); an undescribed UNet counts at its deepest level (``4h``
+channels over 1/16 of the latent tokens). That is an allowance, not a tensor-by-tensor count, and the range
+says so (caveat ``diffusion_training``).
+
+With ``diffusion.train_text_encoder`` the CLIP text encoders (not T5) train with the denoiser's recipe: their
+trainable parameters join the gradients, master weights and optimizer states, and their activations
+(77 tokens, ``34·h`` bytes per token per layer at 16-bit) are kept for backward.
 """
 
 from __future__ import annotations
@@ -24,15 +30,18 @@ from .inputs import EstimateInput
 from .model import DiffusionSpec
 from .options import OptimizerKind
 from .result import Component
-from .text import Text, text
+from .text import Text, joined, text
 from .train import FB, STEP
+from .unet_levels import has_layout, unet_training_elements
 
 __all__ = ["ENCODE", "PHASES", "diffusion_training_components"]
 
 ENCODE = "vae_encode"
 PHASES = (ENCODE, FB, STEP)
 _ALL = PHASES
-_VAE_ENCODER_CHANNELS = 128
+_CLIP_TOKENS = 77
+_CLIP_WIDTH = 768
+_LORA_MATRICES = {"qv": 2, "attention": 4}  # per layer, each h x h; all_linear adds the two h x 4h MLP matrices
 
 
 def _spec(inp: EstimateInput) -> DiffusionSpec:
@@ -57,15 +66,48 @@ def _geometry(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int, int, s
     return tokens, h_eff, blocks, how
 
 
+def trained_encoders(inp: EstimateInput, spec: DiffusionSpec) -> list[tuple[int, int]]:
+    """(parameters, width) of each text encoder that trains: the CLIP ones (T5-XXL, kept fp32 in part, never)."""
+    if not inp.diffusion.train_text_encoder:
+        return []
+    widths = spec.text_encoder_hidden or tuple(_CLIP_WIDTH for _ in spec.text_encoder_params)
+    pairs = list(zip(spec.text_encoder_params, widths, strict=True))
+    if spec.text_encoder_fp32_params:
+        pairs.remove(max(pairs))  # the T5 encoder: the largest one of a pipeline that has one
+    return pairs
+
+
+def _encoder_layers(params: int, width: int) -> int:
+    return max(1, params // (12 * width * width))
+
+
+def _encoder_trainable(inp: EstimateInput, spec: DiffusionSpec) -> int:
+    total = 0
+    for params, width in trained_encoders(inp, spec):
+        if not inp.workload.is_adapter:
+            total += params
+            continue
+        rank, target = inp.lora.rank, inp.lora.targets.value
+        mlp = 10 * rank * width if target == "all_linear" else 0  # two h x 4h matrices: r x (h + 4h) each
+        per_layer = _LORA_MATRICES.get(target, 4) * 2 * rank * width + mlp
+        total += _encoder_layers(params, width) * per_layer
+    return total
+
+
 def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, Text]:
-    """Trainable parameters: the whole denoiser, or LoRA ``2r/h_eff`` of its linear weights."""
+    """Trainable parameters: the whole denoiser, or LoRA ``2r/h_eff`` of its linear weights; plus text encoders."""
+    encoders = _encoder_trainable(inp, spec)
     if not inp.workload.is_adapter:
-        return spec.denoiser_params, text("dtrain.all_params")
-    _tokens, h_eff, _blocks, _how = _geometry(inp, spec)
-    linear = spec.denoiser_params * spec.denoiser_linear_fraction_pct // 100
-    share = {"qv": 6, "attention": 3, "all_linear": 1}[inp.lora.targets.value]
-    params = linear * 2 * inp.lora.rank // h_eff // share
-    return params, text("dtrain.lora_params", rank=str(inp.lora.rank), targets=inp.lora.targets.value)
+        params, note = spec.denoiser_params, text("dtrain.all_params")
+    else:
+        _tokens, h_eff, _blocks, _how = _geometry(inp, spec)
+        linear = spec.denoiser_params * spec.denoiser_linear_fraction_pct // 100
+        share = {"qv": 6, "attention": 3, "all_linear": 1}[inp.lora.targets.value]
+        params = linear * 2 * inp.lora.rank // h_eff // share
+        note = text("dtrain.lora_params", rank=str(inp.lora.rank), targets=inp.lora.targets.value)
+    if encoders:
+        note = joined(note, text("dtrain.plus_text_encoders", params=num(encoders)), sep="; ")
+    return params + encoders, note
 
 
 def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
@@ -86,7 +128,7 @@ def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             "Text encoder weights (frozen)",
             encoders,
             show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params ({text_note})", encoders),
-            text("dtrain.text_encoders"),
+            text("dtrain.text_encoders_trained") if trained_encoders(inp, spec) else text("dtrain.text_encoders"),
             _ALL,
         ),
         Component(
@@ -148,7 +190,46 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     return comps
 
 
+def _trained_kind(inp: EstimateInput) -> str:
+    if not inp.workload.is_adapter or inp.lora.targets.value == "all_linear":
+        return "all"
+    return "attention" if inp.lora.targets.value == "attention" else "frozen_qv"
+
+
+def _unet_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    height, width = inp.image_height or 1024, inp.image_width or 1024
+    step = spec.vae_scale_factor
+    checkpointing = inp.training.activation_checkpointing
+    count = unet_training_elements(
+        spec, -(-height // step), -(-width // step), _trained_kind(inp), inp.flash_attention, checkpointing
+    )
+    b, b_act = inp.batch_size, compute_bytes(inp)
+    size = b * count.total * b_act
+    levels = "/".join(str(c) for c in spec.unet_channels)
+    if checkpointing:
+        formula = (
+            f"{b} x ({num(count.saved)} checkpoint inputs + {num(count.transient)} recomputed module)"
+            f" elements x {b_act} B (levels {levels})"
+        )
+    else:
+        formula = f"{b} x ({num(count.saved)} saved"
+        if count.scores:
+            formula += f" + {num(count.scores)} attention probabilities + {num(count.transient)} score gradients"
+        formula += f") elements x {b_act} B (levels {levels})"
+    return Component(
+        "activations",
+        "Denoiser activations (saved for backward)",
+        size,
+        show(formula, size),
+        text("dtrain.unet_levels"),
+        (FB,),
+        dynamic=True,
+    )
+
+
 def _activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    if has_layout(spec):
+        return _unet_activations(inp, spec)
     tokens, h_eff, blocks, how = _geometry(inp, spec)
     b, b_act = inp.batch_size, compute_bytes(inp)
     if inp.training.activation_checkpointing:
@@ -168,17 +249,33 @@ def _activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     )
 
 
-def _vae_encode(inp: EstimateInput) -> Component:
+def _encoder_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    b, b_act = inp.batch_size, compute_bytes(inp)
+    per_image = sum(_CLIP_TOKENS * 17 * w * _encoder_layers(p, w) for p, w in trained_encoders(inp, spec))
+    size = b * per_image * b_act
+    return Component(
+        "text_encoder_activations",
+        "Text encoder activations (saved for backward)",
+        size,
+        show(f"{b} x {_CLIP_TOKENS} tokens x 34h/2 per layer x {b_act} B", size),
+        text("dtrain.text_encoder_activations"),
+        (FB,),
+        dynamic=True,
+    )
+
+
+def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     height, width = inp.image_height or 1024, inp.image_width or 1024
     b_vae = dense_bytes(inp)
-    per_pixel = _VAE_ENCODER_CHANNELS * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    channels = spec.vae_channels[0]  # the encoder's first level, at full resolution (decision 0222)
+    per_pixel = channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
     size = inp.batch_size * height * width * per_pixel
     return Component(
         "vae_encode",
         "VAE encode activations",
         size,
-        show(f"{inp.batch_size} image(s) x {height}x{width} px x 128 ch x decode tensor count", size),
-        text("dtrain.vae_encode"),
+        show(f"{inp.batch_size} image(s) x {height}x{width} px x {channels} ch x decode tensor count", size),
+        text("dtrain.vae_encode_width", channels=str(channels)),
         (ENCODE,),
         dynamic=True,
     )
@@ -187,4 +284,5 @@ def _vae_encode(inp: EstimateInput) -> Component:
 def diffusion_training_components(inp: EstimateInput) -> list[Component]:
     """All components of one diffusion training step on one card."""
     spec = _spec(inp)
-    return [c for c in [*_frozen(inp, spec), *_states(inp, spec), _activations(inp, spec), _vae_encode(inp)] if c.bytes]
+    parts = [*_frozen(inp, spec), *_states(inp, spec), _activations(inp, spec), _encoder_activations(inp, spec)]
+    return [c for c in [*parts, _vae_encode(inp, spec)] if c.bytes]

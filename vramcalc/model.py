@@ -107,6 +107,18 @@ class DiffusionSpec:
         text_encoder_fp32_params: text-encoder parameters that transformers keeps in fp32 when it loads
             the encoder in fp16 or through bitsandbytes (T5's ``_keep_in_fp32_modules = ["wo"]``: the
             FFN output projections, 24 x 10240 x 4096 = 1,006,632,960 in T5-XXL); 0 for CLIP-only pipelines.
+        text_encoder_hidden: width of each text encoder (same order as ``text_encoder_params``; CLIP-L 768,
+            OpenCLIP-bigG 1280, T5-XXL 4096); empty: 768 each. Used when the text encoders train.
+        unet_channels: a UNet's ``block_out_channels`` (one entry per level, the first at the latent
+            resolution); empty: no per-level layout (diffusion training then uses the equivalent-depth
+            allowance; decision 0220).
+        unet_layers_per_block: resnets per down level (``layers_per_block``; up levels have one more).
+        unet_transformer_depth: transformer blocks after each resnet, per level (0: no attention there).
+        unet_mid_transformer_depth: transformer blocks in the mid block.
+        unet_heads: attention heads per level.
+        vae_channels: the VAE's ``block_out_channels`` (128/256/512/512 for the SD, SDXL, SD3 and Flux VAEs):
+            the encoder's first level runs at full resolution with the first width, the decoder's last
+            upsampler brings the second width to full resolution (decision 0222).
     """
 
     denoiser_params: int
@@ -122,6 +134,13 @@ class DiffusionSpec:
     patch_size: int = 1
     vae_tile_px: int = 512
     text_encoder_fp32_params: int = 0
+    text_encoder_hidden: tuple[int, ...] = ()
+    unet_channels: tuple[int, ...] = ()
+    unet_layers_per_block: int = 2
+    unet_transformer_depth: tuple[int, ...] = ()
+    unet_mid_transformer_depth: int = 1
+    unet_heads: tuple[int, ...] = ()
+    vae_channels: tuple[int, ...] = (128, 256, 512, 512)
 
     def __post_init__(self) -> None:
         for name in ("denoiser_params", "denoiser_hidden", "denoiser_heads", "vae_params", "text_tokens"):
@@ -138,6 +157,33 @@ class DiffusionSpec:
             raise InvalidInput(
                 "model.diffusion.text_encoder_fp32_params", "must be within 0 and the largest text encoder's count"
             )
+        if self.text_encoder_hidden and len(self.text_encoder_hidden) != len(self.text_encoder_params):
+            raise InvalidInput("model.diffusion.text_encoder_hidden", "needs one width per text encoder")
+        for index, width in enumerate(self.text_encoder_hidden):
+            _positive(f"model.diffusion.text_encoder_hidden[{index}]", width)
+        if len(self.vae_channels) < 2:
+            raise InvalidInput("model.diffusion.vae_channels", "needs at least two VAE levels")
+        for index, width in enumerate(self.vae_channels):
+            _positive(f"model.diffusion.vae_channels[{index}]", width)
+        self._check_unet()
+
+    def _check_unet(self) -> None:
+        levels = len(self.unet_channels)
+        if not levels:
+            return
+        if self.denoiser_kind != "unet":
+            raise InvalidInput("model.diffusion.unet_channels", "only a UNet has levels")
+        for name in ("unet_transformer_depth", "unet_heads"):
+            if len(getattr(self, name)) != levels:
+                raise InvalidInput(f"model.diffusion.{name}", "needs one entry per UNet level (unet_channels)")
+        for index in range(levels):
+            _positive(f"model.diffusion.unet_channels[{index}]", self.unet_channels[index])
+            _positive(f"model.diffusion.unet_heads[{index}]", self.unet_heads[index])
+            if self.unet_transformer_depth[index] < 0:
+                raise InvalidInput(f"model.diffusion.unet_transformer_depth[{index}]", "must be >= 0")
+        _positive("model.diffusion.unet_layers_per_block", self.unet_layers_per_block)
+        if self.unet_mid_transformer_depth < 0:
+            raise InvalidInput("model.diffusion.unet_mid_transformer_depth", "must be >= 0")
 
 
 @dataclass(frozen=True)

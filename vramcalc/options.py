@@ -342,6 +342,8 @@ class DiffusionOptions:
         vae_slicing: ``enable_slicing`` (decode batch items one at a time).
         cpu_offload: ``enable_model_cpu_offload`` (one component resident at a time).
         quantize_text_encoders: apply ``quantization`` to the text encoders too.
+        train_text_encoder: diffusion training also trains the CLIP text encoders (``--train_text_encoder``),
+            with the denoiser's recipe (LoRA on the same targets, or all weights); T5 encoders stay frozen.
     """
 
     guidance: bool = True
@@ -349,3 +351,4 @@ class DiffusionOptions:
     vae_slicing: bool = False
     cpu_offload: bool = False
     quantize_text_encoders: bool = False
+    train_text_encoder: bool = False

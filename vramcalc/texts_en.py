@@ -72,6 +72,16 @@ TEMPLATES: dict[str, str] = {
     "dtrain.step": "Chosen by the fused-optimizer switch.",
     "dtrain.activations": "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; "
     "see the module notes.",
+    "dtrain.text_encoders_trained": "Resident and trained with the denoiser; T5 encoders stay frozen.",
+    "dtrain.plus_text_encoders": "plus {params} text-encoder parameters",
+    "dtrain.unet_levels": "Counted level by level at each level's resolution: what autograd keeps for every resnet, "
+    "transformer block, skip concatenation and sampler, and the attention probabilities when the attention "
+    "kernel is not memory-efficient.",
+    "dtrain.text_encoder_activations": "The trained CLIP text encoders keep their activations for backward "
+    "(77 tokens, Korthikanti's 34·h bytes per token per layer at 16-bit).",
+    "dtrain.vae_encode_width": "The encoder's first level runs at full resolution with {channels} channels (the "
+    "VAE's first width); no gradients flow through it.",
+    # Kept for estimates saved before engine 0.2.2 (their records name it); new estimates use the width above.
     "dtrain.vae_encode": "The encoder's first level runs at full resolution with 128 channels; no gradients "
     "flow through it.",
     # Training (train.py, components/training.py)

@@ -19,6 +19,7 @@ from .architecture import param_counts
 from .inputs import EstimateInput
 from .model import ModelKind, ModelSpec
 from .options import Engine, Workload
+from .unet_levels import has_layout
 
 __all__ = ["DEFAULT_SPREAD", "SPREADS", "Caveat", "not_modelled", "spread_for", "warnings_for"]
 
@@ -44,6 +45,7 @@ SPREADS: dict[str, tuple[int, int]] = {
     "dequant_workspace": (-30, 50),
     "vae_decode": (-20, 30),
     "vae_encode": (-20, 30),
+    "text_encoder_activations": (-25, 35),
     "cuda_context": (-50, 60),
     "comm_buffers": (-50, 100),
     "fragmentation": (-60, 100),
@@ -77,6 +79,11 @@ def spread_for(key: str, caveats: tuple[Caveat, ...]) -> tuple[int, int]:
         if key in caveat.widens:
             low, high = low * caveat.factor_pct // 100, high * caveat.factor_pct // 100
     return max(low, -90), high
+
+
+def _unet_layout(model: ModelSpec) -> bool:
+    """A UNet whose levels are described: its training activations are counted per level (decision 0220)."""
+    return model.diffusion is not None and has_layout(model.diffusion)
 
 
 def _shapes_miss_the_count(model: ModelSpec) -> bool:
@@ -118,7 +125,7 @@ def warnings_for(inp: EstimateInput) -> tuple[Caveat, ...]:
                 200,
             )
         )
-    if model.kind is ModelKind.DIFFUSION and inp.workload.is_training:
+    if model.kind is ModelKind.DIFFUSION and inp.workload.is_training and not _unet_layout(model):
         found.append(
             Caveat(
                 "diffusion_training",

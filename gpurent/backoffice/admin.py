@@ -1,4 +1,7 @@
-"""The operators' desks in the Django admin: payments to verify and orders to provision.
+"""The operators' desks in the Django admin: what they share, and the payments desk (payments to verify).
+
+The provisioning desk (orders to provision, machine requests) is in `provisioning_admin.py`, the payouts desk
+(withdrawals to send) in `payouts_admin.py`; both are imported at the end of this module.
 
 Rows are never edited here: each action calls the service that owns it (verification, provisioning), which
 checks the rules, writes the audit row and queues the emails in one transaction.
@@ -26,15 +29,12 @@ from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators, recent_notices
-from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
-from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
-from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
 from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
-from .models import PaymentsDesk, ProvisioningDesk
+from .models import PaymentsDesk
 
 # How far back the payments desk shows notices meant for operators.
 NOTICE_WINDOW = timedelta(hours=1)
@@ -317,133 +317,5 @@ class PaymentsDeskAdmin(DeskAdmin):
         return HttpResponseRedirect(reverse("admin:backoffice_paymentsdesk_changelist"))
 
 
-class ProvisionForm(forms.Form):
-    action = forms.ChoiceField(
-        label=_("Step"),
-        choices=[
-            ("preparing", _("Start preparing")),
-            ("ready", _("Access is ready: start the term")),
-            ("failed", _("Failed: refund to the balance and release the lots")),
-        ],
-    )
-    host = forms.CharField(label=_("SSH host"), required=False, max_length=255)
-    port = forms.IntegerField(label=_("SSH port"), required=False, initial=22, min_value=1, max_value=65535)
-    username = forms.CharField(label=_("SSH user"), required=False, max_length=64)
-    public_key = forms.CharField(
-        label=_("Other public key installed"),
-        required=False,
-        widget=forms.Textarea,
-        help_text=_("Leave empty when the customer's chosen keys (above) were installed."),
-    )
-    one_time_secret = forms.CharField(
-        label=_("Or a one-time password (shown once to the customer)"), required=False, widget=forms.PasswordInput
-    )
-    jupyter_url = forms.CharField(
-        label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
-    )
-    reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
-
-
-@admin.register(ProvisioningDesk)
-class ProvisioningDeskAdmin(DeskAdmin):
-    action_permission = "backoffice.provision_order"
-    list_display = [
-        "ref",
-        "owner",
-        "gpu",
-        "lots",
-        "cards",
-        "environment",
-        "provisioning_status",
-        "paid",
-        "term_ends",
-    ]
-    list_filter = [NeedsActionFilter, "provisioning_status", "gpu"]
-    desk_ordering = ("desk_rank", "paid_at")
-    search_fields = ["ref", "owner__email"]
-    list_select_related = ["owner", "gpu"]
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        order = Case(
-            When(provisioning_status=ProvisioningStatus.NOT_STARTED, then=Value(0)),
-            When(provisioning_status=ProvisioningStatus.PREPARING, then=Value(1)),
-            When(provisioning_status=ProvisioningStatus.READY, then=Value(2)),
-            default=Value(3),
-            output_field=IntegerField(),
-        )
-        # Extensions need no machine (paying one moves its rental's term end): not on this desk.
-        queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID, extends__isnull=True)
-        return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
-
-    @admin.display(description=_("paid"), ordering="paid_at")
-    def paid(self, order: Any) -> str:
-        return _with_zone(order.paid_at)
-
-    @admin.display(description=_("term ends"), ordering="term_ends_at")
-    def term_ends(self, order: Any) -> str:
-        return _with_zone(order.term_ends_at)
-
-    def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
-    ) -> HttpResponse:
-        order = get_object_or_404(self.get_queryset(request), pk=object_id)
-        if not self.has_view_permission(request, order):
-            raise PermissionDenied
-        form = ProvisionForm(request.POST or None)
-        if request.method == "POST":
-            if not self.may_act(request):
-                messages.error(request, _("Your role cannot provision orders."))
-            elif form.is_valid():
-                return self._act(request, order, form.cleaned_data)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Provision order %(ref)s") % {"ref": order.ref},
-            "order": order,
-            "form": form,
-            "may_act": self.may_act(request),
-            "runs": ProvisioningRun.objects.filter(order=order)[:5],
-            "ssh_keys": OrderSshKey.objects.filter(order=order),
-            "requests": MachineRequest.objects.filter(order=order)[:10],
-            "opts": self.model._meta,
-        }
-        return TemplateResponse(request, "backoffice/provision_order.html", context)
-
-    def _act(self, request: HttpRequest, order: Any, data: dict[str, Any]) -> HttpResponse:
-        try:
-            if data["action"] == "preparing":
-                provision_start(order=order, actor=_operator(request))
-            elif data["action"] == "failed":
-                provision_fail(order=order, actor=_operator(request), reason=data["reason"] or "could not be provided")
-            else:
-                if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
-                    order = provision_start(order=order, actor=_operator(request))
-                access = AccessDetails(
-                    data["host"] or "",
-                    data["port"] or 22,
-                    data["username"] or "",
-                    data["public_key"] or "",
-                    data["one_time_secret"] or "",
-                    data["jupyter_url"] or "",
-                )
-                provision_ready(order=order, actor=_operator(request), access=access)
-        except ApplicationError as error:
-            messages.error(request, error.message)
-            return HttpResponseRedirect(request.path)
-        messages.success(request, _("Order %(ref)s updated.") % {"ref": order.ref})
-        return HttpResponseRedirect(reverse("admin:backoffice_provisioningdesk_changelist"))
-
-
-@admin.register(MachineRequest)
-class MachineRequestAdmin(admin.ModelAdmin[MachineRequest]):
-    list_display = ["created_at", "order", "kind", "note", "handled_at"]
-    list_filter = ["kind"]
-    readonly_fields = ["order", "kind", "note", "created_at"]
-    actions = ["mark_handled"]
-
-    @admin.action(description=_("Mark as handled"))
-    def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> None:
-        queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())
-
-
-# The payouts desk lives in its own module (it registers itself with the admin when imported).
-from . import payouts_admin  # noqa: E402, F401
+# The provisioning and payouts desks live in their own modules (each registers itself when imported).
+from . import payouts_admin, provisioning_admin  # noqa: E402, F401

@@ -12,14 +12,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, IntegerField, QuerySet, Value, When
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome, form_idempotent
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import PayoutStatus
@@ -111,23 +110,20 @@ class PayoutsDeskAdmin(DeskAdmin):
         return TemplateResponse(request, "backoffice/send_payout.html", context)
 
     def _act(self, request: HttpRequest, payout: Any, data: dict[str, Any]) -> HttpResponse:
+        done = reverse("admin:backoffice_payoutsdesk_changelist")
+
         def act() -> Outcome:
             if data["action"] == "sent":
                 payout_mark_sent(
                     payout_id=payout.pk, txid=data["txid"], sent_units=data["sent_units"], actor=_operator(request)
                 )
-                return Outcome(200, {"message": str(_("Withdrawal marked sent; the customer is e-mailed."))})
+                return Outcome(
+                    200, {"message": str(_("Withdrawal marked sent; the customer is e-mailed.")), "redirect": done}
+                )
             payout_reject(payout_id=payout.pk, reason=data["reason"], actor=_operator(request))
-            return Outcome(200, {"message": str(_("Withdrawal rejected; the amount is back on the balance."))})
+            return Outcome(
+                200, {"message": str(_("Withdrawal rejected; the amount is back on the balance.")), "redirect": done}
+            )
 
-        try:
-            outcome = form_idempotent(request, act)
-        except ApplicationError as error:
-            messages.error(request, error.message)
-            return HttpResponseRedirect(request.path)
-        if outcome.is_error:
-            messages.error(request, outcome.body["error"]["message"])
-            return HttpResponseRedirect(request.path)
-        if not outcome.replayed:
-            messages.success(request, outcome.body["message"])
-        return HttpResponseRedirect(reverse("admin:backoffice_payoutsdesk_changelist"))
+        # An error (a withdrawal already decided) goes back to this page; a decision, to the list.
+        return form_action(request, act, back=request.path)

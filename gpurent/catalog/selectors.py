@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+
+from django.db import connection
 from django.db.models import QuerySet
 
 from gpurent.core.errors import NotFound
 
 from .models import GpuModel
 
-__all__ = ["gpu_get", "gpu_list"]
+__all__ = ["catalog_version", "gpu_get", "gpu_list"]
 
 
 def gpu_list(*, include_off_sale: bool = False) -> QuerySet[GpuModel]:
@@ -27,3 +30,26 @@ def gpu_get(slug: str, *, include_off_sale: bool = False) -> GpuModel:
         return gpu_list(include_off_sale=include_off_sale).get(slug=slug)
     except GpuModel.DoesNotExist:
         raise NotFound() from None
+
+
+def catalog_version() -> str:
+    """A digest of (id, `updated_at`, stock) of every GPU on sale, read in one small SQL statement.
+
+    It changes when anything a public catalog page shows changes: every edit through `save()` moves
+    `updated_at` (the back office included), orders and releases move `stock_lots` by UPDATE, and a GPU put on
+    or taken off sale enters or leaves the set (decision 0200). Raw SQL on purpose: it is the whole cost of
+    serving a cached page, so no ORM compilation and no model instances. If stock ever moves to a table of its
+    own, this statement must read it there (`catalog/tests/test_page_cache.py` fails otherwise).
+    """
+    table = connection.ops.quote_name(GpuModel._meta.db_table)
+    row = "CAST(id AS TEXT) || ':' || CAST(updated_at AS TEXT) || ':' || CAST(stock_lots AS TEXT)"
+    if connection.vendor == "postgresql":
+        # Digested in the database: 32 characters travel, not ~45 per GPU.
+        sql = f"SELECT count(*), md5(string_agg({row}, ',' ORDER BY id)) FROM {table} WHERE on_sale"  # noqa: S608
+    else:
+        inner = f"SELECT {row} AS r FROM {table} WHERE on_sale ORDER BY id"  # noqa: S608
+        sql = f"SELECT count(*), group_concat(r, ',') FROM ({inner})"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        count, rows = cursor.fetchone()
+    return f"{count}-{hashlib.sha256((rows or '').encode()).hexdigest()[:24]}"

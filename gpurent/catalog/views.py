@@ -6,22 +6,32 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from gpurent.core.cache import cached, fragment_key
 from gpurent.core.htmx import HtmxHttpRequest
+from gpurent.core.page_cache import cached_page, page_key, store_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .cards import PAGE_SIZE, grid_html, quote_form, quote_from
 from .enums import Term
 from .filters import CatalogFilterForm, catalog_order, gpus_filtered
-from .selectors import gpu_get, gpu_list
+from .selectors import catalog_version, gpu_get, gpu_list
 
 
 @require_GET
 def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
     """The catalog, sorted and filtered by a GET form, one keyset page of cards at a time: a full page, or
-    only the results for htmx. Cards and the grid come from the cache while no GPU on them changed."""
+    only the results for htmx. An anonymous visitor gets the whole page from the cache while no GPU on sale
+    changed (one small query, gpurent/core/page_cache.py); otherwise cards, the grid and the filter form come
+    from the cache while nothing they show changed."""
+    partial = request.htmx and request.htmx.target == "catalog-results"
+    key = None if partial else page_key(request, "catalog", catalog_version)
+    if (hit := cached_page(key)) is not None:
+        return hit
     filters = CatalogFilterForm(request.GET)
     matching = gpus_filtered(gpu_list(), filters)
     page = page_from_request(request, matching, size=PAGE_SIZE, key=catalog_order(filters))
@@ -34,18 +44,31 @@ def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
         first_url="" if page.is_first else page_link(request, None),
         next_url=page_link(request, page.next) if page.next else "",
     )
-    if request.htmx and request.htmx.target == "catalog-results":
+    if partial:
         return HttpResponse(results)
-    return render(request, "catalog/index.html", {"filters": filters, "results": results})
+    context = {"filters_html": _filters_html(request, filters), "results": results}
+    return store_page(request, key, render(request, "catalog/index.html", context))
+
+
+def _filters_html(request: HttpRequest, filters: CatalogFilterForm) -> str:
+    """The filter form, rendered without the request (a GET form: no token), once per query and language."""
+    key = fragment_key("catalog-filters", request.GET.urlencode())
+    html = cached(key, lambda: render_to_string("catalog/partials/filters.html", {"filters": filters}))
+    return mark_safe(html)  # noqa: S308 (rendered by our own template with autoescape)
 
 
 @require_GET
 def gpu_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A GPU's page with its quote form (a GET form); an anonymous visitor gets it from the cache while no GPU
+    on sale changed (the key holds the path, so the slug and the query)."""
+    key = page_key(request, "gpu", catalog_version)
+    if (hit := cached_page(key)) is not None:
+        return hit
     gpu = gpu_get(slug)
     data = request.GET if {"term", "lots"} & set(request.GET) else None
     form = quote_form(gpu, data)
     context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term)}
-    return render(request, "catalog/detail.html", context)
+    return store_page(request, key, render(request, "catalog/detail.html", context))
 
 
 @require_GET

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from gpurent.payments.models import ChainCursor
 
-__all__ = ["ChainWatcher", "Lease", "ScanReport", "cursor_get", "cursor_save"]
+__all__ = ["ChainWatcher", "Lease", "LeasedWatcher", "ScanReport", "cursor_get", "cursor_save", "rescan_start"]
 
 
 @dataclass
@@ -42,6 +43,41 @@ class ChainWatcher(Protocol):
     network: str
 
     def scan(self, *, now: datetime | None = None) -> ScanReport: ...
+
+
+class LeasedWatcher:
+    """A watcher's `scan`: its `_scan(report)` runs while this process holds the network's lease; a scan that
+    finds the lease taken reports `skipped` and reads nothing."""
+
+    network: str
+
+    def scan(self, *, now: datetime | None = None) -> ScanReport:
+        report = ScanReport(self.network)
+        with Lease(self.network, now=now) as held:
+            if not held:
+                report.skipped = True
+                return report
+            self._scan(report)
+        return report
+
+    def _scan(self, report: ScanReport) -> None:
+        raise NotImplementedError
+
+
+def rescan_start(
+    network: str, *, tip: int, required: int, block_id_at: Callable[[int], str | None], report: ScanReport
+) -> int:
+    """The first block a block-reading watcher (Ethereum, Tron) reads: `2 × required` below the tip on its first
+    scan; else the block after its cursor, unless the saved block's id changed (`block_id_at(height)`, None for
+    no such block): a reorg deeper than the depth, so it reads again from `required` below the saved block."""
+    cursor = cursor_get(network)
+    if not cursor.block_hash:
+        return max(0, tip - 2 * required)
+    if block_id_at(cursor.height) == cursor.block_hash:
+        return cursor.height + 1
+    start = max(0, cursor.height - required)
+    report.notes.append(f"saved block {cursor.height} left the chain; rescanning from {start}")
+    return start
 
 
 def cursor_get(network: str) -> ChainCursor:

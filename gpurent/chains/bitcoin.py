@@ -22,7 +22,6 @@ again is never credited twice. A reorg deeper than the depth is outside what con
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from decimal import Decimal
 
 from django.utils import timezone
@@ -30,8 +29,8 @@ from django.utils import timezone
 from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import DerivedAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .base import LeasedWatcher, ScanReport, cursor_get, cursor_save
+from .observations import Transfer, transfer_forget, transfer_record
 from .rpc import JsonRpcClient
 
 __all__ = ["BitcoinFamilyWatcher"]
@@ -40,22 +39,13 @@ _ASSETS = {"bitcoin": "BTC", "litecoin": "LTC"}
 _IMPORT_BATCH = 500
 
 
-class BitcoinFamilyWatcher:
+class BitcoinFamilyWatcher(LeasedWatcher):
     def __init__(self, network: str, client: JsonRpcClient) -> None:
         if network not in _ASSETS:
             raise ValueError(f"{network} is not a Bitcoin Core family network")
         self.network = network
         self.pair = pair_get(_ASSETS[network], network)
         self.client = client
-
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(self.network)
-        with Lease(self.network, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
 
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
@@ -66,10 +56,7 @@ class BitcoinFamilyWatcher:
         for entry in listing.get("transactions", []):
             if entry.get("category") != "receive":
                 continue
-            report.transfers += 1
-            observation = transfer_observe(self._transfer(entry), required=required)
-            if observation is not None and observation.credited_at is not None:
-                report.credited += 1
+            transfer_record(self._transfer(entry), required=required, report=report)
         for entry in listing.get("removed", []):
             if entry.get("category") == "receive":
                 transfer_forget(network=self.network, txid=entry["txid"], index=int(entry["vout"]))

@@ -17,16 +17,15 @@ depth) rewinds the scan by the depth and is reported.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
-from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState
+from gpurent.payments.models import DerivedAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .base import LeasedWatcher, ScanReport, cursor_save, rescan_start
+from .observations import Transfer, transfers_record_since
 from .rpc import JsonRpcClient
 
 __all__ = ["TRANSFER_TOPIC", "EthereumWatcher"]
@@ -40,7 +39,7 @@ def _int(value: Any) -> int:
     return int(str(value), 16)
 
 
-class EthereumWatcher:
+class EthereumWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: JsonRpcClient) -> None:
@@ -56,50 +55,25 @@ class EthereumWatcher:
             if pair.network == NETWORK and pair.token_contract
         }
 
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
-
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
         tip = _int(self.client.call("eth_blockNumber"))
-        cursor = cursor_get(NETWORK)
-        if not cursor.block_hash:
-            start = max(0, tip - 2 * required)
-        else:
-            start = cursor.height + 1
-            on_chain = self.client.call("eth_getBlockByNumber", hex(cursor.height), False)
-            if on_chain is None or on_chain["hash"] != cursor.block_hash:
-                start = max(0, cursor.height - required)
-                report.notes.append(f"saved block {cursor.height} left the chain; rescanning from {start}")
+        start = rescan_start(NETWORK, tip=tip, required=required, block_id_at=self._block_hash, report=report)
         report.height = tip
         if start > tip:
             return
         watched = {row.address.lower(): row.address for row in DerivedAddress.objects.filter(network=NETWORK)}
-        found: set[tuple[str, int]] = set()
-        for transfer in [*self._native(start, tip, watched), *self._tokens(start, tip, watched)]:
-            found.add((transfer.txid, transfer.index))
-            report.transfers += 1
-            observation = transfer_observe(transfer, required=required)
-            if observation is not None and observation.credited_at is not None:
-                report.credited += 1
-        for txid, index in (
-            ChainObservation.objects.filter(network=NETWORK, state=ObservationState.SEEN, block_height__gte=start)
-            .values_list("txid", "output_index")
-            .iterator()
-        ):
-            if (txid, index) not in found:
-                transfer_forget(network=NETWORK, txid=txid, index=index)
+        transfers = [*self._native(start, tip, watched), *self._tokens(start, tip, watched)]
+        transfers_record_since(NETWORK, transfers, height=start, required=required, report=report)
         final = tip - required + 1
         report.blocks = tip - start + 1
         if final >= start - 1 and final >= 0:
             block = self.client.call("eth_getBlockByNumber", hex(final), False)
             cursor_save(NETWORK, height=final, block_hash=block["hash"])
+
+    def _block_hash(self, number: int) -> str | None:
+        block = self.client.call("eth_getBlockByNumber", hex(number), False)
+        return None if block is None else str(block["hash"])
 
     def _native(self, start: int, tip: int, watched: dict[str, str]) -> list[Transfer]:
         transfers = []

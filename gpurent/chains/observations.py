@@ -9,10 +9,15 @@ Attribution (`intent_for_transfer`): a transfer already observed keeps its inten
 belongs to one intent; on a shared address (decision 0140's fallback, Solana's usual case) the transfer
 belongs to the intent that holds exactly its amount there (`payments.receiving.shared_amount_holders`, the
 rule that made the amount unique), and to none when no intent holds it: a person attributes it.
+
+Every watcher records what it read through `transfer_record` (observe, and count in the scan's report); a
+watcher that reads blocks again above its cursor (Ethereum, Tron) records them with `transfers_record_since`,
+which also forgets a transfer seen in those blocks before that the node no longer reports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -22,9 +27,17 @@ from gpurent.payments.assets import pair_get
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, PaymentIntent, ReceivingAddress
 from gpurent.payments.receiving import shared_amount_holders
 
+from .base import ScanReport
 from .crediting import observation_credit
 
-__all__ = ["Transfer", "intent_for_transfer", "transfer_forget", "transfer_observe"]
+__all__ = [
+    "Transfer",
+    "intent_for_transfer",
+    "transfer_forget",
+    "transfer_observe",
+    "transfer_record",
+    "transfers_record_since",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,3 +135,31 @@ def transfer_forget(*, network: str, txid: str, index: int) -> None:
     ChainObservation.objects.filter(network=network, txid=txid, output_index=index).exclude(
         state=ObservationState.CREDITED
     ).update(state=ObservationState.DROPPED, block_hash="", block_height=None, confirmations=0)
+
+
+def transfer_record(transfer: Transfer, *, required: int, report: ScanReport) -> ChainObservation | None:
+    """`transfer_observe`, counted in a scan's `report`: one more transfer read, one more credited if it was."""
+    report.transfers += 1
+    observation = transfer_observe(transfer, required=required)
+    if observation is not None and observation.credited_at is not None:
+        report.credited += 1
+    return observation
+
+
+def transfers_record_since(
+    network: str, transfers: Iterable[Transfer], *, height: int, required: int, report: ScanReport
+) -> None:
+    """Record `transfers`, everything the node now reports in blocks `height` … tip (read as they come: a
+    generator that reads block by block is consumed block by block); then forget each transfer seen before in
+    those blocks that is not among them, its block having left the chain (a credited one stays credited)."""
+    found: set[tuple[str, int]] = set()
+    for transfer in transfers:
+        found.add((transfer.txid, transfer.index))
+        transfer_record(transfer, required=required, report=report)
+    for txid, index in (
+        ChainObservation.objects.filter(network=network, state=ObservationState.SEEN, block_height__gte=height)
+        .values_list("txid", "output_index")
+        .iterator()
+    ):
+        if (txid, index) not in found:
+            transfer_forget(network=network, txid=txid, index=index)

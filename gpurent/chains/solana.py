@@ -26,7 +26,6 @@ when it is finalized *and* at the depth, and a transaction whose fork is abandon
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
@@ -34,8 +33,8 @@ from django.db.models import Q
 from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, ReceivingAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .base import LeasedWatcher, ScanReport, cursor_get, cursor_save
+from .observations import Transfer, transfer_forget, transfer_record
 from .rpc import JsonRpcClient
 
 __all__ = ["SolanaWatcher"]
@@ -45,7 +44,7 @@ _PAGE = 1000  # getSignaturesForAddress's largest page
 _STATUS_BATCH = 256  # getSignatureStatuses's largest request
 
 
-class SolanaWatcher:
+class SolanaWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: JsonRpcClient) -> None:
@@ -61,15 +60,6 @@ class SolanaWatcher:
             .values_list("address", flat=True)
         )
 
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
-
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
         finalized = int(self.client.call("getSlot", {"commitment": "finalized"}))
@@ -83,16 +73,10 @@ class SolanaWatcher:
             statuses.update(self._signatures_since(address, floor))
         for signature, status in statuses.items():
             for transfer in self._transfers(signature, status, tip, required, watched):
-                self._observe(transfer, required, report)
+                transfer_record(transfer, required=required, report=report)
         self._recheck(exclude=set(statuses), tip=tip, required=required, report=report)
         report.blocks = max(tip - floor, 0)
         cursor_save(NETWORK, height=finalized, block_hash=f"finalized:{finalized}")
-
-    def _observe(self, transfer: Transfer, required: int, report: ScanReport) -> None:
-        report.transfers += 1
-        observation = transfer_observe(transfer, required=required)
-        if observation is not None and observation.credited_at is not None:
-            report.credited += 1
 
     def _signatures_since(self, address: str, floor: int) -> dict[str, str | None]:
         """Successful transactions of `address` in slots above `floor`: signature → confirmation status."""
@@ -166,4 +150,4 @@ class SolanaWatcher:
                 transfer = Transfer(
                     NETWORK, row.asset, row.txid, row.output_index, row.address, amount, "", slot, depth
                 )
-                self._observe(transfer, required, report)
+                transfer_record(transfer, required=required, report=report)

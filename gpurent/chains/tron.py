@@ -25,17 +25,17 @@ marked dropped, and a saved block whose id changed (a reorg deeper than the dept
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
 
 from gpurent.payments.addresses import b58check_decode
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
-from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState, ReceivingAddress
+from gpurent.payments.models import DerivedAddress, ReceivingAddress
 
-from .base import Lease, ScanReport, cursor_get, cursor_save
-from .observations import Transfer, transfer_forget, transfer_observe
+from .base import LeasedWatcher, ScanReport, cursor_save, rescan_start
+from .observations import Transfer, transfers_record_since
 from .rpc import HttpApiClient, RpcError
 
 __all__ = ["TRANSFER_TOPIC", "TronWatcher", "tron_hex"]
@@ -57,7 +57,7 @@ def _number(block: dict[str, Any]) -> int:
         raise RpcError("the Tron node answered a block without a number") from None
 
 
-class TronWatcher:
+class TronWatcher(LeasedWatcher):
     network = NETWORK
 
     def __init__(self, client: HttpApiClient) -> None:
@@ -80,61 +80,39 @@ class TronWatcher:
         addresses |= {*ReceivingAddress.objects.filter(network=NETWORK).values_list("address", flat=True)}
         return {tron_hex(address): address for address in addresses}
 
-    def scan(self, *, now: datetime | None = None) -> ScanReport:
-        report = ScanReport(NETWORK)
-        with Lease(NETWORK, now=now) as held:
-            if not held:
-                report.skipped = True
-                return report
-            self._scan(report)
-        return report
-
     def _block(self, number: int) -> dict[str, Any]:
         block = self.client.post("/wallet/getblockbynum", {"num": number})
         if not isinstance(block, dict) or "blockID" not in block:
             raise RpcError(f"the Tron node has no block {number}")
         return block
 
+    def _block_id(self, number: int) -> str | None:
+        block = self.client.post("/wallet/getblockbynum", {"num": number})
+        return str(block.get("blockID")) if isinstance(block, dict) and block.get("blockID") else None
+
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)
         tip = _number(self.client.post("/wallet/getnowblock"))
-        cursor = cursor_get(NETWORK)
-        if not cursor.block_hash:
-            start = max(0, tip - 2 * required)
-        else:
-            start = cursor.height + 1
-            saved = self.client.post("/wallet/getblockbynum", {"num": cursor.height})
-            if not isinstance(saved, dict) or saved.get("blockID") != cursor.block_hash:
-                start = max(0, cursor.height - required)
-                report.notes.append(f"saved block {cursor.height} left the chain; rescanning from {start}")
+        start = rescan_start(NETWORK, tip=tip, required=required, block_id_at=self._block_id, report=report)
         report.height = tip
         if start > tip:
             return
         watched = self.watched()
         contracts = self.token_contracts()
         final = tip - required + 1
-        final_id = ""
-        found: set[tuple[str, int]] = set()
-        for number in range(start, tip + 1):
-            block = self._block(number)
-            if number == final:
-                final_id = block["blockID"]
-            for transfer in self._transfers(block, number, tip, watched, contracts):
-                found.add((transfer.txid, transfer.index))
-                report.transfers += 1
-                observation = transfer_observe(transfer, required=required)
-                if observation is not None and observation.credited_at is not None:
-                    report.credited += 1
-        for txid, index in (
-            ChainObservation.objects.filter(network=NETWORK, state=ObservationState.SEEN, block_height__gte=start)
-            .values_list("txid", "output_index")
-            .iterator()
-        ):
-            if (txid, index) not in found:
-                transfer_forget(network=NETWORK, txid=txid, index=index)
+        block_ids: dict[int, str] = {}
+
+        def transfers() -> Iterator[Transfer]:
+            # Block by block, each recorded before the next is read.
+            for number in range(start, tip + 1):
+                block = self._block(number)
+                block_ids[number] = block["blockID"]
+                yield from self._transfers(block, number, tip, watched, contracts)
+
+        transfers_record_since(NETWORK, transfers(), height=start, required=required, report=report)
         report.blocks = tip - start + 1
         if final >= start - 1 and final >= 0:
-            cursor_save(NETWORK, height=final, block_hash=final_id or self._block(final)["blockID"])
+            cursor_save(NETWORK, height=final, block_hash=block_ids.get(final) or self._block(final)["blockID"])
 
     def _transfers(
         self, block: dict[str, Any], number: int, tip: int, watched: dict[str, str], contracts: dict[str, str]

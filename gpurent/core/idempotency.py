@@ -54,7 +54,6 @@ __all__ = [
     "api_idempotent",
     "finish_early",
     "form_action",
-    "form_idempotent",
     "form_key",
     "owner_of",
     "request_fingerprint",
@@ -269,7 +268,7 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
     )
 
 
-def form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
+def _form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
     """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
     fingerprint of the path and the submitted fields (CSRF token and key excluded; secrets in them redacted by
     `request_fingerprint`).
@@ -299,18 +298,25 @@ def form_action(
     success: str | Callable[[dict[str, Any]], str] | None = None,
     on_error: FormError | None = None,
     respond: Callable[[Outcome], HttpResponse] | None = None,
+    failure_back: str | None = None,
+    first_success: Callable[[Outcome], None] | None = None,
 ) -> HttpResponse:
     """An HTML form's action, once per idempotency key: the one way every HTML POST runs an idempotent action.
 
     An error (raised, or stored and replayed) becomes `on_error(message, status, error)` when given (a form page
     shows the form again with the message), else an error message and a redirect to `back`, the page the form
-    was on; an error meant for operators is recorded for them (`notify_operators`). Otherwise the success
-    message (`success`, a text or made from the outcome's body, else the body's `message`) is shown the first
-    time only, and the redirect goes to the outcome's `redirect`, else to `back` — or the response is
-    `respond(outcome)`, for a page that shows what the action made once (a new API token's secret).
+    was on, or to `failure_back` for a business failure the action returned or stored (checkout: out of stock
+    goes back to the choice, which says how many lots are left); an error meant for operators is recorded for
+    them (`notify_operators`). Otherwise the success message (`success`, a text or made from the outcome's
+    body, else the body's `message`) is shown and `first_success(outcome)` runs (checkout clears its draft), the
+    first time only, not on a replay; the redirect goes to the outcome's `redirect`, else to `back` — or the
+    response is `respond(outcome)`, for a page that shows what the action made once (a new API token's secret).
+
+    This is the only caller of `_form_idempotent`: `gpurent/core/tests/test_one_form_helper.py` fails when any
+    other module runs an idempotent form action by itself.
     """
     try:
-        outcome = form_idempotent(request, action)
+        outcome = _form_idempotent(request, action)
     except ApplicationError as error:
         notify_operators(error)
         if on_error is not None:
@@ -321,10 +327,13 @@ def form_action(
         if on_error is not None:
             return on_error(outcome.body["error"]["message"], outcome.status, None)
         messages.error(request, outcome.body["error"]["message"])
-        return redirect(back)
+        return redirect(failure_back or back)
     message = success(outcome.body) if callable(success) else success or outcome.body.get("message")
-    if not outcome.replayed and message:
-        messages.success(request, message)
+    if not outcome.replayed:
+        if message:
+            messages.success(request, message)
+        if first_success is not None:
+            first_success(outcome)
     if respond is not None:
         return respond(outcome)
     return redirect(outcome.body.get("redirect", back))

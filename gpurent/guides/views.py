@@ -7,16 +7,20 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
-from gpurent.catalog.selectors import gpu_list
+from gpurent.catalog.selectors import catalog_version, gpu_list
+from gpurent.core.cache import cached, fragment_key
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_action
+from gpurent.core.page_cache import cached_page, page_key, store_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .enums import Endpoint, GuideWorkload, Scope
@@ -55,7 +59,11 @@ GPUS_PER_INDEX_PAGE = 25
 @require_GET
 def guide_index(request: HttpRequest) -> HttpResponse:
     """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope, one
-    keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id."""
+    keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id. An
+    anonymous visitor gets it from the cache while no GPU on sale changed (gpurent/core/page_cache.py)."""
+    key = page_key(request, "guides", catalog_version)
+    if (hit := cached_page(key)) is not None:
+        return hit
     form = GuideFilterForm(request.GET or None)
     filters = form.filters() if form.is_bound else {"gpu": "", "workload": "", "scope": ""}
     matching = gpu_list().filter(slug=filters["gpu"]) if filters["gpu"] else gpu_list()
@@ -88,7 +96,7 @@ def guide_index(request: HttpRequest) -> HttpResponse:
         "first_url": "" if page.is_first else page_link(request, None),
         "next_url": page_link(request, page.next) if page.next else "",
     }
-    return render(request, "guides/index.html", context)
+    return store_page(request, key, render(request, "guides/index.html", context))
 
 
 def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
@@ -103,18 +111,35 @@ def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
     return QuoteRequestForm(initial=initial)
 
 
+def _guide_body(guide: Guide) -> str:
+    """Everything above the quote form: the figures, findings, decision table and texts. The same for every
+    visitor, so rendered without the request and cached per guide, catalog version (every GPU on sale's id,
+    `updated_at` and stock: the figures compare this GPU with all the others), language and code; on a hit
+    neither the catalog nor the report is read (decision 0200)."""
+    key = fragment_key("guide-body", guide.gpu.pk, guide.workload.value, guide.scope.value, catalog_version())
+
+    def render_body() -> str:
+        context = {
+            "guide": guide,
+            "report": guide_report_cached(guide, list(gpu_list())),
+            "text": WORKLOAD_TEXTS[guide.workload],
+            "scope_text": SCOPE_TEXTS[guide.scope],
+            "measurements": [*MEASUREMENTS[guide.workload], *guide.spec.extra_measurements],
+            "data_texts": [DATA_LOCATION, DATA_RETENTION, DATA_ACCESS, LOG_SCOPE[guide.workload]],
+            "legal_note": LEGAL_NOTE,
+            "phases": PHASES[guide.scope],
+            "other_scopes": [Guide(guide.gpu, guide.workload, scope) for scope in Scope if scope != guide.scope],
+        }
+        return render_to_string("guides/partials/guide_body.html", context)
+
+    return mark_safe(cached(key, render_body))  # noqa: S308 (rendered by our own template with autoescape)
+
+
 def _detail_context(guide: Guide, form: QuoteRequestForm, error: str = "") -> dict[str, Any]:
-    report = guide_report_cached(guide, list(gpu_list()))
     return {
         "guide": guide,
-        "report": report,
-        "text": WORKLOAD_TEXTS[guide.workload],
+        "body": _guide_body(guide),
         "scope_text": SCOPE_TEXTS[guide.scope],
-        "measurements": [*MEASUREMENTS[guide.workload], *guide.spec.extra_measurements],
-        "data_texts": [DATA_LOCATION, DATA_RETENTION, DATA_ACCESS, LOG_SCOPE[guide.workload]],
-        "legal_note": LEGAL_NOTE,
-        "phases": PHASES[guide.scope],
-        "other_scopes": [Guide(guide.gpu, guide.workload, scope) for scope in Scope if scope != guide.scope],
         "form": form,
         "quote_error": error,
     }

@@ -23,7 +23,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, finish_early, form_action, form_idempotent
+from gpurent.core.idempotency import Outcome, finish_early, form_action
 from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
@@ -190,19 +190,15 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         )
         return placed[0]
 
-    try:
-        outcome = form_idempotent(request, place)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect("orders:checkout_summary")
-    if outcome.is_error:
+    return form_action(
+        request,
+        place,
+        back=reverse("orders:checkout_summary"),
         # A stored business failure (out of stock): back to the choice, which says how many lots are left.
-        messages.error(request, outcome.body["error"]["message"])
-        return redirect("orders:checkout_start")
-    if not outcome.replayed:
-        draft_clear(request)
-        messages.success(request, _("Order %(ref)s placed. Your lots are reserved.") % {"ref": outcome.body["ref"]})
-    return redirect(outcome.body["redirect"])
+        failure_back=reverse("orders:checkout_start"),
+        success=lambda body: _("Order %(ref)s placed. Your lots are reserved.") % {"ref": body["ref"]},
+        first_success=lambda outcome: draft_clear(request),
+    )
 
 
 def _placed_outcome(order: Order) -> Outcome:
@@ -281,21 +277,14 @@ def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
         extension = order_extension_place(rental=rental, owner=user, term_days=term_days)
         return Outcome(303, {"redirect": reverse("orders:rental", args=[extension.ref]), "ref": extension.ref})
 
-    try:
-        outcome = form_idempotent(request, extend)
-    except ApplicationError as error:
-        messages.error(request, error.message)
-        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
-    if outcome.is_error:
-        messages.error(request, outcome.body["error"]["message"])
-        return redirect(reverse("orders:rental", args=[rental.ref]) + "#extend")
-    if not outcome.replayed:
-        messages.success(
-            request,
-            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.")
-            % {"ref": outcome.body["ref"]},
-        )
-    return redirect(outcome.body["redirect"])
+    return form_action(
+        request,
+        extend,
+        back=reverse("orders:rental", args=[rental.ref]) + "#extend",
+        success=lambda body: (
+            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.") % {"ref": body["ref"]}
+        ),
+    )
 
 
 @login_required

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from gpurent.core.money import Usd
 
@@ -86,6 +87,12 @@ class Pair:
         return f"{self.asset} on {self.network_label}{suffix}"
 
     @property
+    def display_label(self) -> str:
+        """The label in the reader's language ("USDT en Tron (TRC-20)"); `label` stays English for records."""
+        suffix = f" ({self.token_standard})" if self.token_standard else ""
+        return gettext("%(asset)s on %(network)s") % {"asset": self.asset, "network": self.network_label} + suffix
+
+    @property
     def is_token(self) -> bool:
         return self.token_contract is not None
 
@@ -152,8 +159,9 @@ def pair_from_key(key: str) -> Pair:
 
 def pairs_for_choice() -> list[tuple[str, str]]:
     """(value, label) choices for a form: [("BTC/bitcoin", "BTC on Bitcoin"), …, ("USDT/tron", "USDT on Tron
-    (TRC-20)"), …], in the fixed order of `PAIRS`."""
-    return [(pair.key, pair.label) for pair in PAIRS]
+    (TRC-20)"), …], in the fixed order of `PAIRS`; the labels in the active language (a form calls this when it
+    renders)."""
+    return [(pair.key, pair.display_label) for pair in PAIRS]
 
 
 def required_confirmations(pair: Pair) -> int:

@@ -27,7 +27,7 @@ from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.selectors import order_get_for
 
-from .assets import format_units, pair_from_key, pair_get
+from .assets import format_units, pair_from_key, pair_get, usd_value
 from .errors import InvalidAddress
 from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
@@ -63,6 +63,9 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         if payment.state == PaymentState.CREDITED and payment.at_locked_rate
     )
     due = max(intent.amount_units - received, 0) or intent.amount_units
+    # "Worth" is the USD value of the amount shown as due: the whole intent until a part arrives, then the rest
+    # at the intent's locked rate (rounded down to the cent, as usd_value does everywhere).
+    due_usd = usd_value(due, intent.rate_usd, pair) if received and due < intent.amount_units else Usd(intent.usd_cents)
     try:
         uri = payment_uri(pair, intent.address, due, intent.memo) if intent.address else ""
     except InvalidAddress:
@@ -76,6 +79,7 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "total_amount": format_units(intent.amount_units, pair),
         "received": format_units(received, pair) if received else "",
         "usd": Usd(intent.usd_cents),
+        "due_usd": due_usd,
         "share": Usd(intent.balance_share_cents),
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri) if uri else "",

@@ -39,6 +39,9 @@ LABELS: dict[tuple[str, str], Any] = {
     ("activations", "Denoiser activations (saved for backward)"): _("Denoiser activations (saved for backward)"),
     ("vae_decode", "VAE decode activations"): _("VAE decode activations"),
     ("vae_encode", "VAE encode activations"): _("VAE encode activations"),
+    ("text_encoder_activations", "Text encoder activations (saved for backward)"): _(
+        "Text encoder activations (saved for backward)"
+    ),
     ("gradients", "Gradients"): _("Gradients"),
     ("master_weights", "Master weights (fp32)"): _("Master weights (fp32)"),
     ("optimizer_state", "Optimizer state"): _("Optimizer state"),

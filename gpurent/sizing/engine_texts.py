@@ -91,6 +91,21 @@ TRANSLATED: dict[str, Any] = {
     "dtrain.activations": _(
         "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes."
     ),
+    "dtrain.text_encoders_trained": _("Resident and trained with the denoiser; T5 encoders stay frozen."),
+    "dtrain.plus_text_encoders": _("plus %(params)s text-encoder parameters"),
+    "dtrain.unet_levels": _(
+        "Counted level by level at each level's resolution: what autograd keeps for every resnet, transformer "
+        "block, skip concatenation and sampler, and the attention probabilities when the attention kernel is not "
+        "memory-efficient."
+    ),
+    "dtrain.text_encoder_activations": _(
+        "The trained CLIP text encoders keep their activations for backward (77 tokens, Korthikanti's 34·h bytes "
+        "per token per layer at 16-bit)."
+    ),
+    "dtrain.vae_encode_width": _(
+        "The encoder's first level runs at full resolution with %(channels)s channels (the VAE's first width); no "
+        "gradients flow through it."
+    ),
     "dtrain.vae_encode": _(
         "The encoder's first level runs at full resolution with 128 channels; no gradients flow through it."
     ),

@@ -113,6 +113,7 @@ ADVANCED_SWITCHES = {
     "vae_slicing": "diffusion.vae_slicing",
     "cpu_offload": "diffusion.cpu_offload",
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
+    "train_text_encoder": "diffusion.train_text_encoder",
 }
 
 # What the page shows before a customer changes anything; also the base of the "Try" links.
@@ -285,6 +286,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "vae_slicing",
             "cpu_offload",
             "quantize_text_encoders",
+            "train_text_encoder",
             "gpu_memory_utilization",
             "cuda_context_mib",
             "comm_buffer_mib",
@@ -368,12 +370,13 @@ TRAINING_ONLY = (
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
 DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders")
+# Shown only when a diffusion model trains (decision 0220).
+DIFFUSION_TRAINING_ONLY = ("train_text_encoder",)
 # Fields that do not apply to image models (no token sequence, no KV cache).
 DIFFUSION_HIDES = (
     "seq_len",
     "context_len",
     "kv_cache",
-    "attention",
     "chunked_loss",
     "sequence_parallel",
     "images_per_sequence",

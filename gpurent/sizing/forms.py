@@ -30,6 +30,7 @@ from .form_choices import (
     DEFAULTS,
     DIFFUSION_HIDES,
     DIFFUSION_ONLY,
+    DIFFUSION_TRAINING_ONLY,
     DTYPES,
     ENGINE_FIELDS,
     ENGINES,
@@ -175,6 +176,11 @@ class EstimateForm(TrainingPlanFields):
     vae_slicing = forms.BooleanField(label=_("VAE slicing"), required=False)
     cpu_offload = forms.BooleanField(label=_("Model CPU offload"), required=False)
     quantize_text_encoders = forms.BooleanField(label=_("Quantize the text encoders too"), required=False)
+    train_text_encoder = forms.BooleanField(
+        label=_("Train the text encoders too"),
+        required=False,
+        help_text=_("--train_text_encoder: the CLIP text encoders train with the same recipe; T5 stays frozen."),
+    )
     gpu_memory_utilization = _number(_("vLLM GPU memory utilization (%)"), minimum=1, maximum=100, required=False)
     cuda_context_mib = _number(
         _("CUDA context per process (MiB)"),
@@ -231,6 +237,8 @@ class EstimateForm(TrainingPlanFields):
             hidden.update(DIFFUSION_ONLY)
         if workload == "diffusion" or diffusion_model:
             hidden.update(DIFFUSION_HIDES)
+        if not diffusion_model or workload not in TRAINING:
+            hidden.update(DIFFUSION_TRAINING_ONLY)
         return hidden
 
     def fieldsets(self) -> list[dict[str, Any]]:
@@ -347,12 +355,13 @@ class EstimateForm(TrainingPlanFields):
             data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
         if workload in TRAINING:
             TrainingPlanFields.plan_numbers(cleaned, data)
+        diffusion_training = workload in TRAINING and data["model"].kind is ModelKind.DIFFUSION
         for name, path in ADVANCED_SWITCHES.items():
             section, leaf = path.split(".")
             applies = {
                 "training": workload in TRAINING,
                 "lora": workload in ("lora", "qlora"),
-                "diffusion": workload == "diffusion",
+                "diffusion": diffusion_training if name in DIFFUSION_TRAINING_ONLY else workload == "diffusion",
                 "precision": workload in TRAINING,
                 "parallel": workload in TRAINING,
             }[section]

@@ -13,14 +13,12 @@ from playwright.sync_api import expect
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.chains.tests.nodes import RPC_PASSWORD, RPC_USER, LitecoinRegtest
 from gpurent.chains.tests.test_litecoin_node import TPUB, ltc_amount
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.tests.conftest import payment_setup  # noqa: F401 (rates and addresses)
+from tests.browser.journeys import customer_on_an_unpaid_order, payment_instructions
 
 pytestmark = [pytest.mark.browser, pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture(scope="module")
@@ -51,22 +49,8 @@ def test_confirmations_update_live_then_the_order_shows_paid(
     extended_key_register(network="litecoin", key=account.PublicKey().ToExtended())
     watcher = BitcoinFamilyWatcher("litecoin", litecoin.client("watch"))
 
-    customer = django_user_model.objects.create_user("ada@example.com", PASSWORD, first_name="Ada", last_name="L")
-    order = order_place(
-        owner=customer,
-        gpu_slug="a100-80gb",
-        term_days=7,
-        lots=2,
-        environment="pytorch",
-        contact=Contact("Ada", "L", "ada@example.com"),
-    )
-    page.goto(live_server.url + "/account/login/")
-    page.get_by_label("Email").fill("ada@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/rentals/{order.ref}/")
-    page.get_by_label("Pay with").select_option(label="LTC on Litecoin")
-    page.get_by_role("button", name="Get payment instructions").click()
+    _customer, order = customer_on_an_unpaid_order(page, live_server.url, django_user_model)
+    payment_instructions(page, "LTC on Litecoin")
     intent = PaymentIntent.objects.get(order=order)
     expect(page.get_by_test_id("intent-address")).to_have_text(intent.address)
 

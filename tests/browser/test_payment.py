@@ -8,35 +8,18 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.models import PaymentIntent
+from tests.browser.journeys import customer_on_an_unpaid_order, payment_instructions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "correct horse battery staple"
 
 
 def test_report_survives_a_reload_and_confirmation_pays_the_order(
     live_server, page, demo_catalog, django_user_model, screenshot, console_errors
 ):
-    customer = django_user_model.objects.create_user("ada@example.com", PASSWORD, first_name="Ada", last_name="L")
-    order = order_place(
-        owner=customer,
-        gpu_slug="a100-80gb",
-        term_days=7,
-        lots=2,
-        environment="pytorch",
-        contact=Contact("Ada", "L", "ada@example.com"),
-    )
-    page.goto(live_server.url + "/account/login/")
-    page.get_by_label("Email").fill("ada@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.goto(f"{live_server.url}/rentals/{order.ref}/")
+    _customer, order = customer_on_an_unpaid_order(page, live_server.url, django_user_model)
 
-    page.get_by_label("Pay with").select_option(label="USDT on Tron (TRC-20)")
-    page.get_by_role("button", name="Get payment instructions").click()
-    intent = page.get_by_test_id("intent")
+    intent = payment_instructions(page, "USDT on Tron (TRC-20)")
     expect(intent.get_by_test_id("intent-amount")).to_have_text("410.000000")
     expect(intent).to_contain_text("Send only USDT on the Tron network")
     expect(intent.locator("time.countdown")).to_contain_text(re.compile(r"\d+:\d\d"))

@@ -11,23 +11,13 @@ from gpurent.catalog.demo import DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.models import PaymentIntent, Payout
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.journeys import customer_logs_in, customer_on_an_unpaid_order, payment_instructions
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "correct horse battery staple"
 TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
-
-
-def customer_logs_in(page, base, django_user_model):
-    customer = django_user_model.objects.create_user("ada@example.com", PASSWORD, first_name="Ada", last_name="L")
-    page.goto(base + "/account/login/")
-    page.get_by_label("Email").fill("ada@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    return customer
 
 
 def desk_shot(desk, name):
@@ -48,19 +38,8 @@ def operator_page(browser, base):
 def test_an_order_paid_in_two_parts(
     live_server, page, browser, demo_catalog, django_user_model, screenshot, console_errors
 ):
-    customer = customer_logs_in(page, live_server.url, django_user_model)
-    order = order_place(
-        owner=customer,
-        gpu_slug="a100-80gb",
-        term_days=7,
-        lots=2,
-        environment="pytorch",
-        contact=Contact("Ada", "L", "ada@example.com"),
-    )
-    page.goto(f"{live_server.url}/rentals/{order.ref}/")
-    page.get_by_label("Pay with").select_option(label="USDT on Tron (TRC-20)")
-    page.get_by_role("button", name="Get payment instructions").click()
-    intent = page.get_by_test_id("intent")
+    _customer, order = customer_on_an_unpaid_order(page, live_server.url, django_user_model)
+    intent = payment_instructions(page, "USDT on Tron (TRC-20)")
     expect(intent.get_by_test_id("intent-amount")).to_have_text("410.000000")
 
     # Part 1: 150 USDT, confirmed through the service (as the command line or a watcher does).

@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from vramcalc import Estimate, InvalidInput, estimate
+from vramcalc.model import DiffusionSpec
 from vramcalc.serialize import inputs_from_dict
+from vramcalc.unet_levels import unet_training_elements
 from vramcalc.units import GIB
 
 
@@ -20,7 +22,8 @@ def test_sdxl_lora_is_a_training_estimate_with_frozen_encoders_and_a_vae_encode_
     keys = {c.key for c in result.components}
     assert {"adapter_weights", "text_encoder_weights", "vae_encode", "activations"} <= keys
     assert [p.phase for p in result.phases] == ["vae_encode", "forward_backward", "optimizer_step"]
-    assert "diffusion_training" in [w.key for w in result.warnings]
+    assert "diffusion_training" not in [w.key for w in result.warnings]  # counted per UNet level (0220)
+    assert "diffusion_training" in [w.key for w in _run("flux.1-dev", "lora").warnings]  # a DiT: the allowance
     assert 8 * GIB < result.peak_bytes < 24 * GIB
     assert result.peak_low_bytes < result.peak_bytes < result.peak_high_bytes
     checkpointed = _run("sdxl-base-1.0", "lora", training={"activation_checkpointing": True})
@@ -127,3 +130,90 @@ def test_vision_language_validation() -> None:
         with pytest.raises(InvalidInput) as error:
             inputs_from_dict({"model": model})
         assert error.value.field == "model.image_tokens"
+
+
+def test_unet_walk_counts_a_two_level_unet_by_hand() -> None:
+    """Decision 0220's per-level count on a UNet small enough to add up by hand (full fine-tuning, eager)."""
+    spec = DiffusionSpec(
+        denoiser_params=1000,
+        denoiser_kind="unet",
+        denoiser_hidden=4,
+        denoiser_heads=1,
+        vae_params=10,
+        text_tokens=77,
+        unet_channels=(4, 8),
+        unet_layers_per_block=1,
+        unet_transformer_depth=(1, 0),
+        unet_mid_transformer_depth=0,
+        unet_heads=(1, 1),
+    )
+    count = unet_training_elements(spec, 4, 4, "all", fused=False, checkpointing=False)
+    # level 0: 16 tokens x 4 channels; level 1: 4 tokens x 8 channels. Resnet: N (3 C_in + 3 C).
+    resnets = 16 * 24 + 4 * 36 + 2 * 4 * 48 + 4 * 72 + 4 * 60 + 16 * 48 + 16 * 36
+    transformers = 3 * 16 * 4 * (3 + 21 + 7)  # one down, two up; 3C + (21 + 7)C per block
+    plain = 16 * 4 + 16 * 8 + 16 * 3 * 4  # stride-2 conv input, upsampled tensor, output head
+    assert count.saved == resnets + transformers + plain == 9120
+    assert count.scores == 3 * 1 * 16 * (16 + 77)  # softmax outputs: self- and cross-attention
+    assert count.transient == 2 * 16 * 16  # two score-sized gradients of the widest self-attention
+    fused = unet_training_elements(spec, 4, 4, "all", fused=True, checkpointing=False)
+    assert fused.scores == fused.transient == 0
+    assert fused.saved == count.saved + 3 * 16 * 4 * 2  # the kernel keeps its self- and cross-attention output
+    frozen = unet_training_elements(spec, 4, 4, "frozen_qv", fused=False, checkpointing=False)
+    assert frozen.saved == count.saved - 3 * 16 * 4 * 7  # frozen linears keep no input
+    checkpointed = unet_training_elements(spec, 4, 4, "all", fused=False, checkpointing=True)
+    inputs = 16 * 4 + 4 * 4 + 2 * 4 * 8 + 4 * 16 + 4 * 12 + 16 * 12 + 16 * 8 + 3 * 16 * 4
+    assert checkpointed.saved == inputs + plain
+    assert checkpointed.transient == 16 * 4 * 31 + 16 * 93 + 2 * 16 * 16  # one transformer recomputed
+
+
+def test_eager_attention_and_text_encoder_training_add_what_they_keep() -> None:
+    base = {"image_height": 512, "image_width": 512, "precision": {"weights": "fp32", "compute": "fp32"}}
+    fused = _run("sd-1.5", "lora", **base)
+    eager = _run("sd-1.5", "lora", flash_attention=False, **base)
+    act = fused.component("activations")
+    eager_act = eager.component("activations")
+    assert act is not None
+    assert eager_act is not None
+    # 5 self-attentions at 64x64 latent tokens x 8 heads, fp32: at least 2.5 GiB of probabilities per image
+    assert eager_act.bytes - act.bytes > 5 * 8 * 4096 * 4096 * 4
+    trained = _run("sd-1.5", "full_finetune", diffusion={"train_text_encoder": True}, **base)
+    frozen = _run("sd-1.5", "full_finetune", **base)
+    grads, frozen_grads = trained.component("gradients"), frozen.component("gradients")
+    assert grads is not None
+    assert frozen_grads is not None
+    assert grads.bytes - frozen_grads.bytes == 123060480 * 4  # the CLIP encoder's fp32 gradients
+    assert trained.component("text_encoder_activations") is not None
+    assert frozen.component("text_encoder_activations") is None
+    flux = _run("flux.1-dev", "full_finetune", diffusion={"train_text_encoder": True})
+    flux_grads = flux.component("gradients")
+    assert flux_grads is not None
+    assert flux_grads.bytes == (11901408320 + 123060480) * 2  # CLIP-L trains, T5-XXL stays frozen
+
+
+def test_unet_layout_validation() -> None:
+    with pytest.raises(InvalidInput, match="one entry per UNet level"):
+        DiffusionSpec(1000, "unet", 4, 1, 10, unet_channels=(4, 8), unet_transformer_depth=(1,), unet_heads=(1, 1))
+    with pytest.raises(InvalidInput, match="only a UNet"):
+        DiffusionSpec(1000, "dit", 4, 1, 10, unet_channels=(4,), unet_transformer_depth=(1,), unet_heads=(1,))
+    with pytest.raises(InvalidInput, match="one width per text encoder"):
+        DiffusionSpec(1000, "unet", 4, 1, 10, text_encoder_params=(5, 6), text_encoder_hidden=(4,))
+
+
+def test_vae_widths_come_from_the_model() -> None:
+    """Decision 0222: encode at the first VAE width, decode at the second (both at full resolution)."""
+    import dataclasses
+
+    from vramcalc.presets import get_preset
+
+    model = get_preset("sd-1.5")
+    assert model.diffusion is not None
+    narrow = dataclasses.replace(model, diffusion=dataclasses.replace(model.diffusion, vae_channels=(64, 128, 256)))
+    fields = {"image_height": 512, "image_width": 512}
+    for workload, key in (("lora", "vae_encode"), ("diffusion", "vae_decode")):
+        wide_part = _run("sd-1.5", workload, **fields).component(key)
+        narrow_part = estimate(inputs_from_dict({"model": narrow, "workload": workload, **fields})).component(key)
+        assert wide_part is not None
+        assert narrow_part is not None
+        assert wide_part.bytes == 2 * narrow_part.bytes
+    with pytest.raises(InvalidInput, match="two VAE levels"):
+        dataclasses.replace(model.diffusion, vae_channels=(128,))

@@ -14,6 +14,8 @@ from gpurent.payments.models import ChainObservation, Deposit, IntentStatus, Obs
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
+from . import scenarios
+
 pytestmark = [pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
 
 
@@ -45,13 +47,7 @@ def test_ether_payment_is_seen_then_confirmed_with_no_operator(eth, order, custo
     assert "Seen on chain, 1 of 3 confirmations" in client.get(f"/rentals/{order.ref}/").content.decode()
     eth.mine(2)
     assert scan(eth).credited == 1
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert (intent.status, intent.verified_by, order.payment_status) == (
-        IntentStatus.CONFIRMED,
-        None,
-        PaymentStatus.PAID,
-    )
+    scenarios.assert_paid_by_the_watcher(intent, order)
     eth.mine(1)
     scan(eth)
     assert ChainObservation.objects.get(txid=txid).state == ObservationState.CREDITED

@@ -2,27 +2,23 @@
 transactions from the node's wallet, confirmations counted, reorgs, restarts."""
 
 import os
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1
-from django.utils import timezone
 
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
-from gpurent.ledger.models import LedgerTransfer
-from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.assets import format_units, pair_get
 from gpurent.payments.models import (
     ChainObservation,
     Deposit,
     IntentStatus,
     ObservationState,
-    Payment,
-    PaymentIntent,
 )
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
+
+from . import scenarios
 
 pytestmark = [pytest.mark.chain_node, pytest.mark.django_db(transaction=True)]
 
@@ -50,6 +46,13 @@ def ltc_amount(units):
     return Decimal(format_units(units, LTC))
 
 
+def chain(node):
+    """The regtest node as the shared scenarios drive it."""
+    return scenarios.Chain(
+        "litecoin", "LTC", lambda to, units: node.send(to, ltc_amount(units)), node.mine, watcher(node).scan
+    )
+
+
 def test_payment_is_seen_then_confirmed_with_no_operator(ltc, order, customer, client, settings, django_user_model):
     intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
     assert intent.address.startswith("rltc1q")
@@ -70,11 +73,7 @@ def test_payment_is_seen_then_confirmed_with_no_operator(ltc, order, customer, c
     ltc.mine(2)
     report = watcher(ltc).scan()
     assert report.credited == 1
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert intent.status == IntentStatus.CONFIRMED
-    assert intent.verified_by is None
-    assert order.payment_status == PaymentStatus.PAID
+    scenarios.assert_paid_by_the_watcher(intent, order)
     assert ChainObservation.objects.get(txid=txid).state == ObservationState.CREDITED
 
     ltc.mine(1)
@@ -97,15 +96,10 @@ def test_payment_is_seen_then_confirmed_with_no_operator(ltc, order, customer, c
 
 
 def test_overpayment_pays_the_order_and_leaves_the_excess_on_the_balance(ltc, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
-    ltc.send(intent.address, ltc_amount(intent.amount_units) + Decimal("1"))  # +1 LTC = +$80.00
-    ltc.mine(3)
-    watcher(ltc).scan()
-    order.refresh_from_db()
-    assert order.payment_status == PaymentStatus.PAID
-    from gpurent.ledger.selectors import balance_for
-
-    assert balance_for(customer).cents == 8_000
+    # +1 LTC = +$80.00
+    scenarios.an_overpayment_leaves_the_excess_on_the_balance(
+        chain(ltc), order, customer, extra_units=10**8, extra_cents=8_000
+    )
 
 
 def test_a_transaction_that_leaves_the_chain_before_depth_is_not_credited_until_mined_again(ltc, order, customer):
@@ -138,81 +132,14 @@ def test_a_transaction_that_leaves_the_chain_before_depth_is_not_credited_until_
 
 
 def test_a_payment_after_expiry_goes_to_review(ltc, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
-    # The customer pays after the quote ran out (as if issued 2 hours ago with a 30-minute validity).
-    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=90))
-    ltc.send(intent.address, ltc_amount(intent.amount_units))
-    ltc.mine(3)
-    watcher(ltc).scan()
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert intent.status == IntentStatus.REVIEW
-    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
-    assert not LedgerTransfer.objects.filter(reference__startswith="deposit:").exists()
+    scenarios.a_payment_after_expiry_goes_to_review(chain(ltc), order, customer)
 
 
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
     ltc, order, customer, monkeypatch, settings
 ):
-    from gpurent.chains import observations
-
-    first = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
-    second = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
-    ltc.send(first.address, ltc_amount(first.amount_units // 2))
-    ltc.send(second.address, ltc_amount(second.amount_units // 2))
-    ltc.mine(3)
-
-    real_credit = observations.observation_credit
-    calls = []
-
-    class Killed(BaseException):
-        """Stands for SIGKILL: nothing after it runs, no cleanup (BaseException passes every except)."""
-
-    def credit_then_die(**kwargs):
-        calls.append(kwargs)
-        if len(calls) == 2:
-            raise Killed
-        return real_credit(**kwargs)
-
-    monkeypatch.setattr(observations, "observation_credit", credit_then_die)
-    with pytest.raises(Killed):
-        watcher(ltc).scan()
-    monkeypatch.setattr(observations, "observation_credit", real_credit)
-    from gpurent.payments.models import ChainCursor
-
-    # A killed process does not run its `finally`: its lease stays taken until it runs out.
-    ChainCursor.objects.filter(network="litecoin").update(
-        lease_owner="killed:1", leased_until=timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS)
-    )
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1  # one credited before the kill
-    assert ChainCursor.objects.get(network="litecoin").block_hash == ""  # the cursor was not saved
-    assert watcher(ltc).scan().skipped
-    later = timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS + 1)
-    report = watcher(ltc).scan(now=later)  # ...until it runs out; then the scan resumes from the saved cursor
-    assert not report.skipped
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
-    assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
-    watcher(ltc).scan(now=later)
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+    scenarios.a_watcher_killed_mid_scan_credits_nothing_twice(chain(ltc), order, customer, monkeypatch, settings)
 
 
 def test_a_two_part_payment_is_credited_part_by_part_and_pays_the_order(ltc, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
-    watcher(ltc).scan()
-    first = intent.amount_units // 3
-    ltc.send(intent.address, ltc_amount(first))
-    ltc.mine(3)
-    watcher(ltc).scan()
-    order.refresh_from_db()
-    intent.refresh_from_db()
-    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT  # a partial payment leaves it open
-    assert intent.status == IntentStatus.AWAITING_PAYMENT
-    ltc.send(intent.address, ltc_amount(intent.amount_units - first))
-    ltc.mine(3)
-    watcher(ltc).scan()
-    order.refresh_from_db()
-    intent.refresh_from_db()
-    assert order.payment_status == PaymentStatus.PAID
-    assert intent.status == IntentStatus.CONFIRMED
-    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
+    scenarios.a_two_part_payment_is_credited_part_by_part(chain(ltc), order, customer)

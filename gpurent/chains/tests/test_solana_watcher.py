@@ -2,30 +2,26 @@
 runs here; docs/decisions/0144): pool and shared addresses, commitment-based confirmations, an abandoned fork,
 restarts."""
 
-from datetime import timedelta
+from functools import partial
 
 import pytest
-from django.utils import timezone
 
 from gpurent.chains.rpc import JsonRpcClient
 from gpurent.chains.solana import SolanaWatcher
 from gpurent.chains.watchers import configured_watchers
-from gpurent.ledger.selectors import balance_for
-from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.models import (
-    ChainCursor,
     ChainObservation,
     Deposit,
     IntentStatus,
     ObservationState,
     Payment,
-    PaymentIntent,
     ReceivingAddress,
 )
 from gpurent.payments.receiving import receiving_address_add
 from gpurent.payments.services import intent_issue_for_order
 
+from . import scenarios
 from .fake_solana import FakeSolanaNode, solana_address
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +53,13 @@ def lamports(intent):
     return chain_units(intent.amount_units, SOL)
 
 
+def chain(node):
+    """The cluster as the shared scenarios drive it (SOL to pool addresses)."""
+    return scenarios.Chain(
+        "solana", "SOL", lambda to, units: node.pay(to, chain_units(units, SOL)), node.advance, partial(scan, node)
+    )
+
+
 def test_a_payment_is_seen_then_confirmed_once_finalized_with_no_operator(solana, order, customer, client):
     scan(solana)
     intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
@@ -71,13 +74,7 @@ def test_a_payment_is_seen_then_confirmed_once_finalized_with_no_operator(solana
     assert ChainObservation.objects.get(txid=signature).confirmations == 2
     solana.advance(1)  # finalized, 3 slots deep
     assert scan(solana).credited == 1
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert (intent.status, intent.verified_by, order.payment_status) == (
-        IntentStatus.CONFIRMED,
-        None,
-        PaymentStatus.PAID,
-    )
+    scenarios.assert_paid_by_the_watcher(intent, order)
     observation = ChainObservation.objects.get(txid=signature)
     assert (observation.output_index, observation.amount_chain, observation.block_height) == (
         1,
@@ -147,82 +144,24 @@ def test_a_failed_transaction_pays_nothing(solana, order, customer):
 
 
 def test_a_two_part_payment_to_a_pool_address_pays_the_order(solana, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
-    first = intent.amount_units // 3
-    solana.pay(intent.address, chain_units(first, SOL))
-    solana.advance(3)
-    scan(solana)
-    order.refresh_from_db()
-    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
-    solana.pay(intent.address, chain_units(intent.amount_units - first, SOL))
-    solana.advance(3)
-    scan(solana)
-    order.refresh_from_db()
-    intent.refresh_from_db()
-    assert (order.payment_status, intent.status) == (PaymentStatus.PAID, IntentStatus.CONFIRMED)
-    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
+    scenarios.a_two_part_payment_is_credited_part_by_part(chain(solana), order, customer)
 
 
 def test_an_overpayment_leaves_the_excess_on_the_balance(solana, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
-    solana.pay(intent.address, lamports(intent) + 10**9)  # +1 SOL at $150
-    solana.advance(3)
-    scan(solana)
-    order.refresh_from_db()
-    assert order.payment_status == PaymentStatus.PAID
-    assert balance_for(customer).cents == 15_000
+    # +1 SOL at $150
+    scenarios.an_overpayment_leaves_the_excess_on_the_balance(
+        chain(solana), order, customer, extra_units=10**9, extra_cents=15_000
+    )
 
 
 def test_a_payment_after_expiry_goes_to_review(solana, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
-    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=90))
-    solana.pay(intent.address, lamports(intent))
-    solana.advance(3)
-    scan(solana)
-    intent.refresh_from_db()
-    assert intent.status == IntentStatus.REVIEW
-    assert not Deposit.objects.filter(owner=customer, status="credited").exists()
+    scenarios.a_payment_after_expiry_goes_to_review(chain(solana), order, customer)
 
 
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
     solana, order, customer, monkeypatch, settings
 ):
-    from gpurent.chains import observations
-
-    scan(solana)
-    saved = ChainCursor.objects.get(network="solana").height
-    first = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
-    second = intent_issue_for_order(order=order, owner=customer, asset="SOL", network="solana")
-    solana.pay(first.address, chain_units(first.amount_units // 2, SOL))
-    solana.pay(second.address, chain_units(second.amount_units // 2, SOL))
-    solana.advance(3)
-    real_credit = observations.observation_credit
-    calls = []
-
-    class Killed(BaseException):
-        """Stands for SIGKILL: nothing after it runs (BaseException passes every except)."""
-
-    def credit_then_die(**kwargs):
-        calls.append(kwargs)
-        if len(calls) == 2:
-            raise Killed
-        return real_credit(**kwargs)
-
-    monkeypatch.setattr(observations, "observation_credit", credit_then_die)
-    with pytest.raises(Killed):
-        scan(solana)
-    monkeypatch.setattr(observations, "observation_credit", real_credit)
-    ChainCursor.objects.filter(network="solana").update(
-        lease_owner="killed:1", leased_until=timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS)
-    )
-    assert ChainCursor.objects.get(network="solana").height == saved  # not moved by the killed scan
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
-    assert scan(solana).skipped
-    later = timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS + 1)
-    scan(solana, now=later)
-    scan(solana, now=later)
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
-    assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
+    scenarios.a_watcher_killed_mid_scan_credits_nothing_twice(chain(solana), order, customer, monkeypatch, settings)
 
 
 def test_on_a_shared_address_the_exact_amount_names_the_intent(settings, node, payment_setup, order, customer):

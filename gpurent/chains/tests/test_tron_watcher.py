@@ -2,16 +2,14 @@
 here; docs/decisions/0143): TRX and TRC-20 USDT, confirmations, reorgs before depth, restarts."""
 
 import os
-from datetime import timedelta
+from functools import partial
 
 import pytest
 from bip_utils import Bip32Secp256k1
-from django.utils import timezone
 
 from gpurent.chains.rpc import HttpApiClient
 from gpurent.chains.tron import TronWatcher
 from gpurent.chains.watchers import configured_watchers, watch_chains_once
-from gpurent.ledger.selectors import balance_for
 from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.addresses import b58check_encode
 from gpurent.payments.assets import chain_units, pair_get
@@ -22,11 +20,11 @@ from gpurent.payments.models import (
     IntentStatus,
     ObservationState,
     Payment,
-    PaymentIntent,
 )
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
+from . import scenarios
 from .fake_tron import FakeTronNode
 
 pytestmark = pytest.mark.django_db
@@ -59,6 +57,13 @@ def sun(intent):
     return chain_units(intent.amount_units, TRX)
 
 
+def chain(node):
+    """The node as the shared scenarios drive it (TRX)."""
+    return scenarios.Chain(
+        "tron", "TRX", lambda to, units: node.pay_trx(to, chain_units(units, TRX)), node.mine, partial(scan, node)
+    )
+
+
 def test_trx_payment_is_seen_then_confirmed_with_no_operator(tron, order, customer, client, settings, admin_user):
     scan(tron)
     intent = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
@@ -73,13 +78,7 @@ def test_trx_payment_is_seen_then_confirmed_with_no_operator(tron, order, custom
 
     tron.mine(2)
     assert scan(tron).credited == 1
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert (intent.status, intent.verified_by, order.payment_status) == (
-        IntentStatus.CONFIRMED,
-        None,
-        PaymentStatus.PAID,
-    )
+    scenarios.assert_paid_by_the_watcher(intent, order)
     observation = ChainObservation.objects.get(txid=txid)
     assert (observation.state, observation.output_index, observation.amount_chain) == (
         ObservationState.CREDITED,
@@ -121,30 +120,14 @@ def test_a_token_of_another_contract_is_not_usdt(tron, order, customer):
 
 
 def test_a_two_part_payment_is_credited_part_by_part_and_pays_the_order(tron, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
-    first = intent.amount_units // 3
-    tron.pay_trx(intent.address, chain_units(first, TRX))
-    tron.mine(3)
-    scan(tron)
-    order.refresh_from_db()
-    assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
-    tron.pay_trx(intent.address, chain_units(intent.amount_units - first, TRX))
-    tron.mine(3)
-    scan(tron)
-    order.refresh_from_db()
-    intent.refresh_from_db()
-    assert (order.payment_status, intent.status) == (PaymentStatus.PAID, IntentStatus.CONFIRMED)
-    assert Payment.objects.filter(intent=intent, source="chain").count() == 2
+    scenarios.a_two_part_payment_is_credited_part_by_part(chain(tron), order, customer)
 
 
 def test_an_overpayment_pays_the_order_and_leaves_the_excess_on_the_balance(tron, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
-    tron.pay_trx(intent.address, sun(intent) + 400 * 10**6)  # +400 TRX at $0.25 = +$100.00
-    tron.mine(3)
-    scan(tron)
-    order.refresh_from_db()
-    assert order.payment_status == PaymentStatus.PAID
-    assert balance_for(customer).cents == 10_000
+    # +400 TRX at $0.25 = +$100.00
+    scenarios.an_overpayment_leaves_the_excess_on_the_balance(
+        chain(tron), order, customer, extra_units=400 * 10**6, extra_cents=10_000
+    )
 
 
 def test_a_block_replaced_before_depth_credits_nothing_until_the_payment_is_mined_again(tron, order, customer):
@@ -194,54 +177,13 @@ def test_a_saved_block_that_left_the_chain_rewinds_the_scan(tron, order, custome
 
 
 def test_a_payment_after_expiry_goes_to_review(tron, order, customer):
-    intent = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
-    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=90))
-    tron.pay_trx(intent.address, sun(intent))
-    tron.mine(3)
-    scan(tron)
-    intent.refresh_from_db()
-    order.refresh_from_db()
-    assert (intent.status, order.payment_status) == (IntentStatus.REVIEW, PaymentStatus.AWAITING_PAYMENT)
-    assert not Deposit.objects.filter(owner=customer, status="credited").exists()
+    scenarios.a_payment_after_expiry_goes_to_review(chain(tron), order, customer)
 
 
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
     tron, order, customer, monkeypatch, settings
 ):
-    from gpurent.chains import observations
-
-    first = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
-    second = intent_issue_for_order(order=order, owner=customer, asset="TRX", network="tron")
-    tron.pay_trx(first.address, chain_units(first.amount_units // 2, TRX))
-    tron.pay_trx(second.address, chain_units(second.amount_units // 2, TRX))
-    tron.mine(3)
-    real_credit = observations.observation_credit
-    calls = []
-
-    class Killed(BaseException):
-        """Stands for SIGKILL: nothing after it runs (BaseException passes every except)."""
-
-    def credit_then_die(**kwargs):
-        calls.append(kwargs)
-        if len(calls) == 2:
-            raise Killed
-        return real_credit(**kwargs)
-
-    monkeypatch.setattr(observations, "observation_credit", credit_then_die)
-    with pytest.raises(Killed):
-        scan(tron)
-    monkeypatch.setattr(observations, "observation_credit", real_credit)
-    ChainCursor.objects.filter(network="tron").update(
-        lease_owner="killed:1", leased_until=timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS)
-    )
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
-    assert ChainCursor.objects.get(network="tron").block_hash == ""  # not saved before the kill
-    assert scan(tron).skipped  # the dead process's lease holds...
-    later = timezone.now() + timedelta(seconds=settings.CHAIN_WATCH_LEASE_SECONDS + 1)
-    assert not scan(tron, now=later).skipped  # ...until it runs out
-    scan(tron, now=later)
-    assert Deposit.objects.filter(owner=customer, status="credited").count() == 2
-    assert ChainObservation.objects.filter(state=ObservationState.CREDITED).count() == 2
+    scenarios.a_watcher_killed_mid_scan_credits_nothing_twice(chain(tron), order, customer, monkeypatch, settings)
 
 
 def test_on_a_shared_address_the_exact_amount_names_the_intent(settings, node, payment_setup, order, customer):

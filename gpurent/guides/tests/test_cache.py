@@ -58,3 +58,54 @@ def test_each_language_has_its_own_figures_text(client, demo_catalog, computatio
     spanish = client.get(GUIDE_URL, headers={"accept-language": "es"})
     assert len(computations) == 2
     assert spanish.context["report"].findings != []
+
+
+BODY = "guides/partials/guide_body.html"
+
+
+def rendered(response) -> list[str]:
+    return [template.name for template in response.templates]
+
+
+def test_the_guide_body_is_rendered_once_and_each_visitor_keeps_their_own_form(
+    client, demo_catalog, computations, customer, other_customer
+):
+    anonymous = client.get(GUIDE_URL)
+    assert BODY in rendered(anonymous)
+    assert "Request a quote" in anonymous.content.decode()
+    client.force_login(customer)
+    ada = client.get(GUIDE_URL)
+    assert BODY not in rendered(ada)  # the figures come from the cache ...
+    page = ada.content.decode()
+    assert 'value="ada@example.com"' in page  # ... the form and header are Ada's own
+    assert "Log out" in page
+    client.force_login(other_customer)
+    bob = client.get(GUIDE_URL).content.decode()
+    assert "ada@example.com" not in bob
+    assert 'value="bob@example.com"' in bob
+    client.logout()
+    assert "ada@example.com" not in client.get(GUIDE_URL).content.decode()
+    assert computations == ["a100-80gb"]
+
+
+def test_a_price_edit_of_another_gpu_rerenders_the_guide_body(client, demo_catalog):
+    client.get(GUIDE_URL)
+    h100 = GpuModel.objects.get(slug="h100-80gb")
+    h100.price_7d_cents = 44_400
+    h100.save()
+    after = client.get(GUIDE_URL)
+    assert BODY in rendered(after)
+    assert '<span class="cell-price">$444</span>' in after.content.decode()
+
+
+def test_the_guide_index_is_cached_for_anonymous_visitors_and_follows_the_catalog(client, demo_catalog):
+    assert "guides/index.html" in rendered(client.get("/guides/"))
+    cached = client.get("/guides/")
+    assert rendered(cached) == []
+    assert "/guides/h100-80gb/" in cached.content.decode()
+    gpu = GpuModel.objects.get(slug="h100-80gb")
+    gpu.on_sale = False
+    gpu.save()
+    after = client.get("/guides/")
+    assert "guides/index.html" in rendered(after)
+    assert "/guides/h100-80gb/" not in after.content.decode()

@@ -193,8 +193,13 @@ def test_payouts_role_sees_only_its_desk_and_sends_once(client, funded, operator
     url = f"{DESK}{payout.pk}/change/"
     assert TRON in client.get(url).content.decode()
     body = {"action": "sent", "txid": "tron-tx-1", "sent": "49", "reason": "", "idempotency_key": "d-1"}
-    assert client.post(url, body).status_code == 302
-    assert client.post(url, body).status_code == 302  # a double submit replays
+    first, again = client.post(url, body), client.post(url, body)  # a double submit replays
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert first["Location"] == again["Location"] == DESK  # a decision goes back to the list
+    # The withdrawal is decided now: another decision is refused on its own page.
+    late = client.post(url, {"action": "reject", "reason": "too late", "idempotency_key": "d-2"}, follow=True)
+    assert late.redirect_chain[-1][0] == url
+    assert Payout.objects.get(pk=payout.pk).status == "sent"
     payout.refresh_from_db()
     assert (payout.status, payout.txid, payout.sent_units) == ("sent", "tron-tx-1", 49_000_000)
     assert account_balance(REVENUE_PAYOUT_FEES) == Usd(100)

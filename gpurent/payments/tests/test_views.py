@@ -82,3 +82,35 @@ def test_another_customers_payment_pages_are_404(client, customer, order, django
     assert client.post(reverse("payments:order_pay", args=[order.ref]), {"idempotency_key": "y"}).status_code == 404
     assert client.get(reverse("payments:deposit", args=[deposit.ref])).status_code == 404
     assert PaymentIntent.objects.get().reported_at is None
+
+
+def test_a_part_paid_intent_shows_the_worth_of_what_is_still_due(client, customer, order):
+    """150 of 410 USDT arrived: the amount is the 260 USDT still due, and "Worth" is those 260 USDT in USD
+    (not the $410.00 the whole instructions were for, which is named as the whole)."""
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="part-1", received_units=150 * 10**6)
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert '<code data-testid="intent-amount">260.000000</code>' in html
+    assert '<span data-testid="intent-worth">$260.00</span>' in html
+    assert "the rest of $410.00" in html
+
+
+def test_an_unpaid_intent_is_worth_what_it_was_issued_for(client, customer, order):
+    intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert '<span data-testid="intent-worth">$410.00</span>' in html
+    assert "the rest of" not in html
+
+
+def test_the_payment_pairs_read_in_the_customers_language(client, customer, order):
+    intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    client.force_login(customer)
+    page = reverse("orders:rental", args=[order.ref])
+    html = client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<strong>USDT en Tron (TRC-20)</strong>" in html  # the instructions' heading
+    assert ">BTC en Bitcoin</option>" in html  # the "Pay with" choices
+    assert " on Tron" not in html
+    balance = client.get(reverse("payments:balance"), HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+    assert ">Tron ağında USDT (TRC-20)</option>" in balance  # "Receive in"

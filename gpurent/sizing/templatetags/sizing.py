@@ -14,6 +14,7 @@ from ..calculation import Sizing
 from ..caveats import caveat_text
 from ..chart import WIDTH, chart_rows, component_css
 from ..component_texts import component_assumption, component_label, estimate_notes
+from ..formula_texts import formula_text as _formula_text
 
 register = template.Library()
 
@@ -42,6 +43,12 @@ def label_text(component: Any) -> str:
 def assumption_text(component: Any) -> str:
     """A breakdown component's assumption in the customer's language."""
     return component_assumption(component)
+
+
+@register.filter
+def formula_text(formula: Any) -> str:
+    """A breakdown component's formula with its words in the customer's language (numbers stay notation)."""
+    return _formula_text(str(formula or ""))
 
 
 @register.filter

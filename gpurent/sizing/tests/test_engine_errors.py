@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,17 +19,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def engine_fixed_messages() -> set[str]:
-    """Every constant message the engine raises `InvalidInput` with."""
-    found: set[str] = set()
-    for path in VRAMCALC.rglob("*.py"):
-        if "tests" in path.parts:
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "InvalidInput":
-                continue
-            if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-                found.add(node.args[1].value)
-    return found
+    """Every constant message the engine raises `InvalidInput` with (parsed in a fresh interpreter)."""
+    paths = sorted(str(path) for path in VRAMCALC.rglob("*.py") if "tests" not in path.parts)
+    script = Path(__file__).with_name("engine_messages.py")
+    done = subprocess.run([sys.executable, "-I", str(script), *paths], capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout))
 
 
 def test_every_fixed_engine_message_is_marked_for_translation():

@@ -307,3 +307,29 @@ def test_vlm_fine_tune_through_the_web_form_gives_a_range_with_the_vision_encode
     assert sizing.result.peak_low_bytes < sizing.result.peak_bytes < sizing.result.peak_high_bytes
     assert {"vision_encoder_weights", "adapter_weights", "activations", "logits"} <= _components(html)
     assert "576 tokens" in html
+
+
+def test_sd_lora_with_text_encoder_training_and_eager_attention_through_the_web_form(client, demo_catalog):
+    form = {
+        **DEFAULTS,
+        "preset": "sd-1.5",
+        "workload": "lora",
+        "image_size": "512",
+        "lora_rank": "16",
+        "attention": "eager",
+        "train_text_encoder": "on",
+    }
+    response = client.post(reverse("sizing:estimate"), form)
+    html = response.content.decode()
+    sizing = response.context["sizing"]
+    assert sizing.inputs.diffusion.train_text_encoder is True
+    assert sizing.inputs.flash_attention is False
+    assert {"activations", "text_encoder_activations", "adapter_weights"} <= _components(html)
+    assert 'name="train_text_encoder"' in html
+    assert 'type="hidden" name="train_text_encoder"' not in html
+    # Generation and language-model training do not show it (kept as a hidden input, never sent to the engine).
+    generation = client.post(reverse("sizing:estimate"), {**form, "workload": "diffusion"})
+    assert 'type="hidden" name="train_text_encoder"' in generation.content.decode()
+    assert generation.context["sizing"].inputs.diffusion.train_text_encoder is False
+    llm = client.get(reverse("sizing:estimate"), {"preset": "llama-3.1-8b", "workload": "lora"}).content.decode()
+    assert 'type="hidden" name="train_text_encoder"' in llm

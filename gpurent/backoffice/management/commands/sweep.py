@@ -52,7 +52,10 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
 
 
 class Command(BaseCommand):
-    help = "Expire intents and unpaid orders, end terms, send term-end reminders."
+    help = (
+        "Expire intents and unpaid orders, end terms, send term-end reminders, delete what is past retention, "
+        "reclaim the work of dead workers, and queue a chain scan when nodes are configured."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--loop", type=int, default=0, metavar="SECONDS", help="repeat every SECONDS until stopped")

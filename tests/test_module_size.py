@@ -1,0 +1,34 @@
+"""No module of the shop or the estimator grows past MAX_LINES (issue 15: "code that the next engineer can
+follow"; decision 0216). Split a module by what it does before it reaches the limit, as `sizing/forms.py`
+(form_choices, form_plans, measure_form) and `backoffice/admin.py` (provisioning_admin, payouts_admin) were.
+
+Tests, migrations and the redaction corpus (data written as Python) are not counted: a test file is read one
+test at a time, and a migration is generated.
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_LINES = 420
+
+
+def counted_modules() -> list[Path]:
+    return sorted(
+        path
+        for top in ("gpurent", "vramcalc")
+        for path in (ROOT / top).rglob("*.py")
+        if not {"tests", "migrations"} & set(path.relative_to(ROOT).parts)
+    )
+
+
+def test_modules_are_counted():
+    assert len(counted_modules()) > 250
+
+
+def test_no_module_passes_the_line_limit():
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in counted_modules()
+        if (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}, f"split these modules (limit {MAX_LINES} lines)"
