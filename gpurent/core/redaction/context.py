@@ -3,7 +3,8 @@
 A provider token has a shape of its own; a password or a 32-character key does not, so these patterns find the
 value after something that says what it is, and `_kind` then checks that the value can be a secret at all:
 placeholders (`${DB_PASSWORD}`, `********`, `os.environ[…]`, `None`), paths and code that makes a secret are
-left alone, and the looser the context, the more secret-like the value must be (decision 0102).
+left alone, and the looser the context, the more secret-like the value must be (decision 0102). The words that
+introduce a secret in a sentence are in `prose.py`, the vocabulary both share in `vocabulary.py` (0212).
 """
 
 from __future__ import annotations
@@ -13,62 +14,10 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
+from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
+from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
-
-_KEYWORDS = (
-    r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
-    r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
-    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key|(?<=_)pass"
-    r"|subscription-key|pass[_-](?:word|phrase)|(?<=_)auth|preshared[_-]?key|psk"
-)
-# The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
-_FOREIGN_WORDS = (
-    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+api)?|llave[ \t]+privada"
-    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api)"
-    r"|(?:şifre|sifre|parola|özel[ \t]+anahtar|api[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
-)
-# Words that introduce a secret in a sentence: "my private key is …", "the password was …".
-_PROSE_WORDS = (
-    r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
-    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|pw|" + _FOREIGN_WORDS
-)
-# "password manager (1Password)", "password reset link …": the word names something else, not the password.
-_NAMES_SOMETHING_ELSE = (
-    r"(?![ \t]+(?:manager|managers|reset|policy|field|hash|hashes|length|prompt|rotation|expiry|expiration|generator"
-    r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting)\b)"
-)
-# A bare "key" that names a secret: not a public key, nor one that names a row, a cache entry or an object ("public key:
-# …", "cache key: …", "S3 key: …"); fixed-width look-behinds, checked only where "key" is, keep the pattern fast.
-_BARE_KEY = (
-    r"(?P<key>key)(?<![\w.-]key)(?<!public[ _-]key)(?<!pub[ _-]key)(?<!host[ _-]key)(?<!cache[ _-]key)"
-    r"(?<!primary[ _-]key)(?<!foreign[ _-]key)(?<!idempotency[ _-]key)(?<!partition[ _-]key)(?<!sort[ _-]key)"
-    r"(?<!object[ _-]key)(?<!s3[ _-]key)(?<!gpg[ _-]key)(?<!pgp[ _-]key)(?<!signing[ _-]key)(?<!verifying[ _-]key)"
-    r"(?<!license[ _-]key)(?<!product[ _-]key)(?<!registry[ _-]key)(?<!ssh[ _-]key)(?<!routing[ _-]key)"
-    r"(?<!lookup[ _-]key)(?<!unique[ _-]key)(?<!wallet[ _-]key)(?<!address[ _-]key)(?<!deposit[ _-]key)"
-    r"(?<!program[ _-]key)(?<!dedup[ _-]key)(?<!map[ _-]key)(?<!tx[ _-]key)(?<!hash[ _-]key)(?<!block[ _-]key)"
-    r"(?![ \t_-]*(?:ids?|names?|fingerprints?|types?|format|file|path|length|size|pairs?|ring|words?|board|notes?"
-    r"|points?|metrics?|frames?|space|values?|takeaways?|features?|findings?|factors?|differences?)\b)"
-)
-# Whose key it is, where a bare "key" introduces one in a sentence: "wandb key for the team: …", "my key: …".
-_OWNER = (
-    r"(?:my|our|the|team|wandb|w&b|hf|hugging[ ]?face|openai|anthropic|kaggle|replicate|runpod|vast(?:\.ai)?|together"
-    r"|cohere|mistral|groq|github|gitlab|stripe|twilio|sendgrid|slack|discord|cloudflare|ngrok|pinecone|langsmith)"
-)
-# Bounded, so that no pattern can scan further than a long token (an AWS session token is 300–1,000 characters).
-# A value in escaped quotes, as a notebook's JSON holds code: `os.environ[\"KEY\"] = \"…\"`.
-_ESCAPED_VALUE = r"""\\(?P<eq>["'])(?P<escaped>[^"'\\\r\n]{1,2000})\\(?P=eq)"""
-# What may follow the word in a name without changing what it holds: `SECRET_KEY_BASE`, `API_KEY_V2`, `TOKEN_PROD`.
-_NAME_SUFFIX = r"(?:[_-](?:base|b64|base64|hex|value|v\d|\d|prod|dev|live|test|main|new|old))?"
-_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,2000}))"""
-
-# The value first, then what it is: "it's sk9F… (the api key)", "Xk3… is my token". It would try every long word of
-# a text, so it runs only where "(the", "is my", "= our"… occurs (`_NEEDS`).
-_VALUE_THEN_NAME = re.compile(
-    r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
-    r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
-    rf"""(?P<key>{_PROSE_WORDS}|key)\b"""
-)
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -76,8 +25,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}){_NAME_SUFFIX})"""
-            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*(?:{_ESCAPED_VALUE}|{_VALUE})"""
+            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}){NAME_SUFFIX})"""
+            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*(?:{ESCAPED_VALUE}|{VALUE})"""
         ),
         Kind.SECRET,
         "named",
@@ -85,7 +34,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `--password s3cret`, `--hf-token=…`
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_.-]{{0,30}}?(?:{_KEYWORDS}|bearer))(?:=|[ \t]+){_VALUE}"""
+            rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_.-]{{0,30}}?(?:{KEYWORDS}|bearer))(?:=|[ \t]+){VALUE}"""
         ),
         Kind.SECRET,
         "named",
@@ -95,8 +44,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)["']?\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?"""
-            rf"""(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|[ \t]+)"""
-            rf"""["']?value["']?[ \t]*[:=][ \t]*{_VALUE}"""
+            rf"""(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}))["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|[ \t]+)"""
+            rf"""["']?value["']?[ \t]*[:=][ \t]*{VALUE}"""
         ),
         Kind.SECRET,
         "pair",  # checked as "named", but over two lines
@@ -104,7 +53,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a Markdown table row: `| api_key | sk9F… |`
     (
         re.compile(
-            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{_KEYWORDS}))[ \t]*\|[ \t]*"""
+            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
             r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
         ),
         Kind.SECRET,
@@ -112,14 +61,14 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
     (
-        re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{_KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
+        re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
         Kind.SECRET,
         "named",
     ),
     # a name and its value as a call's arguments: `define('DB_PASSWORD', '…')`, `os.environ.setdefault("X_KEY", "…")`
     (
         re.compile(
-            rf"""(?i)["'](?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["'][ \t]*,[ \t]*"""
+            rf"""(?i)["'](?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}))["'][ \t]*,[ \t]*"""
             r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)(?![ \t]*:)"""  # not the next key of a JSON object
         ),
         Kind.SECRET,
@@ -128,7 +77,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a PHP or Perl variable given a quoted value: `$db_password = "…";`
     (
         re.compile(
-            rf"""(?i)\$(?P<key>[A-Za-z0-9_]{{0,60}}?(?:{_KEYWORDS}))[ \t]*=[ \t]*"""
+            rf"""(?i)\$(?P<key>[A-Za-z0-9_]{{0,60}}?(?:{KEYWORDS}))[ \t]*=[ \t]*"""
             r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)"""
         ),
         Kind.SECRET,
@@ -137,22 +86,22 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `set -x MY_TOKEN …` (fish), `setx OPENAI_API_KEY …` (Windows): a variable set without `=`
     (
         re.compile(
-            rf"""(?i)\b(?:set|setx)(?:[ \t]+-[a-z]+)*[ \t]+(?P<key>[A-Za-z0-9_]{{0,40}}?(?:{_KEYWORDS}|key))"""
-            rf"""[ \t]+{_VALUE}"""
+            rf"""(?i)\b(?:set|setx)(?:[ \t]+-[a-z]+)*[ \t]+(?P<key>[A-Za-z0-9_]{{0,40}}?(?:{KEYWORDS}|key))"""
+            rf"""[ \t]+{VALUE}"""
         ),
         Kind.SECRET,
         "named",
     ),
     # password prompts answered in the paste: `Password for user app: …`, `Enter password: …`
     (
-        re.compile(rf"""(?i)\b(?P<key>password|passphrase)[ \t]+for[ \t]+[^:\n]{{1,40}}:[ \t]*{_VALUE}"""),
+        re.compile(rf"""(?i)\b(?P<key>password|passphrase)[ \t]+for[ \t]+[^:\n]{{1,40}}:[ \t]*{VALUE}"""),
         Kind.PASSWORD,
         "password",
     ),
     # "user: root, pass S3cret", "login admin / S3cret"
     (
         re.compile(
-            rf"""(?i)\b(?:user(?:name)?|login)\b[^\n]{{1,40}}?[ \t,;(](?:pass(?:word)?|pw)[ \t]*[:=]?[ \t]+{_VALUE}"""
+            rf"""(?i)\b(?:user(?:name)?|login)\b[^\n]{{1,40}}?[ \t,;(](?:pass(?:word)?|pw)[ \t]*[:=]?[ \t]+{VALUE}"""
         ),
         Kind.PASSWORD,
         "password",
@@ -168,167 +117,10 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "any",
     ),
-    # `(pass S3cret)`, `(pw: …)` in brackets
-    (
-        re.compile(
-            r"""(?i)\((?:pass|pw|pwd|password)[ \t]*[:=]?[ \t]+(?P<q>["']?)(?P<secret>[^\s"'()]{1,300})(?P=q)\)"""
-        ),
-        Kind.PASSWORD,
-        "password",
-    ),
-    # `pw: …`, `(pass: …)`
-    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
-    # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
-    # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,8}}?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
-            r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "prose",
-    ),
-    # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|pwd)(?:\s+|\s*(?:[–—→?|]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]{8,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "random",
-    ),
-    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …", "access token
-    # for the S3 bucket, in case you need it: …", "private key (hex): …"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|{_OWNER}[ \t]+key){_NAMES_SOMETHING_ELSE}"""
-            r"""(?:,?[ \t]+[\w.@()'’-]{1,20}){0,10}?"""
-            r"""[ \t]*:[ \t]*(?:0x)?"""
-            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "colon",
-    ),
-    # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
-            r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
-        ),
-        Kind.SECRET,
-        "prose",
-    ),
-    # the second half of a secret pasted in two parts: "and the rest: …", "second half of the key: …"
-    (
-        re.compile(
-            r"""(?i)\b(?P<key>rest|remainder|second[ \t]+(?:half|part)|last[ \t]+part|part[ \t]*(?:2|two|b))"""
-            r"""(?:[ \t]+of[ \t]+(?:it|(?:the|my)[ \t]+\w+))?[ \t]*(?:is[ \t]*:?|:)[ \t]*(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "random",
-    ),
-    # the key on the line after its name: "My API key:\n<key>", "private key below:\n<key>"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|key){_NAMES_SOMETHING_ELSE}"""
-            r"""(?:[ \t]+[\w.@()'’-]{1,20}){0,4}[ \t]*:?[ \t]*\r?\n"""
-            r"""[ \t]*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{16,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
-        ),
-        Kind.SECRET,
-        "colon",
-    ),
-    # a bare "key" with an arrow, a dash, a colon or "is", a few words after it: "my OpenRouter key -> …", "the key
-    # – …", "Use this key to test: …", "key is …" (`_BARE_KEY` leaves out public keys and keys that name things)
-    (
-        re.compile(
-            rf"""(?i){_BARE_KEY}(?:(?:[ \t]+[\w.@()'’-]{{1,20}}){{0,6}}?[ \t]*"""
-            r"""(?:->|→|–|—|=>|:|\?|\||[ \t]is\b:?)|(?=[ \t]))[ \t]*"""
-            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "keylike",
-    ),
-    (_VALUE_THEN_NAME, Kind.SECRET, "random"),
-    # a correction: "the right one is …", "the new key is …", "correct token: …"
-    (
-        re.compile(
-            r"""(?i)\b(?P<key>(?:right|correct|new|real|actual|current|valid|working)[ \t]+"""
-            r"""(?:one|key|token|secret|password))[ \t]+(?:is|was|:)[ \t]*:?[ \t]*(?:0x)?(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "random",
-    ),
-    # an Ethereum key (0x and 64 hex digits, where an address has 40) after a bare "key" or "PK", or in a wallet
-    # library's `accounts: ["0x…"]` (Hardhat): "deployer key 0x…", "PK: 0x…"
-    (
-        re.compile(
-            rf"""(?i)(?:{_BARE_KEY}|(?-i:\bPK|\bpk)|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
-            r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
-        ),
-        Kind.PRIVATE_KEY,
-        "ethkey",
-    ),
-    # an Ethereum key later in the sentence that names it: "my wallet private key so you can check, it is 0x…"
-    (
-        re.compile(
-            r"""(?i)\b(?P<key>private[ _-]?key|priv[ _-]?key|secret[ _-]?key|clave[ \t]+privada|llave[ \t]+privada"""
-            r"""|khóa[ \t]+riêng|özel[ \t]+anahtar)"""
-            # not across a sentence's end, and not when a transaction or an address is named in between
-            r"""(?:(?!\b(?:tx|txid|txn|transaction|hash|block|address|signature)\b)[^\n.;]){0,100}?"""
-            r"""(?<![0-9a-fA-F])(?:0x)?(?P<prose>[0-9a-fA-F]{64})"""
-            r"""(?![0-9a-zA-Z])"""
-        ),
-        Kind.PRIVATE_KEY,
-        "ethkey",
-    ),
-    # "… you emailed me, S3cret!, is rejected", "the token I generated yesterday, Czyw…, returns 403": the value
-    # between commas a few words after the name
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}){_NAMES_SOMETHING_ELSE}(?:[ \t]+[\w'’-]{{1,20}}){{0,6}}?,[ \t]*"""
-            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`,]{6,300})(?P=q),"""
-        ),
-        Kind.SECRET,
-        "prose",
-    ),
-    # "root / S3cret", "admin:S3cret@10.0.0.5" (no scheme), a usual admin user and a password
-    (
-        re.compile(rf"""(?i)(?<![\w./~-])(?:root|admin|administrator|ubuntu|postgres|sa)[ \t]+/[ \t]+{_VALUE}"""),
-        Kind.PASSWORD,
-        "password",
-    ),
-    (
-        re.compile(
-            r"""(?<![\w.:/@-])[\w.-]{1,32}:(?P<secret>[^\s:/]{4,300})@"""
-            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
-        ),
-        Kind.PASSWORD,
-        "password",
-    ),
-    # "creds are admin / S3cret", "credentials: admin/S3cret", "login admin:S3cret"
-    (
-        re.compile(
-            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
-            rf"""[ \t]*{_VALUE}"""
-        ),
-        Kind.PASSWORD,
-        "password",
-    ),
-    # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
-    (
-        re.compile(
-            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:si|sı|m|niz|nız))[ \t]+(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.PASSWORD,
-        "prose",
-    ),
+    *PROSE_PATTERNS,
     # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
     (
-        re.compile(rf"""(?im)(?:^[ \t]*|(?<=["']))(?P<key>key)["']?[ \t]*(?:=|:)[ \t]*{_VALUE}"""),
+        re.compile(rf"""(?im)(?:^[ \t]*|(?<=["']))(?P<key>key)["']?[ \t]*(?:=|:)[ \t]*{VALUE}"""),
         Kind.SECRET,
         "keylike",
     ),
@@ -572,7 +364,7 @@ _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
 # Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
-_NEEDS = {_VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
+_NEEDS = {VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
 
 
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
