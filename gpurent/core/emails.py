@@ -60,8 +60,10 @@ def email_queue(
             subject = render_to_string(f"emails/{template}_subject.txt", full_context).strip()
             text = render_to_string(f"emails/{template}.txt", full_context)
             html = render_to_string(f"emails/{template}.html", full_context)
-        OutboundEmail.objects.filter(pk=email.pk, subject="").update(subject=subject[:200], text=text, html=html)
-        deliver_email.enqueue(email.pk)
+        # The rendered row and its delivery task commit together: one disk flush instead of two (decision 0205).
+        with transaction.atomic():
+            OutboundEmail.objects.filter(pk=email.pk, subject="").update(subject=subject[:200], text=text, html=html)
+            deliver_email.enqueue(email.pk)
 
     transaction.on_commit(render_and_enqueue)
     return email

@@ -12,7 +12,11 @@ How a request runs:
    replayed like a success; a validation error or a crash removes the claim so the client can retry.
 
 The claim is committed before the action runs (not merged into one transaction) so that a concurrent request
-with the same key sees it and gets a 409 instead of queueing behind the first one.
+with the same key sees it and gets a 409 instead of queueing behind the first one. On PostgreSQL that COMMIT
+does not wait for its disk flush: the action's COMMIT flushes it (decision 0205).
+
+An action whose outcome is known before it writes (an estimate answers with an id made up front) uses
+`run_idempotent_known`: the key is inserted already finished in the action's own transaction, one COMMIT in all.
 
 API views read the key from the `Idempotency-Key` header; HTML forms carry it in a hidden field rendered by
 `{% idempotency_key_field %}` (see `templatetags/shop.py`).
@@ -23,8 +27,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -52,12 +56,14 @@ __all__ = [
     "IdempotencyKeyHeader",
     "Outcome",
     "api_idempotent",
+    "api_idempotent_known",
     "finish_early",
     "form_action",
     "form_key",
     "owner_of",
     "request_fingerprint",
     "run_idempotent",
+    "run_idempotent_known",
 ]
 
 HEADER = "Idempotency-Key"
@@ -142,11 +148,37 @@ def form_params(request: HttpRequest) -> dict[str, list[str]]:
     return {name: request.POST.getlist(name) for name in request.POST if name not in _VOLATILE_FORM_FIELDS}
 
 
+def _claim_transaction() -> AbstractContextManager[object]:
+    """The transaction a new key's INSERT commits in: on PostgreSQL, one that does not wait for its WAL flush.
+
+    The claim needs no flush of its own (decision 0205): the action's transaction, which commits after it and
+    does wait, flushes the WAL up to its own commit record and so the claim's too; if the server crashes before
+    that, the action did not commit either, and a lost claim is a key never claimed (the client's retry starts
+    afresh). Other sessions see the claim as soon as it commits, flushed or not, so a concurrent retry still
+    gets its 409. That saves one disk flush (~3.5 ms on the development machine) per idempotent request.
+    Inside a caller's transaction it is a savepoint (the caller's COMMIT decides); on SQLite, autocommit.
+    """
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        return transaction.atomic()
+    if connection.vendor != "postgresql":
+        return nullcontext()
+    return _unflushed_transaction()
+
+
+@contextmanager
+def _unflushed_transaction() -> Iterator[None]:
+    with transaction.atomic(), transaction.get_connection().cursor() as cursor:
+        # SET LOCAL: only this transaction; the connection's next one waits for its flush as usual.
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
+
+
 def _claim(*, owner: str, key: str, fingerprint: str) -> IdempotencyKey:
     now = timezone.now()
     try:
-        # The usual case, a new key: one INSERT (a transaction of its own in autocommit), no read first.
-        with transaction.atomic() if transaction.get_connection().in_atomic_block else nullcontext():
+        # The usual case, a new key: one INSERT in a transaction of its own (`_claim_transaction`), no read first.
+        with _claim_transaction():
             return IdempotencyKey.objects.create(
                 owner=owner, key=key, fingerprint=fingerprint, locked_at=now, created_at=now
             )
@@ -249,6 +281,64 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
         raise
     finally:
         _running.reset(running)
+
+
+def run_idempotent_known(
+    *, owner: str, key: str, fingerprint: str, outcome: Outcome, write: Callable[[], object]
+) -> Outcome:
+    """`run_idempotent` for an action whose outcome is known before it writes (a new row's public id made up
+    front): one transaction inserts the key already finished with `outcome` and runs `write`, so a new key costs
+    no claim transaction, no update of the key and one disk flush in all (decision 0205).
+
+    A key that exists already (a retry, a reuse, a request still running) makes the INSERT fail before
+    `write` runs, and the request then takes `run_idempotent`'s path: the stored outcome is replayed, another
+    body is refused, a running one answers 409 (or, if the first request is between its INSERT and its
+    COMMIT, waits for that COMMIT and is replayed). `write` raising rolls the key back with it: nothing is
+    stored and the client may retry, as with a validation error in `run_idempotent`.
+
+    Raises:
+        IdempotencyKeyReused: the key was used before for a different request.
+        IdempotencyKeyInUse: a request with this key is still running.
+    """
+    inserted: list[bool] = []
+    try:
+        with transaction.atomic():
+            now = timezone.now()
+            IdempotencyKey.objects.create(
+                owner=owner,
+                key=key,
+                fingerprint=fingerprint,
+                state=IdempotencyState.FINISHED,
+                locked_at=None,
+                response_status=outcome.status,
+                response_body=outcome.body,
+                created_at=now,
+            )
+            inserted.append(True)
+            write()
+        return outcome
+    except IntegrityError:
+        if inserted:
+            raise  # from `write`, not from the key
+    except ApplicationError as error:
+        if not error.replayable:
+            raise  # nothing stored: the key is free again
+        # A failure that must be stored (rare here): rolled back with the key, so run it again the usual way.
+    # The key exists: nothing of this request was written. Decide as every idempotent request does.
+    return run_idempotent(owner=owner, key=key, fingerprint=fingerprint, action=lambda: (write(), outcome)[1])
+
+
+def api_idempotent_known(
+    request: HttpRequest, key: str, params: Mapping[str, Any], outcome: Outcome, write: Callable[[], object]
+) -> Outcome:
+    """`run_idempotent_known` for an API request (owner and fingerprint as in `api_idempotent`)."""
+    return run_idempotent_known(
+        owner=owner_of(request),
+        key=_validated(key),
+        fingerprint=request_fingerprint(request.method or "POST", request.path, params),
+        outcome=outcome,
+        write=write,
+    )
 
 
 def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:

@@ -183,8 +183,11 @@ def _unpaid_limit_check(owner_id: int) -> None:
     limits, never together with an order or money lock).
     """
     get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True).first()
-    unpaid = Order.objects.filter(owner_id=owner_id, payment_status=PaymentStatus.AWAITING_PAYMENT).count()
-    if unpaid >= settings.ORDERS_MAX_UNPAID_PER_ACCOUNT:
+    limit = settings.ORDERS_MAX_UNPAID_PER_ACCOUNT
+    # Counted up to the limit only (`COUNT(*)` over a `LIMIT` subquery): the cost stays bounded however many
+    # orders await payment where the limit is set high.
+    unpaid = Order.objects.filter(owner_id=owner_id, payment_status=PaymentStatus.AWAITING_PAYMENT)[:limit].count()
+    if unpaid >= limit:
         raise TooManyUnpaidOrders()
 
 

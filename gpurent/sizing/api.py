@@ -8,6 +8,7 @@ same one `python -m vramcalc --input inputs.json` and `manage.py estimate --inpu
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime
 from typing import Any, cast
 
@@ -18,13 +19,12 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent_known
 from gpurent.core.schemas import InputSchema
 
-from .calculation import inputs_from_payload, size_workload
 from .models import SavedEstimate
 from .selectors import estimate_get_for
-from .services import estimate_save
+from .services import estimate_fields_for, estimate_save_fields
 
 router = Router(tags=["estimates"], auth=api_auth)
 
@@ -162,23 +162,24 @@ def create_estimate(request: HttpRequest, payload: EstimateIn, idempotency_key: 
     Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate.
     Invalid inputs: 422 `invalid_request`, the message names the field (e.g. `parallel.tensor_parallel`).
     With the session cookie instead of a token, the CSRF token is required (403 without it)."""
-    user = cast(User, request.user)
+    owner = Owner(user=cast(User, request.user))
     # The engine reads the body as sent: the schema above documents it, but would drop unknown fields that the
     # engine must refuse by name, and would coerce "8" to 8 where the engine asks for an integer.
     data = json.loads(request.body)
-
+    # Computed (or taken from the cache) before the key is touched: invalid inputs are a 422 that stores nothing.
+    fields = estimate_fields_for(data)
+    public_id = uuid.uuid4()
     saved: list[SavedEstimate] = []
 
-    def create() -> Outcome:
-        sizing = size_workload(inputs_from_payload(data))
-        saved.append(estimate_save(owner=Owner(user=user), sizing=sizing))
-        # The key's record keeps only the id: the estimate (and its catalog table) is stored once, in its row.
-        return Outcome(201, {"id": str(saved[0].public_id)})
+    def write() -> None:
+        saved.append(estimate_save_fields(owner=owner, fields=fields, public_id=public_id))
 
-    outcome = api_idempotent(request, idempotency_key, data, create)
+    # The key's record keeps only the id: the estimate (and its catalog table) is stored once, in its row. The id
+    # is made up front, so the key is inserted finished in the estimate's own transaction (decision 0205).
+    outcome = api_idempotent_known(request, idempotency_key, data, Outcome(201, {"id": str(public_id)}), write)
     if outcome.is_error:
         return Status(outcome.status, outcome.body)
-    estimate = saved[0] if saved else estimate_get_for(Owner(user=user), outcome.body["id"])
+    estimate = saved[0] if saved and not outcome.replayed else estimate_get_for(owner, outcome.body["id"])
     return Status(outcome.status, estimate_out(estimate))
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -13,12 +16,23 @@ from django.utils.translation import gettext_lazy
 
 from gpurent.accounts.models import GuestSession, User
 from gpurent.accounts.owners import Owner
+from gpurent.catalog.selectors import gpu_list
+from gpurent.core.cache import cached, fragment_key, rows_version
 from gpurent.core.errors import InvalidRequest
+from vramcalc.serialize import inputs_to_dict
 
-from .calculation import MAX_PEAK_BYTES, Sizing
+from .calculation import MAX_PEAK_BYTES, Sizing, inputs_from_payload, size_workload
 from .models import SavedEstimate
 
-__all__ = ["estimate_attach_measurement", "estimate_save", "estimate_title", "estimates_adopt"]
+__all__ = [
+    "estimate_attach_measurement",
+    "estimate_fields",
+    "estimate_fields_for",
+    "estimate_save",
+    "estimate_save_fields",
+    "estimate_title",
+    "estimates_adopt",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -41,27 +55,58 @@ def estimate_title(sizing: Sizing) -> str:
     return f"{inp.model.name} · {workload} · {plural % {'n': cards}}"[:200]
 
 
-@transaction.atomic
+def estimate_fields(sizing: Sizing) -> dict[str, Any]:
+    """What a saved estimate stores of `sizing` (plain data: JSON-ready, picklable, the same for every owner)."""
+    result = sizing.result
+    return {
+        "title": estimate_title(sizing),
+        "inputs": sizing.inputs_dict(),
+        "result": result.to_dict(),
+        "catalog_fit": sizing.fit_api(),
+        "engine_version": result.engine_version,
+        "peak_bytes": result.peak_bytes,
+        "usable_pct": sizing.usable_pct,
+    }
+
+
+def estimate_fields_for(data: Mapping[str, Any]) -> dict[str, Any]:
+    """`estimate_fields` of the engine inputs `data` against the catalog on sale, computed once per inputs and
+    catalog version: cached under the engine's normalised inputs, the catalog rows' version (any edit, addition
+    or stock move makes a new key), the language (the title) and the code version (`core.cache`).
+
+    Raises:
+        EstimateInputInvalid: the engine rejects a field.
+        EstimateTooLarge: the per-card peak exceeds `MAX_PEAK_BYTES`.
+    """
+    inp = inputs_from_payload(data)
+    gpus = list(gpu_list())
+    canonical = json.dumps(inputs_to_dict(inp), sort_keys=True, separators=(",", ":"))
+    key = fragment_key("estimate-fields", canonical, rows_version(gpus))
+    return cached(key, lambda: estimate_fields(size_workload(inp, gpus)))
+
+
 def estimate_save(*, owner: Owner, sizing: Sizing, form_data: dict[str, Any] | None = None) -> SavedEstimate:
     """Keep `sizing` for `owner` with its inputs, result, engine version and the catalog table of today.
 
     Raises:
         InvalidRequest: the owner is neither a user nor a guest session.
     """
+    return estimate_save_fields(owner=owner, fields=estimate_fields(sizing), form_data=form_data)
+
+
+def estimate_save_fields(
+    *, owner: Owner, fields: dict[str, Any], form_data: dict[str, Any] | None = None, public_id: uuid.UUID | None = None
+) -> SavedEstimate:
+    """`estimate_save` from `estimate_fields(sizing)` (e.g. taken from the cache); one INSERT, no savepoint.
+    `public_id`: the id to give it (made up front by a caller that answers with it), else a new one.
+
+    Raises:
+        InvalidRequest: the owner is neither a user nor a guest session.
+    """
     if (owner.user is None) == (owner.guest is None):
         raise InvalidRequest(_("An estimate belongs to exactly one account or guest session."))
-    result = sizing.result
     return SavedEstimate.objects.create(
-        user=owner.user,
-        guest=owner.guest,
-        title=estimate_title(sizing),
-        inputs=sizing.inputs_dict(),
-        form_data=form_data or {},
-        result=result.to_dict(),
-        catalog_fit=sizing.fit_api(),
-        engine_version=result.engine_version,
-        peak_bytes=result.peak_bytes,
-        usable_pct=sizing.usable_pct,
+        public_id=public_id or uuid.uuid4(), user=owner.user, guest=owner.guest, form_data=form_data or {}, **fields
     )
 
 

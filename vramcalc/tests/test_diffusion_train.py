@@ -197,6 +197,26 @@ def test_unet_layout_validation() -> None:
         DiffusionSpec(1000, "dit", 4, 1, 10, unet_channels=(4,), unet_transformer_depth=(1,), unet_heads=(1,))
     with pytest.raises(InvalidInput, match="one width per text encoder"):
         DiffusionSpec(1000, "unet", 4, 1, 10, text_encoder_params=(5, 6), text_encoder_hidden=(4,))
+    with pytest.raises(InvalidInput) as error:
+        DiffusionSpec(1000, "unet", 4, 1, 10, unet_channels=(4,), unet_transformer_depth=(-1,), unet_heads=(1,))
+    assert error.value.field == "model.diffusion.unet_transformer_depth[0]"
+    with pytest.raises(InvalidInput) as error:
+        DiffusionSpec(
+            1000, "unet", 4, 1, 10, unet_channels=(4,), unet_transformer_depth=(1,), unet_heads=(1,),
+            unet_mid_transformer_depth=-1,
+        )  # fmt: skip
+    assert error.value.field == "model.diffusion.unet_mid_transformer_depth"
+
+
+@pytest.mark.parametrize("targets", ["qv", "attention"])
+def test_unet_lora_on_part_of_the_linears_keeps_fewer_activations_than_on_all(targets: str) -> None:
+    """Frozen linears keep no input (decision 0220): a UNet LoRA on attention or q/v keeps less than on all."""
+    base = {"image_height": 512, "image_width": 512}
+    narrow = _run("sd-1.5", "lora", lora={"targets": targets, "rank": 16}, **base).component("activations")
+    wide = _run("sd-1.5", "lora", lora={"targets": "all_linear", "rank": 16}, **base).component("activations")
+    assert narrow is not None
+    assert wide is not None
+    assert narrow.bytes < wide.bytes
 
 
 def test_vae_widths_come_from_the_model() -> None:

@@ -5,8 +5,9 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection, connections
+from django.db import IntegrityError, connection, connections
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gpurent.core.errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
@@ -18,6 +19,7 @@ from gpurent.core.idempotency import (
     form_params,
     request_fingerprint,
     run_idempotent,
+    run_idempotent_known,
 )
 from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
 
@@ -256,3 +258,90 @@ def test_request_fingerprint_hashes_string_parameters_with_their_secrets_redacte
         {"method": "POST", "path": "/x/", "params": redacted}, sort_keys=True, separators=(",", ":"), default=str
     )
     assert request_fingerprint("post", "/x/", raw) == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def effect_row(counter):
+    """A write with a visible effect (one audit-log row per run), for `run_idempotent_known`."""
+
+    def write():
+        counter.append(1)
+        AuditLogEntry.objects.create(actor_label="test", action="known", target_type="t", target_id=str(len(counter)))
+
+    return write
+
+
+def test_run_idempotent_known_inserts_the_key_finished_with_the_write_and_replays_it():
+    calls: list[int] = []
+    outcome = Outcome(201, {"id": "e-1"})
+    first = run_idempotent_known(owner="user:1", key="k", fingerprint="f", outcome=outcome, write=effect_row(calls))
+    record = IdempotencyKey.objects.get(key="k")
+    assert (record.state, record.response_status, record.response_body) == ("finished", 201, {"id": "e-1"})
+    again = run_idempotent_known(
+        owner="user:1", key="k", fingerprint="f", outcome=Outcome(201, {"id": "e-2"}), write=effect_row(calls)
+    )
+    assert (first.replayed, again.replayed, again.body) == (False, True, {"id": "e-1"})
+    assert calls == [1]
+    assert AuditLogEntry.objects.filter(action="known").count() == 1
+
+
+def test_run_idempotent_known_other_request_with_the_key_is_refused_and_does_nothing():
+    calls: list[int] = []
+    run_idempotent_known(owner="user:1", key="k", fingerprint="f", outcome=Outcome(201), write=effect_row(calls))
+    with pytest.raises(IdempotencyKeyReused):
+        run_idempotent_known(owner="user:1", key="k", fingerprint="g", outcome=Outcome(201), write=effect_row(calls))
+
+    # A key claimed by `run_idempotent`'s request still running is a 409 here too.
+    def running():
+        with pytest.raises(IdempotencyKeyInUse):
+            run_idempotent_known(
+                owner="user:1", key="running", fingerprint="f", outcome=Outcome(201), write=effect_row(calls)
+            )
+        return Outcome(200)
+
+    run_idempotent(owner="user:1", key="running", fingerprint="f", action=running)
+    assert calls == [1]
+
+
+def test_run_idempotent_known_failing_write_leaves_no_key_so_a_retry_runs():
+    def broken():
+        AuditLogEntry.objects.create(actor_label="t", action="half", target_type="t", target_id="1")
+        raise IntegrityError("from the write")
+
+    with pytest.raises(IntegrityError, match="from the write"):
+        run_idempotent_known(owner="user:1", key="k", fingerprint="f", outcome=Outcome(201), write=broken)
+    assert not IdempotencyKey.objects.filter(key="k").exists()
+    assert not AuditLogEntry.objects.filter(action="half").exists()
+    calls: list[int] = []
+    assert not run_idempotent_known(
+        owner="user:1", key="k", fingerprint="f", outcome=Outcome(201), write=effect_row(calls)
+    ).replayed
+    assert calls == [1]
+
+
+def test_run_idempotent_known_replayable_failure_is_stored_and_replayed():
+    attempts: list[int] = []
+
+    def write():
+        attempts.append(1)
+        raise InsufficientFunds()
+
+    first = run_idempotent_known(owner="user:1", key="pay", fingerprint="f", outcome=Outcome(201), write=write)
+    second = run_idempotent_known(owner="user:1", key="pay", fingerprint="f", outcome=Outcome(201), write=write)
+    assert first.status == second.status == 422
+    assert second.replayed
+    assert len(attempts) == 2  # once rolled back with the key, once through `run_idempotent`, which stored it
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_keys_claim_is_one_insert_and_on_postgresql_does_not_wait_for_its_flush():
+    """Decision 0205: the claim's COMMIT needs no WAL flush of its own; the action's COMMIT (synchronous) flushes
+    it. SQLite: the INSERT alone, in autocommit."""
+    with CaptureQueriesContext(connection) as captured:
+        run_idempotent(owner="user:1", key="k", fingerprint="f", action=lambda: Outcome(200))
+    statements = [query["sql"] for query in captured.captured_queries]
+    insert = statements[2 if connection.vendor == "postgresql" else 0]
+    assert insert.startswith('INSERT INTO "core_idempotencykey"'), statements
+    if connection.vendor == "postgresql":
+        assert statements[:4] == ["BEGIN", "SET LOCAL synchronous_commit TO OFF", insert, "COMMIT"]
+    # The action's transaction is an ordinary one: it waits for its flush (no SET there).
+    assert statements.count("SET LOCAL synchronous_commit TO OFF") == (connection.vendor == "postgresql")

@@ -3,10 +3,13 @@
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpurent.accounts.services import api_token_create
+from gpurent.catalog.models import GpuModel
 from gpurent.core.models import IdempotencyKey
 from gpurent.sizing.models import SavedEstimate
 
@@ -142,3 +145,48 @@ BODIES = st.fixed_dictionaries(
 def test_create_estimate_random_inputs_answer_201_or_422_never_5xx(client, demo_catalog, user, body):
     response = post(client, bearer(user), body, key=str(uuid.uuid4()))
     assert response.status_code in (201, 422), response.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_create_estimate_is_one_transaction_of_two_inserts(client, demo_catalog, user):
+    """Decision 0205: the key is inserted already finished in the estimate's own transaction (no claim of its
+    own, no update of the key, no savepoint): one COMMIT, one disk flush. Before it, 14 statements on SQLite."""
+    auth = bearer(user)
+    post(client, auth, SERVING_70B, key="warm-up")  # the token's last-used time is written at most once a minute
+    with CaptureQueriesContext(connection) as captured:
+        response = post(client, auth, SERVING_70B, key="measured")
+    assert response.status_code == 201
+    statements = [query["sql"] for query in captured.captured_queries]
+    writes = [sql.split(" (")[0] for sql in statements if sql.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert writes == ['INSERT INTO "core_idempotencykey"', 'INSERT INTO "sizing_savedestimate"'], statements
+    assert sum(sql == "COMMIT" for sql in statements) == 1, statements
+    assert not [sql for sql in statements if "SAVEPOINT" in sql], statements
+    # The token and the catalog (the fit table's version) are read; the rest is BEGIN, the INSERTs and COMMIT.
+    assert len(statements) <= 6, statements
+
+
+def test_create_estimate_fit_table_is_computed_once_per_inputs_and_catalog_version(
+    client, demo_catalog, user, monkeypatch
+):
+    from gpurent.sizing import services
+
+    computed = []
+    real = services.size_workload
+
+    def counted(*args, **kwargs):
+        computed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "size_workload", counted)
+    auth = bearer(user)
+    first = post(client, auth, SERVING_70B, key="a").json()
+    second = post(client, auth, SERVING_70B, key="b").json()
+    assert computed == [1]  # the second estimate took the stored fit table
+    assert first["id"] != second["id"]
+    assert first["catalog_fit"] == second["catalog_fit"]
+    # A stock move (an UPDATE that does not touch updated_at) is a new catalog version: computed again.
+    GpuModel.objects.filter(slug="h100-80gb").update(stock_lots=0)
+    third = post(client, auth, SERVING_70B, key="c").json()
+    assert computed == [1, 1]
+    h100 = next(row for row in third["catalog_fit"] if row["gpu"] == "h100-80gb")
+    assert (h100["stock_lots"], h100["in_stock"]) == (0, False)
