@@ -1,8 +1,9 @@
-"""Recall and false positives of the redactor on both parts of its corpus (`redaction_corpus/scoring.py`).
+"""Recall and false positives of the redactor on every part of its corpus (`redaction_corpus/scoring.py`).
 
-The held-out parts were written and committed before the patterns they measure (held-out 3 was consumed by round
-4; held-out 4 was written by another engineer). Each floor is what was last measured less a small margin
-(docs/redaction.md), so a change that loses recall or adds false positives fails here. `bench/redaction_recall.py` prints the same numbers.
+The held-out parts were written and committed before the patterns they measure (held-out 3 was consumed by
+round 4; held-out 4 was written by another engineer). Each floor is what was last measured less a small margin
+(docs/redaction.md), so a change that loses recall or adds false positives fails here.
+`bench/redaction_recall.py` prints the same numbers.
 """
 
 import pytest
