@@ -253,7 +253,8 @@ def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     intents = [
         intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
     ]
-    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s")}
+    newest = {"pair": intents[0]["pair"].key} if intents else None
+    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s", initial=newest)}
     return render(request, "payments/deposit.html", context)
 
 
