@@ -196,7 +196,7 @@ def top_up(request: HttpRequest) -> HttpResponse:
             for error in errors:
                 messages.error(request, str(error))
         return redirect("payments:balance")
-    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+    amount: Usd = form.cleaned_data["amount_usd"]
 
     def create() -> Outcome:
         deposit = deposit_create(owner=user, amount=amount)
@@ -231,7 +231,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
                 messages.error(request, str(error))
         return redirect(back)
     pair = pair_from_key(form.cleaned_data["pair"])
-    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+    amount: Usd = form.cleaned_data["amount_usd"]
 
     def request_payout() -> Outcome:
         payout = payout_request(
