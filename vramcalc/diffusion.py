@@ -19,6 +19,7 @@ from .options import QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
 from .text import Text, joined, text
+from .video import frames, latent_frames, pixels, video_decode
 
 __all__ = [
     "DECODE",
@@ -132,16 +133,10 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     ]
 
 
-def _pixels(inp: EstimateInput) -> tuple[int, int]:
-    height = inp.image_height or 1024
-    width = inp.image_width or 1024
-    return height, width
-
-
 def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
-    height, width = _pixels(inp)
+    height, width = pixels(inp, spec)
     step = spec.vae_scale_factor * spec.patch_size
-    tokens = (height // step) * (width // step)
+    tokens = latent_frames(inp, spec) * (height // step) * (width // step)
     if spec.denoiser_kind == "dit":
         tokens += spec.text_tokens  # joint attention over image and text tokens
     batch = inp.batch_size * (2 if inp.diffusion.guidance else 1)
@@ -159,14 +154,24 @@ def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         "Denoiser activations",
         size,
         show(expr, size),
-        text("diffusion.activations"),
+        _activation_note(inp, spec),
         (DENOISE,),
         dynamic=True,
     )
 
 
+def _activation_note(inp: EstimateInput, spec: DiffusionSpec) -> Text:
+    if not spec.is_video:
+        return text("diffusion.activations")
+    latent = latent_frames(inp, spec)
+    tokens = text("video.tokens", latent=latent, frames=frames(inp, spec), t=spec.temporal_compression)
+    return joined(text("diffusion.activations"), tokens)
+
+
 def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
-    height, width = _pixels(inp)
+    if spec.is_video:
+        return video_decode(inp, spec, VAE_HALF_TENSORS, VAE_FP32_TENSORS)
+    height, width = pixels(inp, spec)
     tiled = inp.diffusion.vae_tiling
     if tiled:
         height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)

@@ -114,6 +114,11 @@ def _check_workload(inp: EstimateInput) -> None:
     diffusion_training = (Workload.LORA, Workload.FULL_FINETUNE)
     if kind is ModelKind.DIFFUSION and workload not in (Workload.DIFFUSION, *diffusion_training):
         raise InvalidInput("workload", "diffusion models generate images, or train with LoRA or full fine-tuning")
+    video = kind is ModelKind.DIFFUSION and inp.model.diffusion is not None and inp.model.diffusion.is_video
+    if video and workload in diffusion_training:
+        raise InvalidInput("workload", "video diffusion training is not modelled yet; video models generate only")
+    if inp.diffusion.num_frames > 1 and not video:
+        raise InvalidInput("diffusion.num_frames", "only a video model generates several frames")
     if kind is ModelKind.DIFFUSION and workload in diffusion_training and method is not QuantMethod.NONE:
         raise InvalidInput("quantization.method", "diffusion training is modelled on unquantized weights")
     if workload is Workload.VISION_FINETUNE and kind is not ModelKind.VISION:

@@ -119,6 +119,17 @@ class DiffusionSpec:
         vae_channels: the VAE's ``block_out_channels`` (128/256/512/512 for the SD, SDXL, SD3 and Flux VAEs):
             the encoder's first level runs at full resolution with the first width, the decoder's last
             upsampler brings the second width to full resolution (decision 0222).
+        temporal_compression: frames per latent frame of a video model's 3D causal VAE (4 for CogVideoX);
+            0 for an image model. A video's ``F`` frames are ``(F - 1) // t + 1`` latent frames (decision 0223).
+        default_frames: frames a video pipeline generates by default (CogVideoX 49).
+        default_height_px / default_width_px: a video pipeline's default frame size (CogVideoX 480x720);
+            image pipelines default to 1024x1024.
+        vae_decode_latent_frames: latent frames the 3D VAE decodes per pass (CogVideoX 2, its
+            ``num_latent_frames_batch_size``; the causal conv cache carries the rest); 0: all at once.
+        vae_decode_extra_tensors: full-resolution tensors per pixel-frame the 3D decoder holds beyond the image
+            VAE's (causal padding copy, spatial-norm scale and shift of CogVideoX: 3).
+        vae_tile_width_px: tile width of ``enable_tiling`` when it differs from ``vae_tile_px`` (CogVideoX tiles
+            are half its 480x720 sample: 240x360); 0: square tiles.
     """
 
     denoiser_params: int
@@ -141,6 +152,18 @@ class DiffusionSpec:
     unet_mid_transformer_depth: int = 1
     unet_heads: tuple[int, ...] = ()
     vae_channels: tuple[int, ...] = (128, 256, 512, 512)
+    temporal_compression: int = 0
+    default_frames: int = 0
+    default_height_px: int = 0
+    default_width_px: int = 0
+    vae_decode_latent_frames: int = 0
+    vae_decode_extra_tensors: int = 0
+    vae_tile_width_px: int = 0
+
+    @property
+    def is_video(self) -> bool:
+        """A video pipeline (3D VAE with temporal compression)."""
+        return self.temporal_compression > 0
 
     def __post_init__(self) -> None:
         for name in ("denoiser_params", "denoiser_hidden", "denoiser_heads", "vae_params", "text_tokens"):
@@ -165,6 +188,20 @@ class DiffusionSpec:
             raise InvalidInput("model.diffusion.vae_channels", "needs at least two VAE levels")
         for index, width in enumerate(self.vae_channels):
             _positive(f"model.diffusion.vae_channels[{index}]", width)
+        for name in (
+            "temporal_compression",
+            "default_frames",
+            "default_height_px",
+            "default_width_px",
+            "vae_decode_latent_frames",
+            "vae_decode_extra_tensors",
+        ):
+            if getattr(self, name) < 0:
+                raise InvalidInput(f"model.diffusion.{name}", "must be >= 0")
+        if self.vae_tile_width_px < 0:
+            raise InvalidInput("model.diffusion.vae_tile_width_px", "must be >= 0")
+        if self.is_video and (self.unet_channels or self.default_frames < 1):
+            raise InvalidInput("model.diffusion.temporal_compression", "a video model is a DiT with default frames")
         self._check_unet()
 
     def _check_unet(self) -> None:

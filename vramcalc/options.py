@@ -344,6 +344,7 @@ class DiffusionOptions:
         quantize_text_encoders: apply ``quantization`` to the text encoders too.
         train_text_encoder: diffusion training also trains the CLIP text encoders (``--train_text_encoder``),
             with the denoiser's recipe (LoRA on the same targets, or all weights); T5 encoders stay frozen.
+        num_frames: frames of a generated video (video models only); 0 uses the model's default.
     """
 
     guidance: bool = True
@@ -352,3 +353,8 @@ class DiffusionOptions:
     cpu_offload: bool = False
     quantize_text_encoders: bool = False
     train_text_encoder: bool = False
+    num_frames: int = 0
+
+    def __post_init__(self) -> None:
+        if self.num_frames < 0:
+            raise InvalidInput("diffusion.num_frames", "must be >= 0 (0: the model's default)")

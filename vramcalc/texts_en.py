@@ -61,6 +61,12 @@ TEMPLATES: dict[str, str] = {
     "doubles the batch.",
     "diffusion.tiled": "Tiled decode: the peak is one tile's.",
     "diffusion.vae_decode": "Convolutions at full output resolution; the peak grows with pixel count.",
+    # Video diffusion (video.py, decision 0223)
+    "video.tokens": "Video: {frames} frames are {latent} latent frames (the 3D VAE keeps the first frame and "
+    "compresses {t} frames into one); the tokens are latent frames x latent height x latent width / patch² "
+    "plus the prompt's.",
+    "video.decode": "3D causal VAE: it decodes {frames} of the {clip} frames per pass at full resolution (the causal "
+    "convolutions carry a small cache between passes); the decoded clip stays on the card.",
     # Diffusion training (diffusion_train.py)
     "dtrain.denoiser": "Resident for the whole step.",
     "dtrain.text_encoders": "Frozen and resident (pre-computing the prompt embeddings removes them).",

@@ -156,6 +156,13 @@ _BY_WORKLOAD: dict[str, tuple[Caveat, ...]] = {
 }
 
 
+_VIDEO = Caveat(
+    "video_pipeline",
+    "Video: sequential CPU offload, group offloading and image-to-video conditioning; the 3D VAE decode follows "
+    "the model's own decoder (frames per pass, extra tensors), read from its code, not measured.",
+)
+
+
 _VISION = Caveat(
     "vision_encoder_activations",
     "The vision encoder's own activations (one image batch through the ViT) beyond the image tokens it adds.",
@@ -174,4 +181,6 @@ def not_modelled(inp: EstimateInput) -> tuple[Caveat, ...]:
             found.append(Caveat("cuda_graphs", "CUDA graphs and torch.compile caches (not used by plain generate)."))
     if inp.model.image_tokens:
         found.append(_VISION)
+    if inp.model.diffusion is not None and inp.model.diffusion.is_video:
+        found.append(_VIDEO)
     return (*found, _COMMON)

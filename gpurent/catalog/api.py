@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema
+from ninja.renderers import JSONRenderer
 
 from gpurent.core.api import ErrorOut, PageIn, api_page
+from gpurent.core.page_cache import cached_page, page_key, store_page
 
 from .enums import Stack, Term, Vendor
 from .filters import CATALOG_ORDER
 from .models import GpuModel
-from .selectors import gpu_list
+from .selectors import catalog_version, gpu_list
 
 router = Router(tags=["catalog"])
+_RENDERER = JSONRenderer()
 
 
 class PricesOut(Schema):
@@ -76,8 +79,19 @@ def catalog_item(gpu: GpuModel) -> dict[str, Any]:
 
 
 @router.get("", response={200: CatalogOut, 422: ErrorOut}, by_alias=True, summary="List the GPU models on sale")
-def catalog(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+def catalog(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any] | HttpResponse:
     """The GPU models on sale in catalog order: memory per card, cards per lot (B200: 2), stock in lots, and
     the price of one lot for 3, 7 and 30 days. An order's total is the lot price × lots. One page of `limit`
     models; `next` is the cursor of the following page (null when there is none)."""
-    return api_page(gpu_list(), page, catalog_item, key=CATALOG_ORDER)
+    # Without a token or session the answer is the same for everyone: from the cache while no GPU on sale
+    # changed (decision 0200). With a token it is built each time, through the same schema.
+    key = page_key(request, "api-catalog", catalog_version)
+    if (hit := cached_page(key)) is not None:
+        return hit
+    data = api_page(gpu_list(), page, catalog_item, key=CATALOG_ORDER)
+    if key is None:
+        return data
+    # What ninja does with the returned dict: the schema's dump by alias, through its default JSON renderer
+    # (the test compares the bytes with a token request's answer, which goes through ninja).
+    body = _RENDERER.render(request, CatalogOut.model_validate(data).model_dump(by_alias=True), response_status=200)
+    return store_page(request, key, HttpResponse(body, content_type=f"{_RENDERER.media_type}; charset=utf-8"))

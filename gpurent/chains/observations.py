@@ -17,6 +17,7 @@ which also forgets a transfer seen in those blocks before that the node no longe
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ from django.utils import timezone
 
 from gpurent.payments.assets import pair_get
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, PaymentIntent, ReceivingAddress
+from gpurent.payments.received import TXID_MAX_LENGTH
 from gpurent.payments.receiving import shared_amount_holders
 
 from .base import ScanReport
@@ -38,6 +40,8 @@ __all__ = [
     "transfer_record",
     "transfers_record_since",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +90,17 @@ def intent_for_transfer(transfer: Transfer, units: int) -> PaymentIntent | None:
 def transfer_observe(transfer: Transfer, *, required: int, credit: bool = True) -> ChainObservation | None:
     """Record or update what the node says about `transfer`; credit it once it has `required` confirmations.
 
-    Returns None for a transfer to an address no intent of that asset holds (on a shared address: no intent
-    holds exactly its amount), or one worth less than one quote unit (dust below the shop's precision:
+    Returns None for a transfer whose transaction id is empty or longer than the columns hold (logged), for a
+    transfer to an address no intent of that asset holds (on a shared address: no intent holds exactly its
+    amount), or one worth less than one quote unit (dust below the shop's precision:
     recorded nowhere, documented in docs/decisions/0140).
     """
+    if not transfer.txid or len(transfer.txid) > TXID_MAX_LENGTH:
+        # A node's answer the columns cannot hold: skipped with a warning, never a database error in the loop.
+        logger.warning(
+            "%s: skipped a transfer whose transaction id has %d characters", transfer.network, len(transfer.txid)
+        )
+        return None
     pair = pair_get(transfer.asset, transfer.network)
     units = transfer.amount_chain // 10 ** (pair.chain_decimals - pair.quote_decimals)
     if units <= 0:

@@ -1,10 +1,11 @@
-"""Whole pages for anonymous visitors, from the cache (decision 0200).
+"""Whole pages (and the public catalog API's JSON) for anonymous visitors, from the cache (decision 0200).
 
-A public page (the catalog, a GPU page) is the same HTML for every visitor who sends the same request with no
-session, no messages and no credentials: it depends only on the rows it shows, the path and query, the
-language, the brand, the static files and the code. `page_key` names all of them; the caller adds the
-version of the rows (the catalog pages: `catalog_version()`, every GPU on sale's id, `updated_at` and stock),
-so a change makes a new key and the old page is never served again (decision 0182: nothing is deleted).
+A public page (the catalog, a GPU page, the guide index, `GET /api/v1/catalog` without a token) is the same
+response for every visitor who sends the same request with no session, no messages and no credentials: it
+depends only on the rows it shows, the path and query, the language, the brand, the static files and the
+code. `page_key` names all of them; the caller adds the version of the rows (`catalog_version()`: every GPU
+on sale's id, `updated_at` and stock), so a change makes a new key and the old page is never served again
+(decision 0182: nothing is deleted).
 
 What is never cached or served from the cache:
 - a request with a session cookie (a signed-in customer or a guest: their header, their messages, their
@@ -55,12 +56,19 @@ def page_key(request: HttpRequest, namespace: str, version: Callable[[], object]
     return fragment_key(f"page-{namespace}", request.get_full_path(), settings.BRAND_NAME, _static_version(), version())
 
 
+# What may be stored: pages, and the public API's JSON (`GET /api/v1/catalog`).
+_CONTENT_TYPES = {"text/html; charset=utf-8", "application/json; charset=utf-8"}
+
+
 def cached_page(key: str | None) -> HttpResponse | None:
     """The stored page under `key` as a response, or None."""
     if key is None:
         return None
-    content = default_cache.get(key)
-    return None if content is None else HttpResponse(content)
+    stored = default_cache.get(key)
+    if stored is None:
+        return None
+    content_type, content = stored
+    return HttpResponse(content, content_type=content_type)
 
 
 def store_page(request: HttpRequest, key: str | None, response: HttpResponse) -> HttpResponse:
@@ -73,9 +81,9 @@ def store_page(request: HttpRequest, key: str | None, response: HttpResponse) ->
         or response.cookies
         or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
         or (session is not None and session.modified)
-        or response.get("Content-Type", "") != "text/html; charset=utf-8"
+        or response.get("Content-Type", "") not in _CONTENT_TYPES
         or b"csrfmiddlewaretoken" in response.content
     ):
         return response
-    default_cache.set(key, response.content, TIMEOUT_SECONDS)
+    default_cache.set(key, (response["Content-Type"], response.content), TIMEOUT_SECONDS)
     return response

@@ -158,7 +158,11 @@ def create_quote(request: HttpRequest, payload: QuoteIn, idempotency_key: Idempo
     return Status(outcome.status, outcome.body)
 
 
-@router.get("/quotes", response={200: QuoteListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my quote requests")
+@router.get(
+    "/quotes",
+    response={200: QuoteListOut, 401: ErrorOut, 403: ErrorOut, 422: ErrorOut},
+    summary="List my quote requests",
+)
 def list_quotes(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     return api_page(quote_request_list_for(owner_for(request)), page, _quote_out)
 

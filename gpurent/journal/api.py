@@ -184,7 +184,7 @@ _READ = {401: ErrorOut, 403: ErrorOut}
 _WRITE = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
 
 
-@router.get("/entries", response={200: EntryListOut, **_READ}, summary="List my journal entries")
+@router.get("/entries", response={200: EntryListOut, 422: ErrorOut, **_READ}, summary="List my journal entries")
 def list_entries(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     return api_page(entries_with_runs_for(_owner(request)), page, entry_data)
 

@@ -211,7 +211,7 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
     return Status(outcome.status, outcome.body)
 
 
-@router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my orders")
+@router.get("", response={200: OrderListOut, 401: ErrorOut, 403: ErrorOut, 422: ErrorOut}, summary="List my orders")
 def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     # The access and the intents of the page's orders in a fixed number of queries, not per order.
     orders = (

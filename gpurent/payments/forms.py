@@ -1,6 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.core.forms import UsdField
+from gpurent.core.money import Usd
+
 from .assets import pairs_for_choice
 
 
@@ -11,9 +14,7 @@ class PairForm(forms.Form):
 
 
 class TopUpForm(forms.Form):
-    amount_usd = forms.DecimalField(
-        label=_("Amount (USD)"), min_value=5, max_value=100_000, decimal_places=2, max_digits=9, initial=100
-    )
+    amount_usd = UsdField(label=_("Amount (USD)"), min_value=Usd(500), max_value=Usd(10_000_000), initial=Usd(10_000))
 
 
 class PayoutForm(forms.Form):
@@ -21,6 +22,4 @@ class PayoutForm(forms.Form):
 
     pair = forms.ChoiceField(label=_("Receive in"), choices=pairs_for_choice)
     address = forms.CharField(label=_("Your address on that network"), max_length=128)
-    amount_usd = forms.DecimalField(
-        label=_("Amount (USD)"), min_value=0.01, max_value=100_000, decimal_places=2, max_digits=9
-    )
+    amount_usd = UsdField(label=_("Amount (USD)"), min_value=Usd(1), max_value=Usd(10_000_000))

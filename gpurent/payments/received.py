@@ -44,12 +44,20 @@ from .models import (
 from .notify import customer_payment_email
 from .services import create_deposit, order_pay_from_balance, spendable_for_order
 
-__all__ = ["money_lock_for_intent", "payment_receive", "payments_review_reject", "payments_review_resolve"]
+__all__ = [
+    "TXID_MAX_LENGTH",
+    "money_lock_for_intent",
+    "payment_receive",
+    "payments_review_reject",
+    "payments_review_resolve",
+]
 
 # The window in which a payment is credited at the intent's locked rate: before `expires_at`, on an intent
 # that is not waiting for an operator's review.
 _LOCKED_RATE_STATUSES = {IntentStatus.AWAITING_PAYMENT, IntentStatus.CONFIRMED, IntentStatus.CLOSED}
 _HEX = re.compile(r"^(0x)?[0-9a-fA-F]+$")
+# The longest transaction id a payment (and a chain observation) stores.
+TXID_MAX_LENGTH = Payment._meta.get_field("txid").max_length or 0
 
 
 def normalise_txid(txid: str) -> str:
@@ -118,7 +126,8 @@ def payment_receive(
         evidence: what a watcher saw (block hash, height, confirmations), kept on the row.
 
     Raises:
-        InvalidRequest: no txid, a non-positive amount, an unknown source or another network than the intent's.
+        InvalidRequest: no txid or one longer than the column, a non-positive amount, an unknown source or
+            another network than the intent's.
         NotFound: no such intent.
         PaymentAlreadyCredited (409 `payment_already_credited`): this payment was recorded for another intent
             or with another amount; nothing changes.
@@ -126,6 +135,9 @@ def payment_receive(
     txid = normalise_txid(txid)
     if not txid or type(amount_units) is not int or amount_units <= 0 or output_index < 0:
         raise InvalidRequest(_("A transaction id and a positive received amount are required."))
+    if len(txid) > TXID_MAX_LENGTH:
+        # Refused before any write: on PostgreSQL the row would fail with a DataError (a 500, retried forever).
+        raise InvalidRequest(_("This transaction id is too long."))
     if source not in PaymentSource.values:
         raise InvalidRequest("unknown payment source")
     now = now or timezone.now()

@@ -196,7 +196,7 @@ def top_up(request: HttpRequest) -> HttpResponse:
             for error in errors:
                 messages.error(request, str(error))
         return redirect("payments:balance")
-    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+    amount: Usd = form.cleaned_data["amount_usd"]
 
     def create() -> Outcome:
         deposit = deposit_create(owner=user, amount=amount)
@@ -231,7 +231,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
                 messages.error(request, str(error))
         return redirect(back)
     pair = pair_from_key(form.cleaned_data["pair"])
-    amount = Usd.parse(str(form.cleaned_data["amount_usd"]))
+    amount: Usd = form.cleaned_data["amount_usd"]
 
     def request_payout() -> Outcome:
         payout = payout_request(
@@ -253,7 +253,8 @@ def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     intents = [
         intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
     ]
-    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s")}
+    newest = {"pair": intents[0]["pair"].key} if intents else None
+    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s", initial=newest)}
     return render(request, "payments/deposit.html", context)
 
 

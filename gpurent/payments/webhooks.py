@@ -28,7 +28,7 @@ from gpurent.core.schemas import contains_nul
 from .assets import pair_get, parse_units
 from .btcpay import BTCPAY
 from .errors import WebhookMalformed, WebhookRefused
-from .models import PaymentIntent, PaymentSource, WebhookDelivery
+from .models import Payment, PaymentIntent, PaymentSource, WebhookDelivery
 from .received import payment_receive
 from .verification import intent_reject
 
@@ -39,6 +39,23 @@ logger = logging.getLogger(__name__)
 _CONFIRMING_EVENTS = {"InvoicePaymentSettled"}
 _ONCHAIN_PAYMENT_ID = re.compile(r"^(?P<txid>[0-9a-fA-F]{64})-(?P<index>[0-9]{1,9})$")
 _DELIVERY_KEY_MAX = WebhookDelivery._meta.get_field("delivery_key").max_length or 0
+# The event's strings the shop stores, with the column each goes to: one longer than its column is refused
+# whole (never cut: a cut invoice id or payment id would record another event than the one sent).
+_STORED_STRINGS = {
+    ("type",): WebhookDelivery._meta.get_field("event_type").max_length or 0,
+    ("invoiceId",): WebhookDelivery._meta.get_field("invoice_id").max_length or 0,
+    ("payment", "id"): Payment._meta.get_field("txid").max_length or 0,
+}
+
+
+def _too_long(event: dict[str, Any]) -> bool:
+    for path, limit in _STORED_STRINGS.items():
+        value: Any = event
+        for name in path:
+            value = value.get(name) if isinstance(value, dict) else None
+        if value is not None and len(str(value)) > limit:
+            return True
+    return False
 
 
 def btcpay_signature(body: bytes, secret: str) -> str:
@@ -61,6 +78,9 @@ def _verified_event(body: bytes, signature: str) -> dict[str, Any]:
     keys = [event["deliveryId"], event.get("originalDeliveryId") or ""]
     if not all(isinstance(key, str) and len(key) <= _DELIVERY_KEY_MAX for key in keys) or contains_nul(event):
         raise WebhookMalformed("The delivery id is too long or the event contains a NUL character.")
+    if _too_long(event):
+        # On PostgreSQL the row would fail with a DataError, a 500 that the sender retries forever.
+        raise WebhookMalformed("A type, invoice id or payment id is longer than the shop stores.")
     return event
 
 
@@ -125,8 +145,8 @@ def btcpay_webhook_handle(*, body: bytes, signature: str) -> str:
         with transaction.atomic():
             delivery = WebhookDelivery.objects.create(
                 delivery_key=key,
-                event_type=str(event.get("type", ""))[:60],
-                invoice_id=str(event.get("invoiceId", ""))[:100],
+                event_type=str(event.get("type", "")),
+                invoice_id=str(event.get("invoiceId", "")),
                 outcome="processing",
             )
             try:

@@ -15,7 +15,7 @@ from .component_texts import component_label
 __all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
 
 WIDTH = 1000
-PALETTE_SIZE = 8
+PALETTE_SIZE = 12  # colours in sizing.css (.seg-0 … .seg-11): a breakdown has up to a dozen components
 
 
 @dataclass(frozen=True)

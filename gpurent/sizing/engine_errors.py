@@ -37,6 +37,12 @@ MESSAGES: dict[str, Any] = {
     ),
     "diffusion runs as single card or replicas (ddp)": _("diffusion runs as single card or replicas (ddp)"),
     "diffusion training is modelled on unquantized weights": _("diffusion training is modelled on unquantized weights"),
+    "video diffusion training is not modelled yet; video models generate only": _(
+        "video diffusion training is not modelled yet; video models generate only"
+    ),
+    "only a video model generates several frames": _("only a video model generates several frames"),
+    "must be >= 0 (0: the model's default)": _("must be >= 0 (0: the model's default)"),
+    "a video model is a DiT with default frames": _("a video model is a DiT with default frames"),
     "diffusion training models AdamW, AdamW 8-bit, Lion and SGD": _(
         "diffusion training models AdamW, AdamW 8-bit, Lion and SGD"
     ),

@@ -80,6 +80,15 @@ TRANSLATED: dict[str, Any] = {
     ),
     "diffusion.tiled": _("Tiled decode: the peak is one tile's."),
     "diffusion.vae_decode": _("Convolutions at full output resolution; the peak grows with pixel count."),
+    "video.tokens": _(
+        "Video: %(frames)s frames are %(latent)s latent frames (the 3D VAE keeps the first frame and compresses "
+        "%(t)s frames into one); the tokens are latent frames x latent height x latent width / patch² plus the "
+        "prompt's."
+    ),
+    "video.decode": _(
+        "3D causal VAE: it decodes %(frames)s of the %(clip)s frames per pass at full resolution (the causal "
+        "convolutions carry a small cache between passes); the decoded clip stays on the card."
+    ),
     "dtrain.denoiser": _("Resident for the whole step."),
     "dtrain.text_encoders": _("Frozen and resident (pre-computing the prompt embeddings removes them)."),
     "dtrain.vae": _("Encodes the training images to latents every step (cached latents remove it)."),

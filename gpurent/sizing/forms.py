@@ -51,6 +51,7 @@ from .form_choices import (
     preset_choices,
 )
 from .form_plans import TrainingPlanFields
+from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
@@ -69,7 +70,7 @@ def _number(
     )
 
 
-class EstimateForm(TrainingPlanFields):
+class EstimateForm(TrainingPlanFields, VideoFields):
     """The estimator's fields. `clean()` builds the engine inputs into `cleaned_data["inputs"]`."""
 
     preset = forms.ChoiceField(label=_("Model preset"), required=False)
@@ -239,6 +240,8 @@ class EstimateForm(TrainingPlanFields):
             hidden.update(DIFFUSION_HIDES)
         if not diffusion_model or workload not in TRAINING:
             hidden.update(DIFFUSION_TRAINING_ONLY)
+        if workload != "diffusion" or not is_video_preset(str(self.data.get("preset") or "")):
+            hidden.update(VIDEO_ONLY)
         return hidden
 
     def fieldsets(self) -> list[dict[str, Any]]:
@@ -355,6 +358,7 @@ class EstimateForm(TrainingPlanFields):
             data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
         if workload in TRAINING:
             TrainingPlanFields.plan_numbers(cleaned, data)
+        VideoFields.video_inputs(cleaned, data, str(cleaned.get("preset") or ""))
         diffusion_training = workload in TRAINING and data["model"].kind is ModelKind.DIFFUSION
         for name, path in ADVANCED_SWITCHES.items():
             section, leaf = path.split(".")

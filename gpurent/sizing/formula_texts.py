@@ -131,6 +131,10 @@ PHRASES: dict[str, Any] = {
     "image(s)": pgettext_lazy("estimator formula", "image(s)"),
     "{n} ch": pgettext_lazy("estimator formula", "%(n)s ch"),
     "decode tensor count": pgettext_lazy("estimator formula", "decode tensor count"),
+    # Video (diffusion, decision 0223).
+    "video(s)": pgettext_lazy("estimator formula", "video(s)"),
+    "frames per pass": pgettext_lazy("estimator formula", "frames per pass"),
+    "frames": pgettext_lazy("estimator formula", "frames"),
 }
 
 # The phases the fragmentation line names (``during forward_backward``): the engine's identifiers are the msgids

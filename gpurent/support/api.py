@@ -135,7 +135,9 @@ def _request_out(item: SupportRequest) -> dict[str, Any]:
 
 
 @router.get(
-    "/requests", response={200: RequestListOut, 401: ErrorOut, 403: ErrorOut}, summary="List my support requests"
+    "/requests",
+    response={200: RequestListOut, 401: ErrorOut, 403: ErrorOut, 422: ErrorOut},
+    summary="List my support requests",
 )
 def list_requests(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     requests = support_request_list_for(cast(User, request.user))

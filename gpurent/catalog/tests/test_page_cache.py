@@ -13,6 +13,7 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from gpurent.accounts.services import api_token_create
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import catalog_version
 from gpurent.catalog.services import stock_release, stock_reserve
@@ -223,3 +224,28 @@ def test_the_catalog_version_moves_with_every_change_a_page_shows(demo_catalog):
     gpu.save(update_fields=["on_sale", "updated_at"])
     seen.add(catalog_version())
     assert len(seen) == 4
+
+
+def test_the_public_catalog_api_is_cached_byte_for_byte_and_follows_stock(
+    client, demo_catalog, django_user_model, django_assert_num_queries
+):
+    first = client.get("/api/v1/catalog", {"limit": "3"})
+    with django_assert_num_queries(1):
+        second = client.get("/api/v1/catalog", {"limit": "3"})
+    assert second.content == first.content
+    assert second["Content-Type"] == first["Content-Type"] == "application/json; charset=utf-8"
+    user = django_user_model.objects.create_user("ana@example.com", "x" * 16)
+    _, token = api_token_create(user=user, name="t")
+    with_token = client.get("/api/v1/catalog", {"limit": "3"}, headers={"authorization": f"Bearer {token}"})
+    assert with_token.content == first.content  # built by ninja from the schema: the cached copy is the same
+    assert len(first.json()["items"]) == 3
+    assert first.json()["next"]
+    everything = client.get("/api/v1/catalog").json()["items"]
+    assert len(everything) == 7
+    gpu = GpuModel.objects.get(slug="h100-80gb")
+    stock = {item["slug"]: item["stock_lots"] for item in everything}[gpu.slug]
+    assert stock_reserve(gpu_id=gpu.pk, lots=1)
+    after = {item["slug"]: item["stock_lots"] for item in client.get("/api/v1/catalog").json()["items"]}
+    assert after[gpu.slug] == stock - 1
+    assert client.get("/api/v1/catalog", {"cursor": "not-a-cursor"}).status_code == 422
+    assert client.get("/api/v1/catalog", {"cursor": "not-a-cursor"}).status_code == 422

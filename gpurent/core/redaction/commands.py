@@ -41,24 +41,150 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `curl -u user:pass`, `curl --user user:pass`, `wget --user=… --password=…` (the latter by `--password`)
     (
         re.compile(
-            r"""\b(?:curl|http|https)\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)["']?[^\s:"']+:(?P<secret>[^\s"']+)"""
+            r"""\b(?:curl|http|https|httpie)\b[^\n]*?[ \t](?:-u|--user|-a|--auth)(?:=|[ \t]+)["']?[^\s:"']+:"""
+            r"""(?P<secret>[^\s"']+)"""
         ),
         Kind.PASSWORD,
         "flag",
+    ),
+    # `curl -u TOKEN: …`: an API key as the user, with an empty password (Lambda Cloud, Stripe, Mailgun)
+    (
+        re.compile(
+            r"""\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)["']?(?P<secret>[^\s:"']{16,}):(?=["']?(?:\s|$))"""
+        ),
+        Kind.SECRET,
+        "random",
     ),
     # logins that take the key as an argument: `wandb login KEY`, `ngrok config add-authtoken KEY`, `vault login
     # TOKEN`, `prefect cloud login -k KEY`, `netlify … --auth KEY`, `npm config set …:_authToken KEY`,
     # `doctl auth init -t TOKEN`, `wandb.login(key=…)`
     (
         re.compile(
-            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--[a-z-]+)*|ngrok[ \t]+(?:config[ \t]+add-)?authtoken"""
+            r"""(?i)\b(?:wandb[ \t]+login(?:[ \t]+--host[ =]\S+|[ \t]+--(?!host)[a-z-]++)*+"""
+            r"""|ngrok[ \t]+(?:config[ \t]+add-)?authtoken"""
             r"""|vault[ \t]+login|vastai[ \t]+set[ \t]+api-key|prefect[ \t]+cloud[ \t]+login[ \t]+(?:-k|--key)"""
             r"""|netlify\b[^\n]*?--auth"""
             r"""|npm[ \t]+config[ \t]+set[ \t]+\S*_authToken|doctl[ \t]+auth[ \t]+init[ \t]+(?:-t|--access-token)"""
-            rf"""|\blogin\([ \t]*(?:key|api_key))[ \t]*=?[ \t]*{_ARG}"""
+            r"""|cloudflared[ \t]+service[ \t]+install"""
+            rf"""|\blogin\([ \t]*(?:key|api_key))(?:[ \t]*=[ \t]*|[ \t]+){_ARG}"""
         ),
         Kind.SECRET,
         "login",
+    ),
+    # a user flag and then a password flag on one command line: `psexec -u Administrator -p …`, `ipmitool -U ADMIN
+    # -P …`, `oc login -u kubeadmin -p …`, `xfreerdp /u:admin /p:…`, `plink -pw …` (`docker run -u 1000 -p 8080:80`
+    # is a port: `_kind` refuses digits and ports for this rule)
+    (
+        re.compile(
+            r"""(?<!\S)(?:-[uU]|--username|/u:)(?:=|[ \t]*)[^\s-]\S*(?:[ \t]+\S+){0,3}?[ \t]+(?:-[pP]|/p:)"""
+            rf"""(?:=|[ \t]*){_ARG}"""
+        ),
+        Kind.PASSWORD,
+        "userpass",
+    ),
+    (re.compile(rf"""(?<!\S)-pw[ \t]+{_ARG}"""), Kind.PASSWORD, "password"),
+    # `smbclient -U user%password`, `lftp -u user,password`
+    (
+        re.compile(r"""(?<!\S)(?:-U|--user(?:name)?)(?:=|[ \t]+)["']?[^\s%"']+%(?P<secret>[^\s"']+)"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (re.compile(r"""\blftp\b[^\n]*?[ \t]-u[ \t]+["']?[^\s,"']+,(?P<secret>[^\s"']+)"""), Kind.PASSWORD, "flag"),
+    # password flags named after what they protect: `keytool -storepass …`, `-srcstorepass`, `-keypass`, and
+    # OpenSSL's `-passout pass:…`, `-passin pass:…`, `-k pass:…`
+    (
+        re.compile(rf"""(?i)(?<![A-Za-z0-9-])-(?P<key>(?:src|dest)?(?:store|key)pass)(?:=|[ \t]+){_ARG}"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (
+        re.compile(r"""(?<!\S)-(?:pass(?:in|out)?|password|k|kfile)[ \t]+pass:(?P<secret>[^\s"']+)"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    # archives: `7z x a.7z -pS3cret`, `unzip -P S3cret a.zip`, `rar a -hpS3cret`
+    (
+        re.compile(rf"""\b(?:7z|7za|7zz|zip|unzip|rar|unrar|zipcloak)\b[^\n]*?[ \t]-(?:p|P|hp)[ \t]?{_ARG}"""),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # positional passwords: `htpasswd -b file user PASS`, `rabbitmqctl add_user NAME PASS`, `net user NAME PASS`,
+    # `poetry config http-basic.REPO USER PASS`
+    (
+        re.compile(
+            r"""\bhtpasswd\b(?=[^\n]*[ \t]-[a-zA-Z]*b)[^\n;&|]*[ \t](?P<q>["']?)(?P<secret>[^\s"'-][^\s"']*)(?P=q)"""
+            r"""[ \t]*(?=$|[\n;&|])"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (
+        re.compile(rf"""\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+{_ARG}"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (re.compile(r"""(?i)\bnet[ \t]+user[ \t]+\S+[ \t]+(?P<secret>[^\s/*"'][^\s"']*)"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""\bpoetry[ \t]+config[ \t]+http-basic\.\S+[ \t]+\S+[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
+    # a value piped into a login: `echo 'S3cret' | docker login --password-stdin`, `| gh auth login --with-token`,
+    # `echo 'root:S3cret' | chpasswd`, `echo S3cret | sudo -S …`
+    (
+        re.compile(
+            r"""\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?P<f>["'])%s(?:\\n)?(?P=f))?[ \t]+"""
+            r"""(?P<q>["']?)(?P<secret>[^\s"'|]{1,2000})(?P=q)[ \t]*\|"""
+            r"""(?=[^\n]*(?:\blogin\b|passwd|--password-stdin|--with-token|sudo[ \t]+-S|--data-file[ =]-"""
+            r"""|\bsecrets?\b))"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    # `config set NAME VALUE` and its kin: `aws configure set aws_secret_access_key …`, `yarn config set
+    # npmAuthToken …`, `git config github.token …`, `dvc remote modify … password …`, `rclone config create …
+    # secret_access_key …`
+    (
+        re.compile(
+            r"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t](?P<key>[\w.-]*?"""
+            r"""(?:pass(?:word|wd|phrase)?|secret|token|key|credentials?|auth))[ \t]+"""
+            rf"""{_ARG}"""
+        ),
+        Kind.SECRET,
+        "setting",
+    ),
+    # a secret stored by name: `aws ssm put-parameter --name …/db-password --value …`, `az keyvault secret set
+    # --name hf-token --value …`, `gh secret set NAME --body …`
+    (
+        re.compile(
+            r"""(?i)--name[ =](?P<key>\S*(?:pass|pwd|secret|token|key|credential|auth)\S*)(?:[ \t]+\S+){0,6}?"""
+            rf"""[ \t]+--value[ =]{_ARG}"""
+        ),
+        Kind.SECRET,
+        "flag",
+    ),
+    (re.compile(rf"""\bgh[ \t]+secret[ \t]+set[ \t]+\S+[^\n]*?[ \t](?:-b|--body)[ =]{_ARG}"""), Kind.SECRET, "flag"),
+    # `cat ~/.vast_api_key` and the key it printed on the next line
+    (
+        re.compile(
+            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:\.txt)?)[ \t]*\r?\n"""
+            r"""(?P<q>["']?)(?P<secret>[^\s"']{8,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
+        ),
+        Kind.SECRET,
+        "setting",
+    ),
+    # redis.conf: `requirepass S3cret`, `masterauth S3cret`
+    (re.compile(rf"""(?m)^[ \t]*(?:requirepass|masterauth)[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
+    # PowerShell: `ConvertTo-SecureString 'S3cret' -AsPlainText`
+    (
+        re.compile(rf"""(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?{_ARG}(?=[^\n]*-AsPlainText)"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    # HTTP basic auth in code: `auth=('admin', 'S3cret')`, `HTTPBasicAuth('user', 'S3cret')`
+    (
+        re.compile(
+            r"""\b(?:auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth)[ \t]*(?:=[ \t]*\(|\()[ \t]*["'][^"'\n]{1,100}["']"""
+            r"""[ \t]*,[ \t]*["'](?P<secret>[^"'\n]{1,300})["']"""
+        ),
+        Kind.PASSWORD,
+        "flag",
     ),
     # `sqlplus scott/tiger@orcl`, `expdp system/…@db`: Oracle's user/password@service
     (

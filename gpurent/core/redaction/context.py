@@ -3,7 +3,8 @@
 A provider token has a shape of its own; a password or a 32-character key does not, so these patterns find the
 value after something that says what it is, and `_kind` then checks that the value can be a secret at all:
 placeholders (`${DB_PASSWORD}`, `********`, `os.environ[…]`, `None`), paths and code that makes a secret are
-left alone, and the looser the context, the more secret-like the value must be (decision 0102).
+left alone, and the looser the context, the more secret-like the value must be (decision 0102). The words that
+introduce a secret in a sentence are in `prose.py`, the vocabulary both share in `vocabulary.py` (0212).
 """
 
 from __future__ import annotations
@@ -13,32 +14,10 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
+from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
+from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
-__all__ = ["CONTEXT_PATTERNS", "context_spans"]
-
-_KEYWORDS = (
-    r"password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key"
-    r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
-    r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key|(?<=_)pass"
-    r"|subscription-key"
-)
-# The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
-_FOREIGN_WORDS = (
-    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+api)?|llave[ \t]+privada"
-    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api)"
-    r"|(?:şifre|sifre|parola|özel[ \t]+anahtar|api[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
-)
-# Words that introduce a secret in a sentence: "my private key is …", "the password was …".
-_PROSE_WORDS = (
-    r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
-    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|" + _FOREIGN_WORDS
-)
-# Whose key it is, where a bare "key" introduces one in a sentence: "wandb key for the team: …", "my key: …".
-_OWNER = (
-    r"(?:my|our|the|team|wandb|w&b|hf|hugging[ ]?face|openai|anthropic|kaggle|replicate|runpod|vast(?:\.ai)?|together"
-    r"|cohere|mistral|groq|github|gitlab|stripe|twilio|sendgrid|slack|discord|cloudflare|ngrok|pinecone|langsmith)"
-)
-_VALUE = r"""(?:(?P<q>["'])(?P<quoted>[^"'\r\n]{1,300})(?P=q)|(?P<secret>[^\s"'`,;&|<>()\[\]{}]{1,300}))"""
+__all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -46,42 +25,87 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `AWS Secret Access Key [None]: …` (aws configure)
     (
         re.compile(
-            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{_KEYWORDS}))["']?"""
-            rf"""(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*{_VALUE}"""
+            rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}){NAME_SUFFIX})"""
+            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*(?:{ESCAPED_VALUE}|{VALUE})"""
         ),
         Kind.SECRET,
         "named",
     ),
     # `--password s3cret`, `--hf-token=…`
     (
-        re.compile(rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_-]{{0,30}}?(?:{_KEYWORDS}))(?:=|[ \t]+){_VALUE}"""),
+        re.compile(
+            rf"""(?i)(?<![A-Za-z0-9-])--?(?P<key>[A-Za-z0-9_.-]{{0,30}}?(?:{KEYWORDS}|bearer))(?:=|[ \t]+){VALUE}"""
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # a name and its value as a pair: `- name: DB_PASSWORD` + `value: …` (Kubernetes), `{"name": "API_KEY", "value":
+    # "…"}` (ECS, Terraform), `<add key="ApiKey" value="…"/>` (.NET)
+    (
+        re.compile(
+            rf"""(?i)["']?\b(?:name|key)["']?[ \t]*[:=][ \t]*["']?"""
+            rf"""(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}))["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*|[ \t]+)"""
+            rf"""["']?value["']?[ \t]*[:=][ \t]*{VALUE}"""
+        ),
+        Kind.SECRET,
+        "pair",  # checked as "named", but over two lines
+    ),
+    # a Markdown table row: `| api_key | sk9F… |`
+    (
+        re.compile(
+            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
+            r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
+    (
+        re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
+        Kind.SECRET,
+        "named",
+    ),
+    # a name and its value as a call's arguments: `define('DB_PASSWORD', '…')`, `os.environ.setdefault("X_KEY", "…")`
+    (
+        re.compile(
+            rf"""(?i)["'](?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}))["'][ \t]*,[ \t]*"""
+            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)(?![ \t]*:)"""  # not the next key of a JSON object
+        ),
+        Kind.SECRET,
+        "named",
+    ),
+    # a PHP or Perl variable given a quoted value: `$db_password = "…";`
+    (
+        re.compile(
+            rf"""(?i)\$(?P<key>[A-Za-z0-9_]{{0,60}}?(?:{KEYWORDS}))[ \t]*=[ \t]*"""
+            r"""(?P<q>["'])(?P<quoted>[^"'\r\n]{1,2000})(?P=q)"""
+        ),
         Kind.SECRET,
         "named",
     ),
     # `set -x MY_TOKEN …` (fish), `setx OPENAI_API_KEY …` (Windows): a variable set without `=`
     (
         re.compile(
-            rf"""(?i)\b(?:set|setx)(?:[ \t]+-[a-z]+)*[ \t]+(?P<key>[A-Za-z0-9_]{{0,40}}?(?:{_KEYWORDS}|key))"""
-            rf"""[ \t]+{_VALUE}"""
+            rf"""(?i)\b(?:set|setx)(?:[ \t]+-[a-z]+)*[ \t]+(?P<key>[A-Za-z0-9_]{{0,40}}?(?:{KEYWORDS}|key))"""
+            rf"""[ \t]+{VALUE}"""
         ),
         Kind.SECRET,
         "named",
     ),
     # password prompts answered in the paste: `Password for user app: …`, `Enter password: …`
     (
-        re.compile(rf"""(?i)\b(?P<key>password|passphrase)[ \t]+for[ \t]+[^:\n]{{1,40}}:[ \t]*{_VALUE}"""),
+        re.compile(rf"""(?i)\b(?P<key>password|passphrase)[ \t]+for[ \t]+[^:\n]{{1,40}}:[ \t]*{VALUE}"""),
         Kind.PASSWORD,
         "password",
     ),
     # "user: root, pass S3cret", "login admin / S3cret"
     (
         re.compile(
-            rf"""(?i)\b(?:user(?:name)?|login)\b[^\n]{{1,40}}?[ \t,;(](?:pass(?:word)?|pw)[ \t]*[:=]?[ \t]+{_VALUE}"""
+            rf"""(?i)\b(?:user(?:name)?|login)\b[^\n]{{1,40}}?[ \t,;(](?:pass(?:word)?|pw)[ \t]*[:=]?[ \t]+{VALUE}"""
         ),
         Kind.PASSWORD,
         "password",
     ),
-    (re.compile(rf"""(?i)\blogin:?[ \t]+[^\s/]{{1,40}}[ \t]*/[ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
     # a token as the user part of a URL: Sentry DSNs, `https://TOKEN@github.com/…`
     (
         re.compile(r"""(?i)\b[a-z][a-z0-9+.-]{1,20}://(?P<secret>[A-Za-z0-9_-]{20,})(?::[A-Za-z0-9_-]*)?@"""),
@@ -93,47 +117,10 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "any",
     ),
-    # `pw: …`, `(pass: …)`
-    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{_VALUE}"""), Kind.PASSWORD, "password"),
-    # "my password is hunter2", "the API key was …", "set the root password to …"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})(?:\s+(?:for|of|on|de|del|para|của|cho)\s+(?:the\s+|my\s+|la\s+|el\s+|mi\s+)?"""
-            r"""[\w.@-]+)?\s+(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)"""
-            r"""[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "prose",
-    ),
-    # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS})\s+(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{{16,}}?)(?P=q)[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "random",
-    ),
-    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …"
-    (
-        re.compile(
-            rf"""(?i)\b(?P<key>{_PROSE_WORDS}|{_OWNER}[ \t]+key)(?:[ \t]+[\w.@-]{{1,20}}){{0,3}}[ \t]*:[ \t]*(?:0x)?"""
-            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
-        ),
-        Kind.SECRET,
-        "colon",
-    ),
-    # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
-    (
-        re.compile(
-            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:si|sı|m|niz|nız))[ \t]+(?P<q>["'`]?)"""
-            r"""(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
-        ),
-        Kind.PASSWORD,
-        "prose",
-    ),
+    *PROSE_PATTERNS,
     # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
     (
-        re.compile(rf"""(?im)(?:^[ \t]*|(?<=["']))(?P<key>key)["']?[ \t]*(?:=|:)[ \t]*{_VALUE}"""),
+        re.compile(rf"""(?im)(?:^[ \t]*|(?<=["']))(?P<key>key)["']?[ \t]*(?:=|:)[ \t]*{VALUE}"""),
         Kind.SECRET,
         "keylike",
     ),
@@ -163,7 +150,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     (re.compile(r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}=*)"), Kind.AUTH_HEADER, "any"),
     (
-        re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:(?P<secret>[^\s@/?]+)@[A-Za-z0-9\[]"),
+        # up to the last `@` before the host: an unescaped `@` or `#` inside the password is kept in the secret
+        re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@?#]*:(?P<secret>[^\s/?]+)@[A-Za-z0-9\[]"),
         Kind.PASSWORD_IN_URL,
         "any",
     ),
@@ -202,10 +190,22 @@ _PLACEHOLDER_WORDS = frozenset(
         "str",
         "string",
         "your_api_key",
+        "pass",
+        "passwd",
+        "pwd",
+        "changeme",
+        "example",
+        "placeholder",
     ]
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%.*|\{.*|<.*|\(.*|\[redacted.*|os\.|env\.|process\.env.*|getenv.*|your[_-].*)$", re.I
+    r"^(?:[*x•.#-]+|\$.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(.*|%[sd]|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*"
+    r"|your[_-].*)$",
+    re.I,
+)
+# A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.
+_PLACEHOLDER_PART = re.compile(
+    r"(?i)(?:^|[_. -])(?:your|here|example|placeholder|change[_-]?me|dummy|replace[_-]?me|insert)(?:$|[_. -])"
 )
 
 
@@ -217,11 +217,12 @@ def _is_path(value: str) -> bool:
     return any(char in value for char in "._-") or value == value.lower()
 
 
-def _is_placeholder(value: str) -> bool:
+def is_placeholder(value: str) -> bool:
+    """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
     lowered = value.lower()
     if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.")):
         return True
-    return bool(_PLACEHOLDER.match(value))
+    return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
 
 
 def _password_like(value: str) -> bool:
@@ -242,14 +243,24 @@ def _random_like(value: str) -> bool:
 
 
 # Names of a password, in the four languages of the shop (`DB_PASS`, "contraseña", "mật khẩu", "şifresi").
-_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola")
+_PASSWORD_NAME = re.compile(
+    r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
+)
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
 # with words ("Linux-pip-…", "v1-deps-…").
-_NOT_KEY = re.compile(r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*")
+_NOT_KEY = re.compile(
+    r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*"
+    # names, not values: `ERR_401_UNAUTHORIZED_REQUEST`, `max_position_embeddings`; a GPG fingerprint in capitals
+    r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})|0x[0-9a-f]{40}|0x[0-9a-fA-F]{64}"
+)
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
+
+
+_FLAG = re.compile(r"--?[A-Za-z][A-Za-z-]*")
+_PORT = re.compile(r"[\d.:-]+(?:/(?:tcp|udp))?")
 
 
 def _key_like(value: str) -> bool:
@@ -261,8 +272,8 @@ def _key_like(value: str) -> bool:
 
 def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     """The kind of a value found by a context pattern, or None when it cannot be a secret."""
-    if _is_placeholder(value):
-        return None
+    if is_placeholder(value) or _FLAG.fullmatch(value):
+        return None  # `mysql -u root -p -h db`: the next flag, not a value
     normalized = re.sub(r"[^a-z]", "", key.lower())
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default
     if "secretaccesskey" in normalized or (normalized.startswith("aws") and "secret" in normalized):
@@ -271,12 +282,27 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         kind = Kind.PRIVATE_KEY
     if rule in {"any", "flag", "login"}:
         return kind
+    if rule == "userpass":  # `-u USER -p VALUE`: not a port (`docker run -u 1000 -p 8080:80`), not a word
+        strong = any(char.isdigit() or char in "!@#$%^&*+=?~" for char in value) or (
+            any(char.isupper() for char in value[1:]) and any(char.islower() for char in value)
+        )
+        return kind if strong and len(value) >= 6 and not _PORT.fullmatch(value) and "/" not in value else None
+    if rule == "ethkey":
+        return kind
+    if rule == "setting":  # `config set NAME VALUE`, `cat NAME`: as a named value, a password with a password's shape
+        if kind == Kind.PASSWORD:
+            return kind if _password_like(value) else None
+        return kind if len(value) >= 8 and any(char.isdigit() for char in value) else None
     if rule == "keylike":
         return kind if _key_like(value) else None
     if rule == "colon" and kind == Kind.PASSWORD:
         return kind if _password_like(value) and not _DATE_OR_TIME.fullmatch(value) else None
     if rule == "colon":
         return kind if _key_like(value) else None
+    if rule == "random" and kind == Kind.PASSWORD and key:
+        # "password Gpurig-8337": right after the word, a chosen password with letters and digits
+        chosen = any(char.isdigit() for char in value) and any(char.isalpha() for char in value)
+        return kind if (chosen and len(value) >= 8 and _password_like(value)) or _random_like(value) else None
     if rule == "random":
         return kind if _random_like(value) else None
     if rule in {"password", "prose"} and kind == Kind.PASSWORD:
@@ -299,7 +325,7 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
 
 
 def _value_span(match: re.Match[str]) -> tuple[int, int] | None:
-    for group in ("quoted", "secret", "prose"):
+    for group in ("quoted", "escaped", "secret", "prose"):
         if group in match.re.groupindex and match.group(group) is not None:
             return match.span(group)
     return None
@@ -307,37 +333,60 @@ def _value_span(match: re.Match[str]) -> tuple[int, int] | None:
 
 # Every name the "named" patterns look for contains one of these; a line without any is skipped by them (they
 # never cross a line), which makes a long log several times faster to scan.
-_NAMED_TRIGGER = re.compile(r"(?i)pass|pwd|secret|token|key|credential")
+_NAMED_TRIGGER = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth|psk")
 
 
-def _named_lines(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each line of `text` that contains a trigger word."""
-    for trigger in _NAMED_TRIGGER.finditer(text):
+def _named_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line of `text` that contains a trigger word, found once per text for every pattern."""
+    lines: list[tuple[int, int]] = []
+    trigger = _NAMED_TRIGGER.search(text)
+    while trigger is not None:
         start = text.rfind("\n", 0, trigger.start()) + 1
         end = text.find("\n", trigger.end())
-        yield start, len(text) if end == -1 else end
+        end = len(text) if end == -1 else end
+        lines.append((start, end))
+        trigger = _NAMED_TRIGGER.search(text, end)  # the next line with a trigger: each line is looked at once
+    return lines
 
 
-def _matches(pattern: re.Pattern[str], rule: str, text: str) -> Iterator[re.Match[str]]:
+def _matches(pattern: re.Pattern[str], rule: str, text: str, lines: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     if rule != "named":
         yield from pattern.finditer(text)
         return
-    done = -1
-    for start, end in _named_lines(text):
-        if start > done:
-            yield from pattern.finditer(text, start, end)
-            done = end
+    for start, end in lines:
+        yield from pattern.finditer(text, start, end)
+
+
+# Two more lowercase words after a lowercase value: the value is the first word of a sentence.
+_PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
+# The user part of a `user/password` or `user:password` value of a `*_AUTH` setting.
+_AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
+
+
+# Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
+_NEEDS = {VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
 
 
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
     """(start, end, kind) of each value a context pattern finds and `_kind` accepts."""
+    lines = _named_lines(text)
     for pattern, default, rule in CONTEXT_PATTERNS:
-        for match in _matches(pattern, rule, text):
+        need = _NEEDS.get(pattern)
+        if need is not None and need.search(text) is None:
+            continue
+        for match in _matches(pattern, rule, text, lines):
             span = _value_span(match)
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
-            key = match.group("key") if "key" in pattern.groupindex else ""
+            if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
+                continue  # "password: at least 12 characters": a sentence, not a value
+            key = (match.group("key") if "key" in pattern.groupindex else "") or ""
             kind = _kind(key, value, default, rule)
-            if kind is not None:
+            if kind is None:
+                continue
+            user = _AUTH_USER.match(value) if key.lower().endswith("auth") else None
+            if user is not None and user.end() < len(value):  # `NEO4J_AUTH=neo4j/S3cret`: the user stays
+                yield span[0] + user.end(), span[1], Kind.PASSWORD
+            else:
                 yield span[0], span[1], kind

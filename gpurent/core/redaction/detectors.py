@@ -41,7 +41,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from .context import context_spans
+from .context import context_spans, is_placeholder
 from .kinds import Kind
 from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
 from .seed_phrases import find_seed_phrases
@@ -111,11 +111,20 @@ _LIBRARY_PATTERNS = tuple(
 )
 
 # PEM (five dashes) and the SSH2 format of ssh.com and PuTTY exports (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
-_PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
+# OpenVPN's static key (`tls-auth`, `secret`) is a shared secret in the same frame.
+_PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V1) ?-{4,5}")
 # A PuTTY key file: a header line, `Key: value` lines and base64 lines, ending with the MAC line.
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*\n(?:[^\n]*\n){0,80}?[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]+")
 # A line that can continue a PEM body whose END line is missing: base64, or a header such as "Proc-Type: …".
 _PEM_BODY_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{16,}|[A-Za-z-]+: .*|)[ \t]*\r?\n?")
+# A private key's body pasted without its BEGIN line: the base64 of its DER structure starts the same way for every
+# key of a type — PKCS#1 RSA (`MIIEowIBAAKC…`), PKCS#8 (`MIIEvQIBADAN…`, `MIGHAgEAMBMG…` for EC, `MC4CAQAwBQYDK2Vw…`
+# for Ed25519), SEC1 EC (`MHcCAQEE…`, `MIGkAgEBBD…`) — and an OpenSSH key file's body starts with the base64 of
+# "openssh-key-v1". Public keys and certificates start otherwise (`MIIBIjAN…`, `MIID…`, `AAAAC3NzaC1…`).
+_HEADERLESS_KEY = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IB(?:AAKC|ADAN)|MIG[A-Za-z0-9+/]AgEAM|MC4CAQAwBQYDK2Vw"
+    r"|MHcCAQEE|MIGkAgEBBD|MF8CAQEE|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{20,}={0,2}"
+)
 
 
 def _library_spans(text: str) -> Iterator[Span]:
@@ -139,6 +148,8 @@ def _library_spans(text: str) -> Iterator[Span]:
             while end > start and text[end - 1] in _DELIMITERS:
                 end -= 1
             if start < end and (kind == Kind.PRIVATE_KEY or not _placeholder(text[start:end])):
+                if kind == Kind.PASSWORD_IN_URL and is_placeholder(text[start:end]):
+                    continue  # `postgresql://user:password@localhost/db` in an example file
                 yield Span(start, end, kind, priority)
 
 
@@ -164,6 +175,35 @@ def _base64_pem_spans(text: str) -> Iterator[Span]:
             continue
         if _PEM_BEGIN.match(decoded.decode("latin-1")):
             yield Span(match.start(), match.end(), Kind.PRIVATE_KEY)
+
+
+def _headerless_key_spans(text: str) -> Iterator[Span]:
+    for match in _HEADERLESS_KEY.finditer(text):
+        end = match.end()
+        if text.startswith("\n", end) or text.startswith("\r\n", end):
+            end = _body_end(text, text.index("\n", end) + 1)  # the rest of the body on the lines below
+            while text[end - 1] in " \t\r\n":
+                end -= 1
+        yield Span(match.start(), end, Kind.PRIVATE_KEY)
+
+
+# Base64 that decodes to JSON (`eyJ` is `{"`, `ewo` is `{\n`): a `.dockerconfigjson`, a Neptune API token, a
+# tunnel token. When the decoded text holds a secret, the whole blob is one.
+_BASE64_JSON = re.compile(r"(?<![A-Za-z0-9+/_-])(?:eyJ|eyAi|ewo)[A-Za-z0-9+/_-]{37,20000}={0,2}(?![A-Za-z0-9+/_.-])")
+
+
+def _encoded_json_spans(text: str, depth: int) -> Iterator[Span]:
+    if depth > 0:
+        return
+    for match in _BASE64_JSON.finditer(text):
+        blob = match.group()
+        try:
+            decoded = base64.b64decode(blob.replace("-", "+").replace("_", "/") + "=" * (-len(blob) % 4))
+            inner = decoded.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if find_spans(inner, depth=depth + 1):
+            yield Span(match.start(), match.end(), Kind.SECRET)
 
 
 def _body_end(text: str, position: int) -> int:
@@ -238,6 +278,8 @@ def _continuation(text: str, end: int) -> int | None:
     if match is None:
         return None
     rest = match.group("rest")
+    if "=" in rest.rstrip("="):
+        return None  # `LOG_LEVEL=info`: the next line of a config file, not the rest of a token
     random_looking = any(char.isdigit() for char in rest) or (
         any(char.isupper() for char in rest[1:]) and any(char.islower() for char in rest)
     )
@@ -256,11 +298,16 @@ def _whole_token(text: str, span: Span) -> Span:
     return Span(start, end, span.kind, span.priority)
 
 
-def find_spans(text: str) -> list[Span]:
-    """Every secret in `text`, as non-overlapping spans in text order, each widened to the whole token."""
+def find_spans(text: str, depth: int = 0) -> list[Span]:
+    """Every secret in `text`, as non-overlapping spans in text order, each widened to the whole token.
+
+    `depth` is 1 inside a decoded base64 blob (`_encoded_json_spans`), which is not decoded further.
+    """
     spans = [
         *_pem_spans(text),
         *_base64_pem_spans(text),
+        *_headerless_key_spans(text),
+        *_encoded_json_spans(text, depth),
         *_library_spans(text),
         *_pattern_spans(text),
         *_context_spans(text),

@@ -77,6 +77,31 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"nvapi-[A-Za-z0-9_-]{60,}"), Kind.SECRET),  # NVIDIA API catalog key
     (re.compile(r"key-[a-f0-9]{32}\b"), Kind.SECRET),  # mailgun-private-api-token
     (re.compile(r"SK[0-9a-fA-F]{32}\b"), Kind.TWILIO_KEY),  # twilio-api-key (upper-case hex too)
+    # round 4 (issue 15): more published shapes (gitleaks and trufflehog rule ids where they have one)
+    (re.compile(r"secret_[a-z0-9]{4,20}_[a-f0-9]{32}\b"), Kind.SECRET),  # Lambda Cloud API key
+    (re.compile(r"GOCSPX-[A-Za-z0-9_-]{28}"), Kind.SECRET),  # gcp-oauth-client-secret
+    (re.compile(r"sk-or-v1-[a-f0-9]{64}"), Kind.SECRET),  # openrouter-api-key
+    (re.compile(r"xai-[A-Za-z0-9]{70,90}"), Kind.SECRET),  # xAI
+    (re.compile(r"tgp_v1_[A-Za-z0-9_-]{40,}"), Kind.SECRET),  # Together AI
+    (re.compile(r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}"), Kind.SECRET),  # Tavily
+    (re.compile(r"pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,}"), Kind.SECRET),  # Pinecone
+    (re.compile(r"csk-[a-z0-9]{40,}"), Kind.SECRET),  # Cerebras
+    (re.compile(r"fw_[A-Za-z0-9]{20,}"), Kind.SECRET),  # Fireworks AI
+    (re.compile(r"rpa_[A-Z0-9]{40,}"), Kind.SECRET),  # RunPod
+    (re.compile(r"local-[a-f0-9]{40}\b"), Kind.SECRET),  # W&B server API key
+    (re.compile(r"1//0[A-Za-z0-9_-]{40,}"), Kind.GOOGLE_OAUTH_TOKEN),  # Google OAuth refresh token (gcloud, firebase)
+    (re.compile(r"(?:EAAA|sq0atp-)[A-Za-z0-9_-]{22,60}"), Kind.SQUARE_SECRET),  # square-access-token
+    (re.compile(r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}"), Kind.SECRET),  # firebase cloud messaging
+    (re.compile(r"sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}"), Kind.SECRET),  # mapbox-api-token (`pk.` is public)
+    (re.compile(r"ATATT3[A-Za-z0-9_=-]{150,}"), Kind.SECRET),  # atlassian-api-token
+    (re.compile(r"ATBB[A-Za-z0-9_=.-]{28,}"), Kind.SECRET),  # bitbucket app password
+    (re.compile(r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"), Kind.SLACK_TOKEN),  # slack-app-token
+    (re.compile(r"xox[ec]-\d-[A-Za-z0-9-]{20,}"), Kind.SLACK_TOKEN),  # slack-config-access/refresh-token
+    (re.compile(r"gl(?:dt|rt|ptt|soat|cbt|oas|imt|agent|ft|wt)-[A-Za-z0-9_-]{20,}"), Kind.GITLAB_TOKEN),  # gitlab-*
+    (re.compile(r"GR1348941[A-Za-z0-9_-]{20}"), Kind.GITLAB_TOKEN),  # gitlab-runner-registration-token
+    (re.compile(r"tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}"), Kind.SECRET),  # tailscale
+    (re.compile(r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{80,}={0,2}"), Kind.SECRET),  # AWS STS session token
+    (re.compile(r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"), Kind.SECRET),  # LangSmith (trufflehog's langsmith)
     (re.compile(r"NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}"), Kind.SECRET),  # new-relic-user-api-key, insert, browser
 )
 

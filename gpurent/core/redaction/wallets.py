@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 
 from Crypto.PublicKey import ECC
 
-__all__ = ["JSON_KEYPAIR", "SOLANA_BASE58", "WIF", "solana_keypair_spans", "wif_spans"]
+__all__ = ["JSON_KEYPAIR", "SOLANA_BASE58", "SOLANA_BASE64", "SOLANA_HEX", "WIF", "solana_keypair_spans", "wif_spans"]
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 WIF = re.compile(r"(?<![A-Za-z0-9])[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}(?![A-Za-z0-9])")
@@ -54,6 +55,12 @@ def wif_spans(text: str) -> Iterator[tuple[int, int]]:
             yield match.span()
 
 
+# The same 64 bytes in hex (128 digits) or in base64 (88 characters): a signature or a hash of that length fails
+# the same ed25519 test.
+SOLANA_HEX = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{128}(?![0-9A-Za-z])")
+SOLANA_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])")
+
+
 def solana_keypair_spans(text: str) -> Iterator[tuple[int, int]]:
     for match in SOLANA_BASE58.finditer(text):
         if is_solana_keypair(_base58_decode(match.group())):
@@ -61,4 +68,10 @@ def solana_keypair_spans(text: str) -> Iterator[tuple[int, int]]:
     for match in JSON_KEYPAIR.finditer(text):
         numbers = json.loads("[" + match.group().strip().strip("[]") + "]")
         if all(number < 256 for number in numbers) and is_solana_keypair(bytes(numbers)):
+            yield match.span()
+    for match in SOLANA_HEX.finditer(text):
+        if is_solana_keypair(bytes.fromhex(match.group().removeprefix("0x"))):
+            yield match.span()
+    for match in SOLANA_BASE64.finditer(text):
+        if is_solana_keypair(base64.b64decode(match.group())):
             yield match.span()

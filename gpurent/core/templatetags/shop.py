@@ -1,4 +1,4 @@
-"""Template helpers shared by every page: money formatting and the idempotency key of a form."""
+"""Template helpers shared by every page: money formatting, sentence case, and the idempotency key of a form."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import uuid
 
 from django import template
 from django.middleware.csrf import get_token
+from django.template.defaultfilters import stringfilter
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency import FORM_FIELD
@@ -32,6 +34,18 @@ def usd_short(value: Usd | int | None) -> str:
         return ""
     amount = value if isinstance(value, Usd) else Usd(int(value))
     return usd_text(amount, short=True)
+
+
+@register.filter(is_safe=True)
+@stringfilter
+def sentence_case(value: str) -> str:
+    """The first letter upper-cased as the page's language writes it: Django's `capfirst` gives Turkish
+    "Istek" for "istek" (`str.upper` maps i to I); Turkish and Azerbaijani write "İstek"."""
+    if not value:
+        return value
+    if value[0] == "i" and (get_language() or "").split("-")[0] in ("tr", "az"):
+        return "İ" + value[1:]
+    return value[0].upper() + value[1:]
 
 
 @register.simple_tag

@@ -1,8 +1,9 @@
-"""Recall and false positives of the redactor on both parts of its corpus (`redaction_corpus/scoring.py`).
+"""Recall and false positives of the redactor on every part of its corpus (`redaction_corpus/scoring.py`).
 
-The held-out parts were written and committed before the patterns they measure and are never tuned on. Each
-floor is what was last measured (docs/redaction.md), so a change that loses recall or adds false positives
-fails here. `bench/redaction_recall.py` prints the same numbers.
+The held-out parts were written and committed before the patterns they measure (held-out 3 was consumed by
+round 4; held-out 4 was written by another engineer). Each floor is what was last measured less a small margin
+(docs/redaction.md), so a change that loses recall or adds false positives fails here.
+`bench/redaction_recall.py` prints the same numbers.
 """
 
 import pytest
@@ -12,14 +13,17 @@ from gpurent.core.tests.redaction_corpus.scoring import PARTS, load_part, score
 
 # part: (minimum recall, maximum false-positive rate)
 FLOORS = {
+    # tuning parts: measured 100 % and 0 % after round 4 (docs/redaction.md)
     "tuning": (0.99, 0.01),
     "tuning3": (0.99, 0.01),
-    "heldout": (0.98, 0.01),
-    "heldout2": (0.95, 0.01),
-    # measured 94.1 % and 2.7 % after round 3 (docs/redaction.md): above the 1 % target, kept as measured so that
-    # a change that adds false positives here still fails
-    "heldout3": (0.94, 0.03),
-    # "heldout4" (build_heldout4.py) has no floor yet: its first measurement, by the pattern author, sets it
+    "tuning4": (0.99, 0.01),
+    # measured after round 4: 100 %, 98.2 %, 100 % (held-out 3 was consumed by round 4), all at 0 %
+    "heldout": (0.99, 0.01),
+    "heldout2": (0.97, 0.01),
+    "heldout3": (0.99, 0.01),
+    # measured once, after round 4's patterns were final: 99.7 % recall, 2.4 % false positives (6 of 251) — above
+    # the 1 % target; kept as measured so that a change that adds false positives here still fails
+    "heldout4": (0.99, 0.03),
 }
 
 

@@ -13,10 +13,17 @@ import pytest
 
 from gpurent.core.redaction import Kind, marker, redact_text
 from gpurent.core.redaction.context import CONTEXT_PATTERNS
-from gpurent.core.redaction.detectors import _LIBRARY_PLUGINS, _PEM_BASE64, _PEM_BEGIN, _PUTTY
+from gpurent.core.redaction.detectors import (
+    _BASE64_JSON,
+    _HEADERLESS_KEY,
+    _LIBRARY_PLUGINS,
+    _PEM_BASE64,
+    _PEM_BEGIN,
+    _PUTTY,
+)
 from gpurent.core.redaction.providers import PROVIDER_PATTERNS, WRAPPED_HEAD
 from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
-from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, WIF
+from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, SOLANA_BASE64, SOLANA_HEX, WIF
 from gpurent.core.tests.redaction_corpus import base58check
 from gpurent.core.tests.redaction_corpus.fakes import Fakes
 
@@ -216,6 +223,105 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "RABBITMQ_DEFAULT_PASS: {s}", pick(_ALNUM, 12) + "!"),
     (Kind.PASSWORD, "DSN=ml;UID=reporter;PWD={s};Trusted_Connection=no", pick(_ALNUM, 12) + "!"),
     (Kind.PRIVATE_KEY, "client-key-data: {s}", base64.b64encode(pem("RSA PRIVATE KEY").encode()).decode()),
+    # round 4 (issue 15)
+    (Kind.SECRET, "LANGCHAIN_API_KEY {s} end", "lsv2_pt_" + pick(_HEX, 32) + "_" + pick(_HEX, 10)),
+    (Kind.SECRET, "the form cut it: sk-ant-…\nand the rest: {s}", pick(_ALNUM, 40) + "7"),
+    (Kind.PASSWORD, "la contraseña de root que me dieron ({s}) no funciona", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD_IN_URL, "postgresql://svc:{s}@pg-prod.internal:5432/train", "@ga#8" + pick(_ALNUM, 12) + "@x"),
+    (Kind.SECRET, "os.environ['LANGCHAIN_API_KEY'] = '{s}'", pick(_ALNUM, 30) + "1"),
+    (Kind.PASSWORD, "Mật khẩu SSH của tôi là {s} nhưng bị từ chối", pick(_ALNUM, 12) + "4"),
+    *[
+        (Kind.SECRET, "key {s} end", secret)
+        for secret in (
+            "sk-or-v1-" + pick(_HEX, 64),
+            "xai-" + pick(_ALNUM, 80),
+            "tgp_v1_" + pick(_ALNUM, 43),
+            "tvly-" + pick(_ALNUM, 32),
+            "pcsk_" + pick(_ALNUM, 6) + "_" + pick(_ALNUM, 64),
+            "csk-" + pick(_LOWER, 48),
+            "fw_" + pick(_ALNUM, 24),
+            "rpa_" + pick(string.ascii_uppercase + string.digits, 44),
+            "local-" + pick(_HEX, 40),
+            "AAAA" + pick(_ALNUM, 7) + ":APA91b" + pick(_ALNUM, 134),
+            "sk.eyJ1IjoiYWRhIiwiYSI6I" + pick(_ALNUM, 40) + "." + pick(_ALNUM, 22),
+            "ATATT3xFfGF0" + pick(_ALNUM, 180),
+            "ATBB" + pick(_ALNUM, 32),
+            "tskey-auth-" + pick(_ALNUM, 12) + "CNTRL-" + pick(_ALNUM, 33),
+            "IQoJb3JpZ2luX2VjE" + pick(_B64, 300),
+        )
+    ],
+    (Kind.GOOGLE_OAUTH_TOKEN, "key {s} end", "1//0" + pick(_ALNUM, 99)),
+    (Kind.SQUARE_SECRET, "key {s} end", "EAAA" + pick(_ALNUM, 60)),
+    (
+        Kind.SLACK_TOKEN,
+        "key {s} end",
+        "xapp-1-A" + pick("ABCDEFGHIJ", 10) + "-" + pick(string.digits, 13) + "-" + pick(_HEX, 64),
+    ),
+    (Kind.SLACK_TOKEN, "key {s} end", "xoxe-1-" + pick(_ALNUM, 140)),
+    (Kind.SECRET, "define('STRIPE_SECRET', '{s}');", pick(_ALNUM, 20) + "9"),
+    (Kind.SECRET, '$api_token = "{s}";', pick(_ALNUM, 30) + "9"),
+    (Kind.SECRET, "my OpenRouter key -> {s}", pick(_ALNUM, 40) + "9"),
+    (Kind.SECRET, "The key I pasted was wrong, the right one is {s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "plink -ssh -pw {s} root@203.0.113.7", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "smbclient //nas01/data -U ada%{s} -c ls", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "lftp -u deploy,{s} sftp://files", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "keytool -list -keystore a.jks -storepass {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "openssl pkcs12 -export -in c.pem -out b.p12 -passout pass:{s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "7z x weights.7z -p{s} -o/data", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "htpasswd -b -c /etc/nginx/.htpasswd ada {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "rabbitmqctl add_user trainer {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "net user gpuadmin {s} /add", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "poetry config http-basic.acme deploy {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "echo '{s}' | docker login ghcr.io -u ada --password-stdin", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "psexec \\\\gpu-3 -u Administrator -p {s} cmd.exe", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "aws configure set aws_session_key {s}", pick(_ALNUM, 40) + "4"),
+    (Kind.SECRET, "aws ssm put-parameter --name /prod/api-token --value {s}", pick(_ALNUM, 20) + "4"),
+    (Kind.SECRET, "gh secret set RUNPOD --body {s}", pick(_ALNUM, 40) + "4"),
+    (Kind.SECRET, "$ cat ~/.vast_api_key\n{s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "bind 0.0.0.0\nrequirepass {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "ConvertTo-SecureString '{s}' -AsPlainText -Force", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "requests.get(url, auth=('admin', '{s}'))", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "My API key:\n{s}\nthanks", pick(_ALNUM, 32) + "4"),
+    (Kind.PRIVATE_KEY, "my wallet private key so you can check the deposit, it is 0x{s}", pick(_HEX, 64)),
+    (Kind.PASSWORD, "creds are admin / {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "curl -u {s}: https://cloud.lambdalabs.com/api/v1/instances", "secret_" + pick(_HEX, 40)),
+    (Kind.SECRET, "it's {s} (the api key)", pick(_ALNUM, 32) + "4"),
+    (Kind.PASSWORD, "ssh ubuntu@gpu-12 (pass {s})", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "my pw is {s}", pick(_ALNUM, 8) + "-4"),
+    (Kind.SECRET, "env:\n  - name: OPENAI_API_KEY\n    value: {s}\n", pick(_ALNUM, 32) + "4"),
+    (Kind.PASSWORD, "<server><id>x</id><password>{s}</password></server>", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, '"source": ["os.environ[\\"WANDB_API_KEY\\"] = \\"{s}\\"\\n"]', pick(_HEX, 40)),
+    (Kind.SECRET, "SECRET_KEY_BASE: {s}", pick(_HEX, 128)),
+    (Kind.PRIVATE_KEY, "deployer key 0x{s}", pick(_HEX, 64)),
+    (Kind.PRIVATE_KEY, "accounts: ['0x{s}']", pick(_HEX, 64)),
+    (Kind.SECRET, "GOOGLE_CLIENT_SECRET {s}", "GOCSPX-" + pick(_ALNUM, 28)),
+    (Kind.SECRET, "lambda key {s}", "secret_" + pick(_LOWER, 8) + "_" + pick(_HEX, 32)),
+    (Kind.PASSWORD, "The root password you emailed me, {s}, is rejected.", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "root / {s}", pick(_ALNUM, 12) + "4"),
+    (Kind.PASSWORD, "admin:{s}@10.0.0.5", pick(_ALNUM, 12) + "4"),
+    (Kind.SECRET, "| name | value |\n| api_key | {s} |", pick(_ALNUM, 32) + "4"),
+    (Kind.PRIVATE_KEY, "body: {s}", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + pick(_B64, 200)),
+    (
+        Kind.PRIVATE_KEY,
+        "body:\n{s}\nend",
+        "MIIEowIBAAKCAQEA" + pick(_B64, 48) + "\n" + pick(_B64, 64) + "\n" + pick(_B64, 20) + "==",
+    ),
+    (
+        Kind.PRIVATE_KEY,
+        "{s}",
+        "-----BEGIN OpenVPN Static key V1-----\n"
+        + "\n".join(pick(_HEX, 32) for _ in range(4))
+        + "\n-----END OpenVPN Static key V1-----",
+    ),
+    (Kind.WALLET_PRIVATE_KEY, "solana keypair in hex: {s} end", _FAKES.solana_keypair().hex()),
+    (Kind.WALLET_PRIVATE_KEY, "keypair {s} end", base64.b64encode(_FAKES.solana_keypair()).decode()),
+    (
+        Kind.SECRET,
+        "  .dockerconfigjson: {s}",
+        base64.b64encode(
+            b'{"auths": {"r.acme.dev": {"auth": "' + base64.b64encode(b"robot:" + pick(_ALNUM, 16).encode()) + b'"}}}'
+        ).decode(),
+    ),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -242,6 +348,17 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "client-certificate-data: " + base64.b64encode(pem("CERTIFICATE").encode()).decode(),
         "hf token\nhf_abcdefghijklmnopq\nCompleted",
         "PWD=/home/Ada",
+        "call wandb.login(key=[your_api_key])",
+        "DATABASE_URL=postgresql://user:password@localhost:5432/db",
+        '"secrets": [{"name": "DB_PASSWORD", "valueFrom": "arn:aws:secretsmanager:us-east-1:1:secret:db"}]',
+        "tx key 0x" + "ab" * 32,
+        "pk_live_" + "Ab3" * 8 + " is our publishable key",
+        "the key ID is Xb3kQ9mZ2pLw7RtY4nVc",
+        "docker run -u 1000 -p 8080:80 trainer",
+        "password: at least 12 characters, one digit",
+        "keypair_path: /root/.config/solana/id.json",
+        "key 0x" + "ab12" * 10 + " is my deposit address",
+        "docker pull nvcr.io/nvidia/pytorch:24.01-py3@sha256:" + "ab" * 32,
     ],
 )
 def test_look_alikes_stay(text):
@@ -266,10 +383,28 @@ def _every_pattern():
         yield pattern.pattern, pattern
     for pattern, _kind, _rule in CONTEXT_PATTERNS:
         yield pattern.pattern, pattern
-    for pattern in (WIF, SOLANA_BASE58, JSON_KEYPAIR, _PEM_BEGIN, _PUTTY, WRAPPED_HEAD, _PEM_BASE64):
+    for pattern in (
+        WIF,
+        SOLANA_BASE58,
+        SOLANA_HEX,
+        SOLANA_BASE64,
+        JSON_KEYPAIR,
+        _PEM_BEGIN,
+        _PUTTY,
+        WRAPPED_HEAD,
+        _PEM_BASE64,
+        _HEADERLESS_KEY,
+        _BASE64_JSON,
+    ):
         yield pattern.pattern, pattern
 
 
 @pytest.mark.parametrize(("name", "pattern"), list(_every_pattern()), ids=lambda value: str(value)[:60])
 def test_every_detector_has_a_sample_here(name, pattern):
     assert any(pattern.search(template.format(s=secret)) for _kind, template, secret in SAMPLES), name
+
+
+def test_the_line_after_a_token_is_kept_when_it_is_an_assignment():
+    key = "sk-proj-" + pick(_ALNUM, 60)
+    result = redact_text(f"OPENAI_API_KEY={key}\nLOG_LEVEL=info", field="logs")
+    assert result.text == f"OPENAI_API_KEY={marker(Kind.OPENAI_KEY)}\nLOG_LEVEL=info"

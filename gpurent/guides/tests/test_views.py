@@ -184,3 +184,11 @@ def test_quote_admin_is_read_mostly_and_audited(client, demo_catalog, customer, 
     quote.refresh_from_db()
     assert (quote.status, quote.model_name) == ("in_review", "vit-base-patch16-224")
     assert AuditLogEntry.objects.filter(action="quote_request.status", actor=operator).count() == 1
+
+
+def test_a_turkish_guide_capitalises_a_dotted_i(client, demo_catalog):
+    """The measurement list starts each item with a capital: Turkish "istek" is "İstek", not "Istek"."""
+    response = client.get("/guides/rtx-4090-24gb/llm-serving/production/", HTTP_ACCEPT_LANGUAGE="tr")
+    html = response.content.decode()
+    assert "<li>İstek başına çıktı token sayısı</li>" in html
+    assert "<li>Istek" not in html

@@ -40,7 +40,10 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
         "reported": payment_reported(intents),
         "balance": balance,
         "balance_covers": balance >= order.total,
-        "pair_form": PairForm(auto_id="pair_%s"),
+        # "Pay with" starts on the pair of the newest instructions: new ones are most often asked for the same pair.
+        "pair_form": PairForm(
+            auto_id="pair_%s", initial={"pair": f"{intents[0].asset}/{intents[0].network}"} if intents else None
+        ),
         "transfers": transfers,
         "track": money_track(order, transfers),
     }

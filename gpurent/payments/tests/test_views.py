@@ -114,3 +114,11 @@ def test_the_payment_pairs_read_in_the_customers_language(client, customer, orde
     assert " on Tron" not in html
     balance = client.get(reverse("payments:balance"), HTTP_ACCEPT_LANGUAGE="tr").content.decode()
     assert ">Tron ağında USDT (TRC-20)</option>" in balance  # "Receive in"
+
+
+def test_pay_with_starts_on_the_pair_of_the_newest_instructions(client, customer, order):
+    client.force_login(customer)
+    page = reverse("orders:rental", args=[order.ref])
+    assert '<option value="USDT/tron" selected>' not in client.get(page).content.decode()
+    intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    assert '<option value="USDT/tron" selected>' in client.get(page).content.decode()

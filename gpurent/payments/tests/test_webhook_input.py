@@ -48,3 +48,16 @@ def test_webhook_malformed_signed_delivery_is_400_and_records_nothing(client, bo
 def test_webhook_delivery_id_at_the_column_length_is_recorded(client):
     assert post(client, event(deliveryId="d" * 100)).status_code == 200
     assert WebhookDelivery.objects.get().delivery_key == "d" * 100
+
+
+@pytest.mark.parametrize(
+    "body",
+    [event(invoiceId="i" * 101), event(type="T" * 61), event(payment={"id": "p" * 129, "value": "1"})],
+    ids=["long-invoice-id", "long-type", "long-payment-id"],
+)
+def test_webhook_string_longer_than_its_column_is_400_and_records_nothing(client, body):
+    """Stored strings are refused, not cut: a cut invoice id or type would record another event than was sent."""
+    response = post(client, body)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert not WebhookDelivery.objects.exists()

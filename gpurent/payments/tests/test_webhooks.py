@@ -4,8 +4,11 @@ import json
 
 import pytest
 
+from gpurent.chains.observations import Transfer, transfer_observe
+from gpurent.core.errors import InvalidRequest
 from gpurent.ledger.selectors import balance_for, ledger_check
-from gpurent.payments.models import Deposit, PaymentIntent, WebhookDelivery
+from gpurent.payments.models import ChainObservation, Deposit, Payment, PaymentIntent, WebhookDelivery
+from gpurent.payments.received import payment_receive
 from gpurent.payments.services import intent_issue_for_order
 from gpurent.payments.webhooks import btcpay_signature
 
@@ -107,3 +110,39 @@ def test_webhook_invalid_invoice_rejects_the_open_intent(client, intent):
 def test_webhook_garbage_body_with_a_valid_signature_is_refused(client, payment_setup):
     assert post(client, b"not json").status_code == 400
     assert post(client, b"[1, 2]").status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("payment_id", "t" * 129), ("payment_id", "a" * 64 + "-" + "1" * 64)],
+    ids=["payment-id-over-the-column", "txid-index-over-the-column"],
+)
+def test_webhook_payment_id_longer_than_its_column_is_400_and_stores_nothing(client, intent, field, value):
+    """On PostgreSQL such an id was a DataError (a 500 that BTCPay retries forever); now a stable 400."""
+    response = post(client, event(intent, **{field: value}))
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+    assert not WebhookDelivery.objects.exists()
+    assert not Payment.objects.exists()
+    assert PaymentIntent.objects.get(pk=intent.pk).status == "awaiting_payment"
+
+
+def test_webhook_payment_id_at_the_column_length_is_credited(client, intent):
+    assert post(client, event(intent, payment_id="t" * 128)).json() == {"status": "payment credited"}
+    assert Payment.objects.get().txid == "t" * 128
+
+
+@pytest.mark.parametrize("txid", ["t" * 129, "", "   "])
+def test_payment_receive_refuses_a_txid_the_column_cannot_hold(intent, txid):
+    with pytest.raises(InvalidRequest):
+        payment_receive(intent_id=intent.pk, txid=txid, amount_units=intent.amount_units, source="operator")
+    assert not Payment.objects.exists()
+
+
+def test_a_watcher_skips_a_transfer_whose_txid_the_column_cannot_hold(intent, caplog):
+    """A node that answers an overlong transaction id does not stop the watcher with a database error."""
+    transfer = Transfer("tron", "USDT", "f" * 129, 0, intent.address, intent.amount_units, "block", 10, 30)
+    assert transfer_observe(transfer, required=19) is None
+    assert not ChainObservation.objects.exists()
+    assert not Payment.objects.exists()
+    assert "transaction id" in caplog.text

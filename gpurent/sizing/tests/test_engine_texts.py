@@ -179,6 +179,7 @@ VARIANTS: list[dict[str, str]] = [
         "master_weights": "on",
     },
     {"preset": "flux.1-dev", "workload": "lora", "image_size": "512", "activation_checkpointing": "on"},
+    {"preset": "cogvideox-2b", "workload": "diffusion", "weights": "fp16", "num_frames": "25", "vae_tiling": "on"},
 ]
 
 # Texts the form cannot bring onto the page: a zero-byte line is not shown (paged optimizer states, a step fused

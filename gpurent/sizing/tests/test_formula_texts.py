@@ -32,8 +32,8 @@ NOTATION |= {"adamw", "adam", "lion", "sgd", "adafactor"}  # optimizer names, as
 LOANWORDS = {"token", "embedding", "embeddings", "forward", "backward", "tensor"}
 SAME: dict[str, set[str]] = {
     "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser"},
-    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale"},
-    "tr": LOANWORDS,
+    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video"},
+    "tr": LOANWORDS | {"video"},  # "video" is the Vietnamese and Turkish word as well
 }
 WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][a-z]*(?:-[a-z]+)*(?![A-Za-z0-9_-])")
 

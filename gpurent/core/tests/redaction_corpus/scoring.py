@@ -4,9 +4,11 @@
   `secret_samples()` and the ordinary support texts in `clean/`.
 - **heldout**: `heldout/*.jsonl`, written and committed before the patterns were changed, never tuned on.
 - **heldout2**: `heldout2/*.jsonl`, written after the first round of changes with new wordings, never tuned on.
-- **heldout3**: `heldout3/*.jsonl`, pasted config files and code, written before the third round, never tuned on.
+- **heldout3**: `heldout3/*.jsonl`, pasted config files and code, written before the third round, not tuned on in
+  round 3; round 4 declared it consumed and looked at its misses, so it is no longer an independent measure.
 - **heldout4**: `heldout4/*.jsonl`, support requests with command lines, files and wallets, written by an engineer
   who did not read the patterns nor run the redactor on it, never tuned on.
+- **tuning3**, **tuning4**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, what rounds 3 and 4 were tuned on.
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -24,7 +26,7 @@ from . import clean_texts, secret_samples
 
 __all__ = ["PARTS", "Part", "Score", "load_part", "score"]
 
-PARTS = ("tuning", "tuning3", "heldout", "heldout2", "heldout3", "heldout4")
+PARTS = ("tuning", "tuning3", "tuning4", "heldout", "heldout2", "heldout3", "heldout4")
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
 

@@ -1,0 +1,49 @@
+"""Form fields shared by every HTML form of the shop.
+
+`UsdField` is the one money field: it parses by `Usd.parse`, the rule the API uses, so a form and an endpoint
+agree on what an amount is ("1e3", non-ASCII digits and padded text are not amounts) and the view gets exact
+cents, never a Decimal it has to convert again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.translation import gettext_lazy as _
+
+from .money import Usd
+
+__all__ = ["UsdField"]
+
+
+class UsdField(forms.Field):
+    """A US dollar amount with at most two decimals, cleaned to a `Usd`, between `min_value` and `max_value`."""
+
+    widget = forms.TextInput
+    default_error_messages = {"invalid": _('Enter a dollar amount with at most two decimals, e.g. "250.00".')}
+
+    def __init__(self, *, min_value: Usd, max_value: Usd, **kwargs: Any) -> None:
+        self.min_value, self.max_value = min_value, max_value
+        super().__init__(**kwargs)
+        self.validators.extend([MinValueValidator(min_value), MaxValueValidator(max_value)])
+
+    def to_python(self, value: Any) -> Usd | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, Usd):
+            return value
+        try:
+            # No strip: " 120" is refused here exactly as the API refuses it.
+            return Usd.parse(str(value))
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def prepare_value(self, value: Any) -> Any:
+        return value.to_api() if isinstance(value, Usd) else value
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        # A text input with a decimal keypad: a number input would let the browser submit "1e3" or a locale's
+        # "1,5" as it likes; the server's rule is the only one.
+        return {**super().widget_attrs(widget), "inputmode": "decimal", "autocomplete": "off"}

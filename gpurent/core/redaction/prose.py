@@ -1,0 +1,184 @@
+"""Secrets introduced by words rather than by an assignment: "my password is …", "private key (hex): …", "the
+token I generated yesterday, …, returns 403", "… (the api key)", in English, Spanish, Vietnamese and Turkish.
+
+`context.py` runs these with its own patterns (`CONTEXT_PATTERNS`) and checks each value the same way: the
+looser the wording, the more secret-like the value must be (decisions 0102, 0212).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .kinds import Kind
+from .vocabulary import BARE_KEY, NAMES_SOMETHING_ELSE, OWNER, PROSE_WORDS, VALUE
+
+__all__ = ["PROSE_PATTERNS", "VALUE_THEN_NAME"]
+# The value first, then what it is: "it's sk9F… (the api key)", "Xk3… is my token". It would try every long word of
+# a text, so it runs only where "(the", "is my", "= our"… occurs (`_NEEDS`).
+VALUE_THEN_NAME = re.compile(
+    r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
+    r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
+    rf"""(?P<key>{PROSE_WORDS}|key)\b"""
+)
+
+# (pattern, kind, rule), as in `context.CONTEXT_PATTERNS`.
+PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
+    # `(pass S3cret)`, `(pw: …)` in brackets
+    (
+        re.compile(
+            r"""(?i)\((?:pass|pw|pwd|password)[ \t]*[:=]?[ \t]+(?P<q>["']?)(?P<secret>[^\s"'()]{1,300})(?P=q)\)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # `pw: …`, `(pass: …)`
+    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{VALUE}"""), Kind.PASSWORD, "password"),
+    # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
+    # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,8}}?\s+"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
+            r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "prose",
+    ),
+    # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}|pwd)(?:\s+|\s*(?:[–—→?|]|-+>|=>)\s*)(?:0x)?(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{8,2000}?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # "contraseña: …", "mật khẩu root: …", "clave privada de MetaMask: …", "wandb key for the team: …", "access token
+    # for the S3 bucket, in case you need it: …", "private key (hex): …"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}|{OWNER}[ \t]+key){NAMES_SOMETHING_ELSE}"""
+            r"""(?:,?[ \t]+[\w.@()'’-]{1,20}){0,10}?"""
+            r"""[ \t]*:[ \t]*(?:0x)?"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "colon",
+    ),
+    # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
+            r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
+        ),
+        Kind.SECRET,
+        "prose",
+    ),
+    # the second half of a secret pasted in two parts: "and the rest: …", "second half of the key: …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>rest|remainder|second[ \t]+(?:half|part)|last[ \t]+part|part[ \t]*(?:2|two|b))"""
+            r"""(?:[ \t]+of[ \t]+(?:it|(?:the|my)[ \t]+\w+))?[ \t]*(?:is[ \t]*:?|:)[ \t]*(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # the key on the line after its name: "My API key:\n<key>", "private key below:\n<key>"
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}|key){NAMES_SOMETHING_ELSE}"""
+            r"""(?:[ \t]+[\w.@()'’-]{1,20}){0,4}[ \t]*:?[ \t]*\r?\n"""
+            r"""[ \t]*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{16,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
+        ),
+        Kind.SECRET,
+        "colon",
+    ),
+    # a bare "key" with an arrow, a dash, a colon or "is", a few words after it: "my OpenRouter key -> …", "the key
+    # – …", "Use this key to test: …", "key is …" (`BARE_KEY` leaves out public keys and keys that name things)
+    (
+        re.compile(
+            rf"""(?i){BARE_KEY}(?:(?:[ \t]+[\w.@()'’-]{{1,20}}){{0,6}}?[ \t]*"""
+            r"""(?:->|→|–|—|=>|:|\?|\||[ \t]is\b:?)|(?=[ \t]))[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{20,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "keylike",
+    ),
+    (VALUE_THEN_NAME, Kind.SECRET, "random"),
+    # a correction: "the right one is …", "the new key is …", "correct token: …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:right|correct|new|real|actual|current|valid|working)[ \t]+"""
+            r"""(?:one|key|token|secret|password))[ \t]+(?:is|was|:)[ \t]*:?[ \t]*(?:0x)?(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]{16,2000}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # an Ethereum key (0x and 64 hex digits, where an address has 40) after a bare "key" or "PK", or in a wallet
+    # library's `accounts: ["0x…"]` (Hardhat): "deployer key 0x…", "PK: 0x…"
+    (
+        re.compile(
+            rf"""(?i)(?:{BARE_KEY}|(?-i:\bPK|\bpk)|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
+            r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
+        ),
+        Kind.PRIVATE_KEY,
+        "ethkey",
+    ),
+    # an Ethereum key later in the sentence that names it: "my wallet private key so you can check, it is 0x…"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>private[ _-]?key|priv[ _-]?key|secret[ _-]?key|clave[ \t]+privada|llave[ \t]+privada"""
+            r"""|khóa[ \t]+riêng|özel[ \t]+anahtar)"""
+            # not across a sentence's end, and not when a transaction or an address is named in between
+            r"""(?:(?!\b(?:tx|txid|txn|transaction|hash|block|address|signature)\b)[^\n.;]){0,100}?"""
+            r"""(?<![0-9a-fA-F])(?:0x)?(?P<prose>[0-9a-fA-F]{64})"""
+            r"""(?![0-9a-zA-Z])"""
+        ),
+        Kind.PRIVATE_KEY,
+        "ethkey",
+    ),
+    # "… you emailed me, S3cret!, is rejected", "the token I generated yesterday, Czyw…, returns 403": the value
+    # between commas a few words after the name
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:[ \t]+[\w'’-]{{1,20}}){{0,6}}?,[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`,]{6,300})(?P=q),"""
+        ),
+        Kind.SECRET,
+        "prose",
+    ),
+    # "root / S3cret", "admin:S3cret@10.0.0.5" (no scheme), a usual admin user and a password
+    (
+        re.compile(rf"""(?i)(?<![\w./~-])(?:root|admin|administrator|ubuntu|postgres|sa)[ \t]+/[ \t]+{VALUE}"""),
+        Kind.PASSWORD,
+        "password",
+    ),
+    (
+        re.compile(
+            r"""(?<![\w.:/@-])[\w.-]{1,32}:(?P<secret>[^\s:/]{4,300})@"""
+            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "creds are admin / S3cret", "credentials: admin/S3cret", "login admin:S3cret"
+    (
+        re.compile(
+            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
+            rf"""[ \t]*{VALUE}"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:si|sı|m|niz|nız))[ \t]+(?P<q>["'`]?)"""
+            r"""(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+)

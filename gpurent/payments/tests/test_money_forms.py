@@ -1,0 +1,78 @@
+"""Every HTML money field parses amounts by the API's rule (`Usd.parse`): a field error, never a 500."""
+
+import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from gpurent.core.money import Usd
+from gpurent.payments.forms import PayoutForm, TopUpForm
+from gpurent.payments.models import Deposit, Payout
+
+TRON = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW"
+
+# Decimal() and forms.DecimalField take all of these; none is a dollar amount.
+BAD_AMOUNTS = [
+    "1e3",
+    "1E2",
+    "1E+3",
+    "١٢٠",  # Arabic-Indic digits
+    "۱۲۰",  # Extended Arabic-Indic (Persian) digits
+    "１２０",  # fullwidth digits
+    " 120",
+    "120 ",
+    "\t120",
+    "+120",
+    "1_000",
+    "1,000",
+    "120.001",
+    "NaN",
+    "Infinity",
+    "0x78",
+    "",
+    "99999999999999999999",
+]
+
+# Each money form of the shop, with the other fields it needs to be otherwise valid.
+MONEY_FORMS = [(TopUpForm, {}), (PayoutForm, {"pair": "USDT/tron", "address": TRON})]
+
+
+@pytest.mark.parametrize(("form_class", "other"), MONEY_FORMS, ids=lambda value: getattr(value, "__name__", ""))
+@pytest.mark.parametrize("amount", BAD_AMOUNTS)
+def test_a_money_form_refuses_what_usd_parse_refuses(db, form_class, other, amount):
+    form = form_class({**other, "amount_usd": amount})
+    assert not form.is_valid()
+    assert list(form.errors) == ["amount_usd"]
+
+
+@pytest.mark.parametrize(("form_class", "other"), MONEY_FORMS, ids=lambda value: getattr(value, "__name__", ""))
+def test_a_money_form_gives_exact_cents(db, form_class, other):
+    form = form_class({**other, "amount_usd": "120.5"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["amount_usd"] == Usd(12_050)
+
+
+@pytest.mark.parametrize(
+    ("form_class", "other", "low", "high"),
+    [(TopUpForm, {}, "4.99", "100000.01"), (PayoutForm, {"pair": "USDT/tron", "address": TRON}, "0.00", "100000.01")],
+)
+def test_a_money_form_keeps_its_limits(db, form_class, other, low, high):
+    for amount in [low, high, "-5"]:
+        assert list(form_class({**other, "amount_usd": amount}).errors) == ["amount_usd"], amount
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("amount", ["1e3", "1E2", "١٢٠", " 120 "])
+@pytest.mark.parametrize(
+    ("route", "other", "model"),
+    [("payments:top_up", {}, Deposit), ("payments:withdraw", {"pair": "USDT/tron", "address": TRON}, Payout)],
+)
+def test_the_pages_answer_a_bad_amount_with_a_message_and_store_nothing(
+    client, customer, payment_setup, route, other, model, amount
+):
+    client.force_login(customer)
+    response = client.post(reverse(route), {**other, "amount_usd": amount, "idempotency_key": f"k-{amount}"})
+    assert response.status_code == 302
+    assert [str(message) for message in get_messages(response.wsgi_request)] == [
+        'Enter a dollar amount with at most two decimals, e.g. "250.00".'
+    ]
+    assert not model.objects.exists()

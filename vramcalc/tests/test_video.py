@@ -1,0 +1,86 @@
+"""Video diffusion inference (decision 0223): latent frames, DiT tokens, the frame-batched 3D VAE decode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vramcalc import DiffusionOptions, DType, EstimateInput, InvalidInput, Precision, Workload, estimate
+from vramcalc.diffusion import DECODE, ENCODE
+from vramcalc.presets import get_preset
+from vramcalc.video import frames, latent_frames, pixels
+
+FP16 = Precision(weights=DType.FP16, compute=DType.FP16)
+
+
+def _video(preset: str = "cogvideox-2b", **kwargs: Any) -> EstimateInput:
+    return EstimateInput(model=get_preset(preset), workload=Workload.DIFFUSION, precision=FP16, **kwargs)
+
+
+def test_defaults_and_latent_frames_of_the_causal_vae() -> None:
+    inp = _video()
+    spec = get_preset("cogvideox-2b").diffusion
+    assert spec is not None
+    assert (frames(inp, spec), latent_frames(inp, spec), pixels(inp, spec)) == (49, 13, (480, 720))
+    assert latent_frames(_video(diffusion=DiffusionOptions(num_frames=81)), spec) == 21
+    assert latent_frames(_video(diffusion=DiffusionOptions(num_frames=1)), spec) == 1
+
+
+def test_denoiser_tokens_are_latent_frames_times_latent_patches_plus_the_prompt() -> None:
+    result = estimate(_video(diffusion=DiffusionOptions(guidance=False)))
+    tokens = 13 * (480 // 16) * (720 // 16) + 226
+    assert result.bytes_of("activations") == tokens * 10 * 1920 * 2
+    activations = result.component("activations")
+    assert activations is not None
+    assert "13 latent frames" in activations.assumption
+
+
+def test_decode_working_set_is_one_pass_and_the_clip_is_kept() -> None:
+    result = estimate(_video())
+    working = 9 * 480 * 720 * 256 * ((6 + 3) * 2 + 4)  # 2 latent frames per pass: at most 9 frames
+    clip = 2 * 49 * 480 * 720 * 3 * 2
+    assert result.bytes_of("vae_decode") == working + clip
+    longer = estimate(_video(diffusion=DiffusionOptions(num_frames=97)))
+    assert longer.bytes_of("vae_decode") - result.bytes_of("vae_decode") == 2 * 48 * 480 * 720 * 3 * 2
+
+
+def test_tiling_decodes_one_240x360_tile_per_pass() -> None:
+    tiled = estimate(_video(diffusion=DiffusionOptions(vae_tiling=True)))
+    assert tiled.bytes_of("vae_decode") == 9 * 240 * 360 * 256 * 22 + 2 * 49 * 480 * 720 * 3 * 2
+
+
+def test_offload_peak_is_the_largest_phase_and_t5_keeps_wo_in_fp32() -> None:
+    resident = estimate(_video())
+    offload = estimate(_video(diffusion=DiffusionOptions(cpu_offload=True, vae_tiling=True)))
+    assert offload.peak_bytes < resident.peak_bytes
+    assert offload.peak_phase == ENCODE  # tiled decode is smaller than the fp16 T5-XXL
+    assert resident.peak_phase == DECODE
+    t5 = (4_762_310_656 - 1_006_632_960) * 2 + 1_006_632_960 * 4
+    assert resident.bytes_of("text_encoder_weights") == t5
+
+
+def test_eager_attention_adds_token_squared_scores() -> None:
+    fused = estimate(_video())
+    eager = estimate(_video(flash_attention=False))
+    tokens = 13 * 30 * 45 + 226
+    assert eager.bytes_of("activations") - fused.bytes_of("activations") == 2 * 30 * tokens * tokens * 2 * 2
+
+
+def test_frames_on_an_image_model_and_video_training_are_refused() -> None:
+    with pytest.raises(InvalidInput, match="video model"):
+        EstimateInput(
+            model=get_preset("sdxl-base-1.0"), workload=Workload.DIFFUSION, diffusion=DiffusionOptions(num_frames=16)
+        )
+    with pytest.raises(InvalidInput, match="not modelled"):
+        EstimateInput(model=get_preset("cogvideox-2b"), workload=Workload.LORA)
+    with pytest.raises(InvalidInput):
+        DiffusionOptions(num_frames=-1)
+
+
+def test_image_models_are_unchanged_by_the_video_path() -> None:
+    spec = get_preset("sdxl-base-1.0").diffusion
+    assert spec is not None
+    assert not spec.is_video
+    inp = EstimateInput(model=get_preset("sdxl-base-1.0"), workload=Workload.DIFFUSION)
+    assert (frames(inp, spec), latent_frames(inp, spec), pixels(inp, spec)) == (1, 1, (1024, 1024))
