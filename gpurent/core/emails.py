@@ -21,6 +21,7 @@ import logging
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
+from uuid import UUID
 
 from django.apps import apps
 from django.conf import settings
@@ -72,11 +73,14 @@ _MODEL = "__model__"
 def _stored(value: Any) -> Any:
     """`value` as JSON: a model instance becomes a reference read again when rendering, a lazy string text."""
     if isinstance(value, models.Model):
-        return {_MODEL: value._meta.label_lower, "pk": value.pk}
+        pk = value.pk if isinstance(value.pk, int) else str(value.pk)  # a UUID key as text
+        return {_MODEL: value._meta.label_lower, "pk": pk}
     if isinstance(value, Promise):
         return str(value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
+    if isinstance(value, UUID):
+        return str(value)
     if isinstance(value, (list, tuple)):
         return [_stored(item) for item in value]
     if isinstance(value, dict):

@@ -1,6 +1,7 @@
 """Emails a dead worker left unsent are sent by the next run, once (issue 15)."""
 
 from datetime import timedelta
+from uuid import uuid4
 
 import pytest
 from django.core import mail
@@ -111,3 +112,14 @@ def test_an_order_email_lost_in_a_crash_is_sent_by_the_sweep_with_the_order_read
     assert order.ref in message.subject
     assert "Hello Ada," in message.body
     assert order.ref in message.body
+
+
+def test_a_context_with_a_uuid_keyed_model_is_stored_and_read_again(django_capture_on_commit_callbacks, settings):
+    from gpurent.core.emails import _loaded, _stored
+    from gpurent.payments.models import PaymentIntent
+
+    intent = PaymentIntent(pk=uuid4())
+    stored = _stored({"intent": intent, "id": intent.pk})
+    assert stored == {"intent": {"__model__": "payments.paymentintent", "pk": str(intent.pk)}, "id": str(intent.pk)}
+    with pytest.raises(PaymentIntent.DoesNotExist):  # read again by its key (none saved here)
+        _loaded(stored)
