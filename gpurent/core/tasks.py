@@ -19,11 +19,17 @@ from django.conf import settings
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-__all__ = ["MAX_ATTEMPTS", "tasks_reclaim"]
+__all__ = ["MAX_ATTEMPTS", "WorkerDied", "tasks_reclaim"]
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 2  # the first run and one retry
+
+
+class WorkerDied(Exception):
+    """Recorded as the `exception_class_path` of a task whose worker died in every attempt; never raised.
+
+    django-tasks imports that path when a result's `exception_class` is read, so it must name a class."""
 
 
 def tasks_reclaim(*, now: datetime) -> int:
