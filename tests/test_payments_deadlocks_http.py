@@ -149,7 +149,7 @@ def test_confirmations_while_an_operator_fails_other_orders_with_a_refund(server
     requests += [
         (
             f"/backoffice/backoffice/provisioningdesk/{order.pk}/change/",
-            f"csrfmiddlewaretoken={csrf}&action=failed&reason=no+machine&port=22".encode(),
+            f"csrfmiddlewaretoken={csrf}&idempotency_key=fail-{order.pk}&action=failed&reason=no+machine&port=22".encode(),
             {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
         )
         for order in to_fail

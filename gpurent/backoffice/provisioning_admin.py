@@ -13,14 +13,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, IntegerField, QuerySet, Value, When
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
@@ -121,14 +121,20 @@ class ProvisioningDeskAdmin(DeskAdmin):
         return TemplateResponse(request, "backoffice/provision_order.html", context)
 
     def _act(self, request: HttpRequest, order: Any, data: dict[str, Any]) -> HttpResponse:
-        try:
+        """Start, mark ready or failed, once per the page's idempotency key (a double submit acts once)."""
+        done = reverse("admin:backoffice_provisioningdesk_changelist")
+
+        def act() -> Outcome:
+            current = order
             if data["action"] == "preparing":
-                provision_start(order=order, actor=_operator(request))
+                provision_start(order=current, actor=_operator(request))
             elif data["action"] == "failed":
-                provision_fail(order=order, actor=_operator(request), reason=data["reason"] or "could not be provided")
+                provision_fail(
+                    order=current, actor=_operator(request), reason=data["reason"] or "could not be provided"
+                )
             else:
-                if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
-                    order = provision_start(order=order, actor=_operator(request))
+                if current.provisioning_status == ProvisioningStatus.NOT_STARTED:
+                    current = provision_start(order=current, actor=_operator(request))
                 access = AccessDetails(
                     data["host"] or "",
                     data["port"] or 22,
@@ -137,12 +143,10 @@ class ProvisioningDeskAdmin(DeskAdmin):
                     data["one_time_secret"] or "",
                     data["jupyter_url"] or "",
                 )
-                provision_ready(order=order, actor=_operator(request), access=access)
-        except ApplicationError as error:
-            messages.error(request, error.message)
-            return HttpResponseRedirect(request.path)
-        messages.success(request, _("Order %(ref)s updated.") % {"ref": order.ref})
-        return HttpResponseRedirect(reverse("admin:backoffice_provisioningdesk_changelist"))
+                provision_ready(order=current, actor=_operator(request), access=access)
+            return Outcome(200, {"message": str(_("Order %(ref)s updated.")) % {"ref": order.ref}, "redirect": done})
+
+        return form_action(request, act, back=request.path)
 
 
 @admin.register(MachineRequest)

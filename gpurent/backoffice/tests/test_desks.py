@@ -138,6 +138,22 @@ def test_a_double_submitted_rejection_acts_once_and_answers_the_same(client, sta
     assert PaymentIntent.objects.get(pk=reported_intent.pk).status == "rejected"
 
 
+def test_a_double_submitted_provisioning_decision_acts_once(client, staff, reported_intent):
+    from gpurent.payments.verification import intent_confirm
+
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    order = Order.objects.get(pk=reported_intent.order_id)
+    client.force_login(staff("provisioning"))
+    url = f"{PROVISIONING_DESK}{order.pk}/change/"
+    assert 'name="idempotency_key"' in client.get(url).content.decode()
+    form = {"action": "preparing", "reason": "", "port": "22", "idempotency_key": "desk-3"}
+    first = client.post(url, form, follow=True)
+    second = client.post(url, form, follow=True)  # the same page submitted twice: the first answer again
+    assert first.redirect_chain == second.redirect_chain == [("/backoffice/backoffice/provisioningdesk/", 302)]
+    assert [str(m) for m in second.context["messages"]] == []  # no error, no second "updated"
+    assert Order.objects.get(pk=order.pk).provisioning_status == "preparing"
+
+
 def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):
     from gpurent.payments.verification import intent_confirm
 
