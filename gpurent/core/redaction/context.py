@@ -196,6 +196,8 @@ _PLACEHOLDER_WORDS = frozenset(
         "changeme",
         "example",
         "placeholder",
+        "yes",  # MySQL's "(using password: YES)" (0213)
+        "no",
     ]
 )
 _PLACEHOLDER = re.compile(
@@ -246,6 +248,7 @@ def _random_like(value: str) -> bool:
 _PASSWORD_NAME = re.compile(
     r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
 )
+_NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
@@ -275,6 +278,12 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     if is_placeholder(value) or _FLAG.fullmatch(value):
         return None  # `mysql -u root -p -h db`: the next flag, not a value
     normalized = re.sub(r"[^a-z]", "", key.lower())
+    if normalized.endswith(("signingkey", "fingerprint")):
+        return None  # `git config user.signingkey 3AA5C34371567BD2`: a public key's id, not a secret (0213)
+    if _NAMES_A_SECRET_OBJECT.search(normalized):
+        return None  # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds it (0213)
+    if len(value) < 4 and not any(char.isalnum() for char in value):
+        return None  # "Password: ✔ Token: ✔": a check mark, not a value (0213)
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default
     if "secretaccesskey" in normalized or (normalized.startswith("aws") and "secret" in normalized):
         kind = Kind.AWS_SECRET_KEY
@@ -282,6 +291,10 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         kind = Kind.PRIVATE_KEY
     if rule in {"any", "flag", "login"}:
         return kind
+    if rule == "pipe":  # `echo VALUE | … login`: `echo y | sudo -S …` answers a prompt, `echo ada:$PW | chpasswd` is a
+        # variable (0213); `user:password` for chpasswd keeps its user
+        secret = value.split(":", 1)[1] if ":" in value else value
+        return kind if len(secret) >= 4 and not is_placeholder(secret) else None  # "yes" is a placeholder word
     if rule == "userpass":  # `-u USER -p VALUE`: not a port (`docker run -u 1000 -p 8080:80`), not a word
         strong = any(char.isdigit() or char in "!@#$%^&*+=?~" for char in value) or (
             any(char.isupper() for char in value[1:]) and any(char.islower() for char in value)
@@ -363,6 +376,13 @@ _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
 _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
+# A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key (0213).
+_DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
+# A YAML tag in place of a value: `password: !vault |` (Ansible), `!Ref DbPassword` (CloudFormation).
+_YAML_TAG = re.compile(r"![A-Za-z][A-Za-z0-9_]*")
+_YAML_TAG_VALUE = re.compile(r"[ \t]+\S")  # a tag is followed by what it tags; `password: !Secret1` alone is a value
+
+
 # Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
 _NEEDS = {VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
 
@@ -379,6 +399,12 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
+            if _DIGEST_BEFORE.search(text, max(0, span[0] - 8), span[0]) or (
+                _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, span[1])
+            ):
+                continue  # "fingerprint SHA256:…" is a digest; `password: !vault |` an Ansible tag, its value below
+            if value.endswith(":") and value[:-1].isalpha():
+                continue  # "login: ada / password: …": the next field's label, not a value (0213)
             if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
                 continue  # "password: at least 12 characters": a sentence, not a value
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""

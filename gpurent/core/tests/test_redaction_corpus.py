@@ -17,6 +17,8 @@ FLOORS = {
     "tuning": (0.99, 0.01),
     "tuning3": (0.99, 0.01),
     "tuning4": (0.99, 0.01),
+    # round 5 (0213): clean texts about keys written for the round-4 rules; 100 % and 0 % after round 5
+    "tuning5": (0.99, 0.01),
     # measured after round 4: 100 %, 98.2 %, 100 % (held-out 3 was consumed by round 4), all at 0 %
     "heldout": (0.99, 0.01),
     "heldout2": (0.97, 0.01),
