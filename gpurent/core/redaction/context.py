@@ -19,6 +19,12 @@ from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
+_TABLE_ROW = re.compile(
+    rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
+    r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
+)
+_TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
+
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `password = "…"`, `DB_PASSWORD: …`, `"SecretAccessKey": "…"`, `?access_token=…`, `x-api-key: …`,
@@ -50,15 +56,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "pair",  # checked as "named", but over two lines
     ),
-    # a Markdown table row: `| api_key | sk9F… |`
-    (
-        re.compile(
-            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
-            r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
-        ),
-        Kind.SECRET,
-        "named",
-    ),
+    # a Markdown table row: `| api_key | sk9F… |` (not its header row, `| password | status |` above `|---|`)
+    (_TABLE_ROW, Kind.SECRET, "named"),
     # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
     (
         re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
@@ -257,6 +256,10 @@ _NOT_KEY = re.compile(
     r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*"
     # names, not values: `ERR_401_UNAUTHORIZED_REQUEST`, `max_position_embeddings`; a GPG fingerprint in capitals
     r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})|0x[0-9a-f]{40}|0x[0-9a-fA-F]{64}"
+    # a public key in base64, by the fixed start of its encoding: DER SubjectPublicKeyInfo (Ed25519, EC P-256,
+    # RSA-2048/4096; a private key's PKCS#8 starts differently) or an OpenSSH public key blob (0213)
+    r"|(?-i:(?:MCowBQYDK2VwAyEA|MFkwEwYHKoZIzj0CAQ|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|AAAAC3NzaC1lZDI1NTE5"
+    r"|AAAAB3NzaC1yc2E|AAAAE2VjZHNhLXNoYTIt)[A-Za-z0-9+/=]*)"
 )
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
@@ -403,6 +406,8 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
                 _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, span[1])
             ):
                 continue  # "fingerprint SHA256:…" is a digest; `password: !vault |` an Ansible tag, its value below
+            if pattern is _TABLE_ROW and _TABLE_HEADER.match(text, span[1]):
+                continue  # a table's header row names its columns (0213)
             if value.endswith(":") and value[:-1].isalpha():
                 continue  # "login: ada / password: …": the next field's label, not a value (0213)
             if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):

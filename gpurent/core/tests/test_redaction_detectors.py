@@ -370,6 +370,8 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
         "Password: ✔ Token: ✔ Region: ✘",
         "auth:\n  passwordSecret: db-pass",
+        "key: MCowBQYDK2VwAyEA" + "Ab3dE9" * 7 + "x=   (public, from openssl pkey -pubout)",
+        "| password | status |\n|---|---|\n| root | changed 8 days ago |",
     ],
 )
 def test_look_alikes_stay(text):

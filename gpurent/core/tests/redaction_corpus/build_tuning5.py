@@ -63,6 +63,11 @@ def _near_the_narrowed_rules(f: Fakes) -> list[Sample]:
         one("API key: {s} (the new one, the old one is revoked)", key),
         one("key fingerprint is fine; the key itself: {s}", key),
         one("Password: {s} Token: ✔", p),
+        one(
+            "key: {s}   (the private one, from `openssl genpkey -algorithm ed25519`)",
+            lambda: "MC4CAQAwBQYDK2VwBCIEI" + f.pick(B64, 27),
+        ),
+        one("| service | password |\n|---|---|\n| password | {s} |", p),
     ]
 
 

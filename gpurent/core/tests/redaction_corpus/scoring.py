@@ -8,8 +8,8 @@
   round 3; round 4 declared it consumed and looked at its misses, so it is no longer an independent measure.
 - **heldout4**: `heldout4/*.jsonl`, support requests with command lines, files and wallets, written by an engineer
   who did not read the patterns nor run the redactor on it, never tuned on.
-- **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4 and 5 were
-  tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
+- **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
+  and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the

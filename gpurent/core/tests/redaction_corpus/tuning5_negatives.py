@@ -478,8 +478,78 @@ def _support_pastes(f: Fakes) -> list[str]:
     ]
 
 
+def _api_and_files(f: Fakes) -> list[str]:
+    """Batch 4, written after batch 3 was fixed: API responses, headers, env files and XML without a secret."""
+    n = f.rng.randint
+    jwt_header = base64.urlsafe_b64encode(json.dumps({"alg": "RS256", "typ": "JWT", "kid": f.hex(16)}).encode())
+    return [
+        f"MAX_TOKENS={n(256, 8192)}\nKEY_PREFIX=gpurent\nTOKENIZER=meta-llama/Llama-3.1-8B\nSECRET_SOURCE=vault",
+        f"TOKEN_TTL={n(60, 86400)}\nPASSWORD_HASHER=argon2\nAPI_KEY_HEADER=X-Api-Key",
+        f"KEYCLOAK_URL=https://sso.acme.dev\nKEYCLOAK_REALM=ml\nKEYCLOAK_CLIENT_ID=trainer-{n(1, 9)}",
+        f'{{"api_key_id": "{f.hex(12)}", "name": "ci", "created_at": "2026-11-02T10:00:00Z", "last_used": null}}',
+        f'{{"token_type": "bearer", "expires_in": {n(600, 7200)}, "scope": "orders:read"}}',
+        f'{{"error": {{"code": "invalid_token", "message": "The access token expired at 2026-12-0{n(1, 3)}T10:00:00Z"}}}}',
+        f'{{"key": "{f.uuid()}", "status": "revoked"}}',
+        f'{{"keys": [{{"id": {n(100, 999)}, "label": "laptop"}}, {{"id": {n(100, 999)}, "label": "ci"}}]}}',
+        f'{{"password_changed_at": "2026-11-30T08:{n(10, 59)}:00Z", "mfa": true}}',
+        f"JWT header (decoded from the error, no payload): {jwt_header.decode().rstrip('=')}",
+        f"Stripe-Signature: t={n(1700000000, 1800000000)},v1={f.hex(64)}",
+        f"X-Hub-Signature-256: sha256={f.hex(64)}",
+        f"X-Gpurent-Signature: sha256={f.hex(64)} (we verify it with the webhook secret, which I won't paste)",
+        f"webhook delivery {f.uuid()} failed: signature mismatch (expected sha256={f.hex(64)})",
+        f"<ListBucketResult><Name>datasets</Name><Contents><Key>shards/{n(0, 999):05d}.tar</Key><ETag>&quot;{f.hex(32)}&quot;</ETag><Size>{n(10**8, 10**9)}</Size></Contents></ListBucketResult>",
+        f"<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>ckpt/step-{n(1000, 9999)}.pt</Key><RequestId>{f.pick(UPPER, 16)}</RequestId></Error>",
+        f"<Error><Code>InvalidAccessKeyId</Code><Message>The AWS Access Key Id you provided does not exist in our records.</Message><RequestId>{f.pick(UPPER, 16)}</RequestId></Error>",
+        f"<KeyId>arn:aws:kms:us-east-1:{n(10**11, 10**12 - 1)}:key/{f.uuid()}</KeyId>",
+        f"<TokenCount>{n(100, 99999)}</TokenCount>",
+        '<Password Required="true" MinLength="12" />',
+        '<connectionStrings><add name="db" connectionString="Server=db;Database=shop;Integrated Security=true" /></connectionStrings>',
+        f"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE{f.pick(B64, 86)}==  <- the EC public key from the device",
+        f"MCowBQYDK2VwAyEA{f.pick(B64, 43)}= is the Ed25519 public key we pin",
+        f"key: MCowBQYDK2VwAyEA{f.pick(B64, 43)}=   (public, from `openssl pkey -pubout`)",
+        f"| run | tokens | key metric |\n|---|---|---|\n| {n(1, 9)} | {n(10**6, 10**7)} | loss {n(1, 3)}.{n(10, 99)} |",
+        f"| key id | created | last used |\n|---|---|---|\n| {f.hex(12)} | 2026-11-02 | 2026-12-01 |",
+        f"| password | status |\n|---|---|\n| root | changed {n(2, 9)} days ago |",
+        f"| GPU | UUID |\n|---|---|\n| 0 | GPU-{f.uuid()} |",
+        "key = jax.random.PRNGKey(0)\nkey, subkey = jax.random.split(key)",
+        f"torch.manual_seed({n(0, 9999)}); generator key {n(0, 9999)}",
+        "cache_key = f'{model}-{dtype}-{seq_len}'",
+        "token = next(iter(dataloader))['input_ids'][0, 0].item()",
+        "if password is None:\n    raise ValueError('password required')",
+        "def check_token(token: str) -> bool:\n    return hmac.compare_digest(token, expected)",
+        "secret = Secret(name='hf-token', namespace='ml')",
+        "api_key = request.headers.get('X-Api-Key')",
+        "password=getpass.getpass()",
+        "token=$(cat /run/secrets/hf_token)",
+        "KEY=$(openssl rand -hex 32)",
+        "read -s -p 'Password: ' PW && export PGPASSWORD=$PW",
+        f"the key is valid for {n(30, 365)} days and bound to IP 198.51.100.{n(2, 250)}",
+        f"token #{n(1000, 9999)} in the log belongs to another user? It says user_id={n(1000, 9999)}",
+        f"secret rotation job ran at 03:{n(10, 59)}, {n(2, 9)} secrets rotated, 0 failed",
+        f"passwords rotated for {n(2, 20)} machines, report attached (no passwords in it)",
+        f"key-value store latency p99 {n(2, 40)} ms, keys {n(10**5, 10**7)}",
+        f"the tokens per second dropped from {n(100, 200)} to {n(20, 99)} after the driver update to 550.{n(10, 99)}",
+        f"My access key works for ListBuckets but PutObject gives AccessDenied, policy version {n(1, 9)}",
+        f"Password for order {n(4000, 4999)}'s Jupyter: I changed it and it still asks for the old one.",
+        "The secret key you show once: I saved it, but where do I see which key is which later?",
+        f"Key 'gpu-{n(1, 30)}' not found in inventory (ansible).",
+        f"KeyError: 'gpu-{n(1, 30)}'",
+        'key error when loading the checkpoint: unexpected key(s) in state_dict: "module.lm_head.weight"',
+        f'Missing key(s) in state_dict: "model.layers.{n(0, 31)}.self_attn.q_proj.weight".',
+        f"tokenizer.json: {n(2, 9)}.{n(10, 99)} MB, tokenizer_config.json: {n(1, 9)} kB",
+        f"checkpoint key: model.layers.{n(0, 31)}.mlp.down_proj.weight shape [{n(1024, 8192)}, {n(1024, 8192)}]",
+        "Les clés API sont dans le tableau de bord ?",
+        "¿Dónde veo la clave API? En el panel no aparece.",
+        "Khóa API nằm ở đâu trong bảng điều khiển?",
+        "API anahtarı panelde nerede?",
+        f"la clave API que creé el día {n(1, 28)} ya no aparece",
+        f"mật khẩu root trên máy gpu-{n(1, 30)} không đúng nữa",
+        f"gpu-{n(1, 30)} makinesindeki root şifresi artık çalışmıyor",
+    ]
+
+
 def negatives(f: Fakes) -> list[str]:
     out: list[str] = []
-    for family in (_prose, _ids_near_keys, _commands, _files, _round4_lookalikes, _support_pastes):
+    for family in (_prose, _ids_near_keys, _commands, _files, _round4_lookalikes, _support_pastes, _api_and_files):
         out.extend(family(f))
     return out
