@@ -221,7 +221,7 @@ def _is_path(value: str) -> bool:
 def is_placeholder(value: str) -> bool:
     """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
     lowered = value.lower()
-    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.")):
+    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.", "file://", "fileb://")):
         return True
     return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
 
@@ -247,6 +247,7 @@ def _random_like(value: str) -> bool:
 _PASSWORD_NAME = re.compile(
     r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
 )
+_GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 _NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
@@ -285,6 +286,8 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         return None  # `git config user.signingkey 3AA5C34371567BD2`: a public key's id, not a secret (0213)
     if _NAMES_A_SECRET_OBJECT.search(normalized):
         return None  # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds it (0213)
+    if _GPU_UUID.match(value):
+        return None  # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request (0213)
     if len(value) < 4 and not any(char.isalnum() for char in value):
         return None  # "Password: ✔ Token: ✔": a check mark, not a value (0213)
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default

@@ -372,6 +372,8 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "auth:\n  passwordSecret: db-pass",
         "key: MCowBQYDK2VwAyEA" + "Ab3dE9" * 7 + "x=   (public, from openssl pkey -pubout)",
         "| password | status |\n|---|---|\n| root | changed 8 days ago |",
+        "GPU-42062d52-823a-4fb4-a527-c3c45a9a6bd5 (the token of the MIG slice? no, the UUID) fails",
+        "aws ssm put-parameter --name /prod/db-password --type SecureString --value file://pw.txt",
     ],
 )
 def test_look_alikes_stay(text):

@@ -68,6 +68,8 @@ def _near_the_narrowed_rules(f: Fakes) -> list[Sample]:
             lambda: "MC4CAQAwBQYDK2VwBCIEI" + f.pick(B64, 27),
         ),
         one("| service | password |\n|---|---|\n| password | {s} |", p),
+        one("aws ssm put-parameter --name /prod/db-password --type SecureString --value '{s}'", p),
+        one("{s} (the api key) — the GPU is GPU-0b1c2d3e-aaaa-bbbb-cccc-0123456789ab", key),
     ]
 
 

@@ -548,8 +548,59 @@ def _api_and_files(f: Fakes) -> list[str]:
     ]
 
 
+def _last_rules(f: Fakes) -> list[str]:
+    """Batch 5: the round-4 rules batches 1–4 reached least (value before its name, corrections, positions)."""
+    n = f.rng.randint
+    return [
+        f"run-{f.hex(8)}-{n(10, 99)} (the api key's label in W&B) is the one I mean",
+        f"{f.hex(12)} (the key id, not the key) shows in the audit log",
+        f"trainer-{n(1000, 9999)}-eu (the token name) expired",
+        f"GPU-{f.uuid()} (the token of the MIG slice? no, the UUID) is the one that fails",
+        f"the correct one is order {n(4000, 4999)}-B, the other was a duplicate",
+        f"the new key is listed as key_{n(10, 99)} in the dashboard",
+        f"the current token is the one created 2026-12-0{n(1, 3)}, the old one is revoked",
+        "correct password: yes, verified twice. correct user: ada. still 401",
+        f"and the rest: {n(2, 9)} A100s are idle, {n(2, 9)} are busy",
+        "creds: ada / the usual, from the team vault",
+        "login user / pass are the same as for the web console",
+        "root / root is not allowed on your images, right?",
+        f"ada:{n(2000, 9000)}@gpu-{n(1, 30)} is how I reach the notebook (user, port, host)",
+        "net user ada /active:yes",
+        "net user Administrator /passwordreq:yes",
+        "aws ssm put-parameter --name /prod/db-password --type SecureString --value file://pw.txt",
+        "az keyvault secret set --vault-name ml-kv --name hf-token --file hf_token.txt",
+        "cat ~/.vast_api_key\ncat: /root/.vast_api_key: No such file or directory",
+        "$ cat ~/.config/gpurent/token\n(empty file?)",
+        "pw reset done, thanks",
+        f"pwd\n/home/ada/runs/{f.hex(8)}",
+        f"PWD=/home/ada/runs/exp-{n(10, 99)}",
+        "pw: see previous ticket",
+        "pass rate: 97% on the eval set",
+        f"passes: {n(2, 5)}, epochs: {n(3, 30)}, batch: {n(8, 64)}",
+        f"requirepass is set in redis.conf (I checked with CONFIG GET, it returns a value of {n(20, 40)} chars)",
+        "ConvertTo-SecureString -String $env:ADMIN_PW -AsPlainText -Force",
+        "auth=(user, os.environ['PW'])",
+        "curl -u $GPURENT_TOKEN: https://api.gpurent.example/v1/me",
+        f"my MetaMask private key? never. the wallet address is 0x{f.hex(40)} and the approval tx 0x{f.hex(64)}",
+        f"Phantom: exported the public key only: {f.solana_address()}",
+        f"keypair pubkey {f.solana_address()}, keypair file mode 600",
+        f"id.json has 64 numbers, the first one is {n(0, 255)} — is that normal?",
+        f"hex of the public key: {f.hex(64)} (32 bytes, ed25519)",
+        f"the base64 public key: {base64.b64encode(f.raw(32)).decode()}",
+    ]
+
+
 def negatives(f: Fakes) -> list[str]:
     out: list[str] = []
-    for family in (_prose, _ids_near_keys, _commands, _files, _round4_lookalikes, _support_pastes, _api_and_files):
+    for family in (
+        _prose,
+        _ids_near_keys,
+        _commands,
+        _files,
+        _round4_lookalikes,
+        _support_pastes,
+        _api_and_files,
+        _last_rules,
+    ):
         out.extend(family(f))
     return out
