@@ -220,6 +220,9 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 # many changes an account may ask for per window, as [(seconds, count), ...] (counted on the outbox rows).
 EMAIL_CHANGE_LINK_HOURS = 24
 EMAIL_CHANGE_RATE_LIMITS = [(3600, 3), (86400, 10)]
+# Registration attempts (HTML and API, accepted or refused) one client address may make per window, as
+# [(seconds, count), ...], counted in the default cache (gpurent/accounts/throttling.py, decision 0111).
+REGISTRATION_RATE_LIMITS = [(3600, 10), (86400, 30)]
 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True

@@ -17,6 +17,7 @@ from gpurent.core.schemas import InputSchema
 
 from .models import TOKEN_SCHEME
 from .services import api_token_issue, user_register
+from .throttling import registration_throttle
 
 router = Router(tags=["auth"])
 
@@ -80,14 +81,16 @@ class TokenOut(Schema):
 
 @router.post(
     "/register",
-    response={201: UserOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    response={201: UserOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut, 429: ErrorOut},
     summary="Create an account",
 )
 def register(request: HttpRequest, payload: RegisterIn) -> Status[Any]:
     """Create a customer account. 409 `email_taken` when an account already uses the email; 422
     `weak_password` when the password is too short or too common, `invalid_request` for other invalid
-    fields; 400 when the body is not JSON. Nothing is logged in: ask for a token next
-    (`POST /api/v1/auth/tokens`)."""
+    fields; 400 when the body is not JSON; 429 `rate_limited` after too many registration attempts from
+    this address (`REGISTRATION_RATE_LIMITS`, whatever the email). Nothing is logged in: ask for a token
+    next (`POST /api/v1/auth/tokens`)."""
+    registration_throttle(request)
     user = user_register(request=None, **payload.dict())
     return Status(201, user)
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.errors import ApplicationError, InvalidRequest
 
-__all__ = ["EmailTaken", "InvalidCredentials", "WeakPassword"]
+__all__ = ["EmailTaken", "InvalidCredentials", "RegistrationRateLimited", "WeakPassword"]
 
 
 class InvalidCredentials(ApplicationError):
@@ -29,6 +29,16 @@ class EmailTaken(InvalidRequest):
     code = "email_taken"
     status = 409
     default_message = _("An account with this email already exists. Log in, or reset your password if you forgot it.")
+
+
+class RegistrationRateLimited(ApplicationError):
+    """Too many registration attempts from one client address (`REGISTRATION_RATE_LIMITS`): 429, whatever the
+    email, so that "email taken" cannot be used to test addresses without end (decision 0111)."""
+
+    code = "rate_limited"
+    status = 429
+    replayable = False
+    default_message = _("Too many registration attempts from your network. Try again in an hour.")
 
 
 class WeakPassword(InvalidRequest):

@@ -15,6 +15,7 @@ from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -28,6 +29,7 @@ from django.views.i18n import set_language as django_set_language
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome, form_action
 
+from .errors import RegistrationRateLimited
 from .forms import (
     EmailChangeForm,
     LoginForm,
@@ -51,6 +53,7 @@ from .services import (
     user_language_set,
     user_register,
 )
+from .throttling import registration_throttle
 from .two_factor import recovery_codes_left, two_factor_enabled
 
 LOGIN_TEMPLATE = "accounts/login.html"
@@ -75,6 +78,15 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:account")
     form = RegistrationForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            registration_throttle(request)  # before the form looks the email up (decision 0111)
+        except RegistrationRateLimited as error:
+            # Unbound (with what was typed, but the password): validating would look the email up.
+            form = RegistrationForm(initial={k: request.POST.get(k, "") for k in ("first_name", "last_name", "email")})
+            form.errors[NON_FIELD_ERRORS] = form.error_class([error.message], error_class="nonfield")
+            context = {"form": form, "next": _safe_next(request) or ""}
+            return render(request, "accounts/register.html", context, status=error.status)
     if request.method == "POST" and form.is_valid():
         try:
             user = user_register(request=request, **form.cleaned_data)

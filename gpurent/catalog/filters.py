@@ -11,6 +11,9 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.core.forms import UsdField
+from gpurent.core.money import Usd
+
 from .enums import Stack, Term, Vendor
 from .models import GpuModel
 
@@ -51,11 +54,9 @@ class CatalogFilterForm(forms.Form):
     vendor = forms.ChoiceField(label=_("Vendor"), choices=[("", _("Any vendor")), *Vendor.choices], required=False)
     stack = forms.ChoiceField(label=_("Software"), choices=[("", _("Any stack")), *Stack.choices], required=False)
     term = forms.TypedChoiceField(label=_("Term"), choices=Term.choices, coerce=int, required=False, empty_value=None)
-    max_price = forms.IntegerField(
-        label=_("Max. price of one lot (USD)"),
-        min_value=1,
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    # A money field like every other: parsed by `Usd.parse` (no "1e3", non-ASCII digits or padding), cents allowed.
+    max_price = UsdField(
+        label=_("Max. price of one lot (USD)"), min_value=Usd(1), max_value=Usd(100_000_000), required=False
     )
     in_stock = forms.BooleanField(label=_("In stock only"), required=False)
     sort = forms.ChoiceField(label=_("Sort"), choices=SORT_CHOICES, required=False)
@@ -85,7 +86,7 @@ def gpus_filtered(queryset: QuerySet[GpuModel], form: CatalogFilterForm) -> Quer
     if data["stack"]:
         queryset = queryset.filter(stack=data["stack"])
     if data["max_price"]:
-        queryset = queryset.filter(**{f"{price_field}__lte": data["max_price"] * 100})
+        queryset = queryset.filter(**{f"{price_field}__lte": data["max_price"].cents})
     if data["in_stock"]:
         queryset = queryset.filter(stock_lots__gt=0)
     return queryset.order_by(*catalog_order(form))

@@ -1,8 +1,11 @@
 """Outgoing email: queued in the transaction that decides it, sent after commit, each once.
 
 `email_queue` writes an `OutboundEmail` row keyed by what the email is about (e.g. `order-paid:R-7KQ3-M9XA`)
-— a second call with the same key does nothing, not even render — and, when the transaction commits,
-renders its templates onto the row and hands its id to the background worker (`deliver_email` task). The
+— a second call with the same key does nothing, not even render — with what renders it (template, language,
+context as JSON, model instances as references), and, when the transaction commits, renders its templates
+onto the row and hands its id to the background worker (`deliver_email` task). A row whose process died
+between the commit and the rendering is rendered by the worker that sends it (`deliver_email` renders a row
+not rendered yet), so it is never lost. The
 worker claims the row before sending (`claimed_at`) and marks it sent after, so a retry or a second worker
 does not send it twice; a claim older than `TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died and
 is taken over. `emails_requeue_unsent`
@@ -18,13 +21,16 @@ import logging
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
+from uuid import UUID
 
+from django.apps import apps
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django_tasks import task
 
 from .models import OutboundEmail
@@ -47,31 +53,88 @@ def email_queue(
     """
     # Customers' emails pass the account's language; without one, the language of the request that queues it.
     language = language or translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(language):  # lazy strings (choice labels) in the recipient's language
+        stored = {"template": template, "language": language, "context": _stored(context)}
     if new:
-        email = OutboundEmail.objects.create(key=key, to=to)
+        email = OutboundEmail.objects.create(key=key, to=to, **stored)
     else:
-        email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to})
+        email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to, **stored})
         if not created:
             return None
-
-    def render_and_enqueue() -> None:
-        with translation.override(language):
-            full_context = {"brand_name": settings.BRAND_NAME, **context}
-            subject = render_to_string(f"emails/{template}_subject.txt", full_context).strip()
-            text = render_to_string(f"emails/{template}.txt", full_context)
-            html = render_to_string(f"emails/{template}.html", full_context)
-        # The rendered row and its delivery task commit together: one disk flush instead of two (decision 0205).
-        with transaction.atomic():
-            OutboundEmail.objects.filter(pk=email.pk, subject="").update(subject=subject[:200], text=text, html=html)
-            deliver_email.enqueue(email.pk)
-
-    transaction.on_commit(render_and_enqueue)
+    # After commit, rendered from the caller's context still in memory (no reading back); the stored copy is
+    # for a process that dies before this runs.
+    transaction.on_commit(partial(_render_and_enqueue, email, context))
     return email
+
+
+_MODEL = "__model__"
+
+
+def _stored(value: Any) -> Any:
+    """`value` as JSON: a model instance becomes a reference read again when rendering, a lazy string text."""
+    if isinstance(value, models.Model):
+        pk = value.pk if isinstance(value.pk, int) else str(value.pk)  # a UUID key as text
+        return {_MODEL: value._meta.label_lower, "pk": pk}
+    if isinstance(value, Promise):
+        return str(value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_stored(item) for item in value]
+    if isinstance(value, dict):
+        return {str(name): _stored(item) for name, item in value.items()}
+    raise TypeError(f"an email's context holds only JSON values and model instances, not {type(value).__name__}")
+
+
+def _loaded(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {_MODEL, "pk"}:
+            return apps.get_model(value[_MODEL])._default_manager.get(pk=value["pk"])
+        return {name: _loaded(item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_loaded(item) for item in value]
+    return value
+
+
+def _rendered(email_id: int) -> dict[str, str] | None:
+    """The subject and bodies of a row not rendered yet, rendered from what it stores; None when rendered."""
+    email = OutboundEmail.objects.filter(pk=email_id, subject="").exclude(template="").first()
+    if email is None:
+        return None
+    return _render(email, _loaded(email.context))
+
+
+def _render(email: OutboundEmail, context: dict[str, Any]) -> dict[str, str]:
+    with translation.override(email.language or settings.LANGUAGE_CODE):
+        full_context = {"brand_name": settings.BRAND_NAME, **context}
+        subject = render_to_string(f"emails/{email.template}_subject.txt", full_context).strip()
+        text = render_to_string(f"emails/{email.template}.txt", full_context)
+        html = render_to_string(f"emails/{email.template}.html", full_context)
+    return {"subject": (subject or email.key)[:200], "text": text, "html": html}
+
+
+def _store_rendered(email_id: int, rendered: dict[str, str] | None) -> None:
+    # Conditional, so two renderings at once write once. The context has done its work: the rendered text is
+    # what is kept (and what the retention rules see).
+    if rendered is not None:
+        OutboundEmail.objects.filter(pk=email_id, subject="").update(**rendered, context={})
+
+
+def _render_and_enqueue(email: OutboundEmail, context: dict[str, Any]) -> None:
+    email_id = email.pk
+    rendered = _render(email, context)  # outside any transaction
+    # The rendered row and its delivery task commit together: one disk flush instead of two (decision 0205).
+    with transaction.atomic():
+        _store_rendered(email_id, rendered)
+        deliver_email.enqueue(email_id)
 
 
 @task()
 def deliver_email(email_id: int) -> bool:
-    """Send one queued email if it was not sent yet; True when this call sent it."""
+    """Send one queued email if it was not sent yet (rendering it first if nobody did); True when this call sent it."""
+    _store_rendered(email_id, _rendered(email_id))
     now = timezone.now()
     claimed = (
         OutboundEmail.objects.filter(pk=email_id, sent_at__isnull=True)
@@ -104,7 +167,8 @@ def emails_requeue_unsent(*, now: datetime) -> int:
     stale = _stale_before(now)
     unsent = (
         OutboundEmail.objects.filter(sent_at__isnull=True, created_at__lt=stale)
-        .exclude(subject="")  # never rendered (its process died right after commit): nothing to send
+        # Never rendered and nothing stored to render it (a row queued before templates were stored): nothing to send.
+        .exclude(subject="", template="")
         .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
         .filter(Q(requeued_at__isnull=True) | Q(requeued_at__lt=stale))
     )

@@ -116,6 +116,13 @@ class OutboundEmail(models.Model):
     subject = models.CharField(max_length=200)
     text = models.TextField()
     html = models.TextField()
+    # What renders it, stored in the transaction that queues it, so that an email whose process died before it
+    # was rendered (after commit) is rendered and sent later (decision 0112): the template's name, its language
+    # and its context as JSON (a model instance is stored as {"__model__": "app.model", "pk": …} and read again).
+    # The context is emptied once the row is rendered.
+    template = models.CharField(max_length=100, blank=True, default="")
+    language = models.CharField(max_length=10, blank=True, default="")
+    context = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set by the worker that is sending it; a claim older than TASKS_RECLAIM_AFTER_SECONDS is a dead worker's.
     claimed_at = models.DateTimeField(null=True, blank=True)

@@ -232,7 +232,7 @@ def _tell_operators(payout: Payout) -> None:
     url = settings.SITE_URL.rstrip("/") + f"/backoffice/backoffice/payoutsdesk/{payout.pk}/change/"
     context = {
         "payout": payout,
-        "pair": pair,
+        "pair": {"label": pair.label, "asset": pair.asset},  # stored as JSON with the e-mail
         "customer": getattr(payout.owner, "email", ""),
         "amount": Usd(payout.amount_cents).display(),
         "fee": Usd(payout.fee_cents).display(),

@@ -228,7 +228,7 @@ def _tell_operators(intent: PaymentIntent) -> None:
             language=settings.LANGUAGE_CODE,  # operators read the back office's language
             context={
                 "intent": intent,
-                "pair": pair,
+                "pair": {"label": pair.label, "asset": pair.asset},  # stored as JSON with the e-mail
                 "amount": format_units(intent.amount_units, pair),
                 "target": target,
                 "url": url,

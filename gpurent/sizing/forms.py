@@ -6,19 +6,15 @@ to the field it names (`ENGINE_FIELDS`), so a customer sees what to change, neve
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from vramcalc import EstimateInput, InvalidInput, ModelKind, ModelSpec
-from vramcalc.hf_config import model_from_hf_config, parse_hf_config, quantization_from_hf_config
+from vramcalc import EstimateInput, InvalidInput, ModelKind
 from vramcalc.presets import get_preset
-from vramcalc.safetensors_header import apply_header, summarize_header, summarize_index
 from vramcalc.serialize import inputs_from_dict
 
 from .engine_errors import engine_message
@@ -50,6 +46,7 @@ from .form_choices import (
     WORKLOADS,
     preset_choices,
 )
+from .form_model import model_from_source
 from .form_plans import TrainingPlanFields
 from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
@@ -278,25 +275,8 @@ class EstimateForm(TrainingPlanFields, VideoFields):
         # Shown next to the field (its label names it), in the customer's language.
         self.add_error(field if field in self.fields else None, engine_message(error.message))
 
-    def _model(self, cleaned: Mapping[str, Any]) -> tuple[ModelSpec, dict[str, Any]]:
-        quantization: dict[str, Any] = {}
-        if cleaned.get("hf_config"):
-            config = parse_hf_config(cleaned["hf_config"])
-            model = model_from_hf_config(config)
-            declared = quantization_from_hf_config(config)
-            if declared.method.value != "none":
-                quantization = {"method": declared.method.value, "bits": declared.bits}
-                quantization |= {"group_size": declared.group_size, "double_quant": declared.double_quant}
-        elif cleaned.get("preset"):
-            model = get_preset(cleaned["preset"])
-        else:
-            raise InvalidInput("model", gettext("choose a preset or paste a config.json"))
-        if cleaned.get("header"):
-            model = apply_header(model, _header_summary(cleaned["header"]))
-        return model, quantization
-
     def _inputs(self, cleaned: Mapping[str, Any]) -> EstimateInput:
-        model, declared_quantization = self._model(cleaned)
+        model, declared_quantization = model_from_source(cleaned)
         workload = cleaned["workload"]
         quantization = QUANTIZATIONS[cleaned["quantization"]][1] or declared_quantization
         if model.checkpoint_prequantized:
@@ -398,16 +378,3 @@ def _preset_kind(preset: str) -> ModelKind | None:
         return get_preset(preset).kind if preset else None
     except InvalidInput:
         return None
-
-
-def _header_summary(text: str) -> Any:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        detail = gettext("%(error)s at line %(line)d") % {"error": exc.msg, "line": exc.lineno}
-        raise InvalidInput("safetensors", gettext("not valid JSON (%(detail)s)") % {"detail": detail}) from None
-    if not isinstance(data, dict):
-        raise InvalidInput("safetensors", gettext("must be a JSON object"))
-    if "weight_map" in data or ("metadata" in data and "__metadata__" not in data):
-        return summarize_index(data)
-    return summarize_header(data)

@@ -2,7 +2,9 @@
 
 Everything a customer wrote is read-only. The change page has one writable field, "Reply": saving it posts an
 operator message through `support_message_post`, which redacts it too (an operator may paste a customer's
-config back), writes the audit row in the same transaction and queues the email to the customer.
+config back), writes the audit row in the same transaction and queues the email to the customer. The reply
+runs through `form_action` once per the page's hidden idempotency key (`change_form.html`): a double submit
+posts and e-mails it once.
 """
 
 from __future__ import annotations
@@ -11,14 +13,17 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.redaction import Finding
 
 from .enums import Author
@@ -117,22 +122,46 @@ class SupportRequestAdmin(admin.ModelAdmin[SupportRequest]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def save_model(self, request: HttpRequest, obj: SupportRequest, form: forms.Form, change: bool) -> None:
-        # Nothing of the request itself is editable; the only change an operator makes is a reply.
-        reply = form.cleaned_data.get("reply", "").strip()
-        if reply:
-            operator = cast(User, request.user)  # the admin site lets only logged-in staff in
-            _message, findings = support_message_post(request=obj, author=operator, role=Author.OPERATOR, body=reply)
-            if findings:
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        reply = request.POST.get("reply", "").strip() if request.method == "POST" else ""
+        if not reply:
+            return super().change_view(request, object_id, form_url, extra_context)
+        # Nothing of the request itself is editable: the only change an operator makes is a reply, posted once
+        # per idempotency key (a double click or a resubmitted page posts and e-mails it once).
+        support_request = self.get_object(request, object_id)
+        if support_request is None:
+            raise Http404
+        if not self.has_change_permission(request, support_request):
+            raise PermissionDenied
+        operator = cast(User, request.user)  # the admin site lets only logged-in staff in
+        done = request.path if "_continue" in request.POST else reverse("admin:support_supportrequest_changelist")
+
+        def act() -> Outcome:
+            _message, findings = support_message_post(
+                request=support_request, author=operator, role=Author.OPERATOR, body=reply
+            )
+            body = {"message": str(_("Reply posted; the customer is e-mailed a link.")), "redirect": done}
+            return Outcome(200, {**body, "removed": len(findings)})
+
+        def warn_removed(outcome: Outcome) -> None:
+            if count := outcome.body["removed"]:
                 messages.warning(
                     request,
                     ngettext(
                         "%(count)d secret was removed from your reply.",
                         "%(count)d secrets were removed from your reply.",
-                        len(findings),
+                        count,
                     )
-                    % {"count": len(findings)},
+                    % {"count": count},
                 )
+
+        return form_action(request, act, back=request.path, first_success=warn_removed)
+
+    def save_model(self, request: HttpRequest, obj: SupportRequest, form: forms.Form, change: bool) -> None:
+        # A save without a reply changes nothing (a reply goes through `change_view`, once per key).
+        return None
 
     @admin.action(description=_("Close selected requests"), permissions=["change"])
     def close_requests(self, request: HttpRequest, queryset: QuerySet[SupportRequest]) -> None:

@@ -96,7 +96,7 @@ def test_api_register_then_token_is_the_script_journey(api):
 
 def test_api_openapi_documents_every_status_of_the_auth_operations(api):
     paths = api.get("/api/v1/openapi.json").json()["paths"]
-    assert set(paths["/api/v1/auth/register"]["post"]["responses"]) == {"201", "400", "409", "422"}
+    assert set(paths["/api/v1/auth/register"]["post"]["responses"]) == {"201", "400", "409", "422", "429"}
     assert set(paths["/api/v1/auth/tokens"]["post"]["responses"]) == {"201", "400", "401", "422"}
 
 

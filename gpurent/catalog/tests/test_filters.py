@@ -112,3 +112,16 @@ def test_checkout_first_step_shows_lot_price_and_total(client, demo_catalog):
     live = client.get(reverse("orders:checkout_quote"), {"gpu": "a100-80gb", "term": "3", "lots": "3"}).content
     assert "$95.00" in live.decode()
     assert "$285.00" in live.decode()
+
+
+@pytest.mark.parametrize("amount", ["١٥٠", "１５０", " 150", "150 ", "1e3", "+150", "1_000", "99999999999999999999"])
+def test_catalog_max_price_is_parsed_by_the_money_rule(client, demo_catalog, amount):
+    """The price filter is a money field: what `Usd.parse` refuses is a field error, not a number."""
+    response = client.get(reverse("catalog:index"), {"term": "7", "max_price": amount})
+    assert response.status_code == 200
+    assert len(names(response)) == 7
+    assert "field-error" in response.content.decode()
+
+
+def test_catalog_max_price_takes_cents(client, demo_catalog):
+    assert names(client.get(reverse("catalog:index"), {"term": "7", "max_price": "139.99"})) == ["RTX 4090 24GB"]

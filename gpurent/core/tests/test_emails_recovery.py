@@ -1,6 +1,7 @@
 """Emails a dead worker left unsent are sent by the next run, once (issue 15)."""
 
 from datetime import timedelta
+from uuid import uuid4
 
 import pytest
 from django.core import mail
@@ -65,3 +66,60 @@ def test_email_queue_renders_after_commit_not_inside_the_transaction(django_capt
     assert email.subject == "Hello from the shop"
     assert "Hello Ada." in email.text
     assert len(mail.outbox) == 1
+
+
+def test_an_email_whose_process_died_before_rendering_is_rendered_and_sent_once_later(
+    settings, django_capture_on_commit_callbacks
+):
+    # The transaction commits, then the process dies before its on-commit callbacks run (render + enqueue).
+    with django_capture_on_commit_callbacks(execute=False):
+        email = queued()
+    assert OutboundEmail.objects.get(pk=email.pk).subject == ""
+    later = timezone.now() + timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert emails_requeue_unsent(now=later) == 1
+        assert emails_requeue_unsent(now=later) == 0
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert (message.subject, message.to) == ("Hello from the shop", ["a@example.com"])
+    assert "Hello Ada." in message.body
+    assert deliver_email.call(email.pk) is False  # rendered and sent: a late task sends nothing
+    assert queued() is None  # the key stays taken: never a second email
+    assert len(mail.outbox) == 1
+
+
+def test_an_order_email_lost_in_a_crash_is_sent_by_the_sweep_with_the_order_read_again(
+    django_user_model, gpu, settings, django_capture_on_commit_callbacks
+):
+    from gpurent.backoffice.management.commands.sweep import sweep_once
+    from gpurent.orders.services import Contact, order_place
+
+    customer = django_user_model.objects.create_user("ada@example.com", "long enough passphrase", first_name="Ada")
+    contact = Contact("Ada", "Lovelace", "ada@example.com")
+    with django_capture_on_commit_callbacks(execute=False):  # committed; the process died before rendering
+        order = order_place(
+            owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="pytorch", contact=contact
+        )
+    stored = OutboundEmail.objects.get(key__contains=order.ref)
+    assert stored.subject == ""
+    later = timezone.now() + timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep_once(now=later)
+        sweep_once(now=later)
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["ada@example.com"]
+    assert order.ref in message.subject
+    assert "Hello Ada," in message.body
+    assert order.ref in message.body
+
+
+def test_a_context_with_a_uuid_keyed_model_is_stored_and_read_again(django_capture_on_commit_callbacks, settings):
+    from gpurent.core.emails import _loaded, _stored
+    from gpurent.payments.models import PaymentIntent
+
+    intent = PaymentIntent(pk=uuid4())
+    stored = _stored({"intent": intent, "id": intent.pk})
+    assert stored == {"intent": {"__model__": "payments.paymentintent", "pk": str(intent.pk)}, "id": str(intent.pk)}
+    with pytest.raises(PaymentIntent.DoesNotExist):  # read again by its key (none saved here)
+        _loaded(stored)

@@ -26,6 +26,7 @@ FLOORS = {
     # measured once, after round 4's patterns were final: 99.7 % recall, 2.4 % false positives (6 of 251) — above
     # the 1 % target; kept as measured so that a change that adds false positives here still fails
     "heldout4": (0.99, 0.03),
+    # "heldout5" (build_heldout5.py) has no floor yet: its first measurement, by the pattern author, sets it
 }
 
 

@@ -4,7 +4,8 @@ django-tasks-db's `db_worker` exits when its database connection is severed, and
 come back by itself. This command runs it as a child process and starts a new one when it exits, after a
 short pause that grows while it keeps failing (1 s, 2 s, … up to 30 s; back to 1 s after a minute of
 running). SIGTERM or SIGINT stop the child (which finishes or abandons its task, see `sweep`) and then this
-command. Tasks a dead worker left RUNNING are reclaimed by the sweep (`gpurent.backoffice.reclaim`).
+command. Tasks a dead worker left RUNNING are reclaimed by the sweep
+(`gpurent.core.tasks.tasks_reclaim`, run by `manage.py sweep`).
 
 `make run` uses it; in production use it as the worker's command, or let systemd restart `db_worker`
 (`Restart=always`): either way a worker that dies comes back.

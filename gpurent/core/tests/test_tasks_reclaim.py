@@ -1,0 +1,138 @@
+"""The sweep's reclaim of work a dead worker left: a task retried once then failed (the cap), and two sweeps at
+once reclaiming a dead task and a dead provisioning run once (issue 15, decision 0112)."""
+
+import logging
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from gpurent.core import tasks
+from gpurent.core.tasks import tasks_reclaim
+
+pytestmark = pytest.mark.django_db
+
+
+def dead_task(settings, worker_ids):
+    long_ago = timezone.now() - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 60)
+    return DBTaskResult.objects.create(
+        status=TaskResultStatus.RUNNING,
+        enqueued_at=long_ago,
+        started_at=long_ago,
+        run_after=long_ago,
+        args_kwargs={"args": [1], "kwargs": {}},
+        task_path="gpurent.core.emails.deliver_email",
+        backend_name="default",
+        worker_ids=worker_ids,
+    )
+
+
+def claimed_again(result, worker_id, settings):
+    # What db_worker does on a claim: RUNNING, a new start, its id appended. The start is old: it died too.
+    result.refresh_from_db()
+    result.status = TaskResultStatus.RUNNING
+    result.started_at = timezone.now() - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
+    result.worker_ids = [*result.worker_ids, worker_id]
+    result.save()
+
+
+def test_a_task_whose_worker_dies_twice_is_retried_once_then_marked_failed(settings, caplog):
+    result = dead_task(settings, ["worker-1"])
+    assert tasks_reclaim(now=timezone.now()) == 1
+    result.refresh_from_db()
+    assert (result.status, result.started_at) == (TaskResultStatus.READY, None)  # queued again, once
+    claimed_again(result, "worker-2", settings)
+    with caplog.at_level(logging.ERROR, logger="gpurent.core.tasks"):
+        assert tasks_reclaim(now=timezone.now()) == 1
+    result.refresh_from_db()
+    assert result.status == TaskResultStatus.FAILED
+    assert result.exception_class_path == "gpurent.core.tasks.WorkerDied"
+    assert result.finished_at is not None
+    assert "died in every attempt" in caplog.text
+    assert tasks_reclaim(now=timezone.now()) == 0  # never a third run
+    result.refresh_from_db()
+    assert result.status == TaskResultStatus.FAILED
+
+
+def test_a_task_running_for_less_than_the_timeout_is_left_to_its_worker(settings):
+    result = dead_task(settings, ["worker-1"])
+    DBTaskResult.objects.filter(pk=result.pk).update(started_at=timezone.now())
+    assert tasks_reclaim(now=timezone.now()) == 0
+    result.refresh_from_db()
+    assert result.status == TaskResultStatus.RUNNING
+
+
+def _both_read_before_either_writes(monkeypatch, module, name):
+    """Make two sweeps interleave: each has read the stale rows before either writes one."""
+    barrier = threading.Barrier(2, timeout=30)
+    original = getattr(module, name)
+
+    def waiting(*args, **kwargs):
+        barrier.wait()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, waiting)
+
+
+def _at_once(sweep):
+    counts, errors = [], []
+
+    def run():
+        try:
+            counts.append(sweep())
+        except Exception as error:  # noqa: BLE001 — reported below, with the other thread's result
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    return sorted(counts)
+
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"
+)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempts", [1, 2], ids=["requeued", "failed"])
+def test_two_sweeps_at_once_reclaim_a_dead_task_once(settings, monkeypatch, caplog, attempts):
+    result = dead_task(settings, [f"worker-{n}" for n in range(attempts)])
+    _both_read_before_either_writes(monkeypatch, tasks, "_reclaim")
+    with caplog.at_level(logging.WARNING, logger="gpurent.core.tasks"):
+        assert _at_once(lambda: tasks_reclaim(now=timezone.now())) == [0, 1]
+    result.refresh_from_db()
+    assert result.status == (TaskResultStatus.READY if attempts == 1 else TaskResultStatus.FAILED)
+    # One reclaim, one line for operators (the sweep that lost the race says nothing).
+    assert len([r for r in caplog.records if r.name == "gpurent.core.tasks"]) == 1, caplog.text
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_mark_a_dead_provisioning_run_died_once(settings, monkeypatch, gpu, django_user_model):
+    from gpurent.orders import provisioning
+    from gpurent.orders.models import ProvisioningRun
+    from gpurent.orders.provisioning import DIED_NOTE, provisioning_runs_reclaim
+    from gpurent.orders.services import Contact, order_place
+
+    customer = django_user_model.objects.create_user("ada@example.com", "long enough passphrase", first_name="Ada")
+    contact = Contact("Ada", "Lovelace", "ada@example.com")
+    order = order_place(owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="pytorch", contact=contact)
+    long_ago = timezone.now() - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 60)
+    run = ProvisioningRun.objects.create(order=order, command="provision")
+    ProvisioningRun.objects.filter(pk=run.pk).update(started_at=long_ago)
+    _both_read_before_either_writes(monkeypatch, provisioning, "_mark_died")
+    assert _at_once(lambda: provisioning_runs_reclaim(now=timezone.now())) == [0, 1]
+    run.refresh_from_db()
+    assert run.output == DIED_NOTE
+    assert run.finished_at is not None
