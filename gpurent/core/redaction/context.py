@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
+from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, spared
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
 from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
@@ -23,7 +24,6 @@ _TABLE_ROW = re.compile(
     rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
     r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
 )
-_TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -247,8 +247,6 @@ def _random_like(value: str) -> bool:
 _PASSWORD_NAME = re.compile(
     r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
 )
-_GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
-_NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # What a "key" holds that is not a secret: a UUID (an idempotency key, a primary key), a cache key that starts
@@ -284,9 +282,9 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     normalized = re.sub(r"[^a-z]", "", key.lower())
     if normalized.endswith(("signingkey", "fingerprint")):
         return None  # `git config user.signingkey 3AA5C34371567BD2`: a public key's id, not a secret (0213)
-    if _NAMES_A_SECRET_OBJECT.search(normalized):
+    if NAMES_A_SECRET_OBJECT.search(normalized):
         return None  # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds it (0213)
-    if _GPU_UUID.match(value):
+    if GPU_UUID.match(value):
         return None  # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request (0213)
     if len(value) < 4 and not any(char.isalnum() for char in value):
         return None  # "Password: ✔ Token: ✔": a check mark, not a value (0213)
@@ -382,13 +380,6 @@ _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
 _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
-# A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key (0213).
-_DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
-# A YAML tag in place of a value: `password: !vault |` (Ansible), `!Ref DbPassword` (CloudFormation).
-_YAML_TAG = re.compile(r"![A-Za-z][A-Za-z0-9_]*")
-_YAML_TAG_VALUE = re.compile(r"[ \t]+\S")  # a tag is followed by what it tags; `password: !Secret1` alone is a value
-
-
 # Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
 _NEEDS = {VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
 
@@ -405,14 +396,8 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
-            if _DIGEST_BEFORE.search(text, max(0, span[0] - 8), span[0]) or (
-                _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, span[1])
-            ):
-                continue  # "fingerprint SHA256:…" is a digest; `password: !vault |` an Ansible tag, its value below
-            if pattern is _TABLE_ROW and _TABLE_HEADER.match(text, span[1]):
-                continue  # a table's header row names its columns (0213)
-            if value.endswith(":") and value[:-1].isalpha():
-                continue  # "login: ada / password: …": the next field's label, not a value (0213)
+            if spared(text, *span, table_row=pattern is _TABLE_ROW):
+                continue  # a digest, a YAML tag, a table's column name, a field's label (0213)
             if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
                 continue  # "password: at least 12 characters": a sentence, not a value
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
