@@ -1,13 +1,12 @@
 """The JSON API root (django-ninja): one router per app, mounted under /api/v1/."""
 
 from django.conf import settings
-from ninja import NinjaAPI
 
 from gpurent.accounts.api import router as accounts_router
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.api_ssh_keys import router as ssh_keys_router
 from gpurent.catalog.api import router as catalog_router
-from gpurent.core.api import install_error_handlers
+from gpurent.core.api import ShopAPI, install_error_handlers
 from gpurent.guides.api import router as guides_router
 from gpurent.journal.api import router as journal_router
 from gpurent.orders.api import router as orders_router
@@ -16,7 +15,7 @@ from gpurent.payments.api import webhooks as webhooks_router
 from gpurent.sizing.api import router as sizing_router
 from gpurent.support.api import router as support_router
 
-api = NinjaAPI(
+api = ShopAPI(
     title=f"{settings.BRAND_NAME} API",
     version="1",
     description=(

@@ -27,8 +27,9 @@ from django.utils.translation import gettext_lazy as _
 from gpurent.accounts.models import User
 from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.money import Usd
-from gpurent.core.notices import notify_operators, recent_notices
+from gpurent.core.notices import recent_notices
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
 from gpurent.payments.received import payment_receive
@@ -70,14 +71,6 @@ class NeedsActionFilter(admin.SimpleListFilter):
         if self.value() == "all":
             return queryset
         return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
-
-
-def _operator_message(error: Exception) -> str:
-    """An error as an operator reads it: the customer's message, then the detail meant for operators."""
-    if not isinstance(error, ApplicationError):
-        return str(error)
-    notify_operators(error)
-    return f"{error.message} ({error.detail})" if error.detail else error.message
 
 
 def _with_zone(value: Any) -> str:
@@ -290,31 +283,43 @@ class PaymentsDeskAdmin(DeskAdmin):
         return str(intent.verified_by or "processor")
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
+        """Confirm, reject or resolve, once per the page's idempotency key (a double submit acts once)."""
         verifier = ManualVerifier()
-        try:
-            if data["action"] == "confirm":
-                payment = payment_receive(
-                    intent_id=intent.pk,
-                    txid=data["txid"],
-                    output_index=data["output_index"] or 0,
-                    amount_units=data["received_units"],
-                    source=PaymentSource.OPERATOR,
-                    actor=_operator(request),
-                )
-                messages.success(request, _("Payment %(state)s.") % {"state": payment.get_state_display().lower()})
-            elif data["action"] == "reject":
-                verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
-                messages.success(request, _("Payment rejected."))
-            else:
-                credited = review_resolve(
-                    intent_id=intent.pk, actor=_operator(request), use_current_rate=data["action"] == "resolve_current"
-                )
-                refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
-                messages.success(request, _("Credited as deposit %(ref)s.") % {"ref": refs or "—"})
-        except (ApplicationError, ValueError) as error:
-            messages.error(request, _operator_message(error))
+        done = reverse("admin:backoffice_paymentsdesk_changelist")
+
+        def act() -> Outcome:
+            try:
+                if data["action"] == "confirm":
+                    payment = payment_receive(
+                        intent_id=intent.pk,
+                        txid=data["txid"],
+                        output_index=data["output_index"] or 0,
+                        amount_units=data["received_units"],
+                        source=PaymentSource.OPERATOR,
+                        actor=_operator(request),
+                    )
+                    message = str(_("Payment %(state)s.")) % {"state": payment.get_state_display().lower()}
+                elif data["action"] == "reject":
+                    verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
+                    message = str(_("Payment rejected."))
+                else:
+                    credited = review_resolve(
+                        intent_id=intent.pk,
+                        actor=_operator(request),
+                        use_current_rate=data["action"] == "resolve_current",
+                    )
+                    refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
+                    message = str(_("Credited as deposit %(ref)s.")) % {"ref": refs or "—"}
+            except ValueError as error:
+                return Outcome(422, {"error": {"code": "invalid_request", "message": str(error)}})
+            return Outcome(200, {"message": message, "redirect": done})
+
+        def on_error(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+            # Operators read the detail too (form_action has recorded it for the desk already).
+            messages.error(request, f"{message} ({error.detail})" if error is not None and error.detail else message)
             return HttpResponseRedirect(request.path)
-        return HttpResponseRedirect(reverse("admin:backoffice_paymentsdesk_changelist"))
+
+        return form_action(request, act, back=request.path, on_error=on_error)
 
 
 # The provisioning and payouts desks live in their own modules (each registers itself when imported).

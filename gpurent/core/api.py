@@ -108,3 +108,20 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(Http404)
     def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
         return respond(request, 404, "not_found", _("Not found."))
+
+
+class ShopAPI(NinjaAPI):
+    """The API root: its OpenAPI document also declares the 413 that any request body over Django's upload limit
+    gets (`payload_too_large`, answered by `install_error_handlers`), on every operation that takes a body."""
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None) -> Any:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        too_large = {
+            "description": "Content Too Large",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+        }
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                if isinstance(operation, dict) and "requestBody" in operation:
+                    operation.setdefault("responses", {}).setdefault(413, too_large)
+        return schema

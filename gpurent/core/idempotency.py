@@ -24,15 +24,12 @@ API views read the key from the `Idempotency-Key` header; HTML forms carry it in
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -40,14 +37,21 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
-from django.views.decorators.debug import sensitive_variables
-from ninja import Header
 
-from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
+from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
+from .idempotency_request import (
+    FORM_FIELD,
+    HEADER,
+    KEY_REQUIRED_MESSAGE,
+    IdempotencyKeyHeader,
+    form_key,
+    form_params,
+    owner_of,
+    request_fingerprint,
+    validated_key,
+)
 from .models import IdempotencyKey, IdempotencyState
 from .notices import notify_operators
-from .redaction import redacted_params
 
 __all__ = [
     "FORM_FIELD",
@@ -66,29 +70,6 @@ __all__ = [
     "run_idempotent_known",
 ]
 
-HEADER = "Idempotency-Key"
-FORM_FIELD = "idempotency_key"
-# Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys).
-_KEY_PATTERN = re.compile(r"[!-~]{1,255}")
-KEY_REQUIRED_MESSAGE = gettext_lazy("An idempotency key of 1 to 255 printable characters is required.")
-# The header as an API view's parameter: the OpenAPI document then declares it (required, with its pattern),
-# and django-ninja answers a missing or malformed one with the usual 422 `invalid_request`.
-IdempotencyKeyHeader = Annotated[
-    str,
-    Header(
-        alias=HEADER,
-        min_length=1,
-        max_length=255,
-        pattern=r"^[!-~]+$",
-        description=(
-            "A key you choose per request (e.g. a UUID): a retry with the same key and body replays the first "
-            "answer; the same key with another body is refused (422 `idempotency_key_reused`)."
-        ),
-    ),
-]
-# Fields of an HTML form that differ between two submissions of the same request.
-_VOLATILE_FORM_FIELDS = frozenset({"csrfmiddlewaretoken", FORM_FIELD})
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -101,51 +82,6 @@ class Outcome:
     @property
     def is_error(self) -> bool:
         return self.status >= 400
-
-
-def owner_of(request: HttpRequest) -> str:
-    """The scope of a request's keys: the user when logged in, else the guest's session (created if needed)."""
-    if request.user.is_authenticated:
-        return f"user:{request.user.pk}"
-    if request.session.session_key is None:
-        request.session.save()
-    return f"session:{request.session.session_key}"
-
-
-@sensitive_variables()
-def request_fingerprint(method: str, path: str, params: Mapping[str, Any]) -> str:
-    """A stable hash of what a request asks for: method, path, and its parameters in canonical JSON.
-
-    String parameters are hashed with their secrets redacted (`redacted_params`), so no form or API body that
-    held a pasted key leaves a brute-forceable trace of it in the idempotency table (decision 0062).
-    """
-    canonical = json.dumps(
-        {"method": method.upper(), "path": path, "params": redacted_params(params)},
-        sort_keys=True,
-        separators=(",", ":"),
-        default=str,
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _validated(key: str | None) -> str:
-    if key is None or not _KEY_PATTERN.fullmatch(key):
-        raise InvalidRequest(KEY_REQUIRED_MESSAGE)
-    return key
-
-
-def form_key(request: HttpRequest) -> str:
-    """The hidden idempotency key of a submitted HTML form.
-
-    Raises:
-        InvalidRequest: the field is missing or malformed (a page rendered without `{% idempotency_key_field %}`).
-    """
-    return _validated(request.POST.get(FORM_FIELD))
-
-
-def form_params(request: HttpRequest) -> dict[str, list[str]]:
-    """The submitted form fields that identify the request (CSRF token and key excluded)."""
-    return {name: request.POST.getlist(name) for name in request.POST if name not in _VOLATILE_FORM_FIELDS}
 
 
 def _claim_transaction() -> AbstractContextManager[object]:
@@ -334,7 +270,7 @@ def api_idempotent_known(
     """`run_idempotent_known` for an API request (owner and fingerprint as in `api_idempotent`)."""
     return run_idempotent_known(
         owner=owner_of(request),
-        key=_validated(key),
+        key=validated_key(key),
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
         outcome=outcome,
         write=write,
@@ -349,7 +285,7 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
         InvalidRequest: the header is missing or malformed.
         IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
     """
-    key = _validated(key)
+    key = validated_key(key)
     return run_idempotent(
         owner=owner_of(request),
         key=key,

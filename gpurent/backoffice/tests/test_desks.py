@@ -12,7 +12,7 @@ from django.db import connection, connections
 from gpurent.core.models import AuditLogEntry
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
-from gpurent.payments.models import PaymentIntent
+from gpurent.payments.models import Payment, PaymentIntent
 from gpurent.payments.services import intent_issue_for_order, intent_report
 
 pytestmark = pytest.mark.django_db
@@ -97,8 +97,13 @@ def test_payments_desk_lists_reported_first_and_confirms_through_the_service(
     assert page.index(str(reported_intent.order.ref)) < page.index("BTC on Bitcoin")
     url = f"{PAYMENTS_DESK}{reported_intent.pk}/change/"
     assert "205.000000 USDT" in client.get(url).content.decode()
-    response = client.post(url, {"action": "confirm", "txid": "tron-tx", "received": "205", "reason": ""})
+    form = {"action": "confirm", "txid": "tron-tx", "received": "205", "reason": "", "idempotency_key": "desk-1"}
+    response = client.post(url, form)
     assert response.status_code == 302
+    again = client.post(url, form)  # a double submit of the same page: acts once, replays the first answer
+    assert (again.status_code, again["Location"]) == (302, response["Location"])
+    assert AuditLogEntry.objects.filter(action="payment.credited").count() == 1
+    assert Payment.objects.filter(intent=reported_intent).count() == 1
     reported_intent.refresh_from_db()
     assert reported_intent.status == "confirmed"
     assert Order.objects.get(pk=reported_intent.order_id).payment_status == "paid"
@@ -117,6 +122,20 @@ def test_a_role_that_may_view_but_not_act_changes_nothing(client, staff, reporte
         f"{PAYMENTS_DESK}{reported_intent.pk}/change/", {"action": "reject", "txid": "", "received": "", "reason": "x"}
     )
     assert PaymentIntent.objects.get(pk=reported_intent.pk).status == "awaiting_payment"
+
+
+def test_a_double_submitted_rejection_acts_once_and_answers_the_same(client, staff, reported_intent):
+    client.force_login(staff("payments"))
+    url = f"{PAYMENTS_DESK}{reported_intent.pk}/change/"
+    assert 'name="idempotency_key"' in client.get(url).content.decode()
+    form = {"action": "reject", "txid": "", "received": "", "reason": "no such payment", "idempotency_key": "desk-2"}
+    first = client.post(url, form, follow=True)
+    second = client.post(url, form, follow=True)  # the same page submitted twice: the first answer again
+    assert first.redirect_chain == second.redirect_chain
+    # The services are idempotent already (no second audit row); the desk now replays the first answer
+    # instead of running the action again and saying "Payment rejected." twice.
+    assert [str(m) for m in second.context["messages"]] == []
+    assert PaymentIntent.objects.get(pk=reported_intent.pk).status == "rejected"
 
 
 def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):

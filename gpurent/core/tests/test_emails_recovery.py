@@ -88,32 +88,6 @@ def test_an_email_whose_process_died_before_rendering_is_rendered_and_sent_once_
     assert len(mail.outbox) == 1
 
 
-def test_an_order_email_lost_in_a_crash_is_sent_by_the_sweep_with_the_order_read_again(
-    django_user_model, gpu, settings, django_capture_on_commit_callbacks
-):
-    from gpurent.backoffice.management.commands.sweep import sweep_once
-    from gpurent.orders.services import Contact, order_place
-
-    customer = django_user_model.objects.create_user("ada@example.com", "long enough passphrase", first_name="Ada")
-    contact = Contact("Ada", "Lovelace", "ada@example.com")
-    with django_capture_on_commit_callbacks(execute=False):  # committed; the process died before rendering
-        order = order_place(
-            owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="pytorch", contact=contact
-        )
-    stored = OutboundEmail.objects.get(key__contains=order.ref)
-    assert stored.subject == ""
-    later = timezone.now() + timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS + 1)
-    with django_capture_on_commit_callbacks(execute=True):
-        sweep_once(now=later)
-        sweep_once(now=later)
-    assert len(mail.outbox) == 1
-    message = mail.outbox[0]
-    assert message.to == ["ada@example.com"]
-    assert order.ref in message.subject
-    assert "Hello Ada," in message.body
-    assert order.ref in message.body
-
-
 def test_a_context_with_a_uuid_keyed_model_is_stored_and_read_again(django_capture_on_commit_callbacks, settings):
     from gpurent.core.emails import _loaded, _stored
     from gpurent.payments.models import PaymentIntent
