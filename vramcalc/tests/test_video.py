@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from vramcalc import DiffusionOptions, DType, EstimateInput, InvalidInput, Precision, Workload, estimate
 from vramcalc.diffusion import DECODE, ENCODE
 from vramcalc.presets import get_preset
-from vramcalc.video import frames, latent_frames, pixels
+from vramcalc.video import _pass_frames, frames, latent_frames, pixels
 
 FP16 = Precision(weights=DType.FP16, compute=DType.FP16)
 
@@ -84,3 +85,25 @@ def test_image_models_are_unchanged_by_the_video_path() -> None:
     assert not spec.is_video
     inp = EstimateInput(model=get_preset("sdxl-base-1.0"), workload=Workload.DIFFUSION)
     assert (frames(inp, spec), latent_frames(inp, spec), pixels(inp, spec)) == (1, 1, (1024, 1024))
+
+
+def test_video_layout_validation() -> None:
+    spec = get_preset("cogvideox-2b").diffusion
+    assert spec is not None
+    with pytest.raises(InvalidInput) as error:
+        replace(spec, temporal_compression=-1)
+    assert error.value.field == "model.diffusion.temporal_compression"
+    with pytest.raises(InvalidInput) as error:
+        replace(spec, vae_tile_width_px=-1)
+    assert error.value.field == "model.diffusion.vae_tile_width_px"
+    with pytest.raises(InvalidInput, match="a video model is a DiT"):
+        replace(spec, default_frames=0)
+
+
+def test_a_vae_that_decodes_the_whole_clip_at_once_holds_every_frame_in_its_pass() -> None:
+    spec = get_preset("cogvideox-2b").diffusion
+    assert spec is not None
+    whole = replace(spec, vae_decode_latent_frames=0)
+    inp = _video()
+    assert _pass_frames(inp, whole) == frames(inp, whole) == 49
+    assert _pass_frames(inp, spec) < 49
