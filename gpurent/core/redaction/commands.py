@@ -135,7 +135,7 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
             r"""|\bsecrets?\b))"""
         ),
         Kind.PASSWORD,
-        "flag",
+        "pipe",
     ),
     # `config set NAME VALUE` and its kin: `aws configure set aws_secret_access_key …`, `yarn config set
     # npmAuthToken …`, `git config github.token …`, `dvc remote modify … password …`, `rclone config create …

@@ -14,10 +14,16 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
+from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, spared
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
 from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
+
+_TABLE_ROW = re.compile(
+    rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
+    r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
+)
 
 # (pattern, kind, rule): the rule says how secret-like the value must be (see `_kind`).
 CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -50,15 +56,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "pair",  # checked as "named", but over two lines
     ),
-    # a Markdown table row: `| api_key | sk9F… |`
-    (
-        re.compile(
-            rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
-            r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
-        ),
-        Kind.SECRET,
-        "named",
-    ),
+    # a Markdown table row: `| api_key | sk9F… |` (not its header row, `| password | status |` above `|---|`)
+    (_TABLE_ROW, Kind.SECRET, "named"),
     # an XML element named after a secret: `<password>…</password>` (Maven settings.xml), `<apiToken>…</apiToken>`
     (
         re.compile(rf"""(?i)<(?P<key>[\w.:-]{{0,60}}?(?:{KEYWORDS}))>[ \t]*(?P<secret>[^<\s]{{1,2000}})[ \t]*</"""),
@@ -196,6 +195,8 @@ _PLACEHOLDER_WORDS = frozenset(
         "changeme",
         "example",
         "placeholder",
+        "yes",  # MySQL's "(using password: YES)" (0213)
+        "no",
     ]
 )
 _PLACEHOLDER = re.compile(
@@ -220,7 +221,7 @@ def _is_path(value: str) -> bool:
 def is_placeholder(value: str) -> bool:
     """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
     lowered = value.lower()
-    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.")):
+    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.", "file://", "fileb://")):
         return True
     return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
 
@@ -254,6 +255,10 @@ _NOT_KEY = re.compile(
     r"(?i)[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[a-z][a-z0-9]{0,9}-[a-z].*"
     # names, not values: `ERR_401_UNAUTHORIZED_REQUEST`, `max_position_embeddings`; a GPG fingerprint in capitals
     r"|(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[0-9A-F]{40})|0x[0-9a-f]{40}|0x[0-9a-fA-F]{64}"
+    # a public key in base64, by the fixed start of its encoding: DER SubjectPublicKeyInfo (Ed25519, EC P-256,
+    # RSA-2048/4096; a private key's PKCS#8 starts differently) or an OpenSSH public key blob (0213)
+    r"|(?-i:(?:MCowBQYDK2VwAyEA|MFkwEwYHKoZIzj0CAQ|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|AAAAC3NzaC1lZDI1NTE5"
+    r"|AAAAB3NzaC1yc2E|AAAAE2VjZHNhLXNoYTIt)[A-Za-z0-9+/=]*)"
 )
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
@@ -275,6 +280,14 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     if is_placeholder(value) or _FLAG.fullmatch(value):
         return None  # `mysql -u root -p -h db`: the next flag, not a value
     normalized = re.sub(r"[^a-z]", "", key.lower())
+    if normalized.endswith(("signingkey", "fingerprint")):
+        return None  # `git config user.signingkey 3AA5C34371567BD2`: a public key's id, not a secret (0213)
+    if NAMES_A_SECRET_OBJECT.search(normalized):
+        return None  # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds it (0213)
+    if GPU_UUID.match(value):
+        return None  # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request (0213)
+    if len(value) < 4 and not any(char.isalnum() for char in value):
+        return None  # "Password: ✔ Token: ✔": a check mark, not a value (0213)
     kind = Kind.PASSWORD if _PASSWORD_NAME.search(key) or default == Kind.PASSWORD else default
     if "secretaccesskey" in normalized or (normalized.startswith("aws") and "secret" in normalized):
         kind = Kind.AWS_SECRET_KEY
@@ -282,6 +295,10 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         kind = Kind.PRIVATE_KEY
     if rule in {"any", "flag", "login"}:
         return kind
+    if rule == "pipe":  # `echo VALUE | … login`: `echo y | sudo -S …` answers a prompt, `echo ada:$PW | chpasswd` is a
+        # variable (0213); `user:password` for chpasswd keeps its user
+        secret = value.split(":", 1)[1] if ":" in value else value
+        return kind if len(secret) >= 4 and not is_placeholder(secret) else None  # "yes" is a placeholder word
     if rule == "userpass":  # `-u USER -p VALUE`: not a port (`docker run -u 1000 -p 8080:80`), not a word
         strong = any(char.isdigit() or char in "!@#$%^&*+=?~" for char in value) or (
             any(char.isupper() for char in value[1:]) and any(char.islower() for char in value)
@@ -379,6 +396,8 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
+            if spared(text, *span, table_row=pattern is _TABLE_ROW):
+                continue  # a digest, a YAML tag, a table's column name, a field's label (0213)
             if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
                 continue  # "password: at least 12 characters": a sentence, not a value
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""

@@ -120,7 +120,9 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # library's `accounts: ["0x…"]` (Hardhat): "deployer key 0x…", "PK: 0x…"
     (
         re.compile(
-            rf"""(?i)(?:{BARE_KEY}|(?-i:\bPK|\bpk)|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
+            # a storage slot is 32 bytes too: "storage key 0x…", "slot key 0x…", "mapping key 0x…" (0213)
+            rf"""(?i)(?:{BARE_KEY}(?<!storage[ _-]key)(?<!slot[ _-]key)(?<!mapping[ _-]key)|(?-i:\bPK|\bpk)"""
+            r"""|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
             r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
         ),
         Kind.PRIVATE_KEY,

@@ -17,14 +17,18 @@ FLOORS = {
     "tuning": (0.99, 0.01),
     "tuning3": (0.99, 0.01),
     "tuning4": (0.99, 0.01),
+    # round 5 (0213): clean texts about keys written for the round-4 rules; 100 % and 0 % after round 5
+    "tuning5": (0.99, 0.01),
     # measured after round 4: 100 %, 98.2 %, 100 % (held-out 3 was consumed by round 4), all at 0 %
     "heldout": (0.99, 0.01),
     "heldout2": (0.97, 0.01),
     "heldout3": (0.99, 0.01),
-    # measured once, after round 4's patterns were final: 99.7 % recall, 2.4 % false positives (6 of 251) — above
-    # the 1 % target; kept as measured so that a change that adds false positives here still fails
-    "heldout4": (0.99, 0.03),
-    # "heldout5" (build_heldout5.py) has no floor yet: its first measurement, by the pattern author, sets it
+    # measured once after round 4 (99.7 %, 2.4 %), then again after round 5's narrowing (0213), which was written
+    # without its texts: 99.3 % recall, 1.6 % false positives (4 of 251); the second figure is not independent
+    "heldout4": (0.99, 0.02),
+    # measured once, after round 5's patterns were final (0213): 92.0 % recall (138 of 150), 0.8 % false positives
+    # (3 of 358); recall is below the 98 % target; floors one text below the measurement
+    "heldout5": (0.91, 0.012),
 }
 
 

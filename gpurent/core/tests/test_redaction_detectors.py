@@ -359,6 +359,21 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "keypair_path: /root/.config/solana/id.json",
         "key 0x" + "ab12" * 10 + " is my deposit address",
         "docker pull nvcr.io/nvidia/pytorch:24.01-py3@sha256:" + "ab" * 32,
+        # round 5 (0213): each of these was changed by a round-4 rule
+        "The deploy key (read-only) fingerprint SHA256:" + "Ab3dE9" * 7 + "x is registered on the repo.",
+        "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+        "login: ada / password: the usual one from our vault",
+        "git config --global user.signingkey 3AA5C34371567BD2",
+        "echo y | sudo -S apt-get install -y nvtop",
+        "echo ada:$NEWPASS | sudo chpasswd",
+        "storage key 0x" + "ab" * 32 + " holds the balance mapping",
+        "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+        "Password: ✔ Token: ✔ Region: ✘",
+        "auth:\n  passwordSecret: db-pass",
+        "key: MCowBQYDK2VwAyEA" + "Ab3dE9" * 7 + "x=   (public, from openssl pkey -pubout)",
+        "| password | status |\n|---|---|\n| root | changed 8 days ago |",
+        "GPU-42062d52-823a-4fb4-a527-c3c45a9a6bd5 (the token of the MIG slice? no, the UUID) fails",
+        "aws ssm put-parameter --name /prod/db-password --type SecureString --value file://pw.txt",
     ],
 )
 def test_look_alikes_stay(text):
@@ -408,3 +423,18 @@ def test_the_line_after_a_token_is_kept_when_it_is_an_assignment():
     key = "sk-proj-" + pick(_ALNUM, 60)
     result = redact_text(f"OPENAI_API_KEY={key}\nLOG_LEVEL=info", field="logs")
     assert result.text == f"OPENAI_API_KEY={marker(Kind.OPENAI_KEY)}\nLOG_LEVEL=info"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("echo 'root:Gpurig-8337' | sudo chpasswd", "Gpurig-8337"),
+        ("echo 'S3cr3t!pw' | sudo -S nvidia-smi -pm 1", "S3cr3t!pw"),
+        ("password: !Gpurig8337x", "!Gpurig8337x"),
+        ("deployer key 0x" + "ab" * 32, "ab" * 32),
+        ("login: ada / password: Gpurig-8337", "Gpurig-8337"),
+    ],
+)
+def test_round_five_narrowing_still_catches_the_secret_next_to_it(text, secret):
+    """The rules narrowed in round 5 (0213) still remove a secret in the same place as the look-alike they spare."""
+    assert secret not in redact_text(text, field="logs").text

@@ -10,7 +10,8 @@
   who did not read the patterns nor run the redactor on it, never tuned on.
 - **heldout5**: `heldout5/*.jsonl`, negative-heavy (about 150 texts with secrets, 350 clean look-alikes), written in
   round 5 by another engineer who did not read the patterns nor run the redactor on it, never tuned on.
-- **tuning3**, **tuning4**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, what rounds 3 and 4 were tuned on.
+- **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
+  and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -28,7 +29,7 @@ from . import clean_texts, secret_samples
 
 __all__ = ["PARTS", "Part", "Score", "load_part", "score"]
 
-PARTS = ("tuning", "tuning3", "tuning4", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+PARTS = ("tuning", "tuning3", "tuning4", "tuning5", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
 

@@ -1,0 +1,35 @@
+"""Values a context pattern finds that are not secrets, whatever name stands before them (round 5, decision 0213).
+
+Each was written into the fifth tuning part as a clean text after a round-4 rule changed it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "spared"]
+
+# A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key.
+_DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
+# A YAML tag in place of a value, followed by what it tags: `password: !vault |` (Ansible), `!Ref DbPassword`
+# (CloudFormation); `password: !Secret1` alone is a value.
+_YAML_TAG = re.compile(r"![A-Za-z][A-Za-z0-9_]*")
+_YAML_TAG_VALUE = re.compile(r"[ \t]+\S")
+# The line after a Markdown table's header row.
+_TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
+# `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request.
+GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
+# Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).
+NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
+
+
+def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
+    """Whether the value at text[start:end] is a digest, a YAML tag, a table's column name or a field's label."""
+    value = text[start:end]
+    if _DIGEST_BEFORE.search(text, max(0, start - 8), start):
+        return True
+    if _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, end):
+        return True
+    if table_row and _TABLE_HEADER.match(text, end):
+        return True  # `| password | status |` above `|---|`: the header names the columns
+    return value.endswith(":") and value[:-1].isalpha()  # "login: ada / password: …": the next field's label
