@@ -183,6 +183,16 @@ def test_api_body_over_the_upload_limit_is_a_json_413(settings, auth, url):
     assert response.json()["error"]["code"] == "payload_too_large"
 
 
+def test_openapi_declares_the_413_on_every_operation_that_takes_a_body():
+    operations = [op for ops in api.get_openapi_schema()["paths"].values() for op in ops.values()]
+    with_body = [op for op in operations if "requestBody" in op]
+    assert with_body
+    assert all(
+        op["responses"][413]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut") for op in with_body
+    )
+    assert not any(413 in op["responses"] for op in operations if "requestBody" not in op)
+
+
 def test_api_body_that_is_not_json_is_a_4xx(client, auth):
     response = client.post(
         "/api/v1/support/requests", b"{" * 100_000, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k", **auth
