@@ -219,8 +219,17 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
         _running.reset(running)
 
 
+def _known_transaction(durable: bool) -> AbstractContextManager[object]:
+    """The transaction of `run_idempotent_known`: flushed to disk at COMMIT unless `durable` is false, on
+    PostgreSQL, outside a caller's transaction (decision 0255: a saved estimate is not money)."""
+    connection = transaction.get_connection()
+    if durable or connection.in_atomic_block or connection.vendor != "postgresql":
+        return transaction.atomic()
+    return _unflushed_transaction()
+
+
 def run_idempotent_known(
-    *, owner: str, key: str, fingerprint: str, outcome: Outcome, write: Callable[[], object]
+    *, owner: str, key: str, fingerprint: str, outcome: Outcome, write: Callable[[], object], durable: bool = True
 ) -> Outcome:
     """`run_idempotent` for an action whose outcome is known before it writes (a new row's public id made up
     front): one transaction inserts the key already finished with `outcome` and runs `write`, so a new key costs
@@ -232,13 +241,18 @@ def run_idempotent_known(
     COMMIT, waits for that COMMIT and is replayed). `write` raising rolls the key back with it: nothing is
     stored and the client may retry, as with a validation error in `run_idempotent`.
 
+    `durable=False`: the COMMIT does not wait for its disk flush (PostgreSQL's `synchronous_commit = off` for
+    this transaction only). A crash of the database server within a few hundred milliseconds after it can lose
+    the key and what `write` wrote, both or neither (WAL is written in order); a retry with the key then runs
+    again. Only for writes whose loss the caller can accept (a saved estimate, decision 0255), never money.
+
     Raises:
         IdempotencyKeyReused: the key was used before for a different request.
         IdempotencyKeyInUse: a request with this key is still running.
     """
     inserted: list[bool] = []
     try:
-        with transaction.atomic():
+        with _known_transaction(durable):
             now = timezone.now()
             IdempotencyKey.objects.create(
                 owner=owner,
@@ -265,7 +279,13 @@ def run_idempotent_known(
 
 
 def api_idempotent_known(
-    request: HttpRequest, key: str, params: Mapping[str, Any], outcome: Outcome, write: Callable[[], object]
+    request: HttpRequest,
+    key: str,
+    params: Mapping[str, Any],
+    outcome: Outcome,
+    write: Callable[[], object],
+    *,
+    durable: bool = True,
 ) -> Outcome:
     """`run_idempotent_known` for an API request (owner and fingerprint as in `api_idempotent`)."""
     return run_idempotent_known(
@@ -274,6 +294,7 @@ def api_idempotent_known(
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
         outcome=outcome,
         write=write,
+        durable=durable,
     )
 
 
