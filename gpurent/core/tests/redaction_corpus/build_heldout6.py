@@ -218,7 +218,7 @@ def positives(f: Fakes) -> list[Sample]:
         key = f.hex(40)
         return f.choice(
             [
-                f"wandb login --relogin --host https://wandb.lab.example {key}\nwandb: ERROR API key must be 40 characters long, yours was 41",
+                f"wandb login --relogin --host https://wandb.lab.example {key}\nwandb: ERROR Unable to verify login with the host (check --host)",
                 f'import wandb\nwandb.login(key="{key}")\nwandb: Network error (ConnectTimeout), entering retry loop.',
                 f"WANDB_API_KEY={key} accelerate launch train.py --config cfg.yaml\nwandb: ERROR Error communicating with wandb process",
             ]
