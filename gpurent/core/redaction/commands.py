@@ -153,17 +153,83 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # --name hf-token --value …`, `gh secret set NAME --body …`
     (
         re.compile(
-            r"""(?i)--name[ =](?P<key>\S*(?:pass|pwd|secret|token|key|credential|auth)\S*)(?:[ \t]+\S+){0,6}?"""
-            rf"""[ \t]+--value[ =]{_ARG}"""
+            r"""(?i)(?:--name|(?<!\S)-n)[ =](?P<key>\S*(?:pass|pwd|secret|token|key|credential|auth)\S*)"""
+            rf"""(?:[ \t]+\S+){{0,6}}?[ \t]+(?:--value|-v)[ =]{_ARG}"""
         ),
         Kind.SECRET,
         "flag",
     ),
     (re.compile(rf"""\bgh[ \t]+secret[ \t]+set[ \t]+\S+[^\n]*?[ \t](?:-b|--body)[ =]{_ARG}"""), Kind.SECRET, "flag"),
+    # what a command stores as a secret, whatever its name: `kubectl create secret generic … --from-literal=hf=…`,
+    # `az keyvault secret set … --value …`, `aws secretsmanager create-secret … --secret-string …` (round 6, 0240)
+    (
+        re.compile(rf"""(?i)--from-literal[ =](?P<key>[\w.-]{{1,60}})={_ARG}"""),
+        Kind.SECRET,
+        "random",  # `--from-literal=region=us-east-1` is a setting; `password=…` is caught by its name
+    ),
+    (
+        re.compile(
+            r"""(?i)\bsecrets?[ \t]+(?:set|create|put|add|put-secret-value|create-secret|update-secret)\b[^\n]*?"""
+            rf"""[ \t]--value[ =]{_ARG}"""
+        ),
+        Kind.SECRET,
+        "setting",
+    ),
+    (
+        re.compile(rf"""(?i)--secret-(?:string|value|text)[ =]{_ARG}"""),
+        Kind.SECRET,
+        "setting",
+    ),
+    # a here-string into a login or a password command: `docker login … --password-stdin <<< …`, `chpasswd <<<
+    # 'root:…'`, `vncpasswd -f <<< …`, `gcloud secrets versions add … --data-file=- <<< …` (round 6, 0240)
+    (
+        re.compile(
+            r"""(?:\blogin\b|passwd|--password-stdin|--with-token|sudo[ \t]+-S|--data-file[ =]-|\bsecrets?\b)"""
+            r"""[^\n]*?<<<[ \t]*(?P<q>["']?)(?P<secret>[^\s"'|]{1,2000})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "pipe",
+    ),
+    # key passphrases: `ssh-keygen -N 'new' -P 'old'`, `openssl enc -k …` (`-pass pass:…` is above)
+    (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-N[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-P[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""\bopenssl\b[^\n]*?[ \t]-k[ \t]+{_ARG}"""), Kind.PASSWORD, "password"),
+    # a token as a login command's argument: `replicate auth login r8_…`, `railway login --token …`, `<cli> login
+    # KEY` — only a generated-looking value (`docker login nvcr.io` names a registry)
+    (
+        re.compile(
+            r"""(?i)\b[\w-]+[ \t]+(?:auth[ \t]+)?login(?:[ \t]+--?(?:token|key|api-key|apikey|auth)(?:=|[ \t]+)|[ \t]+)"""
+            r"""(?P<q>["']?)(?P<secret>[^\s"'-][^\s"']{15,300})(?P=q)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # a password as a client library's positional argument: `smtp.login("me@gmail.com", "abcd efgh ijkl mnop")`
+    # (smtplib, imaplib, ftplib, poplib), `FTP(host, user, "…")`, `new NetworkCredential("user", "…")` (.NET),
+    # `new PasswordAuthentication(user, "…")` (JavaMail), `DriverManager.getConnection(url, user, "…")` (JDBC),
+    # `new PDO($dsn, $user, '…')`, `mysqli_connect(host, user, '…')` (PHP), `smtp.PlainAuth("", user, "…", host)` (Go)
+    (
+        re.compile(
+            r"""(?:\.login|\bNetworkCredential|\bPasswordAuthentication|\bUsernamePasswordCredentials)\([ \t]*"""
+            r"""(?:["'][^"'\n]{1,100}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*"""
+            r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)[ \t]*\)"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (
+        re.compile(
+            r"""\b(?:FTP|FTP_TLS|getConnection|PDO|mysqli|mysqli_connect|mysql_connect|PlainAuth)\([ \t]*"""
+            r"""(?:(?:["'][^"'\n]{0,200}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*){2}"""
+            r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
     # `cat ~/.vast_api_key` and the key it printed on the next line
     (
         re.compile(
-            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:\.txt)?)[ \t]*\r?\n"""
+            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:[.-][\w.-]*)?)[ \t]*\r?\n"""
             r"""(?P<q>["']?)(?P<secret>[^\s"']{8,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
         ),
         Kind.SECRET,
@@ -197,10 +263,45 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # `ldapsearch … -w secret` (`-W` prompts instead)
     (re.compile(rf"""\bldap[a-z]*\b[^\n]*?[ \t]-w[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
-    # MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (also the older `mc config host add`)
+    # MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (also the older `mc config host add`); an
+    # S3-compatible store's access key is not prefixed like AWS's `AKIA…`, so it goes as well (round 6, 0240)
     (
         re.compile(
-            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+\S+){3}[ \t]+(?P<secret>[^\s"']+)"""
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){3}[ \t]+(?P<secret>[^\s"'-][^\s"']*)"""
+        ),
+        Kind.SECRET,
+        "flag",
+    ),
+    (
+        re.compile(
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){2}[ \t]+(?P<secret>[^\s"'-][^\s"']*)"""
+            r"""(?=[ \t]+[^\s-])"""
+        ),
+        Kind.SECRET,
+        "random",  # a generated access key; `mc alias set local URL admin …` keeps the MinIO root user's name
+    ),
+    # Backblaze B2: `b2 authorize-account KEY_ID APPLICATION_KEY` (`b2 account authorize` in b2 v4), both go
+    (
+        re.compile(
+            r"""\bb2[ \t]+(?:authorize-account|account[ \t]+authorize)[ \t]+(?P<q>["']?)(?P<secret>[A-Za-z0-9]{12,})"""
+            r"""(?P=q)(?=[ \t]+[^\s-])"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    (
+        re.compile(
+            r"""\bb2[ \t]+(?:authorize-account|account[ \t]+authorize)[ \t]+\S+[ \t]+"""
+            r"""(?P<q>["']?)(?P<secret>[A-Za-z0-9/+]{12,})(?P=q)"""
+        ),
+        Kind.SECRET,
+        "flag",
+    ),
+    # s3fs's `~/.passwd-s3fs`: `echo ACCESS_KEY_ID:SECRET_ACCESS_KEY > ~/.passwd-s3fs` (`cat` of it: below)
+    (
+        re.compile(
+            r"""\becho[ \t]+["']?(?P<secret>[A-Za-z0-9]{16,128}:[A-Za-z0-9/+=]{20,128})["']?[ \t]*>>?[ \t]*"""
+            r"""\S*passwd-s3fs"""
         ),
         Kind.SECRET,
         "flag",

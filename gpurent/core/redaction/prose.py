@@ -37,7 +37,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,8}}?\s+"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&#'’-]+){{0,8}}?\s+"""
             r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
@@ -58,7 +58,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}|{OWNER}[ \t]+key){NAMES_SOMETHING_ELSE}"""
-            r"""(?:,?[ \t]+[\w.@()'’-]{1,20}){0,10}?"""
+            r"""(?:,?[ \t]+[\w.@()'’#-]{1,20}){0,10}?"""
             r"""[ \t]*:[ \t]*(?:0x)?"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
@@ -173,6 +173,34 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         ),
         Kind.PASSWORD,
         "password",
+    ),
+    # a password changed to a value, where Spanish says "a" and Turkish puts "olarak" after it: "cambié la contraseña
+    # de root a …", "root şifresini … olarak değiştirdim" (round 6, 0240; English "to" and Vietnamese "thành" are above)
+    (
+        re.compile(
+            r"""(?i)\b(?:cambi\w*|puse|pus[eo]|establec\w*|actualic\w*|configur\w*|restablec\w*|reset\w*)"""
+            r"""(?:[ \t]+[\w#'’-]+){0,6}?[ \t]+(?P<key>contraseña|contrasena|clave)(?:[ \t]+[\w#'’-]+){0,6}?"""
+            r"""[ \t]+(?:a|en)[ \t]+(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300}?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:yi|yı|mi|mı|sini|sını|nizi|nızı|mizi|mızı)?)[ \t]+"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300}?)(?P=q)[ \t]+olarak\b"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+    # the value first, then that it is the password: "I logged in with S3cret as the root password"
+    (
+        re.compile(
+            r"""(?i)(?<![^\s"'`(])(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300})(?P=q)[ \t]+as[ \t]+(?:the|my|a)[ \t]+"""
+            r"""(?:[\w-]+[ \t]+)?(?P<key>password|passphrase|passwd)\b"""
+        ),
+        Kind.PASSWORD,
+        "prose",
     ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
     (

@@ -322,6 +322,26 @@ SAMPLES: list[tuple[Kind, str, str]] = [
             b'{"auths": {"r.acme.dev": {"auth": "' + base64.b64encode(b"robot:" + pick(_ALNUM, 16).encode()) + b'"}}}'
         ).decode(),
     ),
+    # round 6 (0240): families held-out 5 exposed, and their siblings
+    (Kind.SECRET, "mc alias set lake http://10.0.0.5:9000 {s} $MINIO_SECRET_KEY", pick(_ALNUM, 20)),
+    (Kind.SECRET, "b2 authorize-account {s} $B2_APPLICATION_KEY", "0012" + pick(_HEX, 21)),
+    (Kind.SECRET, "b2 account authorize $B2_KEY_ID {s}", "K001" + pick(_ALNUM, 27)),
+    (Kind.SECRET, "echo {s} > ~/.passwd-s3fs", pick(_ALNUM, 20) + ":" + pick(_B64, 40)),
+    (Kind.SECRET, "access_key_id = {s}", pick(_HEX, 32)),
+    (Kind.SECRET, "kubectl create secret generic hf --from-literal=hf={s}", pick(_ALNUM, 30) + "7"),
+    (Kind.SECRET, "az keyvault secret set --vault-name v --name db --value {s}", pick(_ALNUM, 14) + "7"),
+    (Kind.SECRET, "aws secretsmanager create-secret --name db --secret-string {s}", pick(_ALNUM, 14) + "7"),
+    (Kind.PASSWORD, "gcloud secrets versions add db --data-file=- <<< {s}", pick(_ALNUM, 14) + "7"),
+    (Kind.PASSWORD, "ssh-keygen -t ed25519 -N '{s}' -f ~/.ssh/gpu", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "ssh-keygen -p -f ~/.ssh/gpu -P {s}", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "openssl enc -aes-256-cbc -k {s} -in ckpt.tar -out ckpt.enc", pick(_ALNUM, 12) + "7"),
+    (Kind.SECRET, "replicate auth login {s}", pick(_ALNUM, 40)),
+    (Kind.PASSWORD, 'server.login("lab.alerts@gmail.com", "{s}")', " ".join(pick(_LOWER, 4) for _ in range(4))),
+    (Kind.PASSWORD, 'conn = DriverManager.getConnection(url, "app", "{s}");', pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "I set the root password of instance #1024 to {s} and SSH fails", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "cambié la contraseña de root a {s} ayer", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "root şifresini {s} olarak değiştirdim", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "I logged in with {s} as the root password", pick(_ALNUM, 12) + "7"),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -374,6 +394,14 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "| password | status |\n|---|---|\n| root | changed 8 days ago |",
         "GPU-42062d52-823a-4fb4-a527-c3c45a9a6bd5 (the token of the MIG slice? no, the UUID) fails",
         "aws ssm put-parameter --name /prod/db-password --type SecureString --value file://pw.txt",
+        # round 6 (0240)
+        "class Settings(BaseSettings):\n    db_password: SecretStr\n    api_key: Optional[str] = None",
+        "interface Config {\n  apiKey?: string;\n  password: string;\n}",
+        "mc alias set local http://127.0.0.1:9000 --api S3v4",
+        "kubectl create secret generic cfg --from-literal=region=us-east-1 --from-literal=bucket=models",
+        "server.login(os.environ['SMTP_USER'], os.environ['SMTP_PASSWORD'])",
+        "docker login nvcr.io && huggingface-cli login",
+        "ssh-keygen -t ed25519 -N '' -f ~/.ssh/gpu",
     ],
 )
 def test_look_alikes_stay(text):
