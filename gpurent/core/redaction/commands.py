@@ -198,7 +198,8 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # KEY` — only a generated-looking value (`docker login nvcr.io` names a registry)
     (
         re.compile(
-            r"""(?i)\b[\w-]+[ \t]+(?:auth[ \t]+)?login(?:[ \t]+--?(?:token|key|api-key|apikey|auth)(?:=|[ \t]+)|[ \t]+)"""
+            r"""(?i)\b[\w-]+[ \t]+(?:auth[ \t]+)?login"""
+            r"""(?:[ \t]+--?(?:token|key|api-key|apikey|auth)(?:=|[ \t]+)|[ \t]+)"""
             r"""(?P<q>["']?)(?P<secret>[^\s"'-][^\s"']{15,300})(?P=q)"""
         ),
         Kind.SECRET,
@@ -229,7 +230,8 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `cat ~/.vast_api_key` and the key it printed on the next line
     (
         re.compile(
-            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:[.-][\w.-]*)?)[ \t]*\r?\n"""
+            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:[.-][\w.-]*)?)"""
+            r"""[ \t]*\r?\n"""
             r"""(?P<q>["']?)(?P<secret>[^\s"']{8,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
         ),
         Kind.SECRET,
@@ -267,14 +269,16 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # S3-compatible store's access key is not prefixed like AWS's `AKIA…`, so it goes as well (round 6, 0240)
     (
         re.compile(
-            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){3}[ \t]+(?P<secret>[^\s"'-][^\s"']*)"""
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){3}[ \t]+"""
+            r"""(?P<secret>[^\s"'-][^\s"']*)"""
         ),
         Kind.SECRET,
         "flag",
     ),
     (
         re.compile(
-            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){2}[ \t]+(?P<secret>[^\s"'-][^\s"']*)"""
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){2}[ \t]+"""
+            r"""(?P<secret>[^\s"'-][^\s"']*)"""
             r"""(?=[ \t]+[^\s-])"""
         ),
         Kind.SECRET,

@@ -32,13 +32,14 @@ NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref
 
 
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
-    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name or a field's label."""
+    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name or a label."""
     value = text[start:end]
     if _DIGEST_BEFORE.search(text, max(0, start - 8), start):
         return True
     if _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, end):
         return True
-    if _TYPE_NAME.fullmatch(value) and _TYPE_BEFORE.search(text, max(0, start - 4), start) and _TYPE_AFTER.match(text, end):
+    typed = _TYPE_BEFORE.search(text, max(0, start - 4), start) and _TYPE_AFTER.match(text, end)
+    if typed and _TYPE_NAME.fullmatch(value):
         return True  # `db_password: SecretStr`: a type annotation
     if table_row and _TABLE_HEADER.match(text, end):
         return True  # `| password | status |` above `|---|`: the header names the columns
