@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .checks import check_and_write
 from .fakes import ALNUM, B64, Fakes
 from .tuning5_negatives import negatives
-from .writer import repeat, write_part
+from .writer import repeat
 
 OUT = Path(__file__).resolve().parent / "tuning5"
 
@@ -82,7 +83,7 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
 
 def main() -> None:
     fakes = Fakes(seed=1205122026)
-    write_part(OUT, "t5", positives(fakes), negatives(fakes))
+    check_and_write(OUT, "t5", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":
