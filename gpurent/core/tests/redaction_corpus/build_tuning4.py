@@ -22,22 +22,10 @@ from pathlib import Path
 from .checks import check_and_write
 from .fakes import ALNUM, B64, HEX, LOWER, UPPER, URLSAFE, Fakes
 from .tuning4_negatives import negatives
-from .writer import repeat
+from .writer import Sample, one, repeat
 
 OUT = Path(__file__).resolve().parent / "tuning4"
 DIGITS = "0123456789"
-
-Sample = Callable[[], tuple[str, list[str]]]
-
-
-def one(template: str, make: Callable[[], str]) -> Sample:
-    """A sample with one secret: `template` with `{s}` replaced by a fresh value from `make`."""
-
-    def build() -> tuple[str, list[str]]:
-        value = make()
-        return template.replace("{s}", value), [value]
-
-    return build
 
 
 def _flags(f: Fakes, p: Callable[[], str]) -> list[Sample]:

@@ -13,27 +13,14 @@ Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning5`; th
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from .checks import check_and_write
 from .fakes import ALNUM, B64, Fakes
 from .tuning5_negatives import negatives
-from .writer import repeat
+from .writer import Sample, one, repeat
 
 OUT = Path(__file__).resolve().parent / "tuning5"
-
-Sample = Callable[[], tuple[str, list[str]]]
-
-
-def one(template: str, make: Callable[[], str]) -> Sample:
-    """A sample with one secret: `template` with `{s}` replaced by a fresh value from `make`."""
-
-    def build() -> tuple[str, list[str]]:
-        value = make()
-        return template.replace("{s}", value), [value]
-
-    return build
 
 
 def _near_the_narrowed_rules(f: Fakes) -> list[Sample]:
