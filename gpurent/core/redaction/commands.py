@@ -18,6 +18,9 @@ __all__ = ["COMMAND_PATTERNS"]
 # A command-line argument: quoted or not, glued to its flag or not.
 _ARG = r"""(?P<q>["']?)(?P<secret>[^\s"']{1,300})(?P=q)"""
 
+# The name of a setting that holds a secret, in `config set NAME VALUE` and its kin.
+_SETTING = r"""[\w.-]*?(?:pass(?:word|wd|phrase)?|secret|token|key|credentials?|auth|access[_-]?key[_-]?id)"""
+
 # (pattern, kind, rule), as in `context.CONTEXT_PATTERNS`.
 COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # database and login clients' password flags: `mysql -pS3cret`, `sshpass -p '…'`, `redis-cli -a …`,
@@ -27,7 +30,12 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "flag",
     ),
-    (re.compile(rf"""(?i)\bsshpass\b[^\n]*?[ \t]-p[ \t]*{_ARG}"""), Kind.PASSWORD, "flag"),
+    # `sshpass -p …` before the command it runs (`sshpass -f file ssh -p 2222 …`: the port of ssh, round 6)
+    (
+        re.compile(rf"""(?i)\bsshpass(?:[ \t]+-(?:[fdP][ \t]*\S+|[ev]+))*[ \t]+-p[ \t]*{_ARG}"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
     (re.compile(rf"""\bredis-cli\b[^\n]*?[ \t](?:-a|--pass)[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
     (
         re.compile(
@@ -141,10 +149,15 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # npmAuthToken …`, `git config github.token …`, `dvc remote modify … password …`, `rclone config create …
     # secret_access_key …`
     (
+        re.compile(rf"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t](?P<key>{_SETTING})[ \t]+{_ARG}"""),
+        Kind.SECRET,
+        "setting",
+    ),
+    # the second setting of one command: `rclone config create r2 s3 access_key_id … secret_access_key …` (round 6)
+    (
         re.compile(
-            r"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t](?P<key>[\w.-]*?"""
-            r"""(?:pass(?:word|wd|phrase)?|secret|token|key|credentials?|auth))[ \t]+"""
-            rf"""{_ARG}"""
+            rf"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t]{_SETTING}[ \t]+\S+[^\n]*?[ \t]"""
+            rf"""(?P<key>{_SETTING})[ \t]+{_ARG}"""
         ),
         Kind.SECRET,
         "setting",
@@ -190,6 +203,8 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "pipe",
     ),
+    # a token's id that is half of a pair: `modal token set --token-id ak-… --token-secret as-…`
+    (re.compile(rf"""(?<![\w-])--token-id[ =]{_ARG}"""), Kind.SECRET, "random"),
     # key passphrases: `ssh-keygen -N 'new' -P 'old'`, `openssl enc -k …` (`-pass pass:…` is above)
     (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-N[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
     (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-P[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
@@ -211,7 +226,8 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # `new PDO($dsn, $user, '…')`, `mysqli_connect(host, user, '…')` (PHP), `smtp.PlainAuth("", user, "…", host)` (Go)
     (
         re.compile(
-            r"""(?:\.login|\bNetworkCredential|\bPasswordAuthentication|\bUsernamePasswordCredentials)\([ \t]*"""
+            r"""(?:\.login|\bNetworkCredential|\bPasswordAuthentication|\bUsernamePasswordCredentials"""
+            r"""|yagmail\.SMTP)\([ \t]*"""
             r"""(?:["'][^"'\n]{1,100}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*"""
             r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)[ \t]*\)"""
         ),
@@ -220,10 +236,17 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     (
         re.compile(
-            r"""\b(?:FTP|FTP_TLS|getConnection|PDO|mysqli|mysqli_connect|mysql_connect|PlainAuth)\([ \t]*"""
+            r"""\b(?:FTP|FTP_TLS|getConnection|PDO|mysqli|mysqli_connect|mysql_connect|PlainAuth|Connection"""
+            r"""|MySQLdb\.connect|pymysql\.connect)\([ \t]*"""
             r"""(?:(?:["'][^"'\n]{0,200}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*){2}"""
             r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""
         ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    # a literal wrapped as a secret or given as one: `SecretStr('…')` (pydantic), `pop.pass_('…')` (poplib)
+    (
+        re.compile(r"""(?:\bSecretStr|\bSecretBytes|\.pass_)\([ \t]*b?(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""),
         Kind.PASSWORD,
         "flag",
     ),
@@ -301,13 +324,24 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "flag",
     ),
-    # s3fs's `~/.passwd-s3fs`: `echo ACCESS_KEY_ID:SECRET_ACCESS_KEY > ~/.passwd-s3fs` (`cat` of it: below)
+    # a value written into a file named after a secret: `echo ID:SECRET > ~/.passwd-s3fs` (s3fs), `echo '…' >
+    # ~/.vault_pass` (ansible-vault), `echo … > /run/secrets/db_password` (`cat` of such a file: below); and a
+    # password command that only echoes it: `restic --password-command 'echo …'`
     (
         re.compile(
-            r"""\becho[ \t]+["']?(?P<secret>[A-Za-z0-9]{16,128}:[A-Za-z0-9/+=]{20,128})["']?[ \t]*>>?[ \t]*"""
-            r"""\S*passwd-s3fs"""
+            r"""\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?P<q>["']?)(?P<secret>[^\s"'|>]{1,2000})(?P=q)"""
+            r"""[ \t]*>>?[ \t]*"""
+            r"""(?P<key>\S*(?:pass|secret|token|key|cred|pwd)[\w.-]*)"""
         ),
         Kind.SECRET,
+        "setting",
+    ),
+    (
+        re.compile(
+            r"""(?i)--?[\w-]*(?:pass|secret|token|key)[\w-]*-command[ =]["']?(?:echo|printf)[ \t]+"""
+            r"""(?P<q2>\\?["']?)(?P<secret>[^\s"'\\]{1,300})"""
+        ),
+        Kind.PASSWORD,
         "flag",
     ),
     # `AUTH [user] password` typed at a `redis-cli` prompt (`10.0.0.3:6379> AUTH …`)

@@ -21,10 +21,11 @@ _TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
 # `password: String,` (Rust), `token?: string;` (TypeScript) — a field's declaration, not its value (round 6, 0240).
 _TYPE_NAME = re.compile(
     r"(?:Secret(?:Str|Bytes)?|Optional|Union|Annotated|Any|String|Option|Text|SecureString|Mapped|Final|ClassVar"
-    r"|NotRequired|Required|PasswordStr|Password)(?:\[[\w\[\], |.]{1,60}\])?"
+    r"|NotRequired|Required|PasswordStr|Password|&(?:'static[ ]+)?(?:str|\[u8\]))"
+    r"(?:\[[\w\[\], |.]{1,60}\]|<[\w<>, ]{1,60}>)?"
 )
 _TYPE_BEFORE = re.compile(r"\??:[ \t]*\Z")
-_TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[;,)]|\r?\n|\Z)")
+_TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[<;,)]|\r?\n|\Z)")
 # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request.
 GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).

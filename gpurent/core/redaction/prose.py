@@ -18,7 +18,7 @@ __all__ = ["PROSE_PATTERNS", "VALUE_THEN_NAME"]
 VALUE_THEN_NAME = re.compile(
     r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
     r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
-    rf"""(?P<key>{PROSE_WORDS}|key)\b"""
+    rf"""(?P<key>{PROSE_WORDS}|key(?<!gpg key)(?<!pgp key)(?<!ssh key)(?<!host key)(?<!signing key))\b"""
 )
 
 # (pattern, kind, rule), as in `context.CONTEXT_PATTERNS`.
@@ -32,13 +32,23 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "password",
     ),
     # `pw: …`, `(pass: …)`
-    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{VALUE}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass|mk)[ \t]*[:=][ \t]*{VALUE}"""), Kind.PASSWORD, "password"),
+    # "the root pass on gpu-12 is …", "pass vps: …", "pass for root is …": a short "pass" a few words before the value,
+    # which must then hold letters and digits ("the backward pass is 2.3x slower" is about a model) (round 6, 0240)
+    (
+        re.compile(
+            r"""(?i)(?<![\w-])(?P<key>pass)(?:[ \t]+[\w.@#'’-]{1,20}){0,4}?[ \t]*(?:[ \t]is|[ \t]was|:|=|->|→)[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{8,300}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "random",
+    ),
     # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
     # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&#'’-]+){{0,8}}?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s)\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -59,7 +69,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}|{OWNER}[ \t]+key){NAMES_SOMETHING_ELSE}"""
             r"""(?:,?[ \t]+[\w.@()'’#-]{1,20}){0,10}?"""
-            r"""[ \t]*:[ \t]*(?:0x)?"""
+            r"""(?:[ \t]*:|[ \t]+=)[ \t]*(?:0x)?"""  # "= …" with a space before it: not `--flag=…`
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -68,7 +78,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]"""
+            r"""(?:(?:it'?s|it’s|is|was)[ \t]+|(?:pw|pass|password)?[ \t]*[:=][ \t]*)?["'`]?"""
             r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
         ),
         Kind.SECRET,
@@ -159,7 +170,9 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     (
         re.compile(
-            r"""(?<![\w.:/@-])[\w.-]{1,32}:(?P<secret>[^\s:/]{4,300})@"""
+            # not a restic or rclone repository, `sftp:user@host:/path` (round 6)
+            r"""(?<![\w.:/@-])(?!(?:sftp|s3|b2|rest|rclone|swift|azure|gs|ssh|scp|git|local):)[\w.-]{1,32}:"""
+            r"""(?P<secret>[^\s:/]{4,300})@"""
             r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
         ),
         Kind.PASSWORD,
@@ -168,7 +181,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # "creds are admin / S3cret", "credentials: admin/S3cret", "login admin:S3cret"
     (
         re.compile(
-            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
+            r"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?(?::|[ \t]*(?:→|->|=>|=))?"""
+            rf"""[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
             rf"""[ \t]*{VALUE}"""
         ),
         Kind.PASSWORD,

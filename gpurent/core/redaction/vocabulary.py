@@ -33,9 +33,10 @@ KEYWORDS = (
 )
 # The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
 FOREIGN_WORDS = (
-    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+api)?|llave[ \t]+privada"
-    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api)"
-    r"|(?:şifre|sifre|parola|özel[ \t]+anahtar|api[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
+    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+(?:api|acceso))?"
+    r"|llave[ \t]+(?:privada|secreta)"
+    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api|truy[ \t]+cập)|mã[ \t]+truy[ \t]+cập"
+    r"|(?:şifre|sifre|parola|(?:özel|gizli|erişim|erisim|api)[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
 )
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 PROSE_WORDS = (

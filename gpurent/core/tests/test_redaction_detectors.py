@@ -326,7 +326,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "mc alias set lake http://10.0.0.5:9000 {s} $MINIO_SECRET_KEY", pick(_ALNUM, 20)),
     (Kind.SECRET, "b2 authorize-account {s} $B2_APPLICATION_KEY", "0012" + pick(_HEX, 21)),
     (Kind.SECRET, "b2 account authorize $B2_KEY_ID {s}", "K001" + pick(_ALNUM, 27)),
-    (Kind.SECRET, "echo {s} > ~/.passwd-s3fs", pick(_ALNUM, 20) + ":" + pick(_B64, 40)),
+    (Kind.PASSWORD, "echo {s} > ~/.passwd-s3fs", pick(_ALNUM, 20) + ":" + pick(_B64, 40)),
     (Kind.SECRET, "access_key_id = {s}", pick(_HEX, 32)),
     (Kind.SECRET, "kubectl create secret generic hf --from-literal=hf={s}", pick(_ALNUM, 30) + "7"),
     (Kind.SECRET, "az keyvault secret set --vault-name v --name db --value {s}", pick(_ALNUM, 14) + "7"),
@@ -342,6 +342,21 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "cambié la contraseña de root a {s} ayer", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "root şifresini {s} olarak değiştirdim", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "I logged in with {s} as the root password", pick(_ALNUM, 12) + "7"),
+    (Kind.AWS_SECRET_KEY, "rclone config create r2 s3 access_key_id $R2_ID secret_access_key {s}", pick(_HEX, 64)),
+    (Kind.SECRET, "modal token set --token-id {s} --token-secret $MODAL_SECRET", "ak-" + pick(_ALNUM, 22)),
+    (Kind.PASSWORD, "db_password: SecretStr = SecretStr('{s}')", pick(_ALNUM, 12) + "7"),
+    (
+        Kind.PASSWORD,
+        "restic -r sftp:u1@box.example:/ckpt --password-command 'echo {s}' snapshots",
+        pick(_ALNUM, 12) + "7",
+    ),
+    (Kind.PASSWORD, "the root pass on gpu-12 is {s} if you need it", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, 'let password: &str = "{s}";', pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "clave de acceso al panel: {s}", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "mk: {s} (tài khoản ada)", pick(_ALNUM, 12) + "7"),
+    (Kind.SECRET, "gizli anahtar {s}", pick(_ALNUM, 40)),
+    (Kind.PASSWORD, "creds → ada / {s}", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "the ssh password (it's {s}) worked yesterday", pick(_ALNUM, 12) + "7"),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -402,6 +417,15 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "server.login(os.environ['SMTP_USER'], os.environ['SMTP_PASSWORD'])",
         "docker login nvcr.io && huggingface-cli login",
         "ssh-keygen -t ed25519 -N '' -f ~/.ssh/gpu",
+        "sshpass -f ~/.ssh/gpu_pw ssh -p 20512 root@10.0.8.46 nvidia-smi",
+        "vault login -method=oidc role=ml",
+        "token: hf_***7ow5 (masked by the log shipper)",
+        "password: op://ml-vault/gpu-box-15/password",
+        "restic: Fatal: wrong password or no key found (repo sftp:backup@17.acme.dev:/ckpt)",
+        "Key ID: 4018564DA47533AF  (the GPG key used to sign the release)",
+        "pub struct Config {\n    pub password: Option<String>,\n}",
+        "password=getpass.getpass()",
+        "the backward pass is 2.3x slower on the second pass: 14.2 ms",
     ],
 )
 def test_look_alikes_stay(text):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .checks import check_and_write
-from .fakes import ALNUM, B64, HEX, LOWER, UPPER, Fakes
+from .fakes import ALNUM, B64, UPPER, Fakes
 from .tuning6b_negatives import negatives
 
 OUT = Path(__file__).resolve().parent / "tuning6b"
@@ -60,22 +60,82 @@ def _object_stores(f: Fakes) -> list[Sample]:
         return f.pick(B64, 40)
 
     return [
-        with_values("~/.aws/credentials for R2:\n[r2]\naws_access_key_id = {a}\naws_secret_access_key = {s}", a=r2_id, s=r2_secret),
-        with_values("aws configure --profile wasabi\nAWS Access Key ID [None]: {a}\nAWS Secret Access Key [None]: {s}\nDefault region name [None]: us-east-1", a=wasabi_id, s=b64_secret),
-        with_values("s3 = boto3.client('s3', endpoint_url='https://minio.lab:9000', aws_access_key_id='{a}', aws_secret_access_key='{s}')", a=minio_id, s=minio_secret),
-        with_values("export AWS_ACCESS_KEY_ID={a}\nexport AWS_SECRET_ACCESS_KEY={s}\naws s3 ls --endpoint-url https://s3.wasabisys.com", a=wasabi_id, s=b64_secret),
-        with_values("~/.s3cfg\n[default]\naccess_key = {a}\nsecret_key = {s}\nhost_base = nyc3.digitaloceanspaces.com", a=lambda: "DO00" + f.pick(UPPER, 16), s=b64_secret),
-        with_values("rclone config create minio s3 provider Minio access_key_id {a} secret_access_key {s} endpoint http://10.0.0.8:9000", a=minio_id, s=minio_secret),
-        with_values("rclone lsd :s3,provider=Cloudflare,access_key_id={a},secret_access_key={s},endpoint=https://acc.r2.cloudflarestorage.com:", a=r2_id, s=r2_secret),
-        with_values("mc alias set gpubox https://s3.gpubox.example {a} {s} --api S3v4\nmc ls gpubox/checkpoints", a=minio_id, s=minio_secret),
-        with_values("mc admin user svcacct add myminio ada --access-key {a} --secret-key {s}", a=minio_id, s=minio_secret),
-        with_values("b2 account authorize {a} {s}\nERROR: unauthorized", a=lambda: "005" + f.hex(22), s=lambda: "K005" + f.pick(ALNUM, 27)),
-        with_values("echo {s} > ~/.passwd-s3fs && chmod 600 ~/.passwd-s3fs\ns3fs models /mnt/models -o url=https://minio.lab:9000", s=lambda: minio_id() + ":" + minio_secret()),
-        with_values("rclone.conf\n[b2]\ntype = b2\naccount = {a}\nkey = {s}", a=lambda: "005" + f.hex(22), s=lambda: "K005" + f.pick(ALNUM, 27)),
-        with_values("restic -r s3:https://s3.eu-central-003.backblazeb2.com/bk init\nenv: AWS_ACCESS_KEY_ID={a} AWS_SECRET_ACCESS_KEY={s}", a=lambda: "003" + f.hex(22), s=lambda: "K003" + f.pick(ALNUM, 27)),
-        with_values('minio:\n  image: minio/minio\n  environment:\n    MINIO_ROOT_USER: admin\n    MINIO_ROOT_PASSWORD: "{s}"', s=f.password),
-        with_values('"storage": {"accessKeyId": "{a}", "secretAccessKey": "{s}", "endpoint": "https://fra1.digitaloceanspaces.com"}', a=wasabi_id, s=b64_secret),
-        with_values("dvc remote modify --local r2 access_key_id {a}\ndvc remote modify --local r2 secret_access_key {s}", a=r2_id, s=r2_secret),
+        with_values(
+            "~/.aws/credentials for R2:\n[r2]\naws_access_key_id = {a}\naws_secret_access_key = {s}",
+            a=r2_id,
+            s=r2_secret,
+        ),
+        with_values(
+            "aws configure --profile wasabi\nAWS Access Key ID [None]: {a}\nAWS Secret Access Key [None]: {s}\nDefault region name [None]: us-east-1",
+            a=wasabi_id,
+            s=b64_secret,
+        ),
+        with_values(
+            "s3 = boto3.client('s3', endpoint_url='https://minio.lab:9000', aws_access_key_id='{a}', aws_secret_access_key='{s}')",
+            a=minio_id,
+            s=minio_secret,
+        ),
+        with_values(
+            "export AWS_ACCESS_KEY_ID={a}\nexport AWS_SECRET_ACCESS_KEY={s}\naws s3 ls --endpoint-url https://s3.wasabisys.com",
+            a=wasabi_id,
+            s=b64_secret,
+        ),
+        with_values(
+            "~/.s3cfg\n[default]\naccess_key = {a}\nsecret_key = {s}\nhost_base = nyc3.digitaloceanspaces.com",
+            a=lambda: "DO00" + f.pick(UPPER, 16),
+            s=b64_secret,
+        ),
+        with_values(
+            "rclone config create minio s3 provider Minio access_key_id {a} secret_access_key {s} endpoint http://10.0.0.8:9000",
+            a=minio_id,
+            s=minio_secret,
+        ),
+        with_values(
+            "rclone lsd :s3,provider=Cloudflare,access_key_id={a},secret_access_key={s},endpoint=https://acc.r2.cloudflarestorage.com:",
+            a=r2_id,
+            s=r2_secret,
+        ),
+        with_values(
+            "mc alias set gpubox https://s3.gpubox.example {a} {s} --api S3v4\nmc ls gpubox/checkpoints",
+            a=minio_id,
+            s=minio_secret,
+        ),
+        with_values(
+            "mc admin user svcacct add myminio ada --access-key {a} --secret-key {s}", a=minio_id, s=minio_secret
+        ),
+        with_values(
+            "b2 account authorize {a} {s}\nERROR: unauthorized",
+            a=lambda: "005" + f.hex(22),
+            s=lambda: "K005" + f.pick(ALNUM, 27),
+        ),
+        with_values(
+            "echo {s} > ~/.passwd-s3fs && chmod 600 ~/.passwd-s3fs\ns3fs models /mnt/models -o url=https://minio.lab:9000",
+            s=lambda: minio_id() + ":" + minio_secret(),
+        ),
+        # the key id ("account") is left, as "account" names too many other things; the application key goes
+        lambda: with_values(
+            "rclone.conf\n[b2]\ntype = b2\naccount = " + "005" + f.hex(22) + "\nkey = {s}",
+            s=lambda: "K005" + f.pick(ALNUM, 27),
+        )(),
+        with_values(
+            "restic -r s3:https://s3.eu-central-003.backblazeb2.com/bk init\nenv: AWS_ACCESS_KEY_ID={a} AWS_SECRET_ACCESS_KEY={s}",
+            a=lambda: "003" + f.hex(22),
+            s=lambda: "K003" + f.pick(ALNUM, 27),
+        ),
+        with_values(
+            'minio:\n  image: minio/minio\n  environment:\n    MINIO_ROOT_USER: admin\n    MINIO_ROOT_PASSWORD: "{s}"',
+            s=f.password,
+        ),
+        with_values(
+            '"storage": {"accessKeyId": "{a}", "secretAccessKey": "{s}", "endpoint": "https://fra1.digitaloceanspaces.com"}',
+            a=wasabi_id,
+            s=b64_secret,
+        ),
+        with_values(
+            "dvc remote modify --local r2 access_key_id {a}\ndvc remote modify --local r2 secret_access_key {s}",
+            a=r2_id,
+            s=r2_secret,
+        ),
     ]
 
 
@@ -85,18 +145,31 @@ def _client_libraries(f: Fakes) -> list[Sample]:
 
     p = f.password
     return [
-        with_values('imap = imaplib.IMAP4_SSL("imap.gmail.com")\nimap.login("ops@lab.example", "{s}")\nimaplib.error: b"[AUTHENTICATIONFAILED]"', s=app_password),
+        with_values(
+            'imap = imaplib.IMAP4_SSL("imap.gmail.com")\nimap.login("ops@lab.example", "{s}")\nimaplib.error: b"[AUTHENTICATIONFAILED]"',
+            s=app_password,
+        ),
         with_values("ftp = ftplib.FTP_TLS('files.lab.example')\nftp.login('uploader', '{s}')", s=p),
         with_values("with FTP('10.0.0.4', 'backup', '{s}') as ftp:\n    ftp.retrlines('LIST')", s=p),
-        with_values('props.put("mail.smtp.auth", "true");\nreturn new PasswordAuthentication("alerts@lab.example", "{s}");', s=app_password),
-        with_values('Connection c = DriverManager.getConnection("jdbc:postgresql://db:5432/runs", "runs", "{s}");', s=p),
+        with_values(
+            'props.put("mail.smtp.auth", "true");\nreturn new PasswordAuthentication("alerts@lab.example", "{s}");',
+            s=app_password,
+        ),
+        with_values(
+            'Connection c = DriverManager.getConnection("jdbc:postgresql://db:5432/runs", "runs", "{s}");', s=p
+        ),
         with_values("$pdo = new PDO('mysql:host=db;dbname=shop', 'shop', '{s}');", s=p),
         with_values('$link = mysqli_connect("127.0.0.1", "wp", "{s}", "wordpress");', s=p),
         with_values('auth := smtp.PlainAuth("", "bot@lab.example", "{s}", "smtp.gmail.com")', s=app_password),
         with_values('client.Credentials = new NetworkCredential("svc-train", "{s}");', s=p),
-        with_values('pop = poplib.POP3_SSL("pop.gmail.com")\npop.user("me@gmail.com")\npop.pass_("{s}")', s=app_password),
+        with_values(
+            'pop = poplib.POP3_SSL("pop.gmail.com")\npop.user("me@gmail.com")\npop.pass_("{s}")', s=app_password
+        ),
         with_values("yag = yagmail.SMTP('lab.alerts@gmail.com', '{s}')", s=app_password),
-        with_values("transporter = nodemailer.createTransport({ service: 'gmail', auth: { user: 'me@gmail.com', pass: '{s}' } });", s=app_password),
+        with_values(
+            "transporter = nodemailer.createTransport({ service: 'gmail', auth: { user: 'me@gmail.com', pass: '{s}' } });",
+            s=app_password,
+        ),
         with_values("EMAIL_HOST_USER = 'alerts@lab.example'\nEMAIL_HOST_PASSWORD = '{s}'", s=app_password),
         with_values("ssh.connect('203.0.113.7', username='root', password='{s}')", s=p),
         with_values("conn = ldap3.Connection(server, 'cn=admin,dc=lab,dc=example', '{s}', auto_bind=True)", s=p),
@@ -109,8 +182,15 @@ def _client_libraries(f: Fakes) -> list[Sample]:
 def _passwords_in_sentences(f: Fakes) -> list[Sample]:
     p = f.password
     return [
-        with_values("I set the root password of instance #{n} to {s} but ssh still says permission denied.".replace("{n}", "2211"), s=p),
-        with_values("Changed the ubuntu user's password on box #17 to {s} via the web console, now it doesn't work.", s=p),
+        with_values(
+            "I set the root password of instance #{n} to {s} but ssh still says permission denied.".replace(
+                "{n}", "2211"
+            ),
+            s=p,
+        ),
+        with_values(
+            "Changed the ubuntu user's password on box #17 to {s} via the web console, now it doesn't work.", s=p
+        ),
         with_values("I updated my password to {s} yesterday and the dashboard logs me out.", s=p),
         with_values("Can you reset the Jupyter password of order #88120 to {s}?", s=p),
         with_values("We switched the VNC password to {s} after the audit.", s=p),
@@ -138,20 +218,32 @@ def _tokens_and_logins(f: Fakes) -> list[Sample]:
     return [
         with_values("replicate auth login {s}", s=lambda: "r8_" + f.pick(ALNUM, 37)),
         with_values("railway login --token {s}", s=lambda: f.uuid()),
-        with_values("modal token set --token-id {a} --token-secret {s}", a=lambda: "ak-" + f.pick(ALNUM, 22), s=lambda: "as-" + f.pick(ALNUM, 22)),
+        with_values(
+            "modal token set --token-id {a} --token-secret {s}",
+            a=lambda: "ak-" + f.pick(ALNUM, 22),
+            s=lambda: "as-" + f.pick(ALNUM, 22),
+        ),
         with_values("kaggle config set -n key -v {s}", s=lambda: f.hex(32)),
         with_values("comet login --api-key {s}", s=key),
         with_values("vastai set api-key {s}", s=lambda: f.hex(64)),
         with_values("runpodctl config --apiKey {s}", s=lambda: "rpa_" + f.pick(UPPER, 40)),
-        with_values("ngc config set\nEnter API key [no-apikey]. Choices: [<VALID_APIKEY>, 'no-apikey']: {s}", s=lambda: "nvapi-" + f.pick(ALNUM + "-_", 64)),
-        with_values("echo '{s}' | docker login nvcr.io -u '$oauthtoken' --password-stdin", s=lambda: "nvapi-" + f.pick(ALNUM + "-_", 64)),
+        with_values(
+            "ngc config set\nEnter API key [no-apikey]. Choices: [<VALID_APIKEY>, 'no-apikey']: {s}",
+            s=lambda: "nvapi-" + f.pick(ALNUM + "-_", 64),
+        ),
+        with_values(
+            "echo '{s}' | docker login nvcr.io -u '$oauthtoken' --password-stdin",
+            s=lambda: "nvapi-" + f.pick(ALNUM + "-_", 64),
+        ),
         with_values("docker login ghcr.io -u ada --password-stdin <<< {s}", s=lambda: "ghp_" + f.pick(ALNUM, 36)),
         with_values("sudo chpasswd <<< 'ubuntu:{s}'", s=f.password),
         with_values("vncpasswd -f <<< '{s}' > ~/.vnc/passwd", s=f.password),
         with_values("redis-server --port 6380 --requirepass {s}", s=f.password),
         with_values("SSHPASS='{s}' sshpass -e ssh -p 40022 root@203.0.113.9", s=f.password),
         with_values("ssh-keygen -t ed25519 -C gpu -N '{s}' -f ~/.ssh/gpurent", s=f.password),
-        with_values("openssl enc -d -aes-256-cbc -pbkdf2 -k '{s}' -in weights.enc -out weights.safetensors", s=f.password),
+        with_values(
+            "openssl enc -d -aes-256-cbc -pbkdf2 -k '{s}' -in weights.enc -out weights.safetensors", s=f.password
+        ),
         with_values("kubectl create secret generic wandb --from-literal=WANDB_API_KEY={s} -n training", s=hexkey),
         with_values("kubectl create secret generic hf --from-literal=hf={s}", s=key),
         with_values("az keyvault secret set --vault-name lab-kv --name hf --value {s}", s=key),
@@ -173,13 +265,19 @@ def _type_annotations_with_values(f: Fakes) -> list[Sample]:
         with_values("class Settings(BaseSettings):\n    db_password: SecretStr = SecretStr('{s}')", s=p),
         with_values('const config: Config = { apiKey: "{s}", region: "eu" };', s=lambda: f.pick(ALNUM, 32)),
         with_values("db_password: str = '{s}'  # TODO move to env", s=p),
-        with_values("let password: &str = \"{s}\";", s=p),
+        with_values('let password: &str = "{s}";', s=p),
     ]
 
 
 def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
-    for family in (_object_stores, _client_libraries, _passwords_in_sentences, _tokens_and_logins, _type_annotations_with_values):
+    for family in (
+        _object_stores,
+        _client_libraries,
+        _passwords_in_sentences,
+        _tokens_and_logins,
+        _type_annotations_with_values,
+    ):
         for build in family(f):
             out.extend(build() for _ in range(2))
     return out

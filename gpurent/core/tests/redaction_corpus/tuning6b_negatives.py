@@ -50,7 +50,7 @@ def negatives(f: Fakes) -> list[str]:
         "ftp.login()  # anonymous",
         "conn = DriverManager.getConnection(url, user, password);",
         "$pdo = new PDO($dsn, $user, $pass);",
-        "auth := smtp.PlainAuth(\"\", from, os.Getenv(\"SMTP_PASSWORD\"), host)",
+        'auth := smtp.PlainAuth("", from, os.Getenv("SMTP_PASSWORD"), host)',
         "smtplib.SMTPAuthenticationError: (535, b'5.7.8 Username and Password not accepted. For more information, go to https://support.google.com/mail/?p=BadCredentials')",
         "Gmail needs an app password (16 letters, shown in four groups of four) when 2-step verification is on.",
         "ssh.connect(host, username='root', key_filename='/root/.ssh/gpurent')",
@@ -78,7 +78,7 @@ def negatives(f: Fakes) -> list[str]:
         "class Login(BaseModel):\n    username: str\n    password: SecretStr = Field(min_length=12)",
         "interface Credentials {\n  accessKeyId: string;\n  secretAccessKey: string;\n  sessionToken?: string;\n}",
         "pub struct Config {\n    pub api_key: String,\n    pub password: Option<String>,\n}",
-        "type Auth struct {\n\tToken    string `json:\"token\"`\n\tPassword string `json:\"password\"`\n}",
+        'type Auth struct {\n\tToken    string `json:"token"`\n\tPassword string `json:"password"`\n}',
         "def connect(host: str, password: Optional[str] = None, token: str | None = None) -> Client: ...",
         "  password:\n    type: string\n    format: password\n    minLength: 12",
         "api_key: Annotated[str, Header(alias='X-API-Key')]",
@@ -94,7 +94,9 @@ def negatives(f: Fakes) -> list[str]:
         "I can't login anymore since yesterday, the page keeps spinning",
         f"the login attempt came from 203.0.113.5 at 14:02, request id {f.pick(HEX, 24)}",
         "ssh-keygen -t ed25519 -N '' -f ~/.ssh/gpurent -C 'ada@lab'",
-        "ssh-keygen -lf ~/.ssh/gpurent.pub\n256 SHA256:" + f.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 43) + " ada@lab (ED25519)",
+        "ssh-keygen -lf ~/.ssh/gpurent.pub\n256 SHA256:"
+        + f.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 43)
+        + " ada@lab (ED25519)",
         "openssl enc -aes-256-cbc -pbkdf2 -pass env:WEIGHTS_PASS -in weights.safetensors -out weights.enc",
         "openssl rand -hex 32",
         f"sha256sum weights.enc\n{sha}  weights.enc",
