@@ -244,6 +244,16 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "flag",
     ),
+    # an API client given its key as the first argument: `cohere.ClientV2("…")`, `Groq("…")`, `Pinecone("…")`
+    # (a generated-looking value only: `Client("localhost:6379")` names a server) (round 6)
+    (
+        re.compile(
+            r"""\b(?:[A-Z]\w{0,30})?(?:Client(?:V\d)?|OpenAI|Anthropic|Groq|Pinecone|Mistral|Cohere|Together)\("""
+            r"""[ \t]*(?P<q>["'])(?P<secret>[A-Za-z0-9_.-]{20,300})(?P=q)[ \t]*[,)]"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
     # a literal wrapped as a secret or given as one: `SecretStr('…')` (pydantic), `pop.pass_('…')` (poplib)
     (
         re.compile(r"""(?:\bSecretStr|\bSecretBytes|\.pass_)\([ \t]*b?(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""),

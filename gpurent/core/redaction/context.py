@@ -116,10 +116,24 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "random",
     ),
     (
-        re.compile(r"""(?i)\bdiscord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_-]{40,})"""),
+        # a webhook URL is the credential as a whole, as gitleaks and trufflehog report it (Slack's goes whole too):
+        # Discord, Microsoft Teams (`…webhook.office.com/webhookb2/…/IncomingWebhook/…`), Mattermost (round 6)
+        re.compile(
+            r"""(?i)(?P<secret>(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/"""
+            r"""[A-Za-z0-9_-]{40,})"""
+        ),
         Kind.SECRET,
         "any",
     ),
+    (
+        re.compile(
+            r"""(?i)(?P<secret>https://[\w.-]*webhook\.office\.com/webhookb2/[\w@-]{8,100}/IncomingWebhook/"""
+            r"""[0-9a-f]{32}/[\w-]{8,64}(?:/[\w-]{8,64})?)"""
+        ),
+        Kind.SECRET,
+        "any",
+    ),
+    (re.compile(r"""(?i)\bhttps?://\S{1,100}?/hooks/(?P<secret>[a-z0-9]{26})(?![A-Za-z0-9])"""), Kind.SECRET, "random"),
     *PROSE_PATTERNS,
     # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
     (

@@ -47,7 +47,7 @@ _PLACEHOLDER_WORDS = frozenset(
 )
 _PLACEHOLDER = re.compile(
     r"^(?:[*x•.#-]+|\$.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(.*|%[sd]|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*"
-    r"|your[_-].*|.*\*{3,}.*|.*•{3,}.*)$",  # masked: `hf_***7ow5`, `sk-••••a1b2`
+    r"|your[_-].*|.*\*{3,}.*|.*•{3,}.*|.*….*)$",  # masked or cut: `hf_***7ow5`, `sk-••••a1b2`, `pcsk_…7hoe`
     re.I,
 )
 # A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.

@@ -68,7 +68,9 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}|{OWNER}[ \t]+key){NAMES_SOMETHING_ELSE}"""
-            r"""(?:,?[ \t]+[\w.@()'’#-]{1,20}){0,10}?"""
+            # not past an address named in between: "özel anahtarı paylaşmıyorum, sadece adres: …" (round 6)
+            r"""(?:,?[ \t]+(?!(?:address|adres|adresi|dirección|direccion|địa|public|pubkey)\b)"""
+            r"""[\w.@()'’#-]{1,20}){0,10}?"""
             r"""(?:[ \t]*:|[ \t]+=)[ \t]*(?:0x)?"""  # "= …" with a space before it: not `--flag=…`
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
@@ -173,7 +175,36 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
             # not a restic or rclone repository, `sftp:user@host:/path` (round 6)
             r"""(?<![\w.:/@-])(?!(?:sftp|s3|b2|rest|rclone|swift|azure|gs|ssh|scp|git|local):)[\w.-]{1,32}:"""
             r"""(?P<secret>[^\s:/]{4,300})@"""
-            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
+            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|(?:tcp|unix)\()(?::\d{1,5})?(?=[/\s:]|$|(?<=\())"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # Oracle's `user/password@host:port/service` (JDBC thin, cx_Oracle, SQLcl, `exp`): a port or a domain after `@`
+    (
+        re.compile(
+            r"""(?:\bjdbc:oracle:thin:|(?<![\w./:@-]))[A-Za-z][\w$#]{0,29}/(?P<secret>[^\s/@"']{4,100})@(?://)?"""
+            r"""[\w-]+(?:(?:\.[\w-]+)+(?::\d{1,5})?|:\d{1,5})[/:]"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "logging in with ada@acme.dev and S3cret?", "log in as root / S3cret": a user, then the password (round 6)
+    (
+        re.compile(
+            r"""(?i)\blog(?:ging|ged|s)?[ \t]?in[ \t]+(?:as|with)[ \t]+[^\s/]{1,64}[ \t]+(?:and|/|\+)[ \t]+"""
+            r"""(?:(?:the[ \t]+)?password[ \t]+)?(?P<q>["'`]?)(?P<secret>[^\s"'`?,]{6,300})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "I changed it, it's now …", "reset it to …": the password the conversation is about, with a chosen password's
+    # shape (capitals, small letters and a digit or a symbol; no path or URL: "changed it to nvcr.io/…:24.01")
+    (
+        re.compile(
+            r"""(?i)\b(?:changed|reset|updated|rotated)[ \t]+it\b[^\n.]{0,20}?"""
+            r"""(?:\bto|\bit'?s[ \t]+now|\bit’s[ \t]+now|\bis[ \t]+now)[ \t]+(?P<q>["'`]?)"""
+            r"""(?-i:(?=\S*[A-Z])(?=\S*[a-z])(?=\S*[\d!@#$%^&*])(?![^\s"'`]*[/:]))(?P<secret>[^\s"'`]{8,300})(?P=q)"""
         ),
         Kind.PASSWORD,
         "password",

@@ -191,7 +191,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "user: root, pass {s}", pick(_ALNUM, 12) + "5"),
     (Kind.PASSWORD, "login admin / {s}", pick(_ALNUM, 12) + "5"),
     (Kind.SECRET, "SENTRY_DSN=https://{s}@o1.ingest.sentry.io/2", pick(_HEX, 32)),
-    (Kind.SECRET, "https://discord.com/api/webhooks/1234567890/{s}", pick(_ALNUM, 68)),
+    (Kind.SECRET, "webhook: {s}", "https://discord.com/api/webhooks/1234567890/" + pick(_ALNUM, 68)),
     (Kind.SECRET, "key {s} end", "sk-" + pick(_HEX, 32)),
     # our context patterns: the name stays, the value goes
     (Kind.PASSWORD, "DB_PASSWORD={s}", pick(_ALNUM, 12) + "!9"),
@@ -357,6 +357,17 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "gizli anahtar {s}", pick(_ALNUM, 40)),
     (Kind.PASSWORD, "creds → ada / {s}", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "the ssh password (it's {s}) worked yesterday", pick(_ALNUM, 12) + "7"),
+    (Kind.SECRET, 'co = cohere.ClientV2("{s}")', pick(_ALNUM, 40)),
+    (
+        Kind.SECRET,
+        "alert webhook (Teams): {s}",
+        f"https://acme.webhook.office.com/webhookb2/{_FAKES.uuid()}@{_FAKES.uuid()}/IncomingWebhook/"
+        f"{pick(_HEX, 32)}/{_FAKES.uuid()}",
+    ),
+    (Kind.SECRET, "mattermost: https://chat.acme.dev/hooks/{s}", pick(_LOWER, 26)),
+    (Kind.PASSWORD, 'conn = cx_Oracle.connect("scott/{s}@db.acme.local:1521/orclpdb")', pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "can you try logging in with ada@acme.dev and {s}? that's the account pw", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "ok I changed it, it's now {s} lol", "Liverpool_" + pick("0123456789", 4)),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -426,6 +437,12 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "pub struct Config {\n    pub password: Option<String>,\n}",
         "password=getpass.getpass()",
         "the backward pass is 2.3x slower on the second pass: 14.2 ms",
+        "PINECONE_API_KEY=pcsk_…7hoe (redacted in the screenshot)",
+        "Özel anahtarı kimseyle paylaşmıyorum, sadece adres: 2PdVNhyUq2JxagfvRTFgd1RYx1R5VBKmVawQJHgkrHpb",
+        'r = redis.Client("localhost:6379")',
+        "git clone hf.co/meta-llama/Llama-2-7b-hf@refs/pr/1",
+        "I changed the precision, it's now bf16-mixed",
+        "I tried logging in with ssh and password auth, neither works",
     ],
 )
 def test_look_alikes_stay(text):
