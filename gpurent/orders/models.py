@@ -99,11 +99,6 @@ class Order(TimeStampedModel):
         return Usd(self.total_cents)
 
     @property
-    def paid(self) -> Usd:
-        """What the customer has paid for this order: an order is debited exactly its total, at most once."""
-        return self.total if self.payment_status == PaymentStatus.PAID else Usd.zero()
-
-    @property
     def term(self) -> Term:
         return Term(self.term_days)
 
