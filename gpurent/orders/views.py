@@ -33,7 +33,7 @@ from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .money import order_money
-from .provisioning import access_reveal_secret, machine_request_create
+from .rental import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
