@@ -6,7 +6,19 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["repeat", "write_part"]
+__all__ = ["Sample", "one", "repeat", "write_part"]
+
+Sample = Callable[[], tuple[str, list[str]]]
+
+
+def one(template: str, make: Callable[[], str]) -> Sample:
+    """A sample with one secret: `template` with `{s}` replaced by a fresh value from `make`."""
+
+    def build() -> tuple[str, list[str]]:
+        value = make()
+        return template.replace("{s}", value), [value]
+
+    return build
 
 
 def repeat(times: int, into: list, build: Callable[[], object]) -> None:
