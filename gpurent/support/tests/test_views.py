@@ -137,10 +137,19 @@ def test_message_create_empty_body_shows_an_error(client, customer, support_requ
 
 def test_request_close_closes_and_a_message_reopens(client, customer, support_request):
     client.force_login(customer)
-    client.post(reverse("support:close", args=[support_request.ref]))
+    client.post(reverse("support:close", args=[support_request.ref]), {"idempotency_key": "k-close"})
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.CLOSED
     client.post(reverse("support:message_create", args=[support_request.ref]), {"body": "hi", "idempotency_key": "k"})
+    support_request.refresh_from_db()
+    assert support_request.status == RequestStatus.OPEN
+
+
+def test_request_close_without_the_pages_key_is_refused_and_closes_nothing(client, customer, support_request):
+    client.force_login(customer)
+    page = client.get(reverse("support:detail", args=[support_request.ref])).content.decode()
+    assert page.count('name="idempotency_key"') == 2  # the close button's form and the message form
+    client.post(reverse("support:close", args=[support_request.ref]))
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.OPEN
 

@@ -20,82 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .checks import check_and_write
-from .fakes import ALNUM, B64, LOWER, UPPER, URLSAFE, Fakes
-from .tuning6_negatives import negatives
+from .fakes import ALNUM, B64, URLSAFE, Fakes
+from .tuning6_negatives import negatives, negatives_batch2
+from .tuning6_providers import BECH32, Tokens, positives_batch2
 from .writer import Sample, one, repeat
 
 OUT = Path(__file__).resolve().parent / "tuning6"
-BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
-
-
-class Tokens:
-    """Provider tokens in the published shapes (gitleaks / trufflehog rules), from the part's seeded fakes."""
-
-    def __init__(self, f: Fakes) -> None:
-        self.f = f
-
-    def hf(self) -> str:
-        return "hf_" + self.f.pick(ALNUM, 34)
-
-    def ghp(self) -> str:
-        return "ghp_" + self.f.pick(ALNUM, 36)
-
-    def glpat(self) -> str:
-        return "glpat-" + self.f.pick(URLSAFE, 20)
-
-    def dockerhub(self) -> str:
-        return "dckr_pat_" + self.f.pick(URLSAFE, 27)
-
-    def quay_robot(self) -> str:
-        return self.f.pick(UPPER, 64)
-
-    def ngc(self) -> str:
-        return "nvapi-" + self.f.pick(URLSAFE, 64)
-
-    def wandb(self) -> str:
-        return self.f.hex(40)
-
-    def vault(self) -> str:
-        return "hvs.CAESI" + self.f.pick(URLSAFE, 86)
-
-    def terraform(self) -> str:
-        return f"{self.f.pick(LOWER, 14)}.atlasv1.{self.f.pick(ALNUM + '-_', 67)}"
-
-    def crates(self) -> str:
-        return "cio" + self.f.pick(ALNUM, 32)
-
-    def rubygems(self) -> str:
-        return "rubygems_" + self.f.hex(48)
-
-    def b2_key(self) -> str:
-        return "K005" + self.f.pick(ALNUM + "/+", 27)
-
-    def kubeadm(self) -> str:
-        return f"{self.f.pick(LOWER, 6)}.{self.f.pick(LOWER, 16)}"
-
-    def age(self) -> str:
-        return "AGE-SECRET-KEY-1" + self.f.pick(BECH32.upper(), 58)
-
-    def modal_secret(self) -> str:
-        return "as-" + self.f.pick(ALNUM, 22)
-
-    def oci_auth(self) -> str:
-        return self.f.pick(ALNUM + "()[]<>:;.+-_#", 20)
-
-    def google_access(self) -> str:
-        return "ya29.a0" + self.f.pick(URLSAFE, 120)
-
-    def vultr(self) -> str:
-        return self.f.pick(UPPER, 36)
-
-    def hcloud(self) -> str:
-        return self.f.pick(ALNUM, 64)
-
-    def lambda_key(self) -> str:
-        return f"secret_{self.f.pick(LOWER, 6)}_{self.f.hex(32)}.{self.f.pick(ALNUM, 32)}"
-
-    def runpod(self) -> str:
-        return "rpa_" + self.f.pick(UPPER, 40) + self.f.pick(LOWER, 6)
 
 
 def with_body(template: str, make: Callable[[], tuple[str, str]]) -> Sample:
@@ -302,8 +232,12 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
 
 
 def main() -> None:
-    fakes = Fakes(seed=1206122026)
-    check_and_write(OUT, "t6", positives(fakes), negatives(fakes))
+    # each batch draws from its own generator, so that adding the second left the first one's texts as they were
+    first, second = Fakes(seed=1206122026), Fakes(seed=1606122026)
+    pos, neg = positives(first), negatives(first)
+    for build in positives_batch2(second):
+        repeat(2, pos, build)
+    check_and_write(OUT, "t6", pos, neg + negatives_batch2(second))
 
 
 if __name__ == "__main__":

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .fakes import ALNUM, B64, LOWER, UPPER, Fakes
+from .fakes import ALNUM, B64, LOWER, UPPER, URLSAFE, Fakes
+from .tuning6_providers import BECH32
 
-BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+DIGITS = "0123456789"
 
 
 def _prompts_files_and_variables(f: Fakes) -> list[Callable[[], str]]:
@@ -270,15 +271,265 @@ def _prose_and_traces(f: Fakes) -> list[Callable[[], str]]:
     ]
 
 
-def negatives(f: Fakes) -> list[str]:
+def _two_of_each(builders: list[Callable[[], str]]) -> list[str]:
     out: list[str] = []
-    for build in (
-        *_prompts_files_and_variables(f),
-        *_flags_with_ordinary_values(f),
-        *_hashes_ids_and_public_keys(f),
-        *_placeholders_and_masks(f),
-        *_prose_and_traces(f),
-    ):
+    for build in builders:
         texts = {build() for _ in range(4)}  # a template with few variants may draw the same text twice
         out.extend(sorted(texts)[:2])
     return out
+
+
+def negatives(f: Fakes) -> list[str]:
+    """The first batch."""
+    return _two_of_each(
+        [
+            *_prompts_files_and_variables(f),
+            *_flags_with_ordinary_values(f),
+            *_hashes_ids_and_public_keys(f),
+            *_placeholders_and_masks(f),
+            *_prose_and_traces(f),
+        ]
+    )
+
+
+def negatives_batch2(f: Fakes) -> list[str]:
+    """The second batch: the providers, files, code and chat of `tuning6_providers.py`, without a secret."""
+    return _two_of_each(
+        [*_configs_and_code(f), *_provider_ids_and_masks(f), *_chain_and_digests(f), *_prose_and_logs(f)]
+    )
+
+
+def _configs_and_code(f: Fakes) -> list[Callable[[], str]]:
+    n = lambda: f.rng.randint(1, 9999)  # noqa: E731 (a distinguishing number)
+    return [
+        lambda: f"# .env.example ({n()})\nGROQ_API_KEY=\nOPENROUTER_API_KEY=\nPINECONE_API_KEY=\nLANGCHAIN_API_KEY=",
+        lambda: (
+            f"services:\n  chat:\n    image: acme/chat:1.{n()}\n    environment:\n      XAI_API_KEY: ${{XAI_API_KEY}}\n      PINECONE_API_KEY: ${{PINECONE_API_KEY:?set it}}"
+        ),
+        lambda: (
+            f"env:\n  - name: HF_TOKEN\n    valueFrom:\n      secretKeyRef:\n        name: hf-token-{f.pick(LOWER, 5)}\n        key: token"
+        ),
+        lambda: (
+            f"~/.databrickscfg\n[DEFAULT]\nhost      = https://adb-{n()}.7.azuredatabricks.net\nauth_type = databricks-cli"
+        ),
+        lambda: (
+            f"[r2]\ntype = s3\nprovider = Cloudflare\nenv_auth = true\nendpoint = https://{f.hex(32)}.r2.cloudflarestorage.com"
+        ),
+        lambda: f'variable "db_password" {{\n  type      = string\n  sensitive = true\n}}\n# run {n()}',
+        lambda: f"pulumi config set --secret dbPassword  # prompts, stack gpu-{f.pick(LOWER, 4)}",
+        lambda: f"doppler run --project ml --config prd -- python train.py --epochs {f.rng.randint(1, 40)}",
+        lambda: (
+            f"# .env\nHF_TOKEN=op://ml/huggingface-{f.pick(LOWER, 4)}/credential\n$ op run --env-file=.env -- python train.py"
+        ),
+        lambda: (
+            f'{{{{ with secret "kv/data/ml/hf-{f.pick(LOWER, 3)}" }}}}HF_TOKEN={{{{ .Data.data.token }}}}{{{{ end }}}}'
+        ),
+        lambda: (
+            f"hf_token: ENC[AES256_GCM,data:{f.pick(B64, 48)},iv:{f.pick(B64, 43)}=,tag:{f.pick(B64, 22)}==,type:str]\nsops:\n    age:\n        - recipient: age1{f.pick(BECH32, 58)}"
+        ),
+        lambda: f'client = Groq(api_key=os.environ["GROQ_API_KEY"])  # line {n()}',
+        lambda: (
+            f'pc = Pinecone(api_key=os.getenv("PINECONE_API_KEY"))\nindex = pc.Index("docs-v{f.rng.randint(1, 99)}")'
+        ),
+        lambda: (
+            f'password = getpass.getpass("NAS password: ")\nr = requests.get(url, auth=("ada", password), timeout={f.rng.randint(5, 120)})'
+        ),
+        lambda: f"token = secrets.token_hex(32)  # generated per run, never stored (run {n()})",
+        lambda: f"digest = hashlib.sha256(password.encode()).hexdigest()  # compare with the stored one, line {n()}",
+        lambda: (
+            f'model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", token=True, revision="{f.hex(40)}")'
+        ),
+        lambda: (
+            f"kp = Keypair.from_bytes(bytes(json.load(open(os.path.expanduser('~/.config/solana/id-{f.pick(LOWER, 3)}.json')))))"
+        ),
+        lambda: f'acct = w3.eth.account.from_key(os.environ["PRIVATE_KEY"])\nprint(acct.address)  # 0x{f.hex(40)}',
+        lambda: (
+            f'const redis = new Redis({{ host: "10.0.0.{f.rng.randint(2, 250)}", port: 6379, password: process.env.REDIS_PASSWORD }});'
+        ),
+        lambda: f'dsn := fmt.Sprintf("%s:%s@tcp(%s)/ml", user, os.Getenv("DB_PASSWORD"), host) // {n()}',
+        lambda: (
+            f"spring.datasource.password=${{DB_PASSWORD}}\nspring.datasource.url=jdbc:oracle:thin:@db.acme.local:1521/ORCL{n()}"
+        ),
+        lambda: (
+            f"networks: {{\n    sepolia: {{\n      url: process.env.SEPOLIA_RPC,\n      accounts: [process.env.DEPLOYER_KEY],\n      chainId: 11155111,\n    }},\n}} // {n()}"
+        ),
+        lambda: f"ANCHOR_WALLET=/home/ada/.config/solana/id-{f.pick(LOWER, 4)}.json anchor test",
+        lambda: f"Run actions/checkout@v4\n  with:\n    token: ***\n    fetch-depth: {f.rng.randint(0, 50)}",
+        lambda: f"permissions:\n  id-token: write   # OIDC to AWS, no stored keys\n  contents: read\n# job {n()}",
+        lambda: (
+            f'gitlab-runner register --non-interactive --url https://gitlab.com --token "$RUNNER_TOKEN" --executor docker --description gpu-{n()}'
+        ),
+        lambda: f"tailscale up --auth-key=file:/etc/tailscale/authkey --hostname gpu-{n()}",
+        lambda: (
+            f"sentry-cli releases new ml-api@1.{f.rng.randint(0, 20)}.{f.rng.randint(0, 20)}  # SENTRY_AUTH_TOKEN comes from the CI secret store"
+        ),
+        lambda: f"netlify deploy --prod --dir dist  # NETLIFY_AUTH_TOKEN set in the CI variables, build {n()}",
+    ]
+
+
+def _provider_ids_and_masks(f: Fakes) -> list[Callable[[], str]]:
+    return [
+        lambda: (
+            f"chatcmpl-{f.pick(ALNUM, 29)} finished with finish_reason=length after {f.rng.randint(100, 4096)} tokens"
+        ),
+        lambda: f"OpenAI batch batch_{f.hex(32)} is stuck in validating; input file file-{f.pick(ALNUM, 22)}",
+        lambda: f"Anthropic message id msg_01{f.pick(ALNUM, 22)}, request-id req_011C{f.pick(ALNUM, 20)}",
+        lambda: (
+            f"Groq returned 429, x-request-id: req_{f.pick(LOWER + DIGITS, 26)}, retry-after {f.rng.randint(1, 60)}"
+        ),
+        lambda: (
+            f"Stripe customer cus_{f.pick(ALNUM, 14)}, subscription sub_{f.pick(ALNUM, 24)}, invoice in_{f.pick(ALNUM, 24)}"
+        ),
+        lambda: f"event evt_{f.pick(ALNUM, 24)} (payment_intent.succeeded) was delivered twice",
+        lambda: f"container {f.hex(64)} exited with code 137 (OOMKilled)",
+        lambda: (
+            f"pod trainer-{f.pick(LOWER + DIGITS, 9)}-{f.pick(LOWER + DIGITS, 5)} in CrashLoopBackOff on node gpu-{f.rng.randint(1, 40)}"
+        ),
+        lambda: f"instance i-0{f.hex(16)} in sg-0{f.hex(16)}, subnet subnet-0{f.hex(16)}, ami-0{f.hex(16)}",
+        lambda: f"Azure subscription {f.uuid()}, tenant {f.uuid()}, the quota request id {f.uuid()}",
+        lambda: (
+            f"Databricks job run {f.rng.randint(10**14, 10**15)} failed on cluster {f.rng.randint(1000, 9999)}-{f.rng.randint(100000, 999999)}-{f.pick(LOWER, 8)}"
+        ),
+        lambda: f"Sentry issue ML-API-{f.pick(UPPER + DIGITS, 3)}, event id {f.hex(32)}",
+        lambda: (
+            f"Pinecone index docs-v{f.rng.randint(1, 9)} host: docs-v2-{f.pick(LOWER + DIGITS, 7)}.svc.aped-4627-b74a.pinecone.io"
+        ),
+        lambda: f"LangSmith run https://smith.langchain.com/o/{f.uuid()}/projects/p/{f.uuid()}/r/{f.uuid()}",
+        lambda: (
+            f"Slack channel C0{f.pick(UPPER + DIGITS, 9)}, message ts {f.rng.randint(1700000000, 1800000000)}.{f.rng.randint(100000, 999999)}"
+        ),
+        lambda: f"Discord channel id {f.pick(DIGITS, 19)} — the bot posts there but the webhook was deleted",
+        lambda: f"Telegram chat_id -100{f.pick(DIGITS, 10)} does not receive the alerts",
+        lambda: (
+            f"GitHub Actions run {f.rng.randint(10**10, 10**11)}, job {f.rng.randint(10**10, 10**11)}, artifact sha256:{f.hex(64)}"
+        ),
+        lambda: f"token: ghp_************************************ (GitHub masks it, run {f.rng.randint(1, 9999)})",
+        lambda: f"PINECONE_API_KEY=pcsk_…{f.pick(ALNUM, 4)} (redacted in the screenshot)",
+        lambda: (
+            f"The OpenRouter dashboard shows my key as sk-or-v1-…{f.hex(3)}; usage {f.rng.randint(1, 99)}.{f.rng.randint(10, 99)} USD"
+        ),
+        lambda: (
+            f"databricks tokens list\nID                                                                Comment   Expiry time\n{f.hex(64)}  ci        {f.rng.randint(1700000000000, 1800000000000)}"
+        ),
+        lambda: f"heroku authorizations\nci  {f.uuid()}  global",
+        lambda: (
+            f"DD_API_KEY is set (length 32), DD_SITE=datadoghq.eu, agent {f.rng.randint(7, 7)}.{f.rng.randint(40, 60)}.{f.rng.randint(0, 9)}"
+        ),
+        lambda: f"Shopify order #{f.rng.randint(1000, 99999)} id gid://shopify/Order/{f.pick(DIGITS, 13)}",
+        lambda: f"Notion page https://www.notion.so/acme/GPU-runbook-{f.hex(32)}",
+        lambda: f"Airtable base appX{f.pick(ALNUM, 13)}, table tbl{f.pick(ALNUM, 14)}, record rec{f.pick(ALNUM, 14)}",
+        lambda: (
+            f"Jira issue GPU-{f.rng.randint(100, 9999)}: https://acme.atlassian.net/browse/GPU-{f.rng.randint(100, 9999)}"
+        ),
+        lambda: (
+            f"NuGet package Acme.Gpu {f.rng.randint(1, 3)}.{f.rng.randint(0, 9)}.{f.rng.randint(0, 9)} sha512 {f.pick(B64, 86)}=="
+        ),
+        lambda: (
+            f"Jupyter log: http://127.0.0.1:8888/lab?token=... (token hidden, see `jupyter server list`) port {f.rng.randint(8000, 9999)}"
+        ),
+    ]
+
+
+def _chain_and_digests(f: Fakes) -> list[Callable[[], str]]:
+    return [
+        lambda: f"Lightning invoice for the top-up: lnbc{f.rng.randint(1, 999)}0u1p{f.pick(BECH32, 200)}",
+        lambda: f"paid from bc1q{f.pick(BECH32, 38)}, txid {f.hex(64)}",
+        lambda: (
+            f"USDT TRC-20 from T{f.pick('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 33)}, tx {f.hex(64)}"
+        ),
+        lambda: f"Solana recent blockhash {f.solana_address()}, slot {f.rng.randint(2 * 10**8, 4 * 10**8)}",
+        lambda: (
+            f"Transfer event topic 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef, from 0x000000000000000000000000{f.hex(40)}"
+        ),
+        lambda: (
+            f"Bitcoin block 0000000000000000000{f.hex(45)} confirmed my deposit ({f.rng.randint(1, 6)} confirmations)"
+        ),
+        lambda: f"xpub for the watch-only wallet: {f.b58check(bytes.fromhex('0488b21e') + f.raw(74))}",
+        lambda: (
+            f"monero-wallet-cli> address\n0: 4{f.pick('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 94)}  Primary address"
+        ),
+        lambda: (
+            f"monero-wallet-cli> viewkey is what the pool asks for? I sent them the address 4{f.pick('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 94)} only"
+        ),
+        lambda: f"ENS gpurent-{f.pick(LOWER, 5)}.eth resolves to 0x{f.hex(40)}",
+        lambda: (
+            f"keypair file is ~/.config/solana/id.json and the pubkey is {f.solana_address()}; the file itself stays on my machine"
+        ),
+        lambda: f"b3sum model.safetensors\n{f.hex(64)}  model.safetensors",
+        lambda: f"/nix/store/{f.pick('0123456789abcdfghijklmnpqrsvwxyz', 32)}-python3-3.11.{f.rng.randint(1, 10)}",
+        lambda: f'"integrity": "sha512-{f.pick(B64, 86)}=="',
+        lambda: (
+            f"cosign verify ghcr.io/acme/trainer@sha256:{f.hex(64)} --certificate-identity ci@acme.dev --certificate-oidc-issuer https://token.actions.githubusercontent.com"
+        ),
+        lambda: (
+            f"-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA{f.pick(B64, 43)}=\n-----END PUBLIC KEY-----\n(the verification key, {f.rng.randint(1, 99)})"
+        ),
+        lambda: (
+            "-----BEGIN CERTIFICATE-----\n"
+            + "\n".join(f.pick(B64, 64) for _ in range(5))
+            + "\n-----END CERTIFICATE-----\nthis is the CA cert the box serves, is it the right one?"
+        ),
+        lambda: f"minisign public key: RW{f.pick(B64, 54)}",
+        lambda: f"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ{f.pick(B64, 200)} ada@workstation",
+        lambda: f"x-amz-checksum-crc32c: {f.pick(B64, 6)}==, x-amz-version-id: {f.pick(URLSAFE, 32)}",
+        lambda: f"HF xet hash {f.hex(64)} for shard 00{f.rng.randint(1, 9)}-of-00009",
+        lambda: (
+            f"git ls-tree HEAD models/\n100644 blob {f.hex(40)}\tmodels/config.json\n100644 blob {f.hex(40)}\tmodels/tokenizer.json"
+        ),
+    ]
+
+
+def _prose_and_logs(f: Fakes) -> list[Callable[[], str]]:
+    n = lambda: f.rng.randint(1000, 99999)  # noqa: E731 (an order number)
+    return [
+        lambda: f"The key is to set NCCL_P2P_DISABLE=1 on these boxes, then it trains fine (order {n()})",
+        lambda: f"Key takeaway from the run: fp8 KV cache saves {f.rng.randint(10, 45)} % memory at the same tokens/s",
+        lambda: f"My API key works with curl but the Python client says 401 — same machine, order {n()}",
+        lambda: (
+            f"I keep my passwords in a password manager, so I can't paste it, but I reset it yesterday (order {n()})"
+        ),
+        lambda: (
+            f"The token limit of the model is {f.choice([8192, 32768, 131072])}, I send {f.rng.randint(1000, 9000)} tokens and still get truncated output"
+        ),
+        lambda: (
+            f"Is it safe to put my Groq key in the instance's environment, or do you have a secrets store? Order {n()}"
+        ),
+        lambda: f"¿La clave API caduca? La creé hace {f.rng.randint(2, 90)} días y ahora da 403",
+        lambda: f"Anh ơi, em để token ở biến môi trường HF_TOKEN rồi mà vẫn báo 401 (đơn {n()})",
+        lambda: f"Parolamı değiştirdim ama eski oturum hâlâ açık, bu normal mi? Sipariş {n()}",
+        lambda: f"Tengo la frase semilla guardada en papel, ¿necesitan algo más para el reembolso? Pedido {n()}",
+        lambda: f"Ví của em là ví lạnh, em chỉ gửi địa chỉ thôi: 0x{f.hex(40)}",
+        lambda: f"Özel anahtarı kimseyle paylaşmıyorum, sadece adres: {f.solana_address()}",
+        lambda: (
+            f"INFO {f.rng.randint(10, 23)}:{f.rng.randint(10, 59)}:{f.rng.randint(10, 59)} engine.py:{f.rng.randint(100, 900)}] Avg prompt throughput: {f.rng.randint(100, 9000)}.{f.rng.randint(0, 9)} tokens/s, Avg generation throughput: {f.rng.randint(100, 3000)}.{f.rng.randint(0, 9)} tokens/s"
+        ),
+        lambda: (
+            f"{{'loss': {f.rng.randint(1, 3)}.{f.rng.randint(1000, 9999)}, 'grad_norm': {f.rng.randint(0, 9)}.{f.rng.randint(1000, 9999)}, 'learning_rate': 2e-05, 'epoch': 0.{f.rng.randint(10, 99)}}}"
+        ),
+        lambda: (
+            f"wandb: Currently logged in as: ada-lab (acme). Use `wandb login --relogin` to force relogin\nwandb: Tracking run with wandb version 0.18.{f.rng.randint(0, 9)}"
+        ),
+        lambda: (
+            f"huggingface_hub: Token is valid (permission: read).\nYour token has been saved to /root/.cache/huggingface/token\nLogin successful ({n()})"
+        ),
+        lambda: f"Error: 401 Unauthorized: invalid x-api-key (request_id {f.uuid()})",
+        lambda: (
+            f"groq.AuthenticationError: Error code: 401 - {{'error': {{'message': 'Invalid API Key', 'type': 'invalid_request_error', 'code': 'invalid_api_key'}}}} ({n()})"
+        ),
+        lambda: (
+            f"pinecone.exceptions.UnauthorizedException: (401) Reason: Unauthorized. HTTP response body: Invalid API Key [{n()}]"
+        ),
+        lambda: (
+            f"sqlalchemy.exc.OperationalError: (pymysql.err.OperationalError) (1045, \"Access denied for user 'trainer'@'10.0.0.{f.rng.randint(2, 250)}' (using password: YES)\")"
+        ),
+        lambda: f"redis.exceptions.AuthenticationError: invalid username-password pair or user is disabled. ({n()})",
+        lambda: f"ORA-01017: invalid username/password; logon denied (pool ml-{n()})",
+        lambda: f"NCCL WARN NET/IB : Got async event : port error (rank {f.rng.randint(0, 63)})",
+        lambda: (
+            f"Xid {f.choice([31, 43, 48, 63, 79, 94])}, pid={f.rng.randint(1000, 99999)}, name=python, Ch 0000000{f.rng.randint(1, 9)}"
+        ),
+        lambda: f"The seed is {f.rng.randint(1, 2**31)} for every run so the eval is reproducible",
+        lambda: f"torch.manual_seed({f.rng.randint(1, 99999)}); numpy.random.seed({f.rng.randint(1, 99999)})",
+        lambda: f"Please don't send me your private key or seed phrase — support never needs them. Ticket {n()}",
+        lambda: f"Secret santa for the GPU team is on Friday, budget {f.rng.randint(10, 50)} EUR",
+    ]
