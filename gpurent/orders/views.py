@@ -34,7 +34,8 @@ from .export import order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
-from .provisioning import access_reveal_secret, machine_request_create
+from .money import order_money
+from .rental import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
@@ -235,6 +236,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
     )
     context = {
         "order": order,
+        "money": order_money([order], order_ledger_references([order]))[order.pk],
         "cancel_warning": order_cancel_warning(order) if order.payment_status == "awaiting_payment" else "",
         "history": order_history(order),
         "now": now,
@@ -339,6 +341,8 @@ def rentals_csv(request: HttpRequest) -> HttpResponse:
 def rentals_printable(request: HttpRequest) -> HttpResponse:
     orders = list(order_list_for(_authenticated_user(request)))
     references = order_ledger_references(orders)
+    money = order_money(orders, references)
     for order in orders:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
+        order.money = money[order.pk]  # type: ignore[attr-defined]
     return render(request, "orders/rentals_print.html", {"orders": orders, "now": timezone.now()})
