@@ -25,3 +25,20 @@ def test_a_page_with_too_many_fields_is_still_an_html_400(client):
     response = client.get(f"/?{TOO_MANY_FIELDS}")
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"), [("put", "/api/v1/catalog", "GET"), ("patch", "/api/v1/orders", "GET, POST")]
+)
+def test_an_api_route_asked_with_a_method_it_does_not_take_is_the_json_405(client, method, path, allowed):
+    response = getattr(client, method)(path, "{}", content_type="application/json")
+    assert response.status_code == 405
+    assert response.json() == {
+        "error": {"code": "method_not_allowed", "message": "This HTTP method is not allowed here."}
+    }
+    assert sorted(response["Allow"].split(", ")) == allowed.split(", ")
+
+
+def test_the_405_message_is_translated(client):
+    response = client.put("/api/v1/catalog", "{}", content_type="application/json", HTTP_ACCEPT_LANGUAGE="es")
+    assert response.json()["error"]["message"] == "Este método HTTP no está permitido aquí."
