@@ -32,7 +32,8 @@ from .export import order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
-from .provisioning import access_reveal_secret, machine_request_create
+from .money import order_money
+from .rental import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
@@ -226,6 +227,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
     )
     context = {
         "order": order,
+        "money": order_money([order], order_ledger_references([order]))[order.pk],
         "cancel_warning": order_cancel_warning(order) if order.payment_status == "awaiting_payment" else "",
         "history": order_history(order),
         "now": now,
@@ -332,7 +334,9 @@ def rentals_printable(request: HttpRequest) -> HttpResponse:
     whatever the history's length, like every list (gpurent/core/pagination.py); the CSV downloads hold it all."""
     page = page_from_request(request, order_list_for(_authenticated_user(request)))
     references = order_ledger_references(page.items)
+    money = order_money(page.items, references)
     for order in page.items:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
+        order.money = money[order.pk]  # type: ignore[attr-defined]
     context = {"orders": page.items, "page": page, "now": timezone.now()}
     return render(request, "orders/rentals_print.html", context)
