@@ -16,7 +16,6 @@ from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -83,9 +82,7 @@ def register(request: HttpRequest) -> HttpResponse:
         try:
             registration_throttle(request)  # before the form looks the email up (decision 0111)
         except RegistrationRateLimited as error:
-            # Unbound (with what was typed, but the password): validating would look the email up.
-            form = RegistrationForm(initial={k: request.POST.get(k, "") for k in ("first_name", "last_name", "email")})
-            form.errors[NON_FIELD_ERRORS] = form.error_class([error.message], error_class="nonfield")
+            form = RegistrationForm.refused(request.POST, error)
             context = {"form": form, "next": _safe_next(request) or ""}
             return render(request, "accounts/register.html", context, status=error.status)
     if request.method == "POST" and form.is_valid():
