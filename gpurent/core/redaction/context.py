@@ -134,6 +134,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "any",
     ),
     (re.compile(r"""(?i)\bhttps?://\S{1,100}?/hooks/(?P<secret>[a-z0-9]{26})(?![A-Za-z0-9])"""), Kind.SECRET, "random"),
+    # an Anaconda token in a channel URL: `https://conda.anaconda.org/t/<token>/private` (round 6)
+    (re.compile(r"""(?i)\banaconda\.(?:org|cloud|com)/t/(?P<secret>[\w-]{20,200})/"""), Kind.SECRET, "any"),
     *PROSE_PATTERNS,
     # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
     (

@@ -37,7 +37,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # which must then hold letters and digits ("the backward pass is 2.3x slower" is about a model) (round 6, 0240)
     (
         re.compile(
-            r"""(?i)(?<![\w-])(?P<key>pass)(?:[ \t]+[\w.@#'’-]{1,20}){0,4}?[ \t]*(?:[ \t]is|[ \t]was|:|=|->|→)[ \t]*"""
+            r"""(?i)(?<![\w-])(?P<key>pass)(?:[ \t]+[\w.@#'’-]{1,20}){0,4}?[ \t]*"""
+            r"""(?:[ \t]is|[ \t]was|[ \t]là|[ \t]es|:|=|->|→)[ \t]*"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{8,300}?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.PASSWORD,
@@ -48,7 +49,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s)\s*:?\s*"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s|(?:should|will|must|would)\s+be)\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -134,9 +135,11 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             # a storage slot is 32 bytes too: "storage key 0x…", "slot key 0x…", "mapping key 0x…" (0213)
-            rf"""(?i)(?:{BARE_KEY}(?<!storage[ _-]key)(?<!slot[ _-]key)(?<!mapping[ _-]key)|(?-i:\bPK|\bpk)"""
-            r"""|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
-            r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
+            rf"""(?i)(?:(?:{BARE_KEY}(?<!storage[ _-]key)(?<!slot[ _-]key)(?<!mapping[ _-]key)|(?-i:\bPK|\bpk)"""
+            r"""|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?0x"""
+            # `ETH_PK=…`, `DEPLOYER_PK: …`: a variable named after a private key, with or without `0x` (round 6)
+            r"""|(?-i:[A-Za-z0-9]_PK|[a-z0-9]_pk)["']?[ \t]*[:=][ \t]*["'`]?(?:0x)?)"""
+            r"""(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
         ),
         Kind.PRIVATE_KEY,
         "ethkey",
@@ -204,7 +207,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         re.compile(
             r"""(?i)\b(?:changed|reset|updated|rotated)[ \t]+it\b[^\n.]{0,20}?"""
             r"""(?:\bto|\bit'?s[ \t]+now|\bit’s[ \t]+now|\bis[ \t]+now)[ \t]+(?P<q>["'`]?)"""
-            r"""(?-i:(?=\S*[A-Z])(?=\S*[a-z])(?=\S*[\d!@#$%^&*])(?![^\s"'`]*[/:]))(?P<secret>[^\s"'`]{8,300})(?P=q)"""
+            r"""(?-i:(?=\S*[A-Z])(?=\S*[a-z])(?=\S*[\d!@#$%^&*])(?![^\s"'`]*(?:[/:]|\d\.\d)))(?P<secret>[^\s"'`]{8,300})(?P=q)"""
         ),
         Kind.PASSWORD,
         "password",
@@ -238,13 +241,13 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "prose",
     ),
-    # the value first, then that it is the password: "I logged in with S3cret as the root password"
+    # the value first, then what it is: "I logged in with S3cret as the root password", "use … as the wandb key"
     (
         re.compile(
             r"""(?i)(?<![^\s"'`(])(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300})(?P=q)[ \t]+as[ \t]+(?:the|my|a)[ \t]+"""
-            r"""(?:[\w-]+[ \t]+)?(?P<key>password|passphrase|passwd)\b"""
+            rf"""(?:[\w-]+[ \t]+)?(?P<key>{PROSE_WORDS}|key)\b{NAMES_SOMETHING_ELSE}"""
         ),
-        Kind.PASSWORD,
+        Kind.SECRET,
         "prose",
     ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"

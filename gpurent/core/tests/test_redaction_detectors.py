@@ -368,6 +368,10 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, 'conn = cx_Oracle.connect("scott/{s}@db.acme.local:1521/orclpdb")', pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "can you try logging in with ada@acme.dev and {s}? that's the account pw", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "ok I changed it, it's now {s} lol", "Liverpool_" + pick("0123456789", 4)),
+    (Kind.PRIVATE_KEY, "export ETH_PK={s}", pick(_HEX, 64)),
+    # the token and the path after it go (a span is widened to the whole run of token characters, `/` included)
+    (Kind.SECRET, "channels:\n  - https://conda.anaconda.org/t/{s}", "ab-" + _FAKES.uuid() + "/private"),
+    (Kind.SECRET, "use {s} as the wandb key", pick(_HEX, 40)),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -443,6 +447,9 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "git clone hf.co/meta-llama/Llama-2-7b-hf@refs/pr/1",
         "I changed the precision, it's now bf16-mixed",
         "I tried logging in with ssh and password auth, neither works",
+        "I changed it, it's now Ubuntu22.04 with driver 550",
+        "I use ed25519 as the ssh key type",
+        "tx 0x" + "f4" * 32 + " failed (gas)",
     ],
 )
 def test_look_alikes_stay(text):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .checks import check_and_write
-from .fakes import ALNUM, B64, UPPER, Fakes
+from .fakes import ALNUM, B64, LOWER, UPPER, Fakes
 from .tuning6b_negatives import negatives
 
 OUT = Path(__file__).resolve().parent / "tuning6b"
@@ -269,6 +269,49 @@ def _type_annotations_with_values(f: Fakes) -> list[Sample]:
     ]
 
 
+def _batch_two(f: Fakes) -> list[Sample]:
+    p = f.password
+
+    def key() -> str:
+        return f.pick(ALNUM, 40)
+
+    return [
+        with_values("export ETH_PK={s}", s=f.eth_key),
+        with_values("DEPLOYER_PK: '0x{s}'", s=f.eth_key),
+        with_values(
+            "channels:\n  - https://conda.anaconda.org/t/{s}/private\n  - conda-forge", s=lambda: "ab-" + f.uuid()
+        ),
+        with_values("pass là {s} nha, đừng gửi cho ai", s=p),
+        with_values("the password should be {s} now, I changed it this morning", s=p),
+        with_values("use {s} as the wandb key for the shared box", s=lambda: f.hex(40)),
+        with_values('co = cohere.ClientV2("{s}")  # prod key', s=key),
+        with_values("client = Groq('{s}')", s=lambda: "gsk_" + f.pick(ALNUM, 52)),
+        with_values(
+            "alert webhook (Teams): https://acme.webhook.office.com/webhookb2/{s}",
+            s=lambda: f"{f.uuid()}@{f.uuid()}/IncomingWebhook/{f.hex(32)}/{f.uuid()}",
+        ),
+        with_values(
+            "DISCORD_WEBHOOK={s}",
+            s=lambda: f"https://discord.com/api/webhooks/{f.pick('0123456789', 18)}/{f.pick(ALNUM + '-_', 68)}",
+        ),
+        with_values("mattermost hook: https://chat.acme.dev/hooks/{s}", s=lambda: f.pick(LOWER, 26)),
+        with_values('dsn := "trainer:{s}@tcp(10.0.0.5:3306)/ml?parseTime=true"', s=p),
+        with_values("spring.datasource.url=jdbc:oracle:thin:scott/{s}@db.acme.local:1521/ORCL", s=p),
+        with_values("can you try logging in with ada@acme.dev and {s}? that's the account pw", s=p),
+        with_values(
+            "ok I changed it, it's now {s} lol", s=lambda: "Gpu" + f.pick(LOWER, 6) + "-" + f.pick("0123456789", 4)
+        ),
+        with_values("machine api.wandb.ai\n  login user\n  password {s}", s=lambda: f.hex(40)),
+        with_values("Enter passphrase for key '/root/.ssh/id_ed25519_gpurent_prod': {s}", s=p),
+        with_values("const kp = Keypair.fromSecretKey(bs58.decode('{s}'));", s=f.solana_keypair_b58),
+        with_values("cat ~/.config/solana/id.json\n{s}", s=f.solana_keypair_json),
+        with_values("cast wallet import deployer --private-key 0x{s}", s=f.eth_key),
+        with_values("nats context add lab --server nats://10.0.0.2 --user ada --password {s}", s=p),
+        with_values("usuario: root contraseña: {s}", s=p),
+        with_values("kullanıcı adı root, parolası {s}", s=p),
+    ]
+
+
 def positives(f: Fakes) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     for family in (
@@ -277,6 +320,7 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
         _passwords_in_sentences,
         _tokens_and_logins,
         _type_annotations_with_values,
+        _batch_two,
     ):
         for build in family(f):
             out.extend(build() for _ in range(2))
