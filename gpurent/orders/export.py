@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from .models import Order
+from .money import order_money
 
 __all__ = [
     "CSV_COLUMNS",
@@ -50,6 +51,8 @@ CSV_COLUMNS = [
     "lot_price_usd",
     "total_usd",
     "paid_usd",
+    "received_usd",
+    "refunded_usd",
     "payment_status",
     "provisioning_status",
     "reserved_until",
@@ -76,6 +79,7 @@ def orders_csv(orders: Iterable[Order]) -> str:
     that moved its money, space-separated), times in ISO 8601 UTC."""
     orders = list(orders)
     references = order_ledger_references(orders)
+    money = order_money(orders, references)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
@@ -90,7 +94,9 @@ def orders_csv(orders: Iterable[Order]) -> str:
             order.get_environment_display() + (f": {order.environment_note}" if order.environment_note else ""),
             order.lot_price.to_api(),
             order.total.to_api(),
-            order.paid.to_api(),
+            money[order.pk].paid.to_api(),
+            money[order.pk].received.to_api(),
+            money[order.pk].refunded.to_api(),
             order.payment_status,
             order.provisioning_status,
             _when(order.reserved_until),

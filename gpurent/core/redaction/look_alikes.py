@@ -17,6 +17,15 @@ _YAML_TAG = re.compile(r"![A-Za-z][A-Za-z0-9_]*")
 _YAML_TAG_VALUE = re.compile(r"[ \t]+\S")
 # The line after a Markdown table's header row.
 _TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
+# A type in place of a value: `db_password: SecretStr` (pydantic settings), `api_key: Optional[str] = None`,
+# `password: String,` (Rust), `token?: string;` (TypeScript) — a field's declaration, not its value (round 6, 0240).
+_TYPE_NAME = re.compile(
+    r"(?:Secret(?:Str|Bytes)?|Optional|Union|Annotated|Any|String|Option|Text|SecureString|Mapped|Final|ClassVar"
+    r"|NotRequired|Required|PasswordStr|Password|&(?:'static[ ]+)?(?:str|\[u8\]))"
+    r"(?:\[[\w\[\], |.]{1,60}\]|<[\w<>, ]{1,60}>)?"
+)
+_TYPE_BEFORE = re.compile(r"\??:[ \t]*\Z")
+_TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[<;,)]|\r?\n|\Z)")
 # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request.
 GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).
@@ -24,12 +33,15 @@ NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref
 
 
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
-    """Whether the value at text[start:end] is a digest, a YAML tag, a table's column name or a field's label."""
+    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name or a label."""
     value = text[start:end]
     if _DIGEST_BEFORE.search(text, max(0, start - 8), start):
         return True
     if _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, end):
         return True
+    typed = _TYPE_BEFORE.search(text, max(0, start - 4), start) and _TYPE_AFTER.match(text, end)
+    if typed and _TYPE_NAME.fullmatch(value):
+        return True  # `db_password: SecretStr`: a type annotation
     if table_row and _TABLE_HEADER.match(text, end):
         return True  # `| password | status |` above `|---|`: the header names the columns
     return value.endswith(":") and value[:-1].isalpha()  # "login: ada / password: …": the next field's label

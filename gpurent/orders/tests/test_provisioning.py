@@ -18,14 +18,11 @@ from gpurent.orders.models import MachineRequest, Order, OrderAccess, Provisioni
 from gpurent.orders.provisioning import (
     AccessDetails,
     CommandProvisioner,
-    access_reveal_secret,
-    machine_request_create,
-    orders_end_terms,
-    orders_remind_term_end,
     provision_fail,
     provision_ready,
     provision_start,
 )
+from gpurent.orders.rental import access_reveal_secret, machine_request_create, orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import Contact, order_place
 
 pytestmark = pytest.mark.django_db

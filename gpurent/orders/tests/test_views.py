@@ -6,6 +6,7 @@ import io
 import pytest
 from django.urls import reverse
 
+from gpurent.accounts.models import User
 from gpurent.catalog.models import GpuModel
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
@@ -13,6 +14,8 @@ from gpurent.orders.services import Contact, order_place
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple"
+# EmailTaken's message, as the page writes it.
+TAKEN = "An account with this email already exists."
 CHOICE = {"gpu": "b200-2x180gb", "term": "7", "lots": "2", "environment": "pytorch", "environment_note": ""}
 
 
@@ -256,3 +259,30 @@ def test_spreadsheet_safe_escapes_every_formula_start():
     for text in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"]:
         assert spreadsheet_safe(text) == "'" + text
     assert spreadsheet_safe("R-7KQ3-M9XA") == "R-7KQ3-M9XA"
+
+
+def test_checkout_register_step_counts_against_the_registration_limit_whatever_the_email(
+    client, customer, b200, settings
+):
+    # The checkout's register form is registration too: past the limit it is no account-lookup oracle (0111).
+    settings.REGISTRATION_RATE_LIMITS = [(3600, 2)]
+    client.post(reverse("orders:checkout_start"), CHOICE)
+    taken = {"step_action": "register", "first_name": "A", "last_name": "L", "email": "ada@example.com"}
+    for _ in range(2):
+        page = client.post(
+            reverse("orders:checkout_account"), {**taken, "password": PASSWORD}, REMOTE_ADDR="203.0.113.5"
+        )
+        assert TAKEN in page.content.decode()
+    for email in ["ada@example.com", "new.one@example.com"]:
+        page = client.post(
+            reverse("orders:checkout_account"),
+            {**taken, "email": email, "password": PASSWORD},
+            REMOTE_ADDR="203.0.113.5",
+        )
+        assert page.status_code == 429
+        html = page.content.decode()
+        assert "Too many registration attempts" in html
+        assert TAKEN not in html
+        assert f'value="{email}"' in html  # what was typed comes back, never the password
+        assert PASSWORD not in html
+    assert not User.objects.filter(email="new.one@example.com").exists()
