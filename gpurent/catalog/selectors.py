@@ -33,26 +33,20 @@ def gpu_get(slug: str, *, include_off_sale: bool = False) -> GpuModel:
 
 
 def catalog_version() -> str:
-    """A digest of every GPU on sale's row version, read in one small SQL statement.
+    """A digest of (id, `updated_at`, stock) of every GPU on sale, read in one small SQL statement.
 
-    It changes when anything a public catalog page shows changes: every edit through `save()`, every order and
-    release (they move `stock_lots` by UPDATE), and a GPU put on or taken off sale (it enters or leaves the set;
-    decision 0200). On PostgreSQL the row version is (`xmin`, `ctid`): the transaction that wrote the row's
-    current version and where that version lies. Any UPDATE of the row, whatever it changes, writes a new
-    version: another transaction gives it another `xmin`, a second UPDATE in the same transaction another `ctid`
-    (a version cannot be reclaimed while its transaction runs). Reading them formats no timestamps (decision
-    0255: cheaper at 700 GPUs than `updated_at` and stock as text).
-    Elsewhere (SQLite, the tests) it is (id, `updated_at`, stock). Raw SQL on purpose: it is the whole cost of
+    It changes when anything a public catalog page shows changes: every edit through `save()` moves
+    `updated_at` (the back office included), orders and releases move `stock_lots` by UPDATE, and a GPU put on
+    or taken off sale enters or leaves the set (decision 0200). Raw SQL on purpose: it is the whole cost of
     serving a cached page, so no ORM compilation and no model instances. If stock ever moves to a table of its
-    own, this statement must read that table's versions too (`catalog/tests/test_page_cache.py` fails otherwise).
+    own, this statement must read it there (`catalog/tests/test_page_cache.py` fails otherwise).
     """
     table = connection.ops.quote_name(GpuModel._meta.db_table)
+    row = "CAST(id AS TEXT) || ':' || CAST(updated_at AS TEXT) || ':' || CAST(stock_lots AS TEXT)"
     if connection.vendor == "postgresql":
-        # Digested in the database: 32 characters travel, not one version per GPU.
-        row = "id::text || ':' || xmin::text || ':' || ctid::text"
+        # Digested in the database: 32 characters travel, not ~45 per GPU.
         sql = f"SELECT count(*), md5(string_agg({row}, ',' ORDER BY id)) FROM {table} WHERE on_sale"  # noqa: S608
     else:
-        row = "CAST(id AS TEXT) || ':' || CAST(updated_at AS TEXT) || ':' || CAST(stock_lots AS TEXT)"
         inner = f"SELECT {row} AS r FROM {table} WHERE on_sale ORDER BY id"  # noqa: S608
         sql = f"SELECT count(*), group_concat(r, ',') FROM ({inner})"  # noqa: S608
     with connection.cursor() as cursor:
