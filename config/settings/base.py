@@ -156,6 +156,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "gpurent.core.middleware.ApplicationErrorMiddleware",
+    # Inside LocaleMiddleware, so that its message is in the request's language.
+    "gpurent.core.middleware.ApiMethodNotAllowedMiddleware",
     # axes must come last: it inspects the response of the login views.
     "axes.middleware.AxesMiddleware",
 ]

@@ -136,11 +136,17 @@ def keyset_page(
 
 
 def page_from_request(
-    request: HttpRequest, queryset: QuerySet[M], *, size: int = DEFAULT_PAGE_SIZE, key: tuple[str, ...] = NEWEST_FIRST
+    request: HttpRequest,
+    queryset: QuerySet[M],
+    *,
+    size: int = DEFAULT_PAGE_SIZE,
+    key: tuple[str, ...] = NEWEST_FIRST,
+    param: str = "cursor",
 ) -> Page[M]:
-    """For HTML views: the page named by `?cursor=`; a cursor that is not valid shows the first page."""
+    """For HTML views: the page named by `?cursor=` (or `param`, when a page shows several lists; the template
+    passes the same `param` to the pager); a cursor that is not valid shows the first page."""
     try:
-        return keyset_page(queryset, request.GET.get("cursor"), size=size, key=key)
+        return keyset_page(queryset, request.GET.get(param), size=size, key=key)
     except InvalidCursor:
         return keyset_page(queryset, None, size=size, key=key)
 

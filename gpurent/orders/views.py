@@ -339,10 +339,13 @@ def rentals_csv(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def rentals_printable(request: HttpRequest) -> HttpResponse:
-    orders = list(order_list_for(_authenticated_user(request)))
-    references = order_ledger_references(orders)
-    money = order_money(orders, references)
-    for order in orders:
+    """A printable page of orders (newest first, "Older" links) and one of balance movements (`?lines=`): bounded
+    whatever the history's length, like every list (gpurent/core/pagination.py); the CSV downloads hold it all."""
+    page = page_from_request(request, order_list_for(_authenticated_user(request)))
+    references = order_ledger_references(page.items)
+    money = order_money(page.items, references)
+    for order in page.items:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
         order.money = money[order.pk]  # type: ignore[attr-defined]
-    return render(request, "orders/rentals_print.html", {"orders": orders, "now": timezone.now()})
+    context = {"orders": page.items, "page": page, "now": timezone.now()}
+    return render(request, "orders/rentals_print.html", context)

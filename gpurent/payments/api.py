@@ -23,7 +23,7 @@ from gpurent.orders.selectors import order_get_for
 
 from .export import balance_csv
 from .payouts import payout_request
-from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out, payout_out
+from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
 from .processor import intent_prepare
 from .receipt_views import receipt_pdf_response
 from .receipts import receipt_for, receipt_pdf
@@ -158,6 +158,17 @@ def deposit_new(request: HttpRequest, payload: DepositIn, idempotency_key: Idemp
 
     outcome = api_idempotent(request, idempotency_key, payload.model_dump(), create)
     return Status(outcome.status, outcome.body)
+
+
+class DepositPageOut(Schema):
+    items: list[DepositOut] = Field(description="One page of top-ups, newest first, each with its intents")
+    next: str | None = Field(description="Cursor of the older top-ups (pass as ?cursor=), null on the last page")
+
+
+@router.get("/deposits", response={200: DepositPageOut, **ERRORS}, summary="My top-ups")
+def deposit_list(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    rows = keyset_page(deposits_with_intents_for(_user(request)), page.cursor, size=page.limit)
+    return {"items": [deposit_out(deposit) for deposit in rows.items], "next": rows.next}
 
 
 @router.get("/deposits/{ref}", response={200: DepositOut, **ERRORS}, summary="Read a top-up")

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from gpurent.core.money import Usd
+from gpurent.core.pagination import InvalidCursor, Page, keyset_page
+from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.export import spreadsheet_safe
 
@@ -21,7 +24,7 @@ from .assets import format_units, pair_get
 from .models import Payout
 from .selectors import payout_list_for
 
-__all__ = ["BALANCE_CSV_COLUMNS", "balance_csv", "balance_statement"]
+__all__ = ["BALANCE_CSV_COLUMNS", "balance_csv", "balance_statement", "balance_statement_page"]
 
 BALANCE_CSV_COLUMNS = ["at", "reference", "direction", "amount_usd", "balance_after_usd", "memo", "payout_detail"]
 
@@ -37,11 +40,10 @@ def _payout_detail(payout: Payout | None) -> str:
     return detail
 
 
-def balance_statement(owner: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Every line of the customer's balance, oldest first, each with its withdrawal when it is one."""
-    payouts = {payout.ref: payout for payout in payout_list_for(owner)}
+def _statement_lines(entries: Iterable[LedgerEntry], payouts: dict[str, Payout]) -> list[dict[str, Any]]:
+    """`entries` as statement lines, each with its withdrawal (from `payouts`, by ref) when it is one."""
     lines = []
-    for entry in ledger_lines_for(owner):
+    for entry in entries:
         kind, _, ref = entry.transfer.reference.partition(":")
         lines.append(
             {
@@ -55,6 +57,28 @@ def balance_statement(owner: AbstractBaseUser) -> list[dict[str, Any]]:
             }
         )
     return lines
+
+
+def balance_statement(owner: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Every line of the customer's balance, oldest first, each with its withdrawal when it is one."""
+    return _statement_lines(ledger_lines_for(owner), {payout.ref: payout for payout in payout_list_for(owner)})
+
+
+def balance_statement_page(
+    owner: AbstractBaseUser, cursor: str | None = None
+) -> tuple[list[dict[str, Any]], Page[LedgerEntry]]:
+    """One keyset page of the statement, newest first, after `cursor` (not valid: the first page)."""
+    try:
+        page = keyset_page(ledger_lines_for(owner), cursor)
+    except InvalidCursor:
+        page = keyset_page(ledger_lines_for(owner))
+    refs = [
+        ref
+        for kind, _, ref in (line.transfer.reference.partition(":") for line in page.items)
+        if kind.startswith("payout")
+    ]
+    payouts = {payout.ref: payout for payout in payout_list_for(owner).filter(ref__in=refs)} if refs else {}
+    return _statement_lines(page.items, payouts), page
 
 
 def balance_csv(owner: AbstractBaseUser) -> str:

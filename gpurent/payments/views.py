@@ -175,13 +175,15 @@ def balance(request: HttpRequest) -> HttpResponse:
     context = {
         "balance": balance_for(user),
         "lines": page_from_request(request, ledger_lines_for(user)),
-        "deposits": list(deposit_list_for(user).prefetch_related("intents__payments")[:20]),
+        "deposits": page_from_request(
+            request, deposit_list_for(user).prefetch_related("intents__payments"), size=20, param="deposits"
+        ),
         "form": TopUpForm(),
         "payout_form": PayoutForm(auto_id="payout_%s"),
         "available": balance_available(user),
         "payout_minimum": payout_minimum(),
         "payout_fee": Usd(settings.PAYOUTS_FEE_CENTS),
-        "payouts": list(payout_list_for(user)[:20]),
+        "payouts": page_from_request(request, payout_list_for(user), size=20, param="payouts"),
     }
     return render(request, "payments/balance.html", context)
 

@@ -15,7 +15,7 @@ from gpurent.ledger.selectors import balance_for, transfers_with_references
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
-from ..export import balance_statement
+from ..export import balance_statement_page
 from ..forms import PairForm
 from ..models import Deposit, DepositStatus, PaymentIntent
 from ..selectors import intents_for_order, order_references, payment_reported
@@ -63,6 +63,8 @@ def deposit_status(deposit: Deposit) -> dict[str, Any]:
 
 
 @register.inclusion_tag("payments/partials/balance_statement.html")
-def balance_statement_section(user: Any) -> dict[str, Any]:
-    """The balance's lines with their references and the withdrawals' transactions, for the printable summary."""
-    return {"lines": balance_statement(user)}
+def balance_statement_section(user: Any, cursor: str | None = None) -> dict[str, Any]:
+    """One page of the balance's lines (newest first, after `cursor`) with their references and the withdrawals'
+    transactions, for the printable summary."""
+    lines, page = balance_statement_page(user, cursor)
+    return {"lines": lines, "page": page}

@@ -102,3 +102,10 @@ def test_a_reversed_credit_no_longer_counts_as_received(client, customer, order)
     page = order_page(client, customer, order)
     assert 'data-testid="order-received"' not in page
     assert 'data-testid="order-in-balance"' not in page
+
+
+def test_the_paid_amount_is_labelled_as_an_amount_not_as_the_status_in_turkish(client, customer, order):
+    """Turkish writes the status "Ödendi" (it was paid) and the amount "Ödenen" (the paid amount)."""
+    client.force_login(customer)
+    page = client.get(reverse("orders:rental", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+    assert '<dt>Ödenen</dt><dd data-testid="order-paid">$0,00</dd>' in page

@@ -177,3 +177,11 @@ def test_another_customers_request_is_not_found(client, other_customer, support_
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.OPEN
     assert not SupportMessage.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "label"), [("es", "Modelo de GPU"), ("vi", "Mẫu GPU"), ("tr", "GPU modeli")])
+def test_the_gpu_field_label_starts_with_a_capital_in_every_language(client, customer, language, label):
+    """The model's verbose name "modelo de GPU" is lower case; the form label has a msgid of its own."""
+    client.force_login(customer)
+    page = client.get(reverse("support:create"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f">{label}</label>" in page
