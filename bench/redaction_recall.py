@@ -25,7 +25,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 TARGET_RECALL, TARGET_FP = 0.98, 0.01
-PART_NAMES = ("tuning", "tuning3", "tuning4", "tuning5", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+PART_NAMES = (
+    "tuning",
+    "tuning3",
+    "tuning4",
+    "tuning5",
+    "tuning6",
+    "tuning6b",
+    "heldout",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+)
 
 
 def main() -> None:

@@ -32,5 +32,6 @@ urlpatterns = [
     path("favicon.ico", core_views.favicon),
 ]
 
+handler400 = "gpurent.core.views.bad_request"
 handler404 = "gpurent.core.views.page_not_found"
 handler500 = "gpurent.core.views.server_error"

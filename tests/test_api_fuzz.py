@@ -37,8 +37,9 @@ def keep_test_connection():
 # Rules no JSON Schema can state, checked by the server with a clear 4xx: a schema-valid registration may still
 # be refused for a password too close to the name or too common (Django's password validators).
 # A page cursor is opaque: any string is schema-valid, and only a cursor the server made is accepted (422
-# `invalid_request` otherwise, as on every paginated list; the public catalog is the one reachable unauthenticated).
-BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register"), ("GET", "/api/v1/catalog")}
+# `invalid_request` otherwise, as on every paginated list; the public catalog and guide list are the ones reachable
+# unauthenticated).
+BUSINESS_VALIDATION = {("POST", "/api/v1/auth/register"), ("GET", "/api/v1/catalog"), ("GET", "/api/v1/guides")}
 
 
 @pytest.mark.django_db

@@ -139,6 +139,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL in the path is a 404 before a view looks it up (PostgreSQL cannot compare with one).
+    "gpurent.core.middleware.NulInPathMiddleware",
     # gzip for pages that carry no secret of the visitor (BREACH; gpurent/core/compression.py, decision 0184).
     "gpurent.core.compression.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -154,6 +156,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "gpurent.core.middleware.ApplicationErrorMiddleware",
+    # Inside LocaleMiddleware, so that its message is in the request's language.
+    "gpurent.core.middleware.ApiMethodNotAllowedMiddleware",
     # axes must come last: it inspects the response of the login views.
     "axes.middleware.AxesMiddleware",
 ]

@@ -2,12 +2,13 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import AuditedModelAdmin
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, AuditedModelAdmin
 from gpurent.core.audit import audit_record, snapshot
+from gpurent.core.idempotency import Outcome, form_action
 
 from .forms import OperatorUserChangeForm, OperatorUserCreationForm
 from .models import ApiToken, GuestSession, User
@@ -59,24 +60,30 @@ class ApiTokenAdmin(AuditedModelAdmin):
     readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
     exclude = ["digest"]
     actions = ["revoke"]
+    change_list_template = ONCE_PER_KEY_CHANGE_LIST
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description=_("Revoke the selected tokens"))
-    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
-        revoked = 0
-        with transaction.atomic():
-            for token in queryset.filter(revoked_at__isnull=True).select_for_update():
-                before = snapshot(token)
-                token.revoked_at = timezone.now()
-                token.save(update_fields=["revoked_at"])
-                audit_record(
-                    actor=request.user,
-                    action="admin.api_token_revoke",
-                    target=token,
-                    before=before,
-                    after=snapshot(token),
-                )
-                revoked += 1
-        self.message_user(request, _("%(count)d tokens revoked.") % {"count": revoked})
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> HttpResponse:
+        """Revoke the selected tokens, once per the list page's idempotency key (`change_list.html`)."""
+
+        def act() -> Outcome:
+            revoked = 0
+            with transaction.atomic():
+                for token in queryset.filter(revoked_at__isnull=True).select_for_update():
+                    before = snapshot(token)
+                    token.revoked_at = timezone.now()
+                    token.save(update_fields=["revoked_at"])
+                    audit_record(
+                        actor=request.user,
+                        action="admin.api_token_revoke",
+                        target=token,
+                        before=before,
+                        after=snapshot(token),
+                    )
+                    revoked += 1
+            return Outcome(200, {"message": str(_("%(count)d tokens revoked.")) % {"count": revoked}})
+
+        return form_action(request, act, back=request.get_full_path())

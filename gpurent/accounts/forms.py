@@ -10,7 +10,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm, UserChangeForm
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.errors import ApplicationError
@@ -49,6 +50,14 @@ class RegistrationForm(forms.Form):
         help_text=PASSWORD_HELP,
         widget=_password_input("new-password"),
     )
+
+    @classmethod
+    def refused(cls, data: QueryDict, error: ApplicationError, **kwargs: Any) -> RegistrationForm:
+        """The form of an attempt refused before validation (too many attempts, decision 0111): unbound, with
+        what was typed but the password, and the error. Never validated: that would look the email up."""
+        form = cls(initial={name: data.get(name, "") for name in ("first_name", "last_name", "email")}, **kwargs)
+        form.errors[NON_FIELD_ERRORS] = form.error_class([error.message], error_class="nonfield")
+        return form
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"].strip().lower()

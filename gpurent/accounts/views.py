@@ -6,6 +6,7 @@ page that shows account data is `never_cache` (ASVS 14.3.2: no copy in a shared 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -15,7 +16,6 @@ from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from gpurent.core.errors import ApplicationError
+from gpurent.core.errors import ApplicationError, NotFound
 from gpurent.core.idempotency import Outcome, form_action
 
 from .errors import RegistrationRateLimited
@@ -82,9 +82,7 @@ def register(request: HttpRequest) -> HttpResponse:
         try:
             registration_throttle(request)  # before the form looks the email up (decision 0111)
         except RegistrationRateLimited as error:
-            # Unbound (with what was typed, but the password): validating would look the email up.
-            form = RegistrationForm(initial={k: request.POST.get(k, "") for k in ("first_name", "last_name", "email")})
-            form.errors[NON_FIELD_ERRORS] = form.error_class([error.message], error_class="nonfield")
+            form = RegistrationForm.refused(request.POST, error)
             context = {"form": form, "next": _safe_next(request) or ""}
             return render(request, "accounts/register.html", context, status=error.status)
     if request.method == "POST" and form.is_valid():
@@ -229,42 +227,76 @@ def token_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = api_token_revoke(user=_account_user(request), token_id=token_id)
-    messages.success(request, _("The token “%(name)s” is revoked and no longer works.") % {"name": token.name})
-    return redirect("accounts:account")
+    """Revoke a token, once per the form's idempotency key (a resubmitted form answers as the first did)."""
+    user = _account_user(request)
+
+    def revoke() -> Outcome:
+        token = api_token_revoke(user=user, token_id=token_id)
+        return Outcome(
+            200, {"message": _("The token “%(name)s” is revoked and no longer works.") % {"name": token.name}}
+        )
+
+    return _own_row_action(request, revoke, back=reverse("accounts:account"))
+
+
+def _own_row_action(request: HttpRequest, action: Callable[[], Outcome], *, back: str) -> HttpResponse:
+    """`form_action` for an action on one of the customer's own rows: another user's row (or one already
+    removed) stays a 404 page, as every owner-scoped object is, instead of a message."""
+
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        if isinstance(error, NotFound):
+            raise error
+        messages.error(request, message)
+        return redirect(back)
+
+    return form_action(request, action, back=back, on_error=failed)
 
 
 @never_cache
 @login_required
 @require_POST
 def ssh_key_create(request: HttpRequest) -> HttpResponse:
-    """Add a public key. A private key pasted by mistake is refused and not echoed back into the form."""
+    """Add a public key, once per the form's idempotency key. A private key pasted by mistake is refused and
+    not echoed back into the form."""
     user = _account_user(request)
     form = SshKeyForm(request.POST)
-    if form.is_valid():
-        try:
-            key = ssh_key_add(user=user, **form.cleaned_data)
-        except ApplicationError as error:
-            form.add_error("public_key", error.message)
-    if not form.is_valid():
+    back = reverse("accounts:account") + "#ssh-keys"
+
+    def form_again() -> HttpResponse:
         # The form comes back with the name but never the pasted text: it may be a private key.
         data = request.POST.copy()
         data["public_key"] = ""
         form.data = data
         return _account_page(request, ssh_key_form=form)
-    messages.success(
-        request, _("SSH key “%(name)s” added (%(fingerprint)s).") % {"name": key.name, "fingerprint": key.fingerprint}
-    )
-    return redirect(reverse("accounts:account") + "#ssh-keys")
+
+    if not form.is_valid():
+        return form_again()
+
+    def add() -> Outcome:
+        key = ssh_key_add(user=user, **form.cleaned_data)
+        message = _("SSH key “%(name)s” added (%(fingerprint)s).") % {"name": key.name, "fingerprint": key.fingerprint}
+        return Outcome(201, {"message": message, "redirect": back})
+
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        form.add_error("public_key", message)
+        return form_again()
+
+    return form_action(request, add, back=back, on_error=failed)
 
 
 @never_cache
 @login_required
 @require_POST
 def ssh_key_delete(request: HttpRequest, key_id: int) -> HttpResponse:
-    key = ssh_key_remove(user=_account_user(request), key_id=key_id)
-    messages.success(request, _("SSH key “%(name)s” removed.") % {"name": key.name})
-    return redirect(reverse("accounts:account") + "#ssh-keys")
+    """Remove a key, once per the form's idempotency key (a resubmitted form answers as the first did)."""
+    user = _account_user(request)
+    back = reverse("accounts:account") + "#ssh-keys"
+
+    def remove() -> Outcome:
+        key = ssh_key_remove(user=user, key_id=key_id)
+        return Outcome(200, {"message": _("SSH key “%(name)s” removed.") % {"name": key.name}, "redirect": back})
+
+    return _own_row_action(request, remove, back=back)
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

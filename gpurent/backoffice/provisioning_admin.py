@@ -19,7 +19,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
@@ -155,7 +157,14 @@ class MachineRequestAdmin(admin.ModelAdmin[MachineRequest]):
     list_filter = ["kind"]
     readonly_fields = ["order", "kind", "note", "created_at"]
     actions = ["mark_handled"]
+    change_list_template = ONCE_PER_KEY_CHANGE_LIST
 
     @admin.action(description=_("Mark as handled"))
-    def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> None:
-        queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())
+    def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> HttpResponse:
+        """Mark the selected requests handled, once per the list page's idempotency key (`change_list.html`)."""
+
+        def act() -> Outcome:
+            count = queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())
+            return Outcome(200, {"message": ngettext("%d request handled.", "%d requests handled.", count) % count})
+
+        return form_action(request, act, back=request.get_full_path())

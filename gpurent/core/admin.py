@@ -12,6 +12,10 @@ from django.http import HttpRequest
 from .audit import audit_record, snapshot
 from .models import AuditLogEntry, OperatorNotice
 
+# The change list of a model whose bulk actions run through `form_action`: its form carries a fresh idempotency
+# key, so a double submit of an action acts once (decision 0260).
+ONCE_PER_KEY_CHANGE_LIST = "admin/change_list_once_per_key.html"
+
 
 class AuditedModelAdmin(admin.ModelAdmin[Any]):
     """A ModelAdmin whose saves and deletes write an audit row (who, what, before, after) in the same

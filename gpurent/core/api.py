@@ -5,6 +5,7 @@ Every error the API returns has the shape `{"error": {"code": ..., "message": ..
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,6 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
 
 from .errors import ApplicationError, error_body
 from .idempotency import HEADER, KEY_REQUIRED_MESSAGE
@@ -47,6 +50,9 @@ class ErrorOut(Schema):
     error: ErrorDetail
 
 
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
 class PageIn(Schema):
     """Query parameters of every paginated list (see `gpurent.core.pagination`)."""
 
@@ -54,6 +60,17 @@ class PageIn(Schema):
         None, max_length=512, description="The `next` value of the previous page; omit for the first page"
     )
     limit: int = Field(DEFAULT_PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description="Rows per page")
+
+    @field_validator("limit", mode="before")
+    @classmethod
+    def _plain_digits(cls, value: Any) -> Any:
+        # Numbers are parsed strictly, as in bodies (`InputSchema`): a query string is text, and only ASCII
+        # digits are a number here, not " 5", "+5", "5_0", "5.0" or another script's digits (pydantic takes them).
+        if isinstance(value, str) and not _DIGITS.fullmatch(value):
+            raise PydanticCustomError(
+                "int_parsing", "Input should be a valid integer, unable to parse string as an integer"
+            )
+        return value
 
 
 def api_page(

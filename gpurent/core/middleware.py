@@ -1,13 +1,14 @@
-"""Turn domain errors raised in HTML views into the right page."""
+"""Turn domain errors raised in HTML views into the right page, and refuse a path no view can look up."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
-from .errors import ApplicationError, NotFound
+from .errors import ApplicationError, NotFound, error_body
 from .notices import notify_operators
 
 
@@ -32,3 +33,36 @@ class ApplicationErrorMiddleware:
             context = {"message": exception.message, "code": exception.code}
             return render(request, "error.html", context, status=exception.status)
         return None
+
+
+class NulInPathMiddleware:
+    """A NUL character in the URL's path is a 404 (the JSON `not_found` on the API, `handler404`) before any
+    view looks it up: no reference, slug or id contains one, and PostgreSQL cannot compare a text column with
+    one, so the lookup failed in the database driver, a 500 (issue 15). Bodies and query strings have their
+    own rule (`core/schemas.py`, Django's form fields)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path_info:
+            raise Http404("A NUL character in the path.")
+        return self.get_response(request)
+
+
+class ApiMethodNotAllowedMiddleware:
+    """A method an API route does not take is the JSON `method_not_allowed` 405, with its `Allow` header, as
+    every API error is JSON: django-ninja answers it with a plain-text "Method not allowed"."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or not request.path.startswith("/api/"):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        answer = JsonResponse(error_body("method_not_allowed", _("This HTTP method is not allowed here.")), status=405)
+        answer["Allow"] = response.get("Allow", "")
+        return answer

@@ -96,6 +96,8 @@ class IdempotencyKey(models.Model):
     created_at = models.DateTimeField(db_index=True)
 
     class Meta:
+        verbose_name = _("idempotency key")
+        verbose_name_plural = _("idempotency keys")
         constraints = [
             models.UniqueConstraint(fields=["owner", "key"], name="idempotency_key_unique_per_owner"),
             models.CheckConstraint(
@@ -131,6 +133,8 @@ class OutboundEmail(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("outbound email")
+        verbose_name_plural = _("outbound emails")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

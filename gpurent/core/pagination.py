@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_PAGE_SIZE",
     "InvalidCursor",
     "Page",
+    "keyset_chunks",
     "keyset_page",
     "page_from_request",
     "page_link",
@@ -135,12 +137,31 @@ def keyset_page(
     return Page(items=items, next=following, cursor=cursor or None)
 
 
+def keyset_chunks(queryset: QuerySet[M], *, key: tuple[str, ...] = NEWEST_FIRST) -> Iterator[list[M]]:
+    """Every row of `queryset`, one keyset page of `MAX_PAGE_SIZE` rows at a time, for a download of a whole
+    history: memory stays one page whatever the history's length, and each page is one indexed query."""
+    cursor = None
+    while True:
+        page = keyset_page(queryset, cursor, size=MAX_PAGE_SIZE, key=key)
+        if page.items:
+            yield page.items
+        if page.next is None:
+            return
+        cursor = page.next
+
+
 def page_from_request(
-    request: HttpRequest, queryset: QuerySet[M], *, size: int = DEFAULT_PAGE_SIZE, key: tuple[str, ...] = NEWEST_FIRST
+    request: HttpRequest,
+    queryset: QuerySet[M],
+    *,
+    size: int = DEFAULT_PAGE_SIZE,
+    key: tuple[str, ...] = NEWEST_FIRST,
+    param: str = "cursor",
 ) -> Page[M]:
-    """For HTML views: the page named by `?cursor=`; a cursor that is not valid shows the first page."""
+    """For HTML views: the page named by `?cursor=` (or `param`, when a page shows several lists; the template
+    passes the same `param` to the pager); a cursor that is not valid shows the first page."""
     try:
-        return keyset_page(queryset, request.GET.get("cursor"), size=size, key=key)
+        return keyset_page(queryset, request.GET.get(param), size=size, key=key)
     except InvalidCursor:
         return keyset_page(queryset, None, size=size, key=key)
 

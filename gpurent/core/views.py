@@ -14,8 +14,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.defaults import bad_request as django_bad_request
 
-from .errors import error_body
+from .errors import ApplicationError, error_body
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +68,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400 (a request refused before any view: too many fields, a Host not allowed): on the API, the
+    JSON error every other API error has; elsewhere Django's page, which needs nothing from the request."""
+    if _wants_json(request):
+        return JsonResponse(ApplicationError().as_body(), status=400)
+    return django_bad_request(request, exception)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -11,8 +11,11 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.security import django_auth
 
 from gpurent.accounts.owners import owner_for
+from gpurent.catalog.filters import CATALOG_ORDER
+from gpurent.catalog.selectors import gpu_list
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 
 from .guide import Guide
@@ -25,6 +28,10 @@ from .services import QuoteDetails, quote_request_create
 # (operations without their own `auth` inherit the router's; the public guide list sets `auth=None`).
 router = Router(tags=["guides"], auth=django_auth)
 
+# GPUs per page of the guide list: each brings at most 15 guides (5 workloads × 3 scopes), ~9 KB.
+GPUS_PER_PAGE = 25
+MAX_GPUS_PER_PAGE = 50
+
 WorkloadName = Literal["llm-serving", "lora-finetuning", "full-finetuning", "image-generation", "vision-finetuning"]
 ScopeName = Literal["proof-of-concept", "pilot", "production"]
 
@@ -33,6 +40,14 @@ class GuideFilter(InputSchema):
     gpu: str = Field(default="", max_length=50, description="A catalog GPU slug; empty for all")
     workload: WorkloadName | Literal[""] = ""
     scope: ScopeName | Literal[""] = ""
+
+
+class GuidePageIn(PageIn):
+    """A page of the guide list counts GPUs, each with its guides."""
+
+    limit: int = Field(
+        GPUS_PER_PAGE, ge=1, le=MAX_GPUS_PER_PAGE, description="GPUs per page; each brings its guides (at most 15)"
+    )
 
 
 class GuideOut(Schema):
@@ -48,7 +63,8 @@ class GuideOut(Schema):
 
 
 class GuideListOut(Schema):
-    items: list[GuideOut]
+    items: list[GuideOut] = Field(description="The guides of one page of GPUs, in catalog order")
+    next: str | None = Field(description="Cursor of the next GPUs' guides (pass as ?cursor=), null on the last page")
 
 
 def _guide_out(guide: Guide) -> dict[str, Any]:
@@ -66,9 +82,13 @@ def _guide_out(guide: Guide) -> dict[str, Any]:
 
 
 @router.get("", response={200: GuideListOut, 422: ErrorOut}, auth=None, summary="List the workload guides")
-def list_guides(request: HttpRequest, filters: Query[GuideFilter]) -> dict[str, Any]:
-    """Every guide (GPU on sale × workload × scope), optionally filtered; an unknown GPU matches none."""
-    return {"items": [_guide_out(guide) for guide in guide_list(**filters.model_dump())]}
+def list_guides(request: HttpRequest, filters: Query[GuideFilter], page: Query[GuidePageIn]) -> dict[str, Any]:
+    """The guides (GPU on sale × workload × scope) of one keyset page of GPUs, optionally filtered; an unknown GPU
+    matches none. A bad cursor is 422 `invalid_request`."""
+    gpus = gpu_list().filter(slug=filters.gpu) if filters.gpu else gpu_list()
+    found = keyset_page(gpus, page.cursor, size=page.limit, key=CATALOG_ORDER)
+    guides = guide_list(gpus=found.items, workload=filters.workload, scope=filters.scope)
+    return {"items": [_guide_out(guide) for guide in guides], "next": found.next}
 
 
 class QuoteIn(InputSchema):

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from gpurent.catalog.models import GpuModel
+from gpurent.core.templatetags.shop import sentence_case
 
 from .enums import GuideWorkload, Scope
 from .scenarios import SCENARIOS, WorkloadSpec
@@ -39,12 +40,16 @@ class Guide:
 
     @property
     def title(self) -> str:
-        """ "A100 80GB for vision-model fine-tuning: proof of concept"."""
-        return _("%(gpu)s for %(workload)s: %(scope)s") % {
-            "gpu": self.gpu.name,
-            "workload": self.workload.label,
-            "scope": self.scope.label,
-        }
+        """ "A100 80GB for vision-model fine-tuning: proof of concept". Upper-cased first: a language that puts
+        the workload first (Turkish: "görsel model fine-tuning için …") still starts the heading with a capital."""
+        return sentence_case(
+            _("%(gpu)s for %(workload)s: %(scope)s")
+            % {
+                "gpu": self.gpu.name,
+                "workload": self.workload.label,
+                "scope": self.scope.label,
+            }
+        )
 
     @property
     def url(self) -> str:

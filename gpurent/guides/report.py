@@ -17,9 +17,9 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.core.cache import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
-from gpurent.sizing.catalog_fit import USABLE_PCT, GpuFit, card_bytes, plan_with_cards
+from gpurent.sizing.catalog_fit import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
 from vramcalc import EstimateInput, InvalidInput, estimate
-from vramcalc.capacity import fits, kv_token_capacity
+from vramcalc.capacity import kv_token_capacity
 
 from .assumptions import Duration, duration_for, work_flops
 from .decision import ConditionColumn, DecisionRow, decision_columns, decision_rows, inputs_for
@@ -39,7 +39,8 @@ class Concurrency:
     """How much work one configuration holds at once.
 
     Serving (`kind == "kv"`): `value` full-context requests fit in the KV cache (`tokens` tokens of it).
-    Otherwise (`kind == "batch"`): `value` is the largest power-of-two batch per card that still fits;
+    Otherwise (`kind == "batch"`): `value` is the largest power-of-two batch per card that still fits by the
+    decision table's rule (`catalog_fit.fits_on_card`);
     `capped` when the search stopped at `MAX_BATCH` rather than at the memory limit.
     """
 
@@ -118,13 +119,14 @@ def _concurrency(inp: EstimateInput, gpu: GpuModel, row: GpuFit, job_kind: str) 
     if job_kind == "serving":
         capacity = kv_token_capacity(fitted, size)
         return Concurrency("kv", capacity.sequences, capacity.tokens, fitted.context_tokens)
+    # The decision table's rule (the high end of the peak), so that "batch of N" never contradicts a column.
     best, batch = 0, 1
     while batch <= MAX_BATCH:
         try:
-            peak = estimate(dataclasses.replace(fitted, batch_size=batch)).peak_bytes
+            result = estimate(dataclasses.replace(fitted, batch_size=batch))
         except InvalidInput:
             break
-        if not fits(peak, size, USABLE_PCT).fits:
+        if not fits_on_card(result, size):
             break
         best, batch = batch, batch * 2
     return Concurrency("batch", best, capped=best == MAX_BATCH)

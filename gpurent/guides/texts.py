@@ -1,4 +1,6 @@
-"""The guides' prose: per workload and per scope, in our own words, translated with the rest of the shop.
+"""The guides' prose per workload: summary, architecture, operations and risks, in our own words, translated with
+the rest of the shop. What depends on the scope is in `scope_texts.py`; what to record and how data is handled,
+in `record_texts.py`.
 
 Texts say how to think about the decision; every figure on the page comes from `report.py`, never from here.
 """
@@ -10,22 +12,9 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from .enums import GuideWorkload, Scope
+from .enums import GuideWorkload
 
-__all__ = [
-    "DATA_ACCESS",
-    "DATA_LOCATION",
-    "DATA_RETENTION",
-    "LEGAL_NOTE",
-    "LOG_SCOPE",
-    "MEASUREMENTS",
-    "PHASES",
-    "SCOPE_TEXTS",
-    "WORKLOAD_TEXTS",
-    "Phases",
-    "ScopeText",
-    "WorkloadText",
-]
+__all__ = ["WORKLOAD_TEXTS", "WorkloadText"]
 
 
 @dataclass(frozen=True)
@@ -36,15 +25,6 @@ class WorkloadText:
     architecture: tuple[Promise, ...]
     operations: tuple[Promise, ...]
     risks: tuple[Promise, ...]
-
-
-@dataclass(frozen=True)
-class ScopeText:
-    """What a scope means for the plan, and the next step it leads to."""
-
-    meaning: Promise
-    operations: Promise
-    next_step: Promise
 
 
 WORKLOAD_TEXTS: dict[GuideWorkload, WorkloadText] = {
@@ -232,180 +212,5 @@ WORKLOAD_TEXTS: dict[GuideWorkload, WorkloadText] = {
                 "compute."
             ),
         ),
-    ),
-}
-
-SCOPE_TEXTS: dict[Scope, ScopeText] = {
-    Scope.PROOF_OF_CONCEPT: ScopeText(
-        meaning=_(
-            "A proof of concept answers one question: does the approach work on your data at all? It runs on one "
-            "configuration, with a small representative model and light load, and it may be thrown away."
-        ),
-        operations=_(
-            "One person can operate it. Write down what success means before starting, and stop when it is "
-            "reached or clearly out of reach; a shorter term is usually enough."
-        ),
-        next_step=_(
-            "Start with a small sample of real data and one measured run; its numbers decide whether a pilot is "
-            "worth planning."
-        ),
-    ),
-    Scope.PILOT: ScopeText(
-        meaning=_(
-            "A pilot runs with real data or real users in limited numbers. Its job is to produce the measurements "
-            "that size production: load, latency or run time, memory peaks, error rate."
-        ),
-        operations=_(
-            "Decide who operates what: which parts we run, which parts your team runs, and who is called when "
-            "something fails. Keep the setup simple enough to change the model or the card without rebuilding it."
-        ),
-        next_step=_(
-            "Send the expected load, a sample of the data and the preferred way to reach the service; we answer "
-            "with a configuration and the terms it needs."
-        ),
-    ),
-    Scope.PRODUCTION: ScopeText(
-        meaning=_(
-            "Production is what the business depends on: the load is real, peaks happen, and an outage has a cost. "
-            "Size on measured peaks from the pilot, not on estimates alone."
-        ),
-        operations=_(
-            "Plan updates, model changes, data refreshes and key rotation as separate, scheduled tasks, each with a "
-            "way back. Fixed terms end on schedule: renew before the end, never after."
-        ),
-        next_step=_(
-            "Bring the pilot's measurements to the quote request; with them we can commit to a configuration rather "
-            "than an estimate."
-        ),
-    ),
-}
-
-# What every guide asks to record in the next measurement (DESIGN §8), before the workload's own items.
-_PEAK_MEMORY = _("the peak memory per card (nvidia-smi, rocm-smi or torch.cuda.max_memory_reserved())")
-_DATA_REFRESH = _("how often the data is refreshed, and how long a refresh takes")
-_TRAINING_FAILURES = _("failed and out-of-memory runs, and the step at which each one stopped")
-
-# What to record in the next measurement, per workload: only what that workload has (no tokens on a vision guide).
-MEASUREMENTS: dict[GuideWorkload, tuple[Promise, ...]] = {
-    GuideWorkload.LLM_SERVING: (
-        _("input tokens per request (or per sample), as a distribution, not only the average"),
-        _("output tokens per request"),
-        _("requests in flight at the same moment (concurrency), at the average and at the peak"),
-        _("error rate: failed, timed-out and out-of-memory runs or requests, per thousand"),
-        _DATA_REFRESH,
-        _PEAK_MEMORY,
-    ),
-    GuideWorkload.LORA_FINETUNING: (
-        _("tokens per training sample, as a distribution, not only the average"),
-        _("samples per second at the steady state, after the first steps"),
-        _TRAINING_FAILURES,
-        _DATA_REFRESH,
-        _PEAK_MEMORY,
-    ),
-    GuideWorkload.FULL_FINETUNING: (
-        _("tokens per training sample, as a distribution, not only the average"),
-        _("samples per second at the steady state, after the first steps"),
-        _("time to write one full checkpoint and to copy it off the machine"),
-        _TRAINING_FAILURES,
-        _PEAK_MEMORY,
-    ),
-    GuideWorkload.IMAGE_GENERATION: (
-        _("image resolution and images per batch as actually requested"),
-        _("requests waiting in the queue, at the average and at the peak"),
-        _("error rate: failed, timed-out and out-of-memory runs or requests, per thousand"),
-        _("the VAE decode peak, separately from the denoising loop"),
-        _PEAK_MEMORY,
-    ),
-    GuideWorkload.VISION_FINETUNING: (
-        _("images per second the data loader delivers, against images per second the GPU processes"),
-        _("image resolution and batch size per card"),
-        _TRAINING_FAILURES,
-        _DATA_REFRESH,
-        _PEAK_MEMORY,
-    ),
-}
-
-# Data location, retention, access authorisation and log scope: the same questions for every guide; the log
-# scope depends on what the workload handles.
-DATA_LOCATION = _(
-    "Location: the data sits on the rented machine's local disks and wherever you copy it. Keep the source of "
-    "truth outside the machine."
-)
-DATA_RETENTION = _(
-    "Retention: the machine's disks are wiped when the term ends; what you copy off it follows your own "
-    "retention rules."
-)
-DATA_ACCESS = _(
-    "Access: whoever holds an SSH key installed on the machine, its one-time password or its Jupyter URL can "
-    "read everything on it. Decide who in your team holds them, and remove the keys of people who leave."
-)
-LOG_SCOPE: dict[GuideWorkload, Promise] = {
-    GuideWorkload.LLM_SERVING: _(
-        "Logs: decide whether prompts and answers are logged, for how long and who reads them; by default log "
-        "request counts, token counts and latencies, not the content."
-    ),
-    GuideWorkload.LORA_FINETUNING: _(
-        "Logs: training metrics rarely contain raw data, but samples printed for debugging do; keep those out "
-        "of shared dashboards."
-    ),
-    GuideWorkload.FULL_FINETUNING: _(
-        "Logs: training metrics rarely contain raw data, but samples printed for debugging do; keep those out "
-        "of shared dashboards."
-    ),
-    GuideWorkload.IMAGE_GENERATION: _(
-        "Logs: prompts and generated images are your users' content; log their identifiers and timings, and "
-        "the content only if you need it."
-    ),
-    GuideWorkload.VISION_FINETUNING: _(
-        "Logs: training metrics rarely contain raw data, but images saved for debugging do; keep those out of "
-        "shared dashboards."
-    ),
-}
-LEGAL_NOTE = _(
-    "Legal requirements (data protection, sector rules, contracts) and security requirements are checked "
-    "separately: this page does not check them."
-)
-
-
-@dataclass(frozen=True)
-class Phases:
-    """What the scope needs today, and what the next phase will add."""
-
-    today: tuple[Promise, ...]
-    next_phase: tuple[Promise, ...]
-
-
-PHASES: dict[Scope, Phases] = {
-    Scope.PROOF_OF_CONCEPT: Phases(
-        today=(
-            _("one configuration and a short term"),
-            _("a small sample of real data"),
-            _("a written success criterion and one measured run"),
-        ),
-        next_phase=(
-            _("a pilot with real data or users in limited numbers"),
-            _("measurements of load, latency or run time, memory peaks and errors"),
-            _("a decision on who operates what"),
-        ),
-    ),
-    Scope.PILOT: Phases(
-        today=(
-            _("the configuration the proof of concept sized"),
-            _("real data or users, in limited numbers"),
-            _("the measurements that size production"),
-        ),
-        next_phase=(
-            _("capacity for the measured peaks, not the average"),
-            _("scheduled updates, each with a way back"),
-            _("renewal of the term before it ends"),
-        ),
-    ),
-    Scope.PRODUCTION: Phases(
-        today=(
-            _("capacity for the measured peaks, not the average"),
-            _("scheduled updates, each with a way back"),
-            _("key rotation and renewal of the term before it ends"),
-        ),
-        next_phase=(_("the next model or card, tested in a pilot of its own before it replaces this one"),),
     ),
 }

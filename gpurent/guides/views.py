@@ -26,21 +26,13 @@ from gpurent.core.pagination import page_from_request, page_link
 from .enums import Endpoint, GuideWorkload, Scope
 from .forms import GuideFilterForm, QuoteRequestForm
 from .guide import Guide
+from .record_texts import DATA_ACCESS, DATA_LOCATION, DATA_RETENTION, LEGAL_NOTE, LOG_SCOPE, MEASUREMENTS
 from .report import guide_report_cached
 from .scenarios import SCENARIOS
+from .scope_texts import PHASES, SCOPE_TEXTS
 from .selectors import guide_get, guide_list, quote_request_get_for, quote_request_list_for
 from .services import quote_request_create
-from .texts import (
-    DATA_ACCESS,
-    DATA_LOCATION,
-    DATA_RETENTION,
-    LEGAL_NOTE,
-    LOG_SCOPE,
-    MEASUREMENTS,
-    PHASES,
-    SCOPE_TEXTS,
-    WORKLOAD_TEXTS,
-)
+from .texts import WORKLOAD_TEXTS
 
 # The endpoint a quote form proposes first for each workload.
 DEFAULT_ENDPOINT = {

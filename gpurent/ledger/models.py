@@ -78,6 +78,8 @@ class LedgerAccount(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("ledger account")
+        verbose_name_plural = _("ledger accounts")
         constraints = [
             models.CheckConstraint(
                 condition=~Q(kind=AccountKind.CUSTOMER) | Q(balance_cents__gte=0), name="ledger_customer_not_negative"
@@ -110,6 +112,8 @@ class LedgerTransfer(AppendOnlyModel):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = _("ledger transfer")
+        verbose_name_plural = _("ledger transfers")
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="ledger_transfer_amount_positive"),
@@ -135,6 +139,8 @@ class LedgerEntry(AppendOnlyModel):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["transfer", "direction"], name="ledger_entry_one_per_side"),

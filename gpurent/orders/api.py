@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
@@ -18,9 +18,10 @@ from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 
-from .export import order_ledger_references, orders_csv
+from .export import csv_download, order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .models import Order, OrderAccess
+from .money import order_money
 from .selectors import order_get_for, order_list_for
 from .services import Contact, order_place
 
@@ -71,7 +72,13 @@ class OrderOut(Schema):
     environment_note: str
     lot_price_usd: str = Field(examples=["1700.00"])
     total_usd: str = Field(examples=["3400.00"])
-    paid_usd: str = Field(examples=["0.00"])
+    paid_usd: str = Field(examples=["0.00"], description="Debited from the balance for this order.")
+    received_usd: str = Field(
+        examples=["0.00"],
+        description="Credited to the balance by payments sent to this order's instructions; what the order has "
+        "not used of it stays in the balance, where it can pay this order or be withdrawn.",
+    )
+    refunded_usd: str = Field(examples=["0.00"], description="Returned to the balance: the order was not provided.")
     payment_status: Literal["awaiting_payment", "paid", "expired", "cancelled"]
     payment_reported: bool
     provisioning_status: Literal["not_started", "preparing", "ready", "ended", "failed"]
@@ -145,6 +152,11 @@ def _access_out(order: Order) -> dict[str, Any] | None:
 
 
 def _order_base(order: Order) -> dict[str, Any]:
+    # Set for a whole page by `list_orders` (a fixed number of queries); read here for one order.
+    references = (
+        order.ledger_references if hasattr(order, "ledger_references") else order_ledger_references([order])[order.pk]
+    )
+    money = getattr(order, "money", None) or order_money([order], {order.pk: references})[order.pk]
     return {
         "ref": order.ref,
         "gpu": order.gpu.slug,
@@ -156,7 +168,9 @@ def _order_base(order: Order) -> dict[str, Any]:
         "environment_note": order.environment_note,
         "lot_price_usd": order.lot_price.to_api(),
         "total_usd": order.total.to_api(),
-        "paid_usd": order.paid.to_api(),
+        "paid_usd": money.paid.to_api(),
+        "received_usd": money.received.to_api(),
+        "refunded_usd": money.refunded.to_api(),
         "payment_status": order.payment_status,
         "payment_reported": False,
         "provisioning_status": order.provisioning_status,
@@ -169,12 +183,7 @@ def _order_base(order: Order) -> dict[str, Any]:
         "extends": order.extends.ref if order.extends_id and order.extends else None,
         # .all(), sorted here: the list view prefetches them (one query for every order).
         "extensions": [e.ref for e in sorted(order.extensions.all(), key=lambda e: (e.created_at, e.pk))],
-        # Set for a whole page by `list_orders` (a fixed number of queries); read here for one order.
-        "references": (
-            order.ledger_references
-            if hasattr(order, "ledger_references")
-            else order_ledger_references([order])[order.pk]
-        ),
+        "references": references,
     }
 
 
@@ -223,18 +232,17 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     )
     found = keyset_page(orders, page.cursor, size=page.limit)
     references = order_ledger_references(found.items)
+    money = order_money(found.items, references)
     for order in found.items:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
+        order.money = money[order.pk]  # type: ignore[attr-defined]
     return {"items": [order_out(order) for order in found.items], "next": found.next}
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
-def orders_summary_csv(request: HttpRequest) -> HttpResponse:
+def orders_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
     """Every order with the references a customer needs to keep; cells a spreadsheet would run are escaped."""
-    content = orders_csv(order_list_for(cast(User, request.user)))
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+    return csv_download(orders_csv(order_list_for(cast(User, request.user))), "rentals")
 
 
 @router.post(

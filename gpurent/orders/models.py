@@ -99,11 +99,6 @@ class Order(TimeStampedModel):
         return Usd(self.total_cents)
 
     @property
-    def paid(self) -> Usd:
-        """What the customer has paid for this order: an order is debited exactly its total, at most once."""
-        return self.total if self.payment_status == PaymentStatus.PAID else Usd.zero()
-
-    @property
     def term(self) -> Term:
         return Term(self.term_days)
 
@@ -162,6 +157,8 @@ class OrderAccess(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("order access")
+        verbose_name_plural = _("order access records")
         constraints = [
             models.CheckConstraint(condition=Q(port__gte=1) & Q(port__lte=65535), name="access_port_valid"),
         ]
@@ -187,6 +184,8 @@ class OrderSshKey(models.Model):
     fingerprint = models.CharField(_("SHA256 fingerprint"), max_length=60)
 
     class Meta:
+        verbose_name = _("order SSH key")
+        verbose_name_plural = _("order SSH keys")
         ordering = ["name", "id"]
         constraints = [models.UniqueConstraint(fields=["order", "fingerprint"], name="order_ssh_key_once")]
 
@@ -211,6 +210,8 @@ class MachineRequest(models.Model):
     handled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("machine request")
+        verbose_name_plural = _("machine requests")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -228,6 +229,8 @@ class ProvisioningRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("provisioning run")
+        verbose_name_plural = _("provisioning runs")
         ordering = ["-started_at"]
 
     def __str__(self) -> str:

@@ -7,17 +7,19 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from gpurent.accounts.errors import RegistrationRateLimited
 from gpurent.accounts.forms import LoginForm, RegistrationForm
 from gpurent.accounts.login_flow import login_begin
 from gpurent.accounts.models import User
 from gpurent.accounts.services import user_register
+from gpurent.accounts.throttling import registration_throttle
 from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
@@ -28,11 +30,12 @@ from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
-from .export import order_ledger_references, orders_csv
+from .export import csv_download, order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
-from .provisioning import access_reveal_secret, machine_request_create
+from .money import order_money
+from .rental import access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
@@ -114,22 +117,29 @@ def checkout_account(request: HttpRequest) -> HttpResponse:
         return redirect("orders:checkout_summary")
     register_form = RegistrationForm(auto_id="register_%s")
     login_form = LoginForm(request, auto_id="login_%s")
+    status = 200
     if request.method == "POST" and request.POST.get("step_action") == "register":
-        register_form = RegistrationForm(request.POST, auto_id="register_%s")
-        if register_form.is_valid():
-            try:
-                user_register(request=request, **register_form.cleaned_data)
-            except ApplicationError as error:
-                register_form.apply_error(error)
-            else:
-                return redirect("orders:checkout_summary")
+        try:
+            registration_throttle(request)  # as on the register page: before the form looks the email up (0111)
+        except RegistrationRateLimited as error:
+            register_form = RegistrationForm.refused(request.POST, error, auto_id="register_%s")
+            status = error.status
+        else:
+            register_form = RegistrationForm(request.POST, auto_id="register_%s")
+            if register_form.is_valid():
+                try:
+                    user_register(request=request, **register_form.cleaned_data)
+                except ApplicationError as error:
+                    register_form.apply_error(error)
+                else:
+                    return redirect("orders:checkout_summary")
     elif request.method == "POST" and request.POST.get("step_action") == "login":
         login_form = LoginForm(request, data=request.POST, auto_id="login_%s")
         if login_form.is_valid():
             # An account with two-factor login goes through the code page, which comes back here after.
             return redirect(login_begin(request, login_form.get_user(), next_url=reverse("orders:checkout_summary")))
     context = {"register_form": register_form, "login_form": login_form, "draft": draft, "step": 2}
-    return render(request, "orders/checkout_account.html", context)
+    return render(request, "orders/checkout_account.html", context, status=status)
 
 
 @require_GET
@@ -228,6 +238,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
     )
     context = {
         "order": order,
+        "money": order_money([order], order_ledger_references([order]))[order.pk],
         "cancel_warning": order_cancel_warning(order) if order.payment_status == "awaiting_payment" else "",
         "history": order_history(order),
         "now": now,
@@ -320,18 +331,20 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def rentals_csv(request: HttpRequest) -> HttpResponse:
-    content = orders_csv(order_list_for(_authenticated_user(request)))
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+def rentals_csv(request: HttpRequest) -> StreamingHttpResponse:
+    return csv_download(orders_csv(order_list_for(_authenticated_user(request))), "rentals")
 
 
 @login_required
 @require_GET
 def rentals_printable(request: HttpRequest) -> HttpResponse:
-    orders = list(order_list_for(_authenticated_user(request)))
-    references = order_ledger_references(orders)
-    for order in orders:
+    """A printable page of orders (newest first, "Older" links) and one of balance movements (`?lines=`): bounded
+    whatever the history's length, like every list (gpurent/core/pagination.py); the CSV downloads hold it all."""
+    page = page_from_request(request, order_list_for(_authenticated_user(request)))
+    references = order_ledger_references(page.items)
+    money = order_money(page.items, references)
+    for order in page.items:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
-    return render(request, "orders/rentals_print.html", {"orders": orders, "now": timezone.now()})
+        order.money = money[order.pk]  # type: ignore[attr-defined]
+    context = {"orders": page.items, "page": page, "now": timezone.now()}
+    return render(request, "orders/rentals_print.html", context)

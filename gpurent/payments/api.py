@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, cast
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
@@ -19,11 +19,12 @@ from gpurent.core.money import Usd
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
+from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .export import balance_csv
 from .payouts import payout_request
-from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, intent_out, payout_out
+from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
 from .processor import intent_prepare
 from .receipt_views import receipt_pdf_response
 from .receipts import receipt_for, receipt_pdf
@@ -35,7 +36,6 @@ from .services import (
     intent_report,
     order_pay_from_balance,
 )
-from .views import csv_response
 from .webhooks import btcpay_webhook_handle
 
 router = Router(tags=["payments"], auth=api_auth)
@@ -160,6 +160,17 @@ def deposit_new(request: HttpRequest, payload: DepositIn, idempotency_key: Idemp
     return Status(outcome.status, outcome.body)
 
 
+class DepositPageOut(Schema):
+    items: list[DepositOut] = Field(description="One page of top-ups, newest first, each with its intents")
+    next: str | None = Field(description="Cursor of the older top-ups (pass as ?cursor=), null on the last page")
+
+
+@router.get("/deposits", response={200: DepositPageOut, **ERRORS}, summary="My top-ups")
+def deposit_list(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
+    rows = keyset_page(deposits_with_intents_for(_user(request)), page.cursor, size=page.limit)
+    return {"items": [deposit_out(deposit) for deposit in rows.items], "next": rows.next}
+
+
 @router.get("/deposits/{ref}", response={200: DepositOut, **ERRORS}, summary="Read a top-up")
 def deposit_read(request: HttpRequest, ref: str) -> dict[str, Any]:
     return deposit_out(deposit_get_for(_user(request), ref))
@@ -188,10 +199,10 @@ def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 @router.get(
     "/balance/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my balance as CSV"
 )
-def balance_summary_csv(request: HttpRequest) -> HttpResponse:
+def balance_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
     """Every line of the balance, oldest first, with its ledger reference (`deposit:`, `order:`, `refund:`,
     `payout:`, `payout-returned:`) and, for withdrawals, the address and the transaction id once sent."""
-    return csv_response(balance_csv(_user(request)), "balance")
+    return csv_download(balance_csv(_user(request)), "balance")
 
 
 class PayoutIn(InputSchema):

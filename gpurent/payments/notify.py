@@ -12,9 +12,12 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
 from gpurent.core.money import Usd
+from gpurent.orders.enums import PaymentStatus
+from gpurent.orders.money import order_money
 
 from .assets import format_units, pair_get
 from .models import Payment
+from .selectors import order_references
 
 __all__ = ["customer_money_email", "customer_payment_email"]
 
@@ -34,6 +37,21 @@ def customer_money_email(*, user: AbstractBaseUser, key: str, subject: str, para
     )
 
 
+def _what_pays(payment: Payment) -> str:
+    """The credited e-mail's last line: for a part of an unpaid order, how much of its total arrived so far and
+    where that money is (from the ledger, this credit included); otherwise how a credit pays an order."""
+    order = payment.intent.order
+    if order is not None and order.payment_status == PaymentStatus.AWAITING_PAYMENT:
+        received = order_money([order], {order.pk: order_references(order)})[order.pk].received
+        if received < order.total:
+            return _(
+                "So far %(received)s of the %(total)s for order %(ref)s has been received. The order is not paid "
+                "yet: the money is in your balance and pays the order as soon as your balance covers the total; "
+                "until then you can also withdraw it."
+            ) % {"received": received.display(), "total": order.total.display(), "ref": order.ref}
+    return _("If it pays an order, the order is paid from your balance as soon as the balance covers it.")
+
+
 def customer_payment_email(payment: Payment, event: str) -> None:
     """`payment_credited`, `late_payment_received` (in review), `late_payment_rejected`."""
     intent = payment.intent
@@ -50,7 +68,7 @@ def customer_payment_email(payment: Payment, event: str) -> None:
                     "and credited %(credit)s to your balance."
                 )
                 % {"amount": amount, "target": target, "txid": payment.txid, "credit": credited},
-                _("If it pays an order, the order is paid from your balance as soon as the balance covers it."),
+                _what_pays(payment),
             ],
         ),
         "late_payment_received": (

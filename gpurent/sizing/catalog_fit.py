@@ -28,7 +28,17 @@ from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, estimate
 from vramcalc.capacity import fits, fixed_card_count
 from vramcalc.units import MIB
 
-__all__ = ["FITS", "NO_FIT", "TIGHT", "USABLE_PCT", "GpuFit", "card_bytes", "catalog_fit", "plan_with_cards"]
+__all__ = [
+    "FITS",
+    "NO_FIT",
+    "TIGHT",
+    "USABLE_PCT",
+    "GpuFit",
+    "card_bytes",
+    "catalog_fit",
+    "fits_on_card",
+    "plan_with_cards",
+]
 
 FITS, TIGHT, NO_FIT = "fits", "tight", "does_not_fit"
 
@@ -39,6 +49,12 @@ USABLE_PCT = 90
 def card_bytes(gpu: GpuModel) -> int:
     """Memory of one card of `gpu` in bytes (the driver-reported MiB)."""
     return gpu.memory_mib_per_card * MIB
+
+
+def fits_on_card(result: Estimate, size: int) -> bool:
+    """The table's rule for "fits": the high end of the per-card peak is within `USABLE_PCT` of `size` bytes.
+    Anything else that says whether a configuration fits (a guide's largest batch) uses it too."""
+    return fits(result.peak_high_bytes, size, USABLE_PCT).fits
 
 
 def plan_with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
@@ -150,7 +166,7 @@ def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks) -> 
         result = peaks.at(cards)
         if result is None or -(-cards // per_lot) > MAX_LOTS_PER_ORDER:
             continue
-        if fits(result.peak_high_bytes, size, USABLE_PCT).fits:
+        if fits_on_card(result, size):
             return _offer(gpu, FITS, cards, result)
         if tight is None and fits(result.peak_bytes, size, USABLE_PCT).fits:
             tight = (cards, result)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.redaction import Finding
 
@@ -77,6 +78,7 @@ class SupportRequestAdmin(admin.ModelAdmin[SupportRequest]):
     date_hierarchy = "created_at"
     inlines = [SupportMessageInline]
     actions = ["close_requests"]
+    change_list_template = ONCE_PER_KEY_CHANGE_LIST
     readonly_fields = [
         "ref",
         "owner",
@@ -164,9 +166,14 @@ class SupportRequestAdmin(admin.ModelAdmin[SupportRequest]):
         return None
 
     @admin.action(description=_("Close selected requests"), permissions=["change"])
-    def close_requests(self, request: HttpRequest, queryset: QuerySet[SupportRequest]) -> None:
-        count = 0
-        for item in queryset:
-            support_request_close(request=item, actor=cast(User, request.user))
-            count += 1
-        self.message_user(request, ngettext("%d request closed.", "%d requests closed.", count) % count)
+    def close_requests(self, request: HttpRequest, queryset: QuerySet[SupportRequest]) -> HttpResponse:
+        """Close the selected requests, once per the list page's idempotency key (`change_list.html`)."""
+
+        def act() -> Outcome:
+            count = 0
+            for item in queryset:
+                support_request_close(request=item, actor=cast(User, request.user))
+                count += 1
+            return Outcome(200, {"message": ngettext("%d request closed.", "%d requests closed.", count) % count})
+
+        return form_action(request, act, back=request.get_full_path())

@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_stubs_ext import StrPromise
 
 from gpurent.catalog.models import GpuModel
@@ -55,7 +56,9 @@ class SupportRequestForm(forms.Form):
         error_messages={"invalid_choice": _("Choose one of your own orders, or none.")},
     )
     gpu: forms.ModelChoiceField[GpuModel] = forms.ModelChoiceField(
-        label=_("GPU model"),
+        # Its own context: the model's verbose name "GPU model" is lower case in languages that start it with
+        # a common noun (Spanish "modelo de GPU"); a field label starts with a capital.
+        label=pgettext_lazy("form label", "GPU model"),
         queryset=None,
         to_field_name="slug",
         required=False,

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
@@ -113,10 +112,14 @@ def message_create(request: HttpRequest, ref: str) -> HttpResponse:
 @login_required
 @require_POST
 def request_close(request: HttpRequest, ref: str) -> HttpResponse:
-    """Close the request; writing to it again reopens it. Closing twice changes nothing."""
+    """Close the request, once per the form's idempotency key; writing to it again reopens it."""
     support_request = support_request_get_for(_user(request), ref)
-    support_request_close(request=support_request, actor=_user(request))
-    messages.success(
-        request, _("Request %(ref)s is closed. Write to it again if you need more help.") % {"ref": support_request.ref}
-    )
-    return redirect("support:detail", ref=support_request.ref)
+
+    def close() -> Outcome:
+        support_request_close(request=support_request, actor=_user(request))
+        message = _("Request %(ref)s is closed. Write to it again if you need more help.") % {
+            "ref": support_request.ref
+        }
+        return Outcome(200, {"message": message})
+
+    return form_action(request, close, back=reverse("support:detail", args=[support_request.ref]))

@@ -100,18 +100,48 @@ def test_ssh_key_remove_is_owner_scoped(user, other_user):
 
 def test_account_page_adds_lists_and_removes_a_key(client, user):
     client.force_login(user)
-    response = client.post(reverse("accounts:ssh_key_create"), {"name": "laptop", "public_key": ED25519}, follow=True)
+    added = {"name": "laptop", "public_key": ED25519, "idempotency_key": "k-add"}
+    response = client.post(reverse("accounts:ssh_key_create"), added, follow=True)
     assert ED25519_FINGERPRINT in response.content.decode()
     key = SshKey.objects.get(user=user)
-    response = client.post(reverse("accounts:ssh_key_remove", args=[key.pk]), follow=True)
+    response = client.post(reverse("accounts:ssh_key_remove", args=[key.pk]), {"idempotency_key": "k-rm"}, follow=True)
     assert "SSH key “laptop” removed." in response.content.decode()
     assert not SshKey.objects.exists()
+
+
+def test_a_double_submitted_key_is_added_once_and_the_second_answer_is_the_first(client, user):
+    client.force_login(user)
+    added = {"name": "laptop", "public_key": ED25519, "idempotency_key": "k-add"}
+    first = client.post(reverse("accounts:ssh_key_create"), added, follow=True)
+    again = client.post(reverse("accounts:ssh_key_create"), added, follow=True)
+    assert first.redirect_chain == again.redirect_chain == [(reverse("accounts:account") + "#ssh-keys", 302)]
+    assert "This key is already on your account." not in again.content.decode()  # a replay, not a second add
+    assert SshKey.objects.filter(user=user).count() == 1
+
+
+def test_a_double_submitted_removal_answers_as_the_first_did(client, user):
+    key = ssh_key_add(user=user, name="laptop", public_key=ED25519)
+    client.force_login(user)
+    url = reverse("accounts:ssh_key_remove", args=[key.pk])
+    first = client.post(url, {"idempotency_key": "k-rm"}, follow=True)
+    again = client.post(url, {"idempotency_key": "k-rm"}, follow=True)  # the row is gone: a replay, not a 404
+    assert first.redirect_chain == again.redirect_chain == [(reverse("accounts:account") + "#ssh-keys", 302)]
+    assert not SshKey.objects.exists()
+
+
+def test_a_removal_without_the_pages_key_is_refused_and_removes_nothing(client, user):
+    key = ssh_key_add(user=user, name="laptop", public_key=ED25519)
+    client.force_login(user)
+    response = client.post(reverse("accounts:ssh_key_remove", args=[key.pk]), follow=True)
+    assert "SSH key “laptop” removed." not in response.content.decode()
+    assert SshKey.objects.filter(pk=key.pk).exists()
 
 
 def test_account_page_refuses_a_private_key_without_echoing_it(client, user):
     client.force_login(user)
     private = openssh_private_key()
-    response = client.post(reverse("accounts:ssh_key_create"), {"name": "oops", "public_key": private})
+    posted = {"name": "oops", "public_key": private, "idempotency_key": "k-oops"}
+    response = client.post(reverse("accounts:ssh_key_create"), posted)
     page = response.content.decode()
     assert response.status_code == 200
     assert "This is a private key." in page
@@ -122,5 +152,6 @@ def test_account_page_refuses_a_private_key_without_echoing_it(client, user):
 def test_removing_another_users_key_is_a_404(client, user, other_user):
     key = ssh_key_add(user=other_user, name="theirs", public_key=ED25519)
     client.force_login(user)
-    assert client.post(reverse("accounts:ssh_key_remove", args=[key.pk])).status_code == 404
+    response = client.post(reverse("accounts:ssh_key_remove", args=[key.pk]), {"idempotency_key": "k-theirs"})
+    assert response.status_code == 404
     assert SshKey.objects.filter(pk=key.pk).exists()

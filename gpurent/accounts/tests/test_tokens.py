@@ -92,12 +92,35 @@ def test_token_list_shows_live_tokens_with_their_dates(client, user, other_user)
 def test_token_revoke_stops_the_token_working(client, user):
     token, secret = api_token_create(user=user, name="laptop")
     client.force_login(user)
-    response = client.post(reverse("accounts:token_revoke", args=[token.pk]))
+    response = client.post(reverse("accounts:token_revoke", args=[token.pk]), {"idempotency_key": KEY})
     assert response.status_code == 302
     token.refresh_from_db()
     assert token.revoked_at is not None
     assert "The token “laptop” is revoked and no longer works." in client.get(response["Location"]).content.decode()
     assert _bearer(secret)[1] is None
+
+
+def test_token_revoke_double_submit_answers_as_the_first_did_and_says_it_once(client, user):
+    token, _secret = api_token_create(user=user, name="laptop")
+    client.force_login(user)
+    url = reverse("accounts:token_revoke", args=[token.pk])
+    first = client.post(url, {"idempotency_key": KEY}, follow=True)
+    revoked_at = ApiToken.objects.get(pk=token.pk).revoked_at
+    again = client.post(url, {"idempotency_key": KEY}, follow=True)
+    assert first.redirect_chain == again.redirect_chain == [(reverse("accounts:account"), 302)]
+    assert "is revoked and no longer works" in first.content.decode()
+    assert "is revoked and no longer works" not in again.content.decode()  # a replay, not a second revoke
+    assert ApiToken.objects.get(pk=token.pk).revoked_at == revoked_at
+
+
+def test_token_revoke_without_the_pages_key_is_refused_and_revokes_nothing(client, user):
+    token, secret = api_token_create(user=user, name="laptop")
+    client.force_login(user)
+    response = client.post(reverse("accounts:token_revoke", args=[token.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("accounts:account"), 302)]
+    assert "is revoked" not in response.content.decode()
+    assert ApiToken.objects.get(pk=token.pk).revoked_at is None
+    assert _bearer(secret)[1] == user
 
 
 def test_token_revoke_by_get_is_refused(client, user):

@@ -275,7 +275,7 @@ def test_password_reset_confirm_weak_password_is_refused(client, user):
 def test_token_revoke_of_another_users_token_is_404(client, user, other_user):
     token, _ = api_token_create(user=other_user, name="theirs")
     client.force_login(user)
-    response = client.post(reverse("accounts:token_revoke", args=[token.pk]))
+    response = client.post(reverse("accounts:token_revoke", args=[token.pk]), {"idempotency_key": "k-theirs"})
     assert response.status_code == 404
     token.refresh_from_db()
     assert token.revoked_at is None

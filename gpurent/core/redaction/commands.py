@@ -18,6 +18,9 @@ __all__ = ["COMMAND_PATTERNS"]
 # A command-line argument: quoted or not, glued to its flag or not.
 _ARG = r"""(?P<q>["']?)(?P<secret>[^\s"']{1,300})(?P=q)"""
 
+# The name of a setting that holds a secret, in `config set NAME VALUE` and its kin.
+_SETTING = r"""[\w.-]*?(?:pass(?:word|wd|phrase)?|secret|token|key|credentials?|auth|access[_-]?key[_-]?id)"""
+
 # (pattern, kind, rule), as in `context.CONTEXT_PATTERNS`.
 COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # database and login clients' password flags: `mysql -pS3cret`, `sshpass -p '…'`, `redis-cli -a …`,
@@ -27,7 +30,12 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "flag",
     ),
-    (re.compile(rf"""(?i)\bsshpass\b[^\n]*?[ \t]-p[ \t]*{_ARG}"""), Kind.PASSWORD, "flag"),
+    # `sshpass -p …` before the command it runs (`sshpass -f file ssh -p 2222 …`: the port of ssh, round 6)
+    (
+        re.compile(rf"""(?i)\bsshpass(?:[ \t]+-(?:[fdP][ \t]*\S+|[ev]+))*[ \t]+-p[ \t]*{_ARG}"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
     (re.compile(rf"""\bredis-cli\b[^\n]*?[ \t](?:-a|--pass)[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
     (
         re.compile(
@@ -141,10 +149,15 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # npmAuthToken …`, `git config github.token …`, `dvc remote modify … password …`, `rclone config create …
     # secret_access_key …`
     (
+        re.compile(rf"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t](?P<key>{_SETTING})[ \t]+{_ARG}"""),
+        Kind.SECRET,
+        "setting",
+    ),
+    # the second setting of one command: `rclone config create r2 s3 access_key_id … secret_access_key …` (round 6)
+    (
         re.compile(
-            r"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t](?P<key>[\w.-]*?"""
-            r"""(?:pass(?:word|wd|phrase)?|secret|token|key|credentials?|auth))[ \t]+"""
-            rf"""{_ARG}"""
+            rf"""(?i)\b(?:config(?:ure)?|config:set|modify)\b[^\n]*?[ \t]{_SETTING}[ \t]+\S+[^\n]*?[ \t]"""
+            rf"""(?P<key>{_SETTING})[ \t]+{_ARG}"""
         ),
         Kind.SECRET,
         "setting",
@@ -153,17 +166,105 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # --name hf-token --value …`, `gh secret set NAME --body …`
     (
         re.compile(
-            r"""(?i)--name[ =](?P<key>\S*(?:pass|pwd|secret|token|key|credential|auth)\S*)(?:[ \t]+\S+){0,6}?"""
-            rf"""[ \t]+--value[ =]{_ARG}"""
+            r"""(?i)(?:--name|(?<!\S)-n)[ =](?P<key>\S*(?:pass|pwd|secret|token|key|credential|auth)\S*)"""
+            rf"""(?:[ \t]+\S+){{0,6}}?[ \t]+(?:--value|-v)[ =]{_ARG}"""
         ),
         Kind.SECRET,
         "flag",
     ),
     (re.compile(rf"""\bgh[ \t]+secret[ \t]+set[ \t]+\S+[^\n]*?[ \t](?:-b|--body)[ =]{_ARG}"""), Kind.SECRET, "flag"),
+    # what a command stores as a secret, whatever its name: `kubectl create secret generic … --from-literal=hf=…`,
+    # `az keyvault secret set … --value …`, `aws secretsmanager create-secret … --secret-string …` (round 6, 0240)
+    (
+        re.compile(rf"""(?i)--from-literal[ =](?P<key>[\w.-]{{1,60}})={_ARG}"""),
+        Kind.SECRET,
+        "random",  # `--from-literal=region=us-east-1` is a setting; `password=…` is caught by its name
+    ),
+    (
+        re.compile(
+            r"""(?i)\bsecrets?[ \t]+(?:set|create|put|add|put-secret-value|create-secret|update-secret)\b[^\n]*?"""
+            rf"""[ \t]--value[ =]{_ARG}"""
+        ),
+        Kind.SECRET,
+        "setting",
+    ),
+    (
+        re.compile(rf"""(?i)--secret-(?:string|value|text)[ =]{_ARG}"""),
+        Kind.SECRET,
+        "setting",
+    ),
+    # a here-string into a login or a password command: `docker login … --password-stdin <<< …`, `chpasswd <<<
+    # 'root:…'`, `vncpasswd -f <<< …`, `gcloud secrets versions add … --data-file=- <<< …` (round 6, 0240)
+    (
+        re.compile(
+            r"""(?:\blogin\b|passwd|--password-stdin|--with-token|sudo[ \t]+-S|--data-file[ =]-|\bsecrets?\b)"""
+            r"""[^\n]*?<<<[ \t]*(?P<q>["']?)(?P<secret>[^\s"'|]{1,2000})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "pipe",
+    ),
+    # a token's id that is half of a pair: `modal token set --token-id ak-… --token-secret as-…`
+    (re.compile(rf"""(?<![\w-])--token-id[ =]{_ARG}"""), Kind.SECRET, "random"),
+    # key passphrases: `ssh-keygen -N 'new' -P 'old'`, `openssl enc -k …` (`-pass pass:…` is above)
+    (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-N[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""\bssh-keygen\b[^\n]*?[ \t]-P[ \t]*{_ARG}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""\bopenssl\b[^\n]*?[ \t]-k[ \t]+{_ARG}"""), Kind.PASSWORD, "password"),
+    # a token as a login command's argument: `replicate auth login r8_…`, `railway login --token …`, `<cli> login
+    # KEY` — only a generated-looking value (`docker login nvcr.io` names a registry)
+    (
+        re.compile(
+            r"""(?i)\b[\w-]+[ \t]+(?:auth[ \t]+)?login"""
+            r"""(?:[ \t]+--?(?:token|key|api-key|apikey|auth)(?:=|[ \t]+)|[ \t]+)"""
+            r"""(?P<q>["']?)(?P<secret>[^\s"'-][^\s"']{15,300})(?P=q)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # a password as a client library's positional argument: `smtp.login("me@gmail.com", "abcd efgh ijkl mnop")`
+    # (smtplib, imaplib, ftplib, poplib), `FTP(host, user, "…")`, `new NetworkCredential("user", "…")` (.NET),
+    # `new PasswordAuthentication(user, "…")` (JavaMail), `DriverManager.getConnection(url, user, "…")` (JDBC),
+    # `new PDO($dsn, $user, '…')`, `mysqli_connect(host, user, '…')` (PHP), `smtp.PlainAuth("", user, "…", host)` (Go)
+    (
+        re.compile(
+            r"""(?:\.login|\bNetworkCredential|\bPasswordAuthentication|\bUsernamePasswordCredentials"""
+            r"""|yagmail\.SMTP)\([ \t]*"""
+            r"""(?:["'][^"'\n]{1,100}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*"""
+            r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)[ \t]*\)"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    (
+        re.compile(
+            r"""\b(?:FTP|FTP_TLS|getConnection|PDO|mysqli|mysqli_connect|mysql_connect|PlainAuth|Connection"""
+            r"""|MySQLdb\.connect|pymysql\.connect)\([ \t]*"""
+            r"""(?:(?:["'][^"'\n]{0,200}["']|[A-Za-z_$][\w.$\[\]"']{0,60})[ \t]*,[ \t]*){2}"""
+            r"""(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "flag",
+    ),
+    # an API client given its key as the first argument: `cohere.ClientV2("…")`, `Groq("…")`, `Pinecone("…")`
+    # (a generated-looking value only: `Client("localhost:6379")` names a server) (round 6)
+    (
+        re.compile(
+            r"""\b(?:[A-Z]\w{0,30})?(?:Client(?:V\d)?|OpenAI|Anthropic|Groq|Pinecone|Mistral|Cohere|Together)\("""
+            r"""[ \t]*(?P<q>["'])(?P<secret>[A-Za-z0-9_.-]{20,300})(?P=q)[ \t]*[,)]"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    # a literal wrapped as a secret or given as one: `SecretStr('…')` (pydantic), `pop.pass_('…')` (poplib)
+    (
+        re.compile(r"""(?:\bSecretStr|\bSecretBytes|\.pass_)\([ \t]*b?(?P<q>["'])(?P<secret>[^"'\n]{4,300})(?P=q)"""),
+        Kind.PASSWORD,
+        "flag",
+    ),
     # `cat ~/.vast_api_key` and the key it printed on the next line
     (
         re.compile(
-            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:\.txt)?)[ \t]*\r?\n"""
+            r"""(?i)\bcat[ \t]+(?P<key>\S*(?:pass(?:word|wd)?|secret|token|key|credentials?)(?:[.-][\w.-]*)?)"""
+            r"""[ \t]*\r?\n"""
             r"""(?P<q>["']?)(?P<secret>[^\s"']{8,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
         ),
         Kind.SECRET,
@@ -197,12 +298,60 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     # `ldapsearch … -w secret` (`-W` prompts instead)
     (re.compile(rf"""\bldap[a-z]*\b[^\n]*?[ \t]-w[ \t]+{_ARG}"""), Kind.PASSWORD, "flag"),
-    # MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (also the older `mc config host add`)
+    # MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (also the older `mc config host add`); an
+    # S3-compatible store's access key is not prefixed like AWS's `AKIA…`, so it goes as well (round 6, 0240)
     (
         re.compile(
-            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+\S+){3}[ \t]+(?P<secret>[^\s"']+)"""
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){3}[ \t]+"""
+            r"""(?P<secret>[^\s"'-][^\s"']*)"""
         ),
         Kind.SECRET,
+        "flag",
+    ),
+    (
+        re.compile(
+            r"""\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s-]\S*){2}[ \t]+"""
+            r"""(?P<secret>[^\s"'-][^\s"']*)"""
+            r"""(?=[ \t]+[^\s-])"""
+        ),
+        Kind.SECRET,
+        "random",  # a generated access key; `mc alias set local URL admin …` keeps the MinIO root user's name
+    ),
+    # Backblaze B2: `b2 authorize-account KEY_ID APPLICATION_KEY` (`b2 account authorize` in b2 v4), both go
+    (
+        re.compile(
+            r"""\bb2[ \t]+(?:authorize-account|account[ \t]+authorize)[ \t]+(?P<q>["']?)(?P<secret>[A-Za-z0-9]{12,})"""
+            r"""(?P=q)(?=[ \t]+[^\s-])"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
+    (
+        re.compile(
+            r"""\bb2[ \t]+(?:authorize-account|account[ \t]+authorize)[ \t]+\S+[ \t]+"""
+            r"""(?P<q>["']?)(?P<secret>[A-Za-z0-9/+]{12,})(?P=q)"""
+        ),
+        Kind.SECRET,
+        "flag",
+    ),
+    # a value written into a file named after a secret: `echo ID:SECRET > ~/.passwd-s3fs` (s3fs), `echo '…' >
+    # ~/.vault_pass` (ansible-vault), `echo … > /run/secrets/db_password` (`cat` of such a file: below); and a
+    # password command that only echoes it: `restic --password-command 'echo …'`
+    (
+        re.compile(
+            r"""\b(?:echo|printf)(?:[ \t]+-[neE]+)*[ \t]+(?P<q>["']?)(?P<secret>[^\s"'|>]{1,2000})(?P=q)"""
+            r"""[ \t]*>>?[ \t]*"""
+            r"""(?P<key>\S*(?:pass|secret|token|key|cred|pwd)[\w.-]*)"""
+        ),
+        Kind.SECRET,
+        "setting",
+    ),
+    (
+        re.compile(
+            r"""(?i)--?[\w-]*(?:pass|secret|token|key)[\w-]*-command[ =]["']?(?:echo|printf)[ \t]+"""
+            r"""(?P<q2>\\?["']?)(?P<secret>[^\s"'\\]{1,300})"""
+        ),
+        Kind.PASSWORD,
         "flag",
     ),
     # `AUTH [user] password` typed at a `redis-cli` prompt (`10.0.0.3:6379> AUTH …`)

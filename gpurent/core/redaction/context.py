@@ -14,12 +14,16 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
-from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, spared
+from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, code_variable, spared
+from .placeholders import is_placeholder
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
 from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
+# A type annotation between a name and its value: `db_password: str = '…'`, `let password: &str = "…"` (round 6)
+_TYPED = r""":[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.]*(?:[\[<][^\]>\n]{0,40}[\]>])?(?:[ \t]*\|[ \t]*None)?[ \t]*="""
+_TYPED += r"""(?:[ \t]*[bru](?=["']))?+"""  # a bytes or raw literal: `password: bytes = b"…"`
 _TABLE_ROW = re.compile(
     rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
     r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
@@ -32,7 +36,8 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)(?<![A-Za-z0-9_.-])(?<!\$\{{)(?<!\$)(?P<key>[A-Za-z0-9_.-]{{0,60}}?(?:{KEYWORDS}){NAME_SUFFIX})"""
-            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:=|:=|:|=>)[ \t]*(?:{ESCAPED_VALUE}|{VALUE})"""
+            rf"""\\?["']?\]?(?:[ \t]*\[[^\]\n]{{0,20}}\])?[ \t]*(?:{_TYPED}|=|:=|:|=>)[ \t]*"""
+            rf"""(?:{ESCAPED_VALUE}|{VALUE})"""
         ),
         Kind.SECRET,
         "named",
@@ -112,10 +117,26 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "random",
     ),
     (
-        re.compile(r"""(?i)\bdiscord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_-]{40,})"""),
+        # a webhook URL is the credential as a whole, as gitleaks and trufflehog report it (Slack's goes whole too):
+        # Discord, Microsoft Teams (`…webhook.office.com/webhookb2/…/IncomingWebhook/…`), Mattermost (round 6)
+        re.compile(
+            r"""(?i)(?P<secret>(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/"""
+            r"""[A-Za-z0-9_-]{40,})"""
+        ),
         Kind.SECRET,
         "any",
     ),
+    (
+        re.compile(
+            r"""(?i)(?P<secret>https://[\w.-]*webhook\.office\.com/webhookb2/[\w@-]{8,100}/IncomingWebhook/"""
+            r"""[0-9a-f]{32}/[\w-]{8,64}(?:/[\w-]{8,64})?)"""
+        ),
+        Kind.SECRET,
+        "any",
+    ),
+    (re.compile(r"""(?i)\bhttps?://\S{1,100}?/hooks/(?P<secret>[a-z0-9]{26})(?![A-Za-z0-9])"""), Kind.SECRET, "random"),
+    # an Anaconda token in a channel URL: `https://conda.anaconda.org/t/<token>/private` (round 6)
+    (re.compile(r"""(?i)\banaconda\.(?:org|cloud|com)/t/(?P<secret>[\w-]{20,200})/"""), Kind.SECRET, "any"),
     *PROSE_PATTERNS,
     # a bare `key` in a config file: `"key": "…"` (kaggle.json), `key = K00…` at a line's start (rclone)
     (
@@ -163,68 +184,6 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
 )
 
-# Values that stand for a secret without being one: empty settings, placeholders, references to elsewhere.
-_PLACEHOLDER_WORDS = frozenset(
-    [
-        "none",
-        "null",
-        "nil",
-        "true",
-        "false",
-        "undefined",
-        "empty",
-        "required",
-        "optional",
-        "missing",
-        "invalid",
-        "incorrect",
-        "wrong",
-        "expired",
-        "hidden",
-        "redacted",
-        "masked",
-        "secret",
-        "password",
-        "token",
-        "str",
-        "string",
-        "your_api_key",
-        "pass",
-        "passwd",
-        "pwd",
-        "changeme",
-        "example",
-        "placeholder",
-        "yes",  # MySQL's "(using password: YES)" (0213)
-        "no",
-    ]
-)
-_PLACEHOLDER = re.compile(
-    r"^(?:[*x•.#-]+|\$.*|%[A-Za-z_][A-Za-z0-9_]*%|%\(.*|%[sd]|\{.*|<.*|\(.*|\[.*|os\.|env\.|process\.env.*|getenv.*"
-    r"|your[_-].*)$",
-    re.I,
-)
-# A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.
-_PLACEHOLDER_PART = re.compile(
-    r"(?i)(?:^|[_. -])(?:your|here|example|placeholder|change[_-]?me|dummy|replace[_-]?me|insert)(?:$|[_. -])"
-)
-
-
-def _is_path(value: str) -> bool:
-    """`/run/secrets/db_password`, `~/keys/sa.json`: a file holding a secret, not a secret (a base64 key may also
-    start with `/`, but it has no `.`, `_` or `-` and mixes cases)."""
-    if not value.startswith(("/", "~/", "./", "../")):
-        return False
-    return any(char in value for char in "._-") or value == value.lower()
-
-
-def is_placeholder(value: str) -> bool:
-    """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
-    lowered = value.lower()
-    if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(("os.", "env.", "file://", "fileb://")):
-        return True
-    return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
-
 
 def _password_like(value: str) -> bool:
     """A chosen password: a digit or a symbol in it, or capitals inside a word ("gETtGgNDUq"), not prose."""
@@ -246,6 +205,7 @@ def _random_like(value: str) -> bool:
 # Names of a password, in the four languages of the shop (`DB_PASS`, "contraseña", "mật khẩu", "şifresi").
 _PASSWORD_NAME = re.compile(
     r"(?i)pass(?:word|wd|phrase|code)|(?:^|_)pass$|^pwd?$|contrase|m[ậa]t\s*kh[ẩa]u|[şs]ifre|parola"
+    r"|^clave(?:\s+de\s+acceso)?$|^mk$"  # Spanish "clave" alone is a password, Vietnamese "mk" is "mật khẩu"
 )
 _PRIVATE_KEY_NAME = re.compile(r"(?i)private[ _-]?key|privkey|privad|riêng|bí\s*mật|özel")
 _KEY_LIKE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
@@ -264,7 +224,9 @@ _NOT_KEY = re.compile(
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
 
 
-_FLAG = re.compile(r"--?[A-Za-z][A-Za-z-]*")
+# "second pass: 14.2 ms", "pw: 0.5": a measurement, not a password (round 6)
+_MEASUREMENT = re.compile(r"\d+[.,]\d+[a-z%]{0,3}")
+_FLAG = re.compile(r"--?[A-Za-z][A-Za-z-]*(?:=\S*)?")  # `vault login -method=oidc`: an option, not a token
 _PORT = re.compile(r"[\d.:-]+(?:/(?:tcp|udp))?")
 
 
@@ -323,7 +285,7 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     if rule == "random":
         return kind if _random_like(value) else None
     if rule in {"password", "prose"} and kind == Kind.PASSWORD:
-        return kind if _password_like(value) else None
+        return kind if _password_like(value) and not _MEASUREMENT.fullmatch(value) else None
     if rule == "prose":
         return kind if _random_like(value) else None
     # rule "named": `name = value`
@@ -396,11 +358,15 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
+            if value.endswith("(") or ("(" in value and text.startswith(")", span[1])):
+                continue  # `password=getpass.getpass()`, `password = make_password(raw)` seen by a prose rule: code
             if spared(text, *span, table_row=pattern is _TABLE_ROW):
                 continue  # a digest, a YAML tag, a table's column name, a field's label (0213)
-            if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
-                continue  # "password: at least 12 characters": a sentence, not a value
+            if value.isalpha() and value[1:].islower() and _PROSE_AFTER.match(text, span[1]):
+                continue  # "password: at least 12 characters", "password: The password part of …": a sentence
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
+            if rule == "named" and code_variable(text, *span, key):
+                continue  # `password=auth_password,`: code that names a variable (0240)
             kind = _kind(key, value, default, rule)
             if kind is None:
                 continue

@@ -41,8 +41,9 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from .context import context_spans, is_placeholder
+from .context import context_spans
 from .kinds import Kind
+from .placeholders import is_placeholder
 from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
 from .seed_phrases import find_seed_phrases
 from .wallets import solana_keypair_spans, wif_spans

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "spared"]
+__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "code_variable", "spared"]
 
 # A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key.
 _DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
@@ -17,19 +17,49 @@ _YAML_TAG = re.compile(r"![A-Za-z][A-Za-z0-9_]*")
 _YAML_TAG_VALUE = re.compile(r"[ \t]+\S")
 # The line after a Markdown table's header row.
 _TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
+# A type in place of a value: `db_password: SecretStr` (pydantic settings), `api_key: Optional[str] = None`,
+# `password: String,` (Rust), `token?: string;` (TypeScript) — a field's declaration, not its value (round 6, 0240).
+_TYPE_NAME = re.compile(
+    r"(?:Secret(?:Str|Bytes)?|Optional|Union|Annotated|Any|String|Option|Text|SecureString|Mapped|Final|ClassVar"
+    r"|NotRequired|Required|PasswordStr|Password|bytes|bool|int|&(?:'static[ ]+)?(?:str|\[u8\]))"
+    r"(?:\[[\w\[\], |.]{1,60}\]|<[\w<>, ]{1,60}>)?"
+)
+_TYPE_BEFORE = re.compile(r"\??:[ \t]*\Z")
+_TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[<;,)]|\r?\n|\Z)")
 # `GPU-…`/`MIG-…`: what nvidia-smi calls a GPU, in every support request.
 GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).
 NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def code_variable(text: str, start: int, end: int, key: str) -> bool:
+    """Whether the unquoted value at text[start:end] is code naming a variable, not a password (round 6, 0240):
+    `password=auth_password,`, `self.key_password = key_password`, `password = settings_dict["PASSWORD"]`,
+    `kwargs["password"] = self.password`; a `.env` line (`DB_PASSWORD=my_secret`, a name in capitals) is not code.
+    """
+    value = text[start:end]
+    if start == 0 or text[start - 1] in "\"'" or not _IDENTIFIER.fullmatch(value):
+        return False
+    if any(char.isdigit() for char in value):
+        return False
+    if "." in value or text.startswith(("[", "("), end):
+        return True
+    return "_" in value and not key.isupper()
+
+
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
-    """Whether the value at text[start:end] is a digest, a YAML tag, a table's column name or a field's label."""
+    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name or a label."""
     value = text[start:end]
     if _DIGEST_BEFORE.search(text, max(0, start - 8), start):
         return True
     if _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, end):
         return True
+    typed = _TYPE_BEFORE.search(text, max(0, start - 4), start) and _TYPE_AFTER.match(text, end)
+    if typed and _TYPE_NAME.fullmatch(value):
+        return True  # `db_password: SecretStr`: a type annotation
     if table_row and _TABLE_HEADER.match(text, end):
         return True  # `| password | status |` above `|---|`: the header names the columns
     return value.endswith(":") and value[:-1].isalpha()  # "login: ada / password: …": the next field's label

@@ -18,7 +18,7 @@ __all__ = ["PROSE_PATTERNS", "VALUE_THEN_NAME"]
 VALUE_THEN_NAME = re.compile(
     r"""(?i)(?<![A-Za-z0-9_+/=.-])(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=.-]{16,2000})(?P=q)[ \t]*"""
     r"""(?:\([ \t]*|(?:is|was|=|<-|←)[ \t]+)(?:the|my|our)[ \t]+(?!pub)(?:[\w-]+[ \t]+)?"""
-    rf"""(?P<key>{PROSE_WORDS}|key)\b"""
+    rf"""(?P<key>{PROSE_WORDS}|key(?<!gpg key)(?<!pgp key)(?<!ssh key)(?<!host key)(?<!signing key))\b"""
 )
 
 # (pattern, kind, rule), as in `context.CONTEXT_PATTERNS`.
@@ -32,13 +32,24 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "password",
     ),
     # `pw: …`, `(pass: …)`
-    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass)[ \t]*[:=][ \t]*{VALUE}"""), Kind.PASSWORD, "password"),
+    (re.compile(rf"""(?i)(?<![A-Za-z0-9_-])(?:pw|pass|mk)[ \t]*[:=][ \t]*{VALUE}"""), Kind.PASSWORD, "password"),
+    # "the root pass on gpu-12 is …", "pass vps: …", "pass for root is …": a short "pass" a few words before the value,
+    # which must then hold letters and digits ("the backward pass is 2.3x slower" is about a model) (round 6, 0240)
+    (
+        re.compile(
+            r"""(?i)(?<![\w-])(?P<key>pass)(?:[ \t]+[\w.@#'’-]{1,20}){0,4}?[ \t]*"""
+            r"""(?:[ \t]is|[ \t]was|[ \t]là|[ \t]es|:|=|->|→)[ \t]*"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{8,300}?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "random",
+    ),
     # "my password is hunter2", "the API key was …", "set the root password to …", and up to eight words between the
     # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,8}}?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành)\s*:?\s*"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s|(?:should|will|must|would)\s+be)\b\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -58,8 +69,10 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}|{OWNER}[ \t]+key){NAMES_SOMETHING_ELSE}"""
-            r"""(?:,?[ \t]+[\w.@()'’-]{1,20}){0,10}?"""
-            r"""[ \t]*:[ \t]*(?:0x)?"""
+            # not past an address named in between: "özel anahtarı paylaşmıyorum, sadece adres: …" (round 6)
+            r"""(?:,?[ \t]+(?!(?:address|adres|adresi|dirección|direccion|địa|public|pubkey)\b)"""
+            r"""[\w.@()'’#-]{1,20}){0,10}?"""
+            r"""(?:[ \t]*:|[ \t]+=)[ \t]*(?:0x)?"""  # "= …" with a space before it: not `--flag=…`
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -68,7 +81,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # a value in brackets a few words after the name: "la contraseña de root que me dieron (S3cret!) no funciona"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]["'`]?"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:\s+[\w.@&-]+){{0,6}}?\s*[(\[]"""
+            r"""(?:(?:it'?s|it’s|is|was)[ \t]+|(?:pw|pass|password)?[ \t]*[:=][ \t]*)?["'`]?"""
             r"""(?P<prose>[^\s"'`()\[\]]{6,300})["'`]?[)\]]"""
         ),
         Kind.SECRET,
@@ -121,9 +135,11 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             # a storage slot is 32 bytes too: "storage key 0x…", "slot key 0x…", "mapping key 0x…" (0213)
-            rf"""(?i)(?:{BARE_KEY}(?<!storage[ _-]key)(?<!slot[ _-]key)(?<!mapping[ _-]key)|(?-i:\bPK|\bpk)"""
-            r"""|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?"""
-            r"""0x(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
+            rf"""(?i)(?:(?:{BARE_KEY}(?<!storage[ _-]key)(?<!slot[ _-]key)(?<!mapping[ _-]key)|(?-i:\bPK|\bpk)"""
+            r"""|\baccounts[ \t]*:[ \t]*\[)[ \t]*[:=]?[ \t]*["'`]?0x"""
+            # `ETH_PK=…`, `DEPLOYER_PK: …`: a variable named after a private key, with or without `0x` (round 6)
+            r"""|(?-i:[A-Za-z0-9]_PK|[a-z0-9]_pk)["']?[ \t]*[:=][ \t]*["'`]?(?:0x)?)"""
+            r"""(?P<prose>[0-9a-fA-F]{64})(?![0-9A-Za-z])"""
         ),
         Kind.PRIVATE_KEY,
         "ethkey",
@@ -159,8 +175,39 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     ),
     (
         re.compile(
-            r"""(?<![\w.:/@-])[\w.-]{1,32}:(?P<secret>[^\s:/]{4,300})@"""
-            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5})?(?=[/\s:]|$)"""
+            # not a restic or rclone repository, `sftp:user@host:/path` (round 6)
+            r"""(?<![\w.:/@-])(?!(?:sftp|s3|b2|rest|rclone|swift|azure|gs|ssh|scp|git|local):)[\w.-]{1,32}:"""
+            r"""(?P<secret>[^\s:/]{4,300})@"""
+            r"""(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|(?:tcp|unix)\()(?::\d{1,5})?(?=[/\s:]|$|(?<=\())"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # Oracle's `user/password@host:port/service` (JDBC thin, cx_Oracle, SQLcl, `exp`): a port or a domain after `@`
+    (
+        re.compile(
+            r"""(?:\bjdbc:oracle:thin:|(?<![\w./:@-]))[A-Za-z][\w$#]{0,29}/(?P<secret>[^\s/@"']{4,100})@(?://)?"""
+            r"""[\w-]+(?:(?:\.[\w-]+)+(?::\d{1,5})?|:\d{1,5})[/:]"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "logging in with ada@acme.dev and S3cret?", "log in as root / S3cret": a user, then the password (round 6)
+    (
+        re.compile(
+            r"""(?i)\blog(?:ging|ged|s)?[ \t]?in[ \t]+(?:as|with)[ \t]+[^\s/]{1,64}[ \t]+(?:and|/|\+)[ \t]+"""
+            r"""(?:(?:the[ \t]+)?password[ \t]+)?(?P<q>["'`]?)(?P<secret>[^\s"'`?,]{6,300})(?P=q)"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # "I changed it, it's now …", "reset it to …": the password the conversation is about, with a chosen password's
+    # shape (capitals, small letters and a digit or a symbol; no path or URL: "changed it to nvcr.io/…:24.01")
+    (
+        re.compile(
+            r"""(?i)\b(?:changed|reset|updated|rotated)[ \t]+it\b[^\n.]{0,20}?"""
+            r"""(?:\bto|\bit'?s[ \t]+now|\bit’s[ \t]+now|\bis[ \t]+now)[ \t]+(?P<q>["'`]?)"""
+            r"""(?-i:(?=\S*[A-Z])(?=\S*[a-z])(?=\S*[\d!@#$%^&*])(?![^\s"'`]*(?:[/:]|\d\.\d)))(?P<secret>[^\s"'`]{8,300})(?P=q)"""
         ),
         Kind.PASSWORD,
         "password",
@@ -168,11 +215,40 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # "creds are admin / S3cret", "credentials: admin/S3cret", "login admin:S3cret"
     (
         re.compile(
-            rf"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?:?[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
+            r"""(?i)\b(?:creds|credentials|login)(?:[ \t]+(?:are|is))?(?::|[ \t]*(?:→|->|=>|=))?"""
+            rf"""[ \t]+[^\s/:]{{1,40}}[ \t]*[/:]"""
             rf"""[ \t]*{VALUE}"""
         ),
         Kind.PASSWORD,
         "password",
+    ),
+    # a password changed to a value, where Spanish says "a" and Turkish puts "olarak" after it: "cambié la contraseña
+    # de root a …", "root şifresini … olarak değiştirdim" (round 6, 0240; English "to" and Vietnamese "thành" are above)
+    (
+        re.compile(
+            r"""(?i)\b(?:cambi\w*|puse|pus[eo]|establec\w*|actualic\w*|configur\w*|restablec\w*|reset\w*)"""
+            r"""(?:[ \t]+[\w#'’-]+){0,6}?[ \t]+(?P<key>contraseña|contrasena|clave)(?:[ \t]+[\w#'’-]+){0,6}?"""
+            r"""[ \t]+(?:a|en)[ \t]+(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300}?)(?P=q)[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>(?:şifre|sifre|parola)(?:yi|yı|mi|mı|sini|sını|nizi|nızı|mizi|mızı)?)[ \t]+"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300}?)(?P=q)[ \t]+olarak\b"""
+        ),
+        Kind.PASSWORD,
+        "prose",
+    ),
+    # the value first, then what it is: "I logged in with S3cret as the root password", "use … as the wandb key"
+    (
+        re.compile(
+            r"""(?i)(?<![^\s"'`(])(?P<q>["'`]?)(?P<prose>[^\s"'`]{6,300})(?P=q)[ \t]+as[ \t]+(?:the|my|a)[ \t]+"""
+            rf"""(?:[\w-]+[ \t]+)?(?P<key>{PROSE_WORDS}|key)\b{NAMES_SOMETHING_ELSE}"""
+        ),
+        Kind.SECRET,
+        "prose",
     ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
     (

@@ -25,12 +25,18 @@ KEYWORDS = (
     r"|private[_-]?key|account[_-]?key|auth[_-]?key|credentials?|client[_-]?secret"
     r"|(?:secret|private|api|access|auth)[ \t](?:access[ \t])?(?:key|token)|privkey|(?<=_)key|(?<=_)pass"
     r"|subscription-key|pass[_-](?:word|phrase)|(?<=_)auth|preshared[_-]?key|psk"
+    # an object store's access key id, which S3-compatible stores (R2, MinIO, Wasabi) do not prefix like AWS's
+    # `AKIA…`: `access_key_id = …` (rclone), `AWS_ACCESS_KEY_ID=…`, `AWS Access Key ID [None]: …` (round 6, 0240)
+    r"|access[_-]?key[_-]?id|access[ \t]key[ \t]id"
+    # a password variable glued to what it opens: `SSHPASS=…` (sshpass -e), `--requirepass` (redis), `SMBPASS`
+    r"|(?:ssh|smb|vnc|db|root|admin|require|ldap|rpc|sql)pass|masterauth"
 )
 # The same in Spanish, Vietnamese and Turkish, as customers write them (Turkish adds a possessive: "şifresi").
 FOREIGN_WORDS = (
-    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+api)?|llave[ \t]+privada"
-    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api)"
-    r"|(?:şifre|sifre|parola|özel[ \t]+anahtar|api[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
+    r"contraseña|contrasena|clave(?:[ \t]+privada|[ \t]+secreta|[ \t]+api|[ \t]+de[ \t]+(?:api|acceso))?"
+    r"|llave[ \t]+(?:privada|secreta)"
+    r"|mật[ \t]+khẩu|mat[ \t]+khau|khóa[ \t]+(?:riêng(?:[ \t]+tư)?|bí[ \t]+mật|api|truy[ \t]+cập)|mã[ \t]+truy[ \t]+cập"
+    r"|(?:şifre|sifre|parola|(?:özel|gizli|erişim|erisim|api)[ \t]+anahtar)(?:ım|im|ı|i|m|si|sı|niz|nız)?"
 )
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 PROSE_WORDS = (

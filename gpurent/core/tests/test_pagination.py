@@ -126,6 +126,15 @@ def test_balance_api_default_page_is_bounded_and_bad_cursors_are_422(client, aut
     assert client.get("/api/v1/balance?limit=1000", **auth).status_code == 422
 
 
+@pytest.mark.parametrize("limit", ["%205", "5%20", "%2B5", "5_0", "5.0", "%D9%A5", "%EF%BC%95", "1e1", "true"])
+def test_api_page_limit_is_plain_ascii_digits(client, limit):
+    # Numbers are parsed strictly (issue 15): a query string is text, and only the digits 0-9 are a number.
+    response = client.get(f"/api/v1/catalog?limit={limit}")
+    assert response.status_code == 422
+    assert response.json()["error"]["message"].startswith("limit: ")
+    assert client.get("/api/v1/catalog?limit=5").status_code == 200
+
+
 def test_balance_page_shows_older_links(client, customer):
     ledger_lines(customer, 53)
     client.force_login(customer)

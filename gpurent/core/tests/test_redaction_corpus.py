@@ -19,6 +19,10 @@ FLOORS = {
     "tuning4": (0.99, 0.01),
     # round 5 (0213): clean texts about keys written for the round-4 rules; 100 % and 0 % after round 5
     "tuning5": (0.99, 0.01),
+    # round 6 (0240): tuning 6 by another engineer (first figure 90.7 %, 5.6 % before round 6 changed anything for
+    # it), tuning 6b by the pattern author; both 100 % and 0 % after round 6
+    "tuning6": (0.99, 0.01),
+    "tuning6b": (0.99, 0.01),
     # measured after round 4: 100 %, 98.2 %, 100 % (held-out 3 was consumed by round 4), all at 0 %
     "heldout": (0.99, 0.01),
     "heldout2": (0.97, 0.01),

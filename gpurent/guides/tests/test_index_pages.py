@@ -43,3 +43,26 @@ def test_the_pages_keep_the_filters(client, large_catalog):
     assert pages == 3
     assert len(links) == 60
     assert all(link.endswith("/llm-serving/pilot/") for link in links)
+
+
+def test_a_large_catalog_pages_the_api_list_and_every_guide_comes_once(client, large_catalog):
+    first = client.get("/api/v1/guides").json()
+    assert len(first["items"]) == 25 * 15  # the default page: 25 GPUs, 15 guides each
+    urls: list[str] = []
+    body, pages = first, 1
+    while True:
+        urls += [item["url"] for item in body["items"]]
+        if body["next"] is None:
+            break
+        body = client.get("/api/v1/guides", {"cursor": body["next"]}).json()
+        pages += 1
+    assert pages == 3
+    assert len(urls) == len(set(urls)) == 900
+    filtered = client.get("/api/v1/guides", {"workload": "llm-serving", "scope": "pilot", "limit": 50}).json()
+    assert len(filtered["items"]) == 50
+    assert filtered["next"] is not None
+    rest = client.get("/api/v1/guides", {"workload": "llm-serving", "scope": "pilot", "cursor": filtered["next"]})
+    assert len(rest.json()["items"]) == 10
+    assert rest.json()["next"] is None
+    assert client.get("/api/v1/guides", {"limit": 51}).status_code == 422
+    assert client.get("/api/v1/guides", {"cursor": "not-a-cursor"}).json()["error"]["code"] == "invalid_request"

@@ -192,3 +192,10 @@ def test_a_turkish_guide_capitalises_a_dotted_i(client, demo_catalog):
     html = response.content.decode()
     assert "<li>İstek başına çıktı token sayısı</li>" in html
     assert "<li>Istek" not in html
+
+
+def test_a_guide_heading_starts_with_a_capital_when_the_language_puts_the_workload_first(client, demo_catalog):
+    response = client.get("/guides/rtx-4090-24gb/vision-finetuning/proof-of-concept/", HTTP_ACCEPT_LANGUAGE="tr")
+    html = response.content.decode()
+    assert "<h1>Görsel model fine-tuning için RTX 4090 24GB: PoC</h1>" in html
+    assert "<title>Görsel model fine-tuning için RTX 4090 24GB: PoC" in html

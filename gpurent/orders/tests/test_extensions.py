@@ -17,11 +17,10 @@ from gpurent.orders.extensions import ExtensionPending, order_extension_place
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import (
     AccessDetails,
-    orders_end_terms,
-    orders_remind_term_end,
     provision_ready,
     provision_start,
 )
+from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import Contact, order_place, orders_expire_due
 from gpurent.payments.services import order_pay_from_balance
 

@@ -6,6 +6,7 @@ import io
 import pytest
 from django.urls import reverse
 
+from gpurent.accounts.models import User
 from gpurent.catalog.models import GpuModel
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
@@ -13,6 +14,8 @@ from gpurent.orders.services import Contact, order_place
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct horse battery staple"
+# EmailTaken's message, as the page writes it.
+TAKEN = "An account with this email already exists."
 CHOICE = {"gpu": "b200-2x180gb", "term": "7", "lots": "2", "environment": "pytorch", "environment_note": ""}
 
 
@@ -224,7 +227,7 @@ def test_another_customers_order_is_a_404_in_every_html_route(client, customer, 
     client.force_login(stranger)
     assert client.get(reverse("orders:rental", args=[order.ref])).status_code == 404
     assert client.post(reverse("orders:rental_cancel", args=[order.ref]), {"idempotency_key": "k"}).status_code == 404
-    assert order.ref not in client.get(reverse("orders:rentals_csv")).content.decode()
+    assert order.ref not in b"".join(client.get(reverse("orders:rentals_csv")).streaming_content).decode()
     assert order.ref not in client.get(reverse("orders:rentals_printable")).content.decode()
     assert Order.objects.get().payment_status == "awaiting_payment"
 
@@ -242,7 +245,7 @@ def test_rentals_csv_has_the_references_and_escapes_formulas(client, customer, g
     client.force_login(customer)
     response = client.get(reverse("orders:rentals_csv"))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0]["reference"] == order.ref
     assert rows[0]["total_usd"] == "1580.00"
     assert rows[0]["cards"] == "2"
@@ -256,3 +259,30 @@ def test_spreadsheet_safe_escapes_every_formula_start():
     for text in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"]:
         assert spreadsheet_safe(text) == "'" + text
     assert spreadsheet_safe("R-7KQ3-M9XA") == "R-7KQ3-M9XA"
+
+
+def test_checkout_register_step_counts_against_the_registration_limit_whatever_the_email(
+    client, customer, b200, settings
+):
+    # The checkout's register form is registration too: past the limit it is no account-lookup oracle (0111).
+    settings.REGISTRATION_RATE_LIMITS = [(3600, 2)]
+    client.post(reverse("orders:checkout_start"), CHOICE)
+    taken = {"step_action": "register", "first_name": "A", "last_name": "L", "email": "ada@example.com"}
+    for _ in range(2):
+        page = client.post(
+            reverse("orders:checkout_account"), {**taken, "password": PASSWORD}, REMOTE_ADDR="203.0.113.5"
+        )
+        assert TAKEN in page.content.decode()
+    for email in ["ada@example.com", "new.one@example.com"]:
+        page = client.post(
+            reverse("orders:checkout_account"),
+            {**taken, "email": email, "password": PASSWORD},
+            REMOTE_ADDR="203.0.113.5",
+        )
+        assert page.status_code == 429
+        html = page.content.decode()
+        assert "Too many registration attempts" in html
+        assert TAKEN not in html
+        assert f'value="{email}"' in html  # what was typed comes back, never the password
+        assert PASSWORD not in html
+    assert not User.objects.filter(email="new.one@example.com").exists()

@@ -41,6 +41,8 @@ class ReceivingAddress(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("receiving address")
+        verbose_name_plural = _("receiving addresses")
         ordering = ["network", "mode", "id"]
         indexes = [models.Index(fields=["network", "mode", "active", "allocated_at"], name="receiving_address_free")]
         constraints = [

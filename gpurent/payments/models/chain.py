@@ -35,6 +35,8 @@ class ExtendedPublicKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("extended public key")
+        verbose_name_plural = _("extended public keys")
         ordering = ["network", "-active", "id"]
         constraints = [
             models.UniqueConstraint(fields=["network", "key"], name="xpub_unique"),
@@ -57,6 +59,8 @@ class DerivedAddress(models.Model):
     imported_at = models.DateTimeField(null=True, blank=True, help_text=_("When a watcher's node began watching it."))
 
     class Meta:
+        verbose_name = _("derived address")
+        verbose_name_plural = _("derived addresses")
         ordering = ["key", "index"]
         constraints = [
             models.UniqueConstraint(fields=["key", "index"], name="derived_address_index_unique"),
@@ -81,6 +85,10 @@ class ChainCursor(models.Model):
     lease_owner = models.CharField(max_length=64, blank=True)
     leased_until = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("chain cursor")
+        verbose_name_plural = _("chain cursors")
 
     def __str__(self) -> str:
         return f"{self.network} @ {self.height}"
@@ -123,6 +131,8 @@ class ChainObservation(models.Model):
     credited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("chain observation")
+        verbose_name_plural = _("chain observations")
         ordering = ["first_seen_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["network", "txid", "output_index"], name="chain_observation_unique"),

@@ -51,6 +51,8 @@ class Deposit(models.Model):
     credited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("deposit")
+        verbose_name_plural = _("deposits")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -126,6 +128,8 @@ class PaymentIntent(models.Model):
     checkout_link = models.URLField(max_length=500, blank=True, default="")
 
     class Meta:
+        verbose_name = _("payment intent")
+        verbose_name_plural = _("payment intents")
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "expires_at"]), models.Index(fields=["address", "amount_units"])]
         constraints = [

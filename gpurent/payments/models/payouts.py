@@ -47,6 +47,8 @@ class Payout(models.Model):
     )
 
     class Meta:
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["owner", "id"]), models.Index(fields=["status", "created_at"])]
         constraints = [

@@ -30,6 +30,8 @@ class ExchangeRate(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("exchange rate")
+        verbose_name_plural = _("exchange rates")
         ordering = ["asset", "-as_of", "-id"]
         indexes = [models.Index(fields=["asset", "-as_of", "-id"], name="exchange_rate_latest")]
         constraints = [

@@ -69,6 +69,8 @@ class Payment(models.Model):
     credited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
         ordering = ["received_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["network", "txid", "output_index"], name="payment_once_per_network"),

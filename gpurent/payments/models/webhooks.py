@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 __all__ = ["WebhookDelivery"]
 
@@ -18,6 +19,8 @@ class WebhookDelivery(models.Model):
     received_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
         constraints = [models.UniqueConstraint(fields=["source", "delivery_key"], name="webhook_delivery_once")]
 
     def __str__(self) -> str:

@@ -11,13 +11,11 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.money import Usd
-from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.selectors import balance_for, transfers_with_references
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
-from ..export import balance_statement
+from ..export import balance_statement_page
 from ..forms import PairForm
 from ..models import Deposit, DepositStatus, PaymentIntent
 from ..selectors import intents_for_order, order_references, payment_reported
@@ -45,18 +43,7 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
             auto_id="pair_%s", initial={"pair": f"{intents[0].asset}/{intents[0].network}"} if intents else None
         ),
         "transfers": transfers,
-        "track": money_track(order, transfers),
     }
-
-
-def money_track(order: Order, transfers: list[LedgerTransfer]) -> dict[str, Usd]:
-    """What happened to the order's money, from its ledger transfers: paid (`order:`), refunded (`refund:`),
-    and credited to the balance by its payments (`deposit:`)."""
-
-    def total(prefix: str) -> Usd:
-        return Usd(sum(t.amount_cents for t in transfers if t.reference.startswith(prefix)))
-
-    return {"paid": total("order:"), "refunded": total("refund:"), "credited": total("deposit:")}
 
 
 @register.inclusion_tag("orders/partials/status.html")
@@ -76,6 +63,8 @@ def deposit_status(deposit: Deposit) -> dict[str, Any]:
 
 
 @register.inclusion_tag("payments/partials/balance_statement.html")
-def balance_statement_section(user: Any) -> dict[str, Any]:
-    """The balance's lines with their references and the withdrawals' transactions, for the printable summary."""
-    return {"lines": balance_statement(user)}
+def balance_statement_section(user: Any, cursor: str | None = None) -> dict[str, Any]:
+    """One page of the balance's lines (newest first, after `cursor`) with their references and the withdrawals'
+    transactions, for the printable summary."""
+    lines, page = balance_statement_page(user, cursor)
+    return {"lines": lines, "page": page}

@@ -178,4 +178,6 @@ def test_a_refund_shows_on_the_order_with_its_reference_and_the_money_track(clie
     client.force_login(customer)
     page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
     assert f"refund:{order.ref}" in page
-    assert "Paid from the balance: $410.00. Refunded to the balance: $410.00." in page
+    assert '<dd data-testid="order-paid">$410.00</dd>' in page
+    assert '<dd data-testid="order-refunded">$410.00</dd>' in page
+    assert "$410.00 received for this order is in your balance: use it for another order or withdraw it." in page

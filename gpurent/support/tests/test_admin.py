@@ -63,15 +63,28 @@ def test_admin_save_without_reply_changes_nothing(client, operator, support_requ
     assert not AuditLogEntry.objects.exists()
 
 
-def test_admin_close_action_closes_and_audits(client, operator, support_request):
+def test_admin_close_action_closes_and_audits_once_per_the_lists_key(client, operator, support_request):
     client.force_login(operator)
-    client.post(
-        reverse("admin:support_supportrequest_changelist"),
-        {"action": "close_requests", "_selected_action": [support_request.pk]},
-    )
+    url = reverse("admin:support_supportrequest_changelist")
+    key = _form_key(client.get(url).content.decode())
+    posted = {"action": "close_requests", "_selected_action": [support_request.pk], "idempotency_key": key}
+    first = client.post(url, posted, follow=True)
+    again = client.post(url, posted, follow=True)
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.CLOSED
     assert AuditLogEntry.objects.filter(action="support.close").count() == 1
+    assert first.redirect_chain == again.redirect_chain == [(url, 302)]
+    assert "1 request closed." in first.content.decode()
+    assert "1 request closed." not in again.content.decode()  # a replay says nothing new
+
+
+def test_admin_close_action_without_the_lists_key_is_refused(client, operator, support_request):
+    client.force_login(operator)
+    url = reverse("admin:support_supportrequest_changelist")
+    client.post(url, {"action": "close_requests", "_selected_action": [support_request.pk]})
+    support_request.refresh_from_db()
+    assert support_request.status != RequestStatus.CLOSED
+    assert not AuditLogEntry.objects.filter(action="support.close").exists()
 
 
 def test_admin_is_closed_to_customers(client, customer, support_request):

@@ -137,10 +137,19 @@ def test_message_create_empty_body_shows_an_error(client, customer, support_requ
 
 def test_request_close_closes_and_a_message_reopens(client, customer, support_request):
     client.force_login(customer)
-    client.post(reverse("support:close", args=[support_request.ref]))
+    client.post(reverse("support:close", args=[support_request.ref]), {"idempotency_key": "k-close"})
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.CLOSED
     client.post(reverse("support:message_create", args=[support_request.ref]), {"body": "hi", "idempotency_key": "k"})
+    support_request.refresh_from_db()
+    assert support_request.status == RequestStatus.OPEN
+
+
+def test_request_close_without_the_pages_key_is_refused_and_closes_nothing(client, customer, support_request):
+    client.force_login(customer)
+    page = client.get(reverse("support:detail", args=[support_request.ref])).content.decode()
+    assert page.count('name="idempotency_key"') == 2  # the close button's form and the message form
+    client.post(reverse("support:close", args=[support_request.ref]))
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.OPEN
 
@@ -168,3 +177,11 @@ def test_another_customers_request_is_not_found(client, other_customer, support_
     support_request.refresh_from_db()
     assert support_request.status == RequestStatus.OPEN
     assert not SupportMessage.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "label"), [("es", "Modelo de GPU"), ("vi", "Mẫu GPU"), ("tr", "GPU modeli")])
+def test_the_gpu_field_label_starts_with_a_capital_in_every_language(client, customer, language, label):
+    """The model's verbose name "modelo de GPU" is lower case; the form label has a msgid of its own."""
+    client.force_login(customer)
+    page = client.get(reverse("support:create"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f">{label}</label>" in page

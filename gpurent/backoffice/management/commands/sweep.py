@@ -26,7 +26,8 @@ from gpurent.accounts.retention import login_records_purge
 from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
 from gpurent.core.tasks import tasks_reclaim
-from gpurent.orders.provisioning import orders_end_terms, orders_remind_term_end, provisioning_runs_reclaim
+from gpurent.orders.provisioning import provisioning_runs_reclaim
+from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
 from gpurent.payments.verification import intents_expire_due
 from gpurent.support.retention import support_requests_purge

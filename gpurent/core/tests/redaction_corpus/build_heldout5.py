@@ -13,7 +13,7 @@ and wallets (Solana keypairs, Ethereum keys in Hardhat/Foundry configs, BIP-39 s
 xprv). Negatives are in `heldout5_negatives.py`.
 
 Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout5`; the output is committed.
-The build checks itself (`_check`): every listed secret is in its text verbatim and at least 8 characters long,
+The build checks itself (`checks.check_and_write`): every listed secret is in its text verbatim and at least 8 characters long,
 ids and texts are unique, and the written files parse back to the same records.
 """
 
@@ -24,10 +24,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from .checks import check_and_write
 from .fakes import ALNUM, B64, LOWER, URLSAFE, Fakes
 from .heldout5_negatives import negatives
 from .heldout5_negatives import wrap as _wrap
-from .writer import write_part
 
 OUT = Path(__file__).resolve().parent / "heldout5"
 DIGITS = "0123456789"
@@ -477,36 +477,11 @@ def positives(f: Fakes) -> list[Sample]:
     return out
 
 
-# --- self-check -------------------------------------------------------------------------------------------------
-
-
-def _check(pos: list[Sample], neg: list[str]) -> None:
-    """Raise if a secret is not verbatim in its text, a text repeats, or the written files do not parse back."""
-    for number, (text, secrets) in enumerate(pos):
-        if not secrets:
-            raise ValueError(f"sample {number} lists no secret")
-        for secret in secrets:
-            if len(secret) < 8 or secret not in text:
-                raise ValueError(f"sample {number}: secret {secret[:6]}… too short or not verbatim in its text")
-    texts = [text for text, _ in pos] + neg
-    if len(set(texts)) != len(texts):
-        raise ValueError("a text appears twice")
-    write_part(OUT, "h5", pos, neg)
-    back = [json.loads(line) for line in (OUT / "secrets.jsonl").read_text().splitlines()]
-    clean = [json.loads(line) for line in (OUT / "clean.jsonl").read_text().splitlines()]
-    if [(d["text"], d["secrets"]) for d in back] != [(t, s) for t, s in pos] or [d["text"] for d in clean] != neg:
-        raise ValueError("written files do not parse back to the samples")
-    ids = [d["id"] for d in back + clean]
-    if len(set(ids)) != len(ids):
-        raise ValueError("an id repeats")
-
-
 def main() -> None:
     fakes = Fakes(seed=SEED)
     pos = positives(fakes)
     neg = negatives(fakes)
-    _check(pos, neg)
-    print(f"heldout5: {len(pos)} texts with secrets, {len(neg)} clean texts")
+    check_and_write(OUT, "h5", pos, neg)
 
 
 if __name__ == "__main__":

@@ -13,26 +13,14 @@ Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning5`; th
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
+from .checks import check_and_write
 from .fakes import ALNUM, B64, Fakes
 from .tuning5_negatives import negatives
-from .writer import repeat, write_part
+from .writer import Sample, one, repeat
 
 OUT = Path(__file__).resolve().parent / "tuning5"
-
-Sample = Callable[[], tuple[str, list[str]]]
-
-
-def one(template: str, make: Callable[[], str]) -> Sample:
-    """A sample with one secret: `template` with `{s}` replaced by a fresh value from `make`."""
-
-    def build() -> tuple[str, list[str]]:
-        value = make()
-        return template.replace("{s}", value), [value]
-
-    return build
 
 
 def _near_the_narrowed_rules(f: Fakes) -> list[Sample]:
@@ -82,7 +70,7 @@ def positives(f: Fakes) -> list[tuple[str, list[str]]]:
 
 def main() -> None:
     fakes = Fakes(seed=1205122026)
-    write_part(OUT, "t5", positives(fakes), negatives(fakes))
+    check_and_write(OUT, "t5", positives(fakes), negatives(fakes))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,19 @@ from . import clean_texts, secret_samples
 
 __all__ = ["PARTS", "Part", "Score", "load_part", "score"]
 
-PARTS = ("tuning", "tuning3", "tuning4", "tuning5", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+PARTS = (
+    "tuning",
+    "tuning3",
+    "tuning4",
+    "tuning5",
+    "tuning6",
+    "tuning6b",
+    "heldout",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+)
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
 

@@ -1,0 +1,117 @@
+"""The form, the CLI and the API reach the same engine input as the library, for the options added late.
+
+Each case states one estimate three ways; the same three checks run on every case (video diffusion, decision
+0223; Megatron-style DDP with activation offloading). A new option adds a case here, not a test file.
+"""
+
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from gpurent.accounts.services import api_token_create
+from gpurent.sizing.form_choices import DEFAULTS
+from gpurent.sizing.forms import EstimateForm
+from vramcalc import estimate
+from vramcalc.cli import main as vramcalc_main
+from vramcalc.serialize import inputs_from_dict
+
+
+@dataclass(frozen=True)
+class Case:
+    """One estimate: `library` is the engine's input (also the API body), `form` the estimator's fields on top
+    of its defaults, `cli` the `vramcalc` flags (without `--json`)."""
+
+    name: str
+    library: dict[str, Any]
+    form: dict[str, str]
+    cli: str
+
+
+CASES = [
+    Case(
+        "video",
+        library={
+            "model": "cogvideox-2b",
+            "workload": "diffusion",
+            "precision": {"weights": "fp16", "compute": "fp16", "kv_cache": "bf16"},
+            "seq_len": 4096,  # the form always sends one; a diffusion estimate does not use it
+            "image_height": 480,
+            "image_width": 720,
+            "diffusion": {"guidance": True, "num_frames": 81, "cpu_offload": True},
+        },
+        form={
+            "preset": "cogvideox-2b",
+            "workload": "diffusion",
+            "weights": "fp16",
+            "image_size": "480",
+            "frame_width": "720",
+            "num_frames": "81",
+            "cpu_offload": "on",
+        },
+        cli=(
+            "--preset cogvideox-2b --workload diffusion --weights fp16 --image-height 480 --image-width 720 "
+            "--diffusion-num-frames 81 --cpu-offload"
+        ),
+    ),
+    Case(
+        "megatron",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 4096,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "activation_offloading": True},
+            "parallel": {
+                "strategy": "ddp",
+                "cards": 8,
+                "tensor_parallel": 1,
+                "distributed_optimizer": True,
+                "contiguous_grad_buffer": True,
+            },
+        },
+        form={
+            "workload": "full_finetune",
+            "activation_checkpointing": "on",
+            "strategy": "ddp",
+            "cards": "8",
+            "activation_offloading": "on",
+            "distributed_optimizer": "on",
+            "contiguous_grad_buffer": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 4096 --checkpointing --strategy ddp --cards 8 "
+            "--training-activation-offloading --parallel-distributed-optimizer --parallel-contiguous-grad-buffer"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_form_gives_the_library_input(case):
+    form = EstimateForm({**DEFAULTS, **case.form})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["inputs"] == inputs_from_dict(case.library)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_cli_gives_the_library_peak(case):
+    out = io.StringIO()
+    assert vramcalc_main([*case.cli.split(), "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["estimate"]["peak_bytes"] == estimate(inputs_from_dict(case.library)).peak_bytes
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_api_gives_the_library_peak(case, client, demo_catalog, user):
+    _token, secret = api_token_create(user=user, name="test")
+    response = client.post(
+        "/api/v1/estimates",
+        case.library,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=f"{case.name}-1",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["peak_bytes"] == estimate(inputs_from_dict(case.library)).peak_bytes
