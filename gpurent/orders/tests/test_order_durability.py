@@ -52,6 +52,20 @@ def customer(django_user_model):
     return django_user_model.objects.create_user("d@example.com", PASSWORD, first_name="D", last_name="Q")
 
 
+def api_place(client, customer, *, lots):
+    _, secret = api_token_create(user=customer, name="t")
+    body = {"gpu": "b200-2x180gb", "term_days": 7, "lots": lots, "environment": "pytorch"}
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            "/api/v1/orders",
+            body,
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY="k-1",
+            HTTP_AUTHORIZATION=f"Bearer {secret}",
+        )
+    return response, captured
+
+
 def assert_durable_when_answered(commits, captured):
     assert len(commits) == 1, commits
     assert lsn("pg_current_wal_flush_lsn") >= commits[0]
@@ -68,16 +82,8 @@ def assert_durable_when_answered(commits, captured):
 
 @pytest.mark.parametrize("tasks", [DATABASE_TASKS, DUMMY_TASKS], ids=["task row flushes", "own flushing write"])
 def test_an_api_order_is_flushed_before_the_response(client, customer, commits, tasks):
-    _, secret = api_token_create(user=customer, name="t")
-    body = {"gpu": "b200-2x180gb", "term_days": 7, "lots": 1, "environment": "pytorch"}
-    with override_settings(TASKS=tasks), CaptureQueriesContext(connection) as captured:
-        response = client.post(
-            "/api/v1/orders",
-            body,
-            content_type="application/json",
-            HTTP_IDEMPOTENCY_KEY="k-1",
-            HTTP_AUTHORIZATION=f"Bearer {secret}",
-        )
+    with override_settings(TASKS=tasks):
+        response, captured = api_place(client, customer, lots=1)
     assert response.status_code == 201
     assert_durable_when_answered(commits, captured)
 
@@ -97,16 +103,7 @@ def test_an_order_placed_from_the_checkout_form_is_flushed_before_the_redirect(c
 
 @override_settings(TASKS=DATABASE_TASKS)
 def test_a_placement_that_fails_commits_nothing_unflushed(client, customer, commits):
-    _, secret = api_token_create(user=customer, name="t")
-    body = {"gpu": "b200-2x180gb", "term_days": 7, "lots": 3, "environment": "pytorch"}  # 2 lots in stock
-    with CaptureQueriesContext(connection) as captured:
-        response = client.post(
-            "/api/v1/orders",
-            body,
-            content_type="application/json",
-            HTTP_IDEMPOTENCY_KEY="k-1",
-            HTTP_AUTHORIZATION=f"Bearer {secret}",
-        )
+    response, captured = api_place(client, customer, lots=3)  # 2 lots in stock
     assert response.status_code == 409
     assert commits == []  # rolled back: no flush owed, and the stored failure is an ordinary flushed commit
     statements = [query["sql"] for query in captured.captured_queries]
