@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_PAGE_SIZE",
     "InvalidCursor",
     "Page",
+    "keyset_chunks",
     "keyset_page",
     "page_from_request",
     "page_link",
@@ -133,6 +135,19 @@ def keyset_page(
         last = items[-1]
         following = _encode([getattr(last, name.lstrip("-")) for name in key])
     return Page(items=items, next=following, cursor=cursor or None)
+
+
+def keyset_chunks(queryset: QuerySet[M], *, key: tuple[str, ...] = NEWEST_FIRST) -> Iterator[list[M]]:
+    """Every row of `queryset`, one keyset page of `MAX_PAGE_SIZE` rows at a time, for a download of a whole
+    history: memory stays one page whatever the history's length, and each page is one indexed query."""
+    cursor = None
+    while True:
+        page = keyset_page(queryset, cursor, size=MAX_PAGE_SIZE, key=key)
+        if page.items:
+            yield page.items
+        if page.next is None:
+            return
+        cursor = page.next
 
 
 def page_from_request(

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
@@ -18,7 +18,7 @@ from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 
-from .export import order_ledger_references, orders_csv
+from .export import csv_download, order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .money import order_money
@@ -213,10 +213,12 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
             before_reserve=lambda order: placed.append(
                 finish_early(IdempotentOutcome(201, order_out(order, new=True)))
             ),
+            savepoint=False,  # the action's transaction is the placement's (decision 0250)
         )
         return placed[0]
 
-    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place)
+    # No claim transaction: the key is inserted finished by `finish_early`, before the stock lock (decision 0250).
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place, claim=False)
     return Status(outcome.status, outcome.body)
 
 
@@ -238,12 +240,9 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
-def orders_summary_csv(request: HttpRequest) -> HttpResponse:
+def orders_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
     """Every order with the references a customer needs to keep; cells a spreadsheet would run are escaped."""
-    content = orders_csv(order_list_for(cast(User, request.user)))
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+    return csv_download(orders_csv(order_list_for(cast(User, request.user))), "rentals")
 
 
 @router.post(

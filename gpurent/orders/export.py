@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
+
+from django.db.models import QuerySet
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+
+from gpurent.core.pagination import keyset_chunks
 
 from .models import Order
 from .money import order_money
 
 __all__ = [
     "CSV_COLUMNS",
+    "csv_download",
     "order_ledger_references",
     "orders_csv",
     "register_reference_source",
@@ -74,35 +81,48 @@ def _when(value: datetime | None) -> str:
     return value.isoformat() if value is not None else ""
 
 
-def orders_csv(orders: Iterable[Order]) -> str:
-    """One row per order with every reference a customer needs to keep (the order's and every ledger reference
-    that moved its money, space-separated), times in ISO 8601 UTC."""
-    orders = list(orders)
-    references = order_ledger_references(orders)
-    money = order_money(orders, references)
+def csv_download(lines: Iterable[str], name: str) -> StreamingHttpResponse:
+    """A CSV download sent as it is written (`name-YYYY-MM-DD.csv`): a whole history never sits in memory."""
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-{timezone.now():%Y-%m-%d}.csv"'
+    return response
+
+
+def csv_line(cells: Iterable[str]) -> str:
+    """One CSV line of `cells`, each escaped for spreadsheets (`spreadsheet_safe`)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for order in orders:
-        row = [
-            order.ref,
-            _when(order.created_at),
-            order.gpu.name,
-            str(order.term_days),
-            str(order.lots),
-            str(order.cards),
-            order.get_environment_display() + (f": {order.environment_note}" if order.environment_note else ""),
-            order.lot_price.to_api(),
-            order.total.to_api(),
-            money[order.pk].paid.to_api(),
-            money[order.pk].received.to_api(),
-            money[order.pk].refunded.to_api(),
-            order.payment_status,
-            order.provisioning_status,
-            _when(order.reserved_until),
-            _when(order.term_starts_at),
-            _when(order.term_ends_at),
-            " ".join(references.get(order.pk, [])),
-        ]
-        writer.writerow([spreadsheet_safe(cell) for cell in row])
+    csv.writer(buffer).writerow([spreadsheet_safe(cell) for cell in cells])
     return buffer.getvalue()
+
+
+def orders_csv(orders: QuerySet[Order]) -> Iterator[str]:
+    """One row per order, newest first, with every reference a customer needs to keep (the order's and every
+    ledger reference that moved its money, space-separated), times in ISO 8601 UTC. Lines are made one keyset
+    page of orders at a time (a fixed number of queries per page), so the whole history never sits in memory."""
+    yield csv_line(CSV_COLUMNS)
+    for chunk in keyset_chunks(orders):
+        references = order_ledger_references(chunk)
+        money = order_money(chunk, references)
+        for order in chunk:
+            yield csv_line(
+                [
+                    order.ref,
+                    _when(order.created_at),
+                    order.gpu.name,
+                    str(order.term_days),
+                    str(order.lots),
+                    str(order.cards),
+                    order.get_environment_display() + (f": {order.environment_note}" if order.environment_note else ""),
+                    order.lot_price.to_api(),
+                    order.total.to_api(),
+                    money[order.pk].paid.to_api(),
+                    money[order.pk].received.to_api(),
+                    money[order.pk].refunded.to_api(),
+                    order.payment_status,
+                    order.provisioning_status,
+                    _when(order.reserved_until),
+                    _when(order.term_starts_at),
+                    _when(order.term_ends_at),
+                    " ".join(references.get(order.pk, [])),
+                ]
+            )

@@ -7,7 +7,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -30,7 +30,7 @@ from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
-from .export import order_ledger_references, orders_csv
+from .export import csv_download, order_ledger_references, orders_csv
 from .extensions import order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
@@ -197,6 +197,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
             before_reserve=lambda order: placed.append(finish_early(_placed_outcome(order))),
             ssh_keys=list(data["ssh_keys"]),
+            savepoint=False,  # the action's transaction is the placement's (decision 0250)
         )
         return placed[0]
 
@@ -208,6 +209,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         failure_back=reverse("orders:checkout_start"),
         success=lambda body: _("Order %(ref)s placed. Your lots are reserved.") % {"ref": body["ref"]},
         first_success=lambda outcome: draft_clear(request),
+        claim=False,  # the key is inserted finished by `finish_early`, before the stock lock (decision 0250)
     )
 
 
@@ -329,11 +331,8 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def rentals_csv(request: HttpRequest) -> HttpResponse:
-    content = orders_csv(order_list_for(_authenticated_user(request)))
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="rentals-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+def rentals_csv(request: HttpRequest) -> StreamingHttpResponse:
+    return csv_download(orders_csv(order_list_for(_authenticated_user(request))), "rentals")
 
 
 @login_required

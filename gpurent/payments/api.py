@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, cast
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
@@ -19,6 +19,7 @@ from gpurent.core.money import Usd
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
+from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .export import balance_csv
@@ -35,7 +36,6 @@ from .services import (
     intent_report,
     order_pay_from_balance,
 )
-from .views import csv_response
 from .webhooks import btcpay_webhook_handle
 
 router = Router(tags=["payments"], auth=api_auth)
@@ -199,10 +199,10 @@ def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 @router.get(
     "/balance/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my balance as CSV"
 )
-def balance_summary_csv(request: HttpRequest) -> HttpResponse:
+def balance_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
     """Every line of the balance, oldest first, with its ledger reference (`deposit:`, `order:`, `refund:`,
     `payout:`, `payout-returned:`) and, for withdrawals, the address and the transaction id once sent."""
-    return csv_response(balance_csv(_user(request)), "balance")
+    return csv_download(balance_csv(_user(request)), "balance")
 
 
 class PayoutIn(InputSchema):

@@ -7,24 +7,22 @@ reference: `deposit:`, `order:`, `refund:`, `payout:`, `payout-returned:`.
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from gpurent.core.money import Usd
-from gpurent.core.pagination import InvalidCursor, Page, keyset_page
+from gpurent.core.pagination import InvalidCursor, Page, keyset_chunks, keyset_page
 from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
-from gpurent.orders.export import spreadsheet_safe
+from gpurent.orders.export import csv_line
 
 from .assets import format_units, pair_get
 from .models import Payout
 from .selectors import payout_list_for
 
-__all__ = ["BALANCE_CSV_COLUMNS", "balance_csv", "balance_statement", "balance_statement_page"]
+__all__ = ["BALANCE_CSV_COLUMNS", "balance_csv", "balance_statement_page"]
 
 BALANCE_CSV_COLUMNS = ["at", "reference", "direction", "amount_usd", "balance_after_usd", "memo", "payout_detail"]
 
@@ -59,9 +57,10 @@ def _statement_lines(entries: Iterable[LedgerEntry], payouts: dict[str, Payout])
     return lines
 
 
-def balance_statement(owner: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Every line of the customer's balance, oldest first, each with its withdrawal when it is one."""
-    return _statement_lines(ledger_lines_for(owner), {payout.ref: payout for payout in payout_list_for(owner)})
+def _payouts_of(owner: AbstractBaseUser, entries: list[LedgerEntry]) -> dict[str, Payout]:
+    """The withdrawals `entries` are about, by ref (one query; none when no entry is about one)."""
+    refs = [ref for kind, _, ref in (e.transfer.reference.partition(":") for e in entries) if kind.startswith("payout")]
+    return {payout.ref: payout for payout in payout_list_for(owner).filter(ref__in=refs)} if refs else {}
 
 
 def balance_statement_page(
@@ -72,29 +71,23 @@ def balance_statement_page(
         page = keyset_page(ledger_lines_for(owner), cursor)
     except InvalidCursor:
         page = keyset_page(ledger_lines_for(owner))
-    refs = [
-        ref
-        for kind, _, ref in (line.transfer.reference.partition(":") for line in page.items)
-        if kind.startswith("payout")
-    ]
-    payouts = {payout.ref: payout for payout in payout_list_for(owner).filter(ref__in=refs)} if refs else {}
-    return _statement_lines(page.items, payouts), page
+    return _statement_lines(page.items, _payouts_of(owner, page.items)), page
 
 
-def balance_csv(owner: AbstractBaseUser) -> str:
-    """The balance statement as CSV (times in ISO 8601 UTC; cells a spreadsheet would run are escaped)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(BALANCE_CSV_COLUMNS)
-    for line in balance_statement(owner):
-        row = [
-            line["at"].isoformat(),
-            line["reference"],
-            line["direction"],
-            line["amount"].to_api(),
-            line["balance_after"].to_api(),
-            line["memo"],
-            _payout_detail(line["payout"]),
-        ]
-        writer.writerow([spreadsheet_safe(cell) for cell in row])
-    return buffer.getvalue()
+def balance_csv(owner: AbstractBaseUser) -> Iterator[str]:
+    """The balance statement as CSV lines, oldest first (times in ISO 8601 UTC; cells a spreadsheet would run are
+    escaped), made one keyset page of ledger lines at a time, each with its page's withdrawals (one query)."""
+    yield csv_line(BALANCE_CSV_COLUMNS)
+    for chunk in keyset_chunks(ledger_lines_for(owner), key=("id",)):
+        for line in _statement_lines(chunk, _payouts_of(owner, chunk)):
+            yield csv_line(
+                [
+                    line["at"].isoformat(),
+                    line["reference"],
+                    line["direction"],
+                    line["amount"].to_api(),
+                    line["balance_after"].to_api(),
+                    line["memo"],
+                    _payout_detail(line["payout"]),
+                ]
+            )

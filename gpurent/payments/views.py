@@ -9,10 +9,9 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -25,6 +24,7 @@ from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
 from gpurent.ledger.selectors import balance_for, ledger_lines_for
+from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
@@ -209,15 +209,9 @@ def top_up(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def balance_csv_download(request: HttpRequest) -> HttpResponse:
+def balance_csv_download(request: HttpRequest) -> StreamingHttpResponse:
     """Every line of the balance with its reference (and the withdrawals' transactions), as CSV."""
-    return csv_response(balance_csv(_user(request)), "balance")
-
-
-def csv_response(content: str, name: str) -> HttpResponse:
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+    return csv_download(balance_csv(_user(request)), "balance")
 
 
 @login_required

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
-from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, spared
+from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, code_variable, spared
 from .placeholders import is_placeholder
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
 from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
@@ -23,6 +23,7 @@ __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
 # A type annotation between a name and its value: `db_password: str = '…'`, `let password: &str = "…"` (round 6)
 _TYPED = r""":[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.]*(?:[\[<][^\]>\n]{0,40}[\]>])?(?:[ \t]*\|[ \t]*None)?[ \t]*="""
+_TYPED += r"""(?:[ \t]*[bru](?=["']))?+"""  # a bytes or raw literal: `password: bytes = b"…"`
 _TABLE_ROW = re.compile(
     rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
     r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
@@ -354,14 +355,18 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             continue
         for match in _matches(pattern, rule, text, lines):
             span = _value_span(match)
-            if span is None or text.startswith("(", span[1]) or text.startswith("(", span[1] - 1):
-                continue  # `secret = secrets.token_hex(32)`, `password=getpass.getpass()`: code, not a secret
+            if span is None or text.startswith("(", span[1]):
+                continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
+            if value.endswith("(") or ("(" in value and text.startswith(")", span[1])):
+                continue  # `password=getpass.getpass()`, `password = make_password(raw)` seen by a prose rule: code
             if spared(text, *span, table_row=pattern is _TABLE_ROW):
                 continue  # a digest, a YAML tag, a table's column name, a field's label (0213)
-            if value.isalpha() and value.islower() and _PROSE_AFTER.match(text, span[1]):
-                continue  # "password: at least 12 characters": a sentence, not a value
+            if value.isalpha() and value[1:].islower() and _PROSE_AFTER.match(text, span[1]):
+                continue  # "password: at least 12 characters", "password: The password part of …": a sentence
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
+            if rule == "named" and code_variable(text, *span, key):
+                continue  # `password=auth_password,`: code that names a variable (0240)
             kind = _kind(key, value, default, rule)
             if kind is None:
                 continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "spared"]
+__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "code_variable", "spared"]
 
 # A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key.
 _DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
@@ -21,7 +21,7 @@ _TABLE_HEADER = re.compile(r"[^\n]*\n[ \t]*\|?[ \t]*:?-{3,}")
 # `password: String,` (Rust), `token?: string;` (TypeScript) — a field's declaration, not its value (round 6, 0240).
 _TYPE_NAME = re.compile(
     r"(?:Secret(?:Str|Bytes)?|Optional|Union|Annotated|Any|String|Option|Text|SecureString|Mapped|Final|ClassVar"
-    r"|NotRequired|Required|PasswordStr|Password|&(?:'static[ ]+)?(?:str|\[u8\]))"
+    r"|NotRequired|Required|PasswordStr|Password|bytes|bool|int|&(?:'static[ ]+)?(?:str|\[u8\]))"
     r"(?:\[[\w\[\], |.]{1,60}\]|<[\w<>, ]{1,60}>)?"
 )
 _TYPE_BEFORE = re.compile(r"\??:[ \t]*\Z")
@@ -30,6 +30,24 @@ _TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[<;,)]|\r?\n|\Z)")
 GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).
 NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def code_variable(text: str, start: int, end: int, key: str) -> bool:
+    """Whether the unquoted value at text[start:end] is code naming a variable, not a password (round 6, 0240):
+    `password=auth_password,`, `self.key_password = key_password`, `password = settings_dict["PASSWORD"]`,
+    `kwargs["password"] = self.password`; a `.env` line (`DB_PASSWORD=my_secret`, a name in capitals) is not code.
+    """
+    value = text[start:end]
+    if start == 0 or text[start - 1] in "\"'" or not _IDENTIFIER.fullmatch(value):
+        return False
+    if any(char.isdigit() for char in value):
+        return False
+    if "." in value or text.startswith(("[", "("), end):
+        return True
+    return "_" in value and not key.isupper()
 
 
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:

@@ -49,7 +49,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s|(?:should|will|must|would)\s+be)\s*:?\s*"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s|(?:should|will|must|would)\s+be)\b\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,

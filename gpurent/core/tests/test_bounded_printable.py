@@ -1,11 +1,18 @@
 """The printable summary (/rentals/summary/) is bounded like every list: a page of orders and a page of balance
-movements, each with its own "Older" link, whatever the history's length (issue 16)."""
+movements, each with its own "Older" link, whatever the history's length; the CSV downloads hold the whole
+history but stream it, one keyset page of rows at a time (issue 16, decision 0270)."""
 
+import csv
 import html
+import io
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
+from gpurent.core.pagination import MAX_PAGE_SIZE
 from gpurent.orders.models import Order
 
 from .test_pagination import auth, customer, ledger_lines  # noqa: F401 (fixtures)
@@ -16,6 +23,27 @@ pytestmark = pytest.mark.django_db
 def older_link(page: str, param: str) -> str | None:
     found = re.search(rf'<a href="(\?{param}=[^"]+)" rel="next"', page)
     return html.unescape(found.group(1)).split("#")[0] if found else None
+
+
+def many_orders(client, headers, b200, count):
+    """One order placed through the API and `count` copies of it (R-TEST-0000… newer than it); returns the first."""
+    placed = client.post(
+        "/api/v1/orders",
+        {"gpu": b200.slug, "term_days": 7, "lots": 1, "environment": "pytorch"},
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="k",
+        **headers,
+    )
+    assert placed.status_code == 201
+    template = Order.objects.get()
+    copies = []
+    for number in range(count):
+        copy = Order.objects.get(pk=template.pk)
+        copy.pk = None
+        copy.ref = f"R-TEST-{number:04d}"
+        copies.append(copy)
+    Order.objects.bulk_create(copies)
+    return template
 
 
 def test_the_printable_summary_pages_its_balance_movements(client, customer):  # noqa: F811
@@ -36,22 +64,7 @@ def test_the_printable_summary_pages_its_balance_movements(client, customer):  #
 
 
 def test_the_printable_summary_pages_its_orders(client, auth, customer, b200):  # noqa: F811
-    placed = client.post(
-        "/api/v1/orders",
-        {"gpu": b200.slug, "term_days": 7, "lots": 1, "environment": "pytorch"},
-        content_type="application/json",
-        HTTP_IDEMPOTENCY_KEY="k",
-        **auth,
-    )
-    assert placed.status_code == 201
-    template = Order.objects.get()
-    copies = []
-    for number in range(60):
-        copy = Order.objects.get(pk=template.pk)
-        copy.pk = None
-        copy.ref = f"R-TEST-{number:04d}"
-        copies.append(copy)
-    Order.objects.bulk_create(copies)
+    template = many_orders(client, auth, b200, 60)
     client.force_login(customer)
     first = client.get("/rentals/summary/").content.decode()
     refs = re.findall(r'<td class="ref">([^<]+)</td>', first)
@@ -63,3 +76,36 @@ def test_the_printable_summary_pages_its_orders(client, auth, customer, b200):  
     assert len(rest) == 11
     assert rest[-1] == template.ref
     assert set(refs).isdisjoint(rest)
+
+
+def drain(response) -> tuple[str, list[str]]:
+    """The streamed body and the SQL run while it was streamed."""
+    with CaptureQueriesContext(connection) as queries:
+        body = b"".join(response.streaming_content).decode()
+    return body, [query["sql"] for query in queries.captured_queries]
+
+
+def test_the_balance_csv_is_streamed_a_page_of_lines_at_a_time(client, auth, customer):  # noqa: F811
+    ledger_lines(customer, 450)
+    client.force_login(customer)
+    for response in (client.get("/api/v1/balance/summary.csv", **auth), client.get(reverse("payments:balance_csv"))):
+        assert response.streaming
+        body, sql = drain(response)
+        rows = list(csv.DictReader(io.StringIO(body)))
+        assert [row["reference"] for row in rows] == [f"deposit:D-{number}" for number in range(450)]
+        reads = [query for query in sql if "ledger_ledgerentry" in query]
+        assert len(reads) == 3  # 200 + 200 + 50 lines, each a keyset page
+        assert all(f"LIMIT {MAX_PAGE_SIZE + 1}" in query for query in reads)
+
+
+def test_the_orders_csv_is_streamed_a_page_of_orders_at_a_time(client, auth, customer, b200):  # noqa: F811
+    template = many_orders(client, auth, b200, 420)
+    client.force_login(customer)
+    for response in (client.get("/api/v1/orders/summary.csv", **auth), client.get(reverse("orders:rentals_csv"))):
+        assert response.streaming
+        body, sql = drain(response)
+        refs = [row["reference"] for row in csv.DictReader(io.StringIO(body))]
+        assert refs == [f"R-TEST-{number:04d}" for number in reversed(range(420))] + [template.ref]
+        reads = [query for query in sql if 'FROM "orders_order"' in query]
+        assert len(reads) == 3
+        assert all(f"LIMIT {MAX_PAGE_SIZE + 1}" in query for query in reads)

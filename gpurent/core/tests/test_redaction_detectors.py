@@ -372,6 +372,11 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     # the token and the path after it go (a span is widened to the whole run of token characters, `/` included)
     (Kind.SECRET, "channels:\n  - https://conda.anaconda.org/t/{s}", "ab-" + _FAKES.uuid() + "/private"),
     (Kind.SECRET, "use {s} as the wandb key", pick(_HEX, 40)),
+    (
+        Kind.PASSWORD,
+        "DB_PASSWORD={s}",
+        "my_secret_pw",
+    ),  # a `.env` line, not code: the round-6 variable rule spares code only
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -450,6 +455,12 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "I changed it, it's now Ubuntu22.04 with driver 550",
         "I use ed25519 as the ssh key type",
         "tx 0x" + "f4" * 32 + " failed (gas)",
+        "send_mail(subject, body, password=auth_password, fail_silently=False)",
+        "self.key_password = key_password",
+        'kwargs["password"] = settings_dict["PASSWORD"]',
+        "password: The password part of the URL.",
+        "password = make_password(raw_password)",
+        'password: bytes = b""',
     ],
 )
 def test_look_alikes_stay(text):

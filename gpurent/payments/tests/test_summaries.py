@@ -50,7 +50,9 @@ def history(customer, order, settings):
 def test_the_orders_csv_and_printable_summary_list_every_reference_of_the_order(client, customer, history):
     client.force_login(customer)
     order = history["order"]
-    rows = list(csv.DictReader(io.StringIO(client.get(reverse("orders:rentals_csv")).content.decode())))
+    rows = list(
+        csv.DictReader(io.StringIO(b"".join(client.get(reverse("orders:rentals_csv")).streaming_content).decode()))
+    )
     expected = f"deposit:{history['deposit']} order:{order.ref} refund:{order.ref}"
     assert rows[0]["ledger_references"] == expected
     printable = client.get(reverse("orders:rentals_printable")).content.decode()
@@ -68,9 +70,17 @@ def test_the_api_order_and_summaries_carry_the_references(client, customer, hist
     expected = [f"deposit:{history['deposit']}", f"order:{order.ref}", f"refund:{order.ref}"]
     assert client.get(f"/api/v1/orders/{order.ref}", **auth).json()["references"] == expected
     assert client.get("/api/v1/orders", **auth).json()["items"][0]["references"] == expected
-    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/orders/summary.csv", **auth).content.decode())))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(b"".join(client.get("/api/v1/orders/summary.csv", **auth).streaming_content).decode())
+        )
+    )
     assert rows[0]["ledger_references"].split() == expected
-    balance = list(csv.DictReader(io.StringIO(client.get("/api/v1/balance/summary.csv", **auth).content.decode())))
+    balance = list(
+        csv.DictReader(
+            io.StringIO(b"".join(client.get("/api/v1/balance/summary.csv", **auth).streaming_content).decode())
+        )
+    )
     references = [row["reference"] for row in balance]
     assert references == [
         f"deposit:{history['deposit']}",
@@ -85,11 +95,14 @@ def test_the_api_order_and_summaries_carry_the_references(client, customer, hist
     assert "29.000000 USDT" in payout_row["payout_detail"]
     eve = django_user_model.objects.create_user("eve@example.com", "passphrase 12", first_name="E", last_name="V")
     eve_auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=eve, name='t')[1]}"}
-    assert history["payout"] not in client.get("/api/v1/balance/summary.csv", **eve_auth).content.decode()
+    assert (
+        history["payout"]
+        not in b"".join(client.get("/api/v1/balance/summary.csv", **eve_auth).streaming_content).decode()
+    )
 
 
 def test_the_balance_page_links_its_csv(client, customer, history):
     client.force_login(customer)
     assert reverse("payments:balance_csv") in client.get(reverse("payments:balance")).content.decode()
-    content = client.get(reverse("payments:balance_csv")).content.decode()
+    content = b"".join(client.get(reverse("payments:balance_csv")).streaming_content).decode()
     assert f"payout:{history['payout']}" in content

@@ -194,4 +194,17 @@ def negatives(f: Fakes) -> list[str]:
         "access_key_id: ${R2_ACCESS_KEY_ID}",
         '"AccessKeyId": "ASIA…(truncated)"',
         "access key id: see the R2 dashboard",
+        # batch 3: code that names a password variable (the named rule took it for a password before round 6)
+        "send_mail(subject, body, from_email, [to], auth_user=user, auth_password=smtp_password)",
+        "self.key_password = key_password\nself.key_file = key_file",
+        'kwargs["password"] = settings_dict["PASSWORD"]',
+        "conn = psycopg2.connect(host=cfg.host, user=cfg.user, password=cfg.password)",
+        "engine = create_engine(url, connect_args={'password': db_password})",
+        "password: The password part of the URL, or omit for no password.",
+        "password = make_password(raw_password)",
+        "username, password = get_auth_from_url(proxy)",
+        'password: bytes = b""',
+        "api_key = settings.OPENAI_API_KEY",
+        "token = request.headers.get('Authorization')",
+        "client = Groq(api_key=groq_api_key)",
     ]
