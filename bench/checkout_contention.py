@@ -138,13 +138,34 @@ def main() -> None:
                 owner=users[index], gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact
             )
 
+    # The issue asks whether stock in a narrow table of its own would pay: the same raw UPDATE on a two-column
+    # copy of the row, measured in the same run (PostgreSQL only; decision 0250).
+    narrow_sql = "UPDATE bench_stock SET stock_lots = stock_lots - 1 WHERE gpu_id = %s AND stock_lots >= 1"
+
+    def raw_reserve_narrow(_: int) -> None:
+        if not hasattr(raw, "connection"):
+            import psycopg
+
+            raw.connection = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+        raw.connection.execute(narrow_sql, [gpu.pk])
+
     timed_run(args.threads, 5, raw_reserve)  # warm-up: connections, statement caches
     baseline = timed_run(args.threads, per_thread, raw_reserve)
+    narrow = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "CREATE TABLE bench_stock (gpu_id bigint PRIMARY KEY, stock_lots integer CHECK (stock_lots >= 0))"
+            )
+            cursor.execute("INSERT INTO bench_stock VALUES (%s, %s)", [gpu.pk, 10**6])
+        narrow = timed_run(args.threads, per_thread, raw_reserve_narrow)
     service = timed_run(args.threads, per_thread, place)
     assert Order.objects.count() == per_thread * args.threads
     print(f"database: {connection.vendor}, {args.threads} threads, {per_thread * args.threads} operations of each kind")
     print(f"{'operation':42} {'per second':>11} {'p95 ms':>8}")
     print(f"{'baseline: raw conditional UPDATE':42} {baseline[0]:11.0f} {baseline[1]:8.2f}")
+    if narrow is not None:
+        print(f"{'raw conditional UPDATE, narrow stock table':42} {narrow[0]:11.0f} {narrow[1]:8.2f}")
     print(f"{'order_place (reserve + order + history)':42} {service[0]:11.0f} {service[1]:8.2f}")
     throughput, p95 = service[0] / baseline[0], service[1] / baseline[1]
     print(f"ratio: throughput {throughput:.2f}× the baseline, p95 latency {p95:.1f}× the baseline")

@@ -486,6 +486,9 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
     print("\n6. page sizes (uncompressed)")
     for name, size in sizes.items():
         print(f"  {name:32} {size / 1024:8.1f} KB  {'ok' if size <= 150 * 1024 else 'OVER 150 KB'}")
+    if sizes:
+        largest = max(sizes.values()) / (150 * 1024)
+        report("largest page / 150 KB", largest, "<= 1", largest <= 1)
 
 
 class _Keyed(dict[str, str]):

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
@@ -152,7 +152,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
 
 
 @admin.register(MachineRequest)
-class MachineRequestAdmin(admin.ModelAdmin[MachineRequest]):
+class MachineRequestAdmin(BoundedListAdmin):
     list_display = ["created_at", "order", "kind", "note", "handled_at"]
     list_filter = ["kind"]
     readonly_fields = ["order", "kind", "note", "created_at"]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
+from typing import Any, cast
 
 from django.contrib import admin
+from django.core.paginator import Paginator
 from django.db import models, transaction
+from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 
@@ -17,7 +20,27 @@ from .models import AuditLogEntry, OperatorNotice
 ONCE_PER_KEY_CHANGE_LIST = "admin/change_list_once_per_key.html"
 
 
-class AuditedModelAdmin(admin.ModelAdmin[Any]):
+class BoundedCountPaginator(Paginator):
+    """A change list's paginator that counts at most `CAP` rows (`SELECT COUNT(*) FROM (… LIMIT CAP)`): with a
+    plain count every page of a long history (10^6 ledger entries) scans it whole, twice. Past `CAP` rows the
+    list says "10000" and its last page is the CAP-th row; operators narrow it with the filters, search or date
+    hierarchy (issue 16, decision 0271)."""
+
+    CAP = 10_000
+
+    @cached_property
+    def count(self) -> int:
+        return int(cast(QuerySet[Any], self.object_list)[: self.CAP].count())
+
+
+class BoundedListAdmin(admin.ModelAdmin[Any]):
+    """A change list whose cost does not grow with the table: a capped count and no second, unfiltered count."""
+
+    paginator = BoundedCountPaginator
+    show_full_result_count = False
+
+
+class AuditedModelAdmin(BoundedListAdmin):
     """A ModelAdmin whose saves and deletes write an audit row (who, what, before, after) in the same
     transaction as the change itself."""
 
@@ -45,7 +68,7 @@ class AuditedModelAdmin(admin.ModelAdmin[Any]):
             super().delete_queryset(request, queryset)
 
 
-class ReadOnlyModelAdmin(admin.ModelAdmin[Any]):
+class ReadOnlyModelAdmin(BoundedListAdmin):
     """Rows that change only through services (money, the audit log): visible, never added, edited or deleted."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:

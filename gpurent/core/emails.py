@@ -1,15 +1,13 @@
 """Outgoing email: queued in the transaction that decides it, sent after commit, each once.
 
 `email_queue` writes an `OutboundEmail` row keyed by what the email is about (e.g. `order-paid:R-7KQ3-M9XA`)
-— a second call with the same key does nothing, not even render — with what renders it (template, language,
-context as JSON, model instances as references), and, when the transaction commits, renders its templates
-onto the row and hands its id to the background worker (`deliver_email` task). A row whose process died
-between the commit and the rendering is rendered by the worker that sends it (`deliver_email` renders a row
-not rendered yet), so it is never lost. The
-worker claims the row before sending (`claimed_at`) and marks it sent after, so a retry or a second worker
-does not send it twice; a claim older than `TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died and
-is taken over. `emails_requeue_unsent`
-(run by the sweep) queues again the rows no worker sent, e.g. when the process died before the task was
+— a second call with the same key does nothing — with what renders it (template, language, context as JSON,
+model instances as references), and, when the transaction commits, hands its id to the background worker
+(`deliver_email` task), which renders the templates onto the row and sends it: the request that queues an
+email renders nothing (decision 0250). The worker claims the row before sending (`claimed_at`) and marks it
+sent after, so a retry or a second worker does not send it twice; a claim older than
+`TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died and is taken over. `emails_requeue_unsent` (run
+by the sweep) queues again the rows no worker sent, e.g. when the process died before the task was
 enqueued. A worker killed after the mail server accepted the message but before `sent_at` was written
 sends it again on the retry: at least once after such a crash, never twice otherwise. Text and HTML bodies
 come from templates, translated in the recipient's language.
@@ -35,21 +33,29 @@ from django_tasks import task
 
 from .models import OutboundEmail
 
-__all__ = ["deliver_email", "email_queue", "emails_requeue_unsent"]
+__all__ = ["deliver_email", "email_enqueue", "email_queue", "emails_requeue_unsent"]
 
 logger = logging.getLogger(__name__)
 
 
 def email_queue(
-    *, key: str, to: str, template: str, context: dict[str, Any], language: str | None = None, new: bool = False
+    *,
+    key: str,
+    to: str,
+    template: str,
+    context: dict[str, Any],
+    language: str | None = None,
+    new: bool = False,
+    enqueue: bool = True,
 ) -> OutboundEmail | None:
     """Queue the email `template` (`<template>_subject.txt`, `.txt`, `.html` under templates/emails/) for `to`.
 
-    Returns the new row, or None when an email with this key was queued before (it is never sent twice, and
-    its templates are not rendered again). The templates are rendered after the transaction commits, not
-    inside it (the caller's transaction may hold money locks); the row is sent only once rendered.
-    `new`: the key names something created in the caller's transaction, so it cannot exist yet: one INSERT
-    instead of a read and an insert (the unique key still refuses a duplicate).
+    Returns the new row, or None when an email with this key was queued before (it is never sent twice).
+    The templates are rendered by the worker that sends it, never in the caller's transaction (which may hold
+    money locks) nor in its request. `new`: the key names something created in the caller's transaction, so
+    it cannot exist yet: one INSERT instead of a read and an insert (the unique key still refuses a duplicate).
+    `enqueue=False`: the caller hands the row to the worker after commit itself (`email_enqueue`), e.g. in
+    the write that flushes an unflushed commit (`core/durability.py`).
     """
     # Customers' emails pass the account's language; without one, the language of the request that queues it.
     language = language or translation.get_language() or settings.LANGUAGE_CODE
@@ -61,10 +67,14 @@ def email_queue(
         email, created = OutboundEmail.objects.get_or_create(key=key, defaults={"to": to, **stored})
         if not created:
             return None
-    # After commit, rendered from the caller's context still in memory (no reading back); the stored copy is
-    # for a process that dies before this runs.
-    transaction.on_commit(partial(_render_and_enqueue, email, context))
+    if enqueue:
+        transaction.on_commit(partial(email_enqueue, email))
     return email
+
+
+def email_enqueue(email: OutboundEmail) -> None:
+    """Hand a queued email to the worker (after the transaction that queued it committed): one INSERT."""
+    deliver_email.enqueue(email.pk)
 
 
 _MODEL = "__model__"
@@ -120,15 +130,6 @@ def _store_rendered(email_id: int, rendered: dict[str, str] | None) -> None:
     # what is kept (and what the retention rules see).
     if rendered is not None:
         OutboundEmail.objects.filter(pk=email_id, subject="").update(**rendered, context={})
-
-
-def _render_and_enqueue(email: OutboundEmail, context: dict[str, Any]) -> None:
-    email_id = email.pk
-    rendered = _render(email, context)  # outside any transaction
-    # The rendered row and its delivery task commit together: one disk flush instead of two (decision 0205).
-    with transaction.atomic():
-        _store_rendered(email_id, rendered)
-        deliver_email.enqueue(email_id)
 
 
 @task()

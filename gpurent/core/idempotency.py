@@ -68,6 +68,7 @@ __all__ = [
     "request_fingerprint",
     "run_idempotent",
     "run_idempotent_known",
+    "run_idempotent_unclaimed",
 ]
 
 
@@ -149,6 +150,11 @@ def _claim(*, owner: str, key: str, fingerprint: str) -> IdempotencyKey:
 
 
 def _finish(record: IdempotencyKey, outcome: Outcome) -> None:
+    record.state, record.locked_at = IdempotencyState.FINISHED, None
+    record.response_status, record.response_body = outcome.status, outcome.body
+    if record._state.adding:  # never claimed (`run_idempotent_unclaimed`): inserted finished, in this transaction
+        record.save(force_insert=True)
+        return
     updated = IdempotencyKey.objects.filter(pk=record.pk, state=IdempotencyState.STARTED).update(
         state=IdempotencyState.FINISHED,
         locked_at=None,
@@ -174,7 +180,6 @@ def finish_early(outcome: Outcome) -> Outcome:
     record = _running.get()
     if record is not None and record.state != IdempotencyState.FINISHED:
         _finish(record, outcome)
-        record.state = IdempotencyState.FINISHED
     return outcome
 
 
@@ -217,6 +222,44 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
         raise
     finally:
         _running.reset(running)
+
+
+def run_idempotent_unclaimed(*, owner: str, key: str, fingerprint: str, action: Callable[[], Outcome]) -> Outcome:
+    """`run_idempotent` without a claim transaction, for an action that stores its outcome with `finish_early`
+    inside its own transaction (placing an order, before the stock lock): the key is inserted there, already
+    finished, so a new key costs one INSERT and no transaction of its own (decision 0250).
+
+    A key that exists makes that INSERT fail (a request with the key still running makes it wait for that
+    request's COMMIT first) and everything of this request rolls back; it then takes `run_idempotent`'s path:
+    replay, 422 for another body, 409 while running. So does any other integrity error of the action (it runs
+    once more, claimed), and an error that is not stored (a retry may fail validation because the first request
+    changed things: the checkout's draft is gone) when the key exists. A replayable failure rolls the action
+    back and is stored with an INSERT of its own.
+    """
+    now = timezone.now()
+    fields = {"owner": owner, "key": key, "fingerprint": fingerprint, "locked_at": now, "created_at": now}
+    running = _running.set(IdempotencyKey(**fields))
+    try:
+        with transaction.atomic():
+            outcome = action()
+            finish_early(outcome)
+        return outcome
+    except IntegrityError:
+        pass  # nothing of this request was written
+    except ApplicationError as error:
+        if not error.replayable:
+            if not IdempotencyKey.objects.filter(owner=owner, key=key).exists():
+                raise
+        else:
+            try:
+                with transaction.atomic():
+                    _finish(IdempotencyKey(**fields), outcome := Outcome(error.status, error.as_body()))
+                return outcome
+            except IntegrityError:
+                pass  # the key was written meanwhile: decide as every idempotent request does
+    finally:
+        _running.reset(running)
+    return run_idempotent(owner=owner, key=key, fingerprint=fingerprint, action=action)
 
 
 def run_idempotent_known(
@@ -277,16 +320,19 @@ def api_idempotent_known(
     )
 
 
-def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome]) -> Outcome:
+def api_idempotent(
+    request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome], *, claim: bool = True
+) -> Outcome:
     """`run_idempotent` for an API request: `key` is the view's `IdempotencyKeyHeader` parameter, the owner
     comes from the request, the fingerprint from the method, the path and `params` (the parsed body).
+    `claim=False`: `run_idempotent_unclaimed` (the action calls `finish_early` in its transaction).
 
     Raises:
         InvalidRequest: the header is missing or malformed.
         IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
     """
     key = validated_key(key)
-    return run_idempotent(
+    return (run_idempotent if claim else run_idempotent_unclaimed)(
         owner=owner_of(request),
         key=key,
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
@@ -294,7 +340,7 @@ def api_idempotent(request: HttpRequest, key: str, params: Mapping[str, Any], ac
     )
 
 
-def _form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Outcome:
+def _form_idempotent(request: HttpRequest, action: Callable[[], Outcome], *, claim: bool = True) -> Outcome:
     """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
     fingerprint of the path and the submitted fields (CSRF token and key excluded; secrets in them redacted by
     `request_fingerprint`).
@@ -303,7 +349,7 @@ def _form_idempotent(request: HttpRequest, action: Callable[[], Outcome]) -> Out
         InvalidRequest: the form carries no valid key.
         IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
     """
-    return run_idempotent(
+    return (run_idempotent if claim else run_idempotent_unclaimed)(
         owner=owner_of(request),
         key=form_key(request),
         fingerprint=request_fingerprint("POST", request.path, form_params(request)),
@@ -326,6 +372,7 @@ def form_action(
     respond: Callable[[Outcome], HttpResponse] | None = None,
     failure_back: str | None = None,
     first_success: Callable[[Outcome], None] | None = None,
+    claim: bool = True,
 ) -> HttpResponse:
     """An HTML form's action, once per idempotency key: the one way every HTML POST runs an idempotent action.
 
@@ -337,12 +384,13 @@ def form_action(
     body, else the body's `message`) is shown and `first_success(outcome)` runs (checkout clears its draft), the
     first time only, not on a replay; the redirect goes to the outcome's `redirect`, else to `back` — or the
     response is `respond(outcome)`, for a page that shows what the action made once (a new API token's secret).
+    `claim=False`: the key is not claimed first but written by the action's `finish_early` (`run_idempotent_unclaimed`).
 
     This is the only caller of `_form_idempotent`: `gpurent/core/tests/test_one_form_helper.py` fails when any
     other module runs an idempotent form action by itself.
     """
     try:
-        outcome = _form_idempotent(request, action)
+        outcome = _form_idempotent(request, action, claim=claim)
     except ApplicationError as error:
         notify_operators(error)
         if on_error is not None:

@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from gpurent.core.admin import BoundedListAdmin
+
 from .models import QuoteRequest
 from .services import quote_request_set_status
 
@@ -32,7 +34,7 @@ FIELDS = (
 
 
 @admin.register(QuoteRequest)
-class QuoteRequestAdmin(admin.ModelAdmin[QuoteRequest]):
+class QuoteRequestAdmin(BoundedListAdmin):
     list_display = ["short_id", "created_at", "contact_email", "model_name", "gpu", "delivery_scope", "status"]
     list_filter = ["status", "guide_workload", "delivery_scope", "support_level", "endpoint", "gpu"]
     search_fields = ["public_id", "contact_email", "model_name", "user__email"]

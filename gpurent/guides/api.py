@@ -28,9 +28,10 @@ from .services import QuoteDetails, quote_request_create
 # (operations without their own `auth` inherit the router's; the public guide list sets `auth=None`).
 router = Router(tags=["guides"], auth=django_auth)
 
-# GPUs per page of the guide list: each brings at most 15 guides (5 workloads × 3 scopes), ~9 KB.
-GPUS_PER_PAGE = 25
-MAX_GPUS_PER_PAGE = 50
+# GPUs per page of the guide list: each brings at most 15 guides (5 workloads × 3 scopes), ~8.2 KB of JSON, so
+# the largest page (15 GPUs) stays under issue 16's 150 KB per response.
+GPUS_PER_PAGE = 10
+MAX_GPUS_PER_PAGE = 15
 
 WorkloadName = Literal["llm-serving", "lora-finetuning", "full-finetuning", "image-generation", "vision-finetuning"]
 ScopeName = Literal["proof-of-concept", "pilot", "production"]

@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from gpurent.core.admin import BoundedListAdmin
+
 from .models import Order, OrderStatusChange
 
 
@@ -21,7 +23,7 @@ class OrderStatusChangeInline(admin.TabularInline[OrderStatusChange, Order]):
 
 
 @admin.register(Order)
-class OrderAdmin(admin.ModelAdmin[Order]):
+class OrderAdmin(BoundedListAdmin):
     list_display = [
         "ref",
         "owner",

@@ -213,10 +213,12 @@ def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: Idempo
             before_reserve=lambda order: placed.append(
                 finish_early(IdempotentOutcome(201, order_out(order, new=True)))
             ),
+            savepoint=False,  # the action's transaction is the placement's (decision 0250)
         )
         return placed[0]
 
-    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place)
+    # No claim transaction: the key is inserted finished by `finish_early`, before the stock lock (decision 0250).
+    outcome = api_idempotent(request, idempotency_key, payload.model_dump(), place, claim=False)
     return Status(outcome.status, outcome.body)
 
 

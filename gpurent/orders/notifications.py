@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
 from gpurent.core.formats import usd_text
+from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 
 from .models import Order
@@ -94,20 +95,28 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
 
 
 def order_notify(
-    order: Order, event: str, *, amount: Usd | None = None, new: bool = False, key: str | None = None
-) -> None:
+    order: Order,
+    event: str,
+    *,
+    amount: Usd | None = None,
+    new: bool = False,
+    key: str | None = None,
+    enqueue: bool = True,
+) -> OutboundEmail | None:
     """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
-    order and event (or per `key`, for an event that may recur, such as the reminder of a moved term end).
-    `new`: the order was created in this transaction, so no email about it can exist yet."""
+    order and event (or per `key`, for an event that may recur, such as the reminder of a moved term end), and
+    return its row (None when queued before). `new`: the order was created in this transaction, so no email
+    about it can exist yet. `enqueue=False`: the caller hands the row to the worker (`email_queue`)."""
     language = order.owner.email_language()
     with translation.override(language):
         subject, paragraphs = _texts(order, event, amount)
     url = _order_url(order)
-    email_queue(
+    return email_queue(
         key=key or email_key(event, order.ref),
         to=order.contact_email,
         template="order_event",
         context={"order": order, "subject": subject, "paragraphs": paragraphs, "url": url},
         language=language,
         new=new,
+        enqueue=enqueue,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,6 +18,8 @@ from gpurent.accounts.models import SshKey
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.catalog.services import stock_release, stock_reserve
+from gpurent.core.durability import commit_unflushed
+from gpurent.core.emails import email_enqueue
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty
@@ -118,6 +121,7 @@ def order_place(
     contact: Contact,
     ssh_keys: Sequence[SshKey] = (),
     before_reserve: Callable[[Order], object] | None = None,
+    savepoint: bool = True,
 ) -> Order:
     """Place an order and reserve its lots, atomically; `ssh_keys` (the owner's) are copied onto it.
 
@@ -128,6 +132,10 @@ def order_place(
     The GPU's stock row is the one every buyer contends for; its lock is held from the reserving UPDATE to
     COMMIT, so that UPDATE is the transaction's last statement: the order, its history and its email are
     written first, and `before_reserve(order)` (e.g. storing the idempotent response) runs just before it.
+    That COMMIT does not wait for the disk; the order is flushed right after it (decision 0250).
+
+    `savepoint=False`: inside the caller's transaction without a savepoint of its own; any failure (out of
+    stock too) aborts the caller's transaction, which must roll back (an idempotent request's action).
 
     Raises:
         NotFound: no GPU model on sale with that slug.
@@ -161,15 +169,17 @@ def order_place(
         "reserved_until": now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS),
     }
     # 40 random bits make a clash of references very unlikely; the unique index makes it impossible, and the
-    # whole placement is retried with a new reference (one savepoint per order, not one per insert).
+    # whole placement is retried with a new reference, in a savepoint. With `savepoint=False` (an idempotent
+    # request's action, two round trips fewer) a clash aborts the caller's transaction, and the caller runs it
+    # again (`run_idempotent_unclaimed` does, once, claimed; decision 0250).
     for _attempt in range(5):
         ref = new_reference("R")
         try:
-            with transaction.atomic():
+            with transaction.atomic(savepoint=savepoint):
                 _unpaid_limit_check(owner.pk)
                 return _place(Order(ref=ref, **fields), ssh_keys, before_reserve)
         except IntegrityError:
-            if not Order.objects.filter(ref=ref).exists():
+            if not savepoint or not Order.objects.filter(ref=ref).exists():
                 raise
     raise RuntimeError("could not find a free order reference")
 
@@ -221,9 +231,13 @@ def _place(order: Order, ssh_keys: Sequence[SshKey], before_reserve: Callable[[O
         ]
     )
     relations_known_empty(order, but=("status_changes", "ssh_keys"))  # a new order: reading them costs no query
-    order_notify(order, "placed", new=True)
+    email = order_notify(order, "placed", new=True, enqueue=False)
     if before_reserve is not None:
         before_reserve(order)
+    # COMMIT does not wait for the disk, so the stock row's lock is not held through a WAL flush; right after
+    # it, the email's delivery task is written with a flushed commit that makes the order durable before the
+    # request answers (decision 0250).
+    commit_unflushed(then=partial(email_enqueue, email) if email is not None else lambda: None)
     # Last: the lock on the GPU's row is held from this UPDATE to COMMIT (decision 0180).
     if not stock_reserve(gpu_id=order.gpu_id, lots=order.lots):
         raise OutOfStock()

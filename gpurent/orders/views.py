@@ -197,6 +197,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
             contact=Contact(data["contact_first_name"], data["contact_last_name"], data["contact_email"]),
             before_reserve=lambda order: placed.append(finish_early(_placed_outcome(order))),
             ssh_keys=list(data["ssh_keys"]),
+            savepoint=False,  # the action's transaction is the placement's (decision 0250)
         )
         return placed[0]
 
@@ -208,6 +209,7 @@ def checkout_place(request: HttpRequest) -> HttpResponse:
         failure_back=reverse("orders:checkout_start"),
         success=lambda body: _("Order %(ref)s placed. Your lots are reserved.") % {"ref": body["ref"]},
         first_success=lambda outcome: draft_clear(request),
+        claim=False,  # the key is inserted finished by `finish_early`, before the stock lock (decision 0250)
     )
 
 

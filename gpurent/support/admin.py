@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
 from gpurent.core.idempotency import Outcome, form_action
 from gpurent.core.redaction import Finding
 
@@ -69,7 +69,7 @@ class ReplyForm(forms.ModelForm[SupportRequest]):
 
 
 @admin.register(SupportRequest)
-class SupportRequestAdmin(admin.ModelAdmin[SupportRequest]):
+class SupportRequestAdmin(BoundedListAdmin):
     form = ReplyForm
     list_display = ["ref", "subject", "owner", "order", "gpu", "status", "last_message_at"]
     list_filter = ["status", "gpu"]

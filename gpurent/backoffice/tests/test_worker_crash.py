@@ -1,6 +1,6 @@
 """A worker SIGKILLed in the middle of a task: `manage.py worker` restarts it, the sweep reclaims the task once
 its timeout has passed, and the work completes exactly once; a task whose worker dies twice is marked failed
-and never run a third time (issue 15, decision 0112).
+and never run a third time; a worker whose database connection is severed comes back (issue 15, decision 0112).
 
 Real processes against the test database (SQLite or PostgreSQL, whichever the suite runs on): `manage.py
 worker` (which runs `db_worker`), and an operator's provisioning command that blocks until its worker is
@@ -212,3 +212,19 @@ def test_worker_killed_in_both_attempts_marks_the_task_failed_and_never_runs_it_
     assert not OrderAccess.objects.filter(order=order).exists()
     runs = ProvisioningRun.objects.filter(order=order).order_by("started_at", "pk")
     assert [(run.exit_code, run.output) for run in runs] == [(None, DIED_NOTE), (None, DIED_NOTE)]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="only a database server's connection can be severed")
+@pytest.mark.django_db(transaction=True)
+def test_worker_whose_database_connection_is_severed_comes_back_and_runs_later_tasks(shop_factory):
+    shop = shop_factory(blocking=0)
+    wait_for(lambda: provisioning_task().status == TaskResultStatus.SUCCESSFUL, "the worker ran the first task")
+    with connection.cursor() as cursor:
+        # What a database restart or a network cut does to the worker: its connection is closed under it.
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    wait_for(lambda: shop.restarts() >= 1, "db_worker exited and was started again")
+    later = watch_chains_task.enqueue()
+    wait_for(lambda: DBTaskResult.objects.get(pk=later.id).status == TaskResultStatus.SUCCESSFUL, "a later task ran")

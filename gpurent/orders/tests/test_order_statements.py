@@ -1,7 +1,5 @@
 """Placing an order through the API: how many SQL statements it runs, and that the stock lock comes last."""
 
-from itertools import takewhile
-
 import pytest
 from django.db import connection
 from django.test import override_settings
@@ -9,8 +7,8 @@ from django.test.utils import CaptureQueriesContext
 
 from gpurent.accounts.services import api_token_create
 
-# Real transactions (not the test's savepoints), so the statements are those a production request runs; the
-# email's delivery task is not run (in production a worker sends it after COMMIT).
+# Real transactions (not the test's savepoints), so the statements are those a production request runs, with
+# production's task backend: the email's delivery task is a row (a worker renders and sends it).
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("b200"),
@@ -19,10 +17,11 @@ BODY = {"gpu": "b200-2x180gb", "term_days": 7, "lots": 1, "environment": "pytorc
 # Before decision 0180 the same request ran 24 statements here (SQLite, BEGIN and COMMIT included): the key
 # claimed in a transaction of its own with a read first, a savepoint around the placement, a read before the
 # email's insert, two reads for the response, and the email and the key's update after the stock UPDATE.
-# Since then issue 10 added one COUNT (the per-account limit of unpaid orders) to the same request, and the
-# lock of the owner's row that makes that count race-free (decision 0122): 26 before, 14 now (about half).
+# Issue 10 added one COUNT (the per-account limit of unpaid orders) and the lock of the owner's row that makes
+# that count race-free (decision 0122): 26. Decision 0250 counts everything the request runs, after COMMIT too.
 BEFORE = 24 + 2
 RESERVE = 'UPDATE "catalog_gpumodel" SET "stock_lots"'
+TASK_INSERT = 'INSERT INTO "django_tasks_database_dbtaskresult"'
 
 
 @pytest.fixture
@@ -38,35 +37,31 @@ def place(client, auth, key):
     return client.post("/api/v1/orders", BODY, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key, **auth)
 
 
-@override_settings(TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}})
-def test_placing_an_order_runs_about_half_the_statements_and_reserves_last(client, auth):
+@override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}})
+def test_placing_an_order_runs_half_the_statements_and_reserves_last(client, auth):
     place(client, auth, "warm-up")  # the token's last-used time is written at most once a minute
     with CaptureQueriesContext(connection) as captured:
         response = place(client, auth, "measured")
     assert response.status_code == 201
     statements = [query["sql"] for query in captured.captured_queries]
+    # Everything the request runs, the token's read and the work after COMMIT included: at most half.
+    assert len(statements) <= BEFORE // 2, [sql[:60] for sql in statements]  # 12 on SQLite, 13 on PostgreSQL
+    # One transaction, no savepoint: the key is not claimed in a transaction of its own but inserted, finished,
+    # in the placement's (decision 0250), before the reserve.
+    assert statements.count("COMMIT") == 1, statements
+    assert not [sql for sql in statements if "SAVEPOINT" in sql], statements
     reserve = next(i for i, sql in enumerate(statements) if sql.startswith(RESERVE))
-    # The contended row's UPDATE is the transaction's last statement: only the release of the placement's
-    # savepoint (no lock, no I/O) and COMMIT follow it (PostgreSQL's COMMIT is not captured, SQLite's is).
-    closing = list(takewhile(lambda sql: sql.startswith(("RELEASE SAVEPOINT", "COMMIT")), statements[reserve + 1 :]))
-    request = statements[: reserve + 1 + len(closing)]
-    # After COMMIT, outside every lock: the email's templates are rendered and stored with its delivery task
-    # (core/emails.py), in one transaction: one COMMIT (one disk flush), not one per statement (decision 0205).
-    after_commit = [sql for sql in statements[len(request) :] if sql not in ("BEGIN", "BEGIN IMMEDIATE", "COMMIT")]
-    assert [sql[:27] for sql in after_commit] == ['UPDATE "core_outboundemail"'], after_commit
-    assert statements[len(request) :].count("COMMIT") == 1, statements[len(request) :]
-    # On PostgreSQL the key's claim is a transaction of its own that skips its disk flush (decision 0205): three
-    # round trips without I/O (BEGIN, SET LOCAL, COMMIT around the INSERT) instead of a 3-4 ms flush. They are
-    # counted apart; on SQLite the claim is still one INSERT in autocommit.
+    key = next(i for i, sql in enumerate(statements) if sql.startswith('INSERT INTO "core_idempotencykey"'))
+    assert key < reserve
+    assert not [sql for sql in statements if sql.startswith('UPDATE "core_idempotencykey"')], statements
+    # The contended row's UPDATE is the transaction's last statement: COMMIT follows it at once.
+    assert statements[reserve + 1] == "COMMIT", statements[reserve:]
     if connection.vendor == "postgresql":
-        start = request.index("SET LOCAL synchronous_commit TO OFF") - 1
-        begin, _set, insert, commit = request[start : start + 4]
-        assert (begin, commit) == ("BEGIN", "COMMIT"), request[start : start + 4]
-        assert insert.startswith('INSERT INTO "core_idempotencykey"'), insert
-        request = [*request[:start], insert, *request[start + 4 :]]
-    # The placement commits once, with the disk flush that makes the order durable.
-    assert request.count("COMMIT") == 1, request
-    assert len(request) <= BEFORE // 2 + 1, [sql[:60] for sql in request]  # 14 of 26
+        # That COMMIT does not wait for the disk (set just before the reserve, for this transaction only)...
+        assert statements[reserve - 1] == "SET LOCAL synchronous_commit TO OFF", statements[: reserve + 1]
+    # ... and after it the request renders nothing: it writes the email's delivery task, in autocommit, whose
+    # COMMIT waits for the flush and so makes the order durable before the response (decision 0250).
+    assert [sql[: len(TASK_INSERT)] for sql in statements[reserve + 2 :]] == [TASK_INSERT], statements[reserve:]
     # The unpaid-order limit counts at most up to the limit (a LIMIT subquery), not every unpaid order.
-    count = next(sql for sql in request if sql.startswith("SELECT COUNT(*)"))
+    count = next(sql for sql in statements if sql.startswith("SELECT COUNT(*)"))
     assert "LIMIT" in count, count

@@ -142,6 +142,21 @@ def test_reminder_24_hours_before_the_end_is_sent_once(paid_order, django_captur
     assert subjects().count(f"Order {order.ref} ends in 24 hours") == 1
 
 
+def test_a_sweep_after_the_reminder_renders_and_queues_nothing_in_two_queries(
+    paid_order, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    # Issue 15: the term-end reminder re-rendered every minute. The orders in the window, then which of their
+    # reminders exist: nothing else is read, written, rendered or queued for an order already reminded.
+    order = provision_ready(order=provision_start(order=paid_order, actor=None), actor=None, access=ACCESS)
+    ends = order.term_ends_at
+    assert ends is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_remind_term_end(now=ends - timedelta(hours=23)) == 1
+    with django_capture_on_commit_callbacks() as callbacks, django_assert_num_queries(2):
+        assert orders_remind_term_end(now=ends - timedelta(hours=22)) == 0
+    assert callbacks == []
+
+
 def test_stop_or_restart_request_is_recorded_and_changes_nothing_about_the_term(paid_order):
     with pytest.raises(InvalidRequest):
         machine_request_create(order=paid_order, kind="stop")  # not running yet
