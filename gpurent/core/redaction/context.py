@@ -22,8 +22,9 @@ from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
 
 # A type annotation between a name and its value: `db_password: str = '…'`, `let password: &str = "…"` (round 6)
-_TYPED = r""":[ \t]*&?(?:'\w+[ \t]+)?[A-Za-z_][\w.]*(?:[\[<][^\]>\n]{0,40}[\]>])?(?:[ \t]*\|[ \t]*None)?[ \t]*="""
-_TYPED += r"""(?:[ \t]*[bru](?=["']))?+"""  # a bytes or raw literal: `password: bytes = b"…"`
+_TYPED = (
+    r""":[ \t]*(?:&(?:'static[ \t]+)?str|str|String|string|SecretStr|Optional\[str\]|str[ \t]*\|[ \t]*None)[ \t]*="""
+)
 _TABLE_ROW = re.compile(
     rf"""(?im)^[ \t]*\|[ \t]*(?P<key>[\w .-]{{0,40}}?(?:{KEYWORDS}))[ \t]*\|[ \t]*"""
     r"""`?(?P<secret>[^\s|`]{1,2000})`?[ \t]*\|"""
@@ -336,6 +337,8 @@ def _matches(pattern: re.Pattern[str], rule: str, text: str, lines: list[tuple[i
         yield from pattern.finditer(text, start, end)
 
 
+# A function called in a value: `make_password(raw`, `self.keyring.get_password(url,` (prose rules take it whole).
+_CALL = re.compile(r"[A-Za-z_]\w*\(")
 # Two more lowercase words after a lowercase value: the value is the first word of a sentence.
 _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t,]+[a-z0-9]+")
 # The user part of a `user/password` or `user:password` value of a `*_AUTH` setting.
@@ -358,7 +361,7 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             if span is None or text.startswith("(", span[1]):
                 continue  # `secret = secrets.token_hex(32)`: code that makes a secret, not one
             value = text[span[0] : span[1]]
-            if value.endswith("(") or ("(" in value and text.startswith(")", span[1])):
+            if value.endswith("(") or (_CALL.search(value) and text[span[0] - 1 : span[0]] not in ("'", '"', "`")):
                 continue  # `password=getpass.getpass()`, `password = make_password(raw)` seen by a prose rule: code
             if spared(text, *span, table_row=pattern is _TABLE_ROW):
                 continue  # a digest, a YAML tag, a table's column name, a field's label (0213)

@@ -44,7 +44,7 @@ def code_variable(text: str, start: int, end: int, key: str) -> bool:
     if start == 0 or text[start - 1] in "\"'" or not _IDENTIFIER.fullmatch(value):
         return False
     if any(char.isdigit() for char in value):
-        return False
+        return False  # `urhozc.so7egl39rnyuyw8v` (a kubeadm token) has digits; a variable's name rarely does
     if "." in value or text.startswith(("[", "("), end):
         return True
     return "_" in value and not key.isupper()

@@ -49,7 +49,7 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
-            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s|(?:should|will|must|would)\s+be)\b\s*:?\s*"""
+            r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s)\b\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
         Kind.SECRET,
@@ -72,7 +72,16 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
             # not past an address named in between: "özel anahtarı paylaşmıyorum, sadece adres: …" (round 6)
             r"""(?:,?[ \t]+(?!(?:address|adres|adresi|dirección|direccion|địa|public|pubkey)\b)"""
             r"""[\w.@()'’#-]{1,20}){0,10}?"""
-            r"""(?:[ \t]*:|[ \t]+=)[ \t]*(?:0x)?"""  # "= …" with a space before it: not `--flag=…`
+            r"""[ \t]*:[ \t]*(?:0x)?"""
+            r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "colon",
+    ),
+    # "password for the jupyter server = …": words between the name and ` = ` (`password = x` is code, above) (0240)
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:[ \t]+[\w.@'’#-]{{1,20}}){{1,6}}?[ \t]+=[ \t]+"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,

@@ -13,9 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gpurent.core.pagination import MAX_PAGE_SIZE
-from gpurent.orders.models import Order
 
-from .test_pagination import auth, customer, ledger_lines  # noqa: F401 (fixtures)
+from .test_pagination import auth, customer, ledger_lines, many_orders  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,27 +22,6 @@ pytestmark = pytest.mark.django_db
 def older_link(page: str, param: str) -> str | None:
     found = re.search(rf'<a href="(\?{param}=[^"]+)" rel="next"', page)
     return html.unescape(found.group(1)).split("#")[0] if found else None
-
-
-def many_orders(client, headers, b200, count):
-    """One order placed through the API and `count` copies of it (R-TEST-0000… newer than it); returns the first."""
-    placed = client.post(
-        "/api/v1/orders",
-        {"gpu": b200.slug, "term_days": 7, "lots": 1, "environment": "pytorch"},
-        content_type="application/json",
-        HTTP_IDEMPOTENCY_KEY="k",
-        **headers,
-    )
-    assert placed.status_code == 201
-    template = Order.objects.get()
-    copies = []
-    for number in range(count):
-        copy = Order.objects.get(pk=template.pk)
-        copy.pk = None
-        copy.ref = f"R-TEST-{number:04d}"
-        copies.append(copy)
-    Order.objects.bulk_create(copies)
-    return template
 
 
 def test_the_printable_summary_pages_its_balance_movements(client, customer):  # noqa: F811

@@ -153,23 +153,29 @@ def test_balance_page_shows_older_links(client, customer):
     assert "deposit:D-52" in client.get("/balance/?cursor=%%%").content.decode()
 
 
-def test_orders_api_and_rentals_page_are_paginated(client, auth, customer, b200):
+def many_orders(client, headers, b200, count):
+    """One order placed through the API and `count` copies of it (R-TEST-0000… newer than it); returns the first."""
     placed = client.post(
         "/api/v1/orders",
         {"gpu": b200.slug, "term_days": 7, "lots": 1, "environment": "pytorch"},
         content_type="application/json",
         HTTP_IDEMPOTENCY_KEY="k",
-        **auth,
+        **headers,
     )
     assert placed.status_code == 201
     template = Order.objects.get()
     copies = []
-    for number in range(60):
+    for number in range(count):
         copy = Order.objects.get(pk=template.pk)
         copy.pk = None
         copy.ref = f"R-TEST-{number:04d}"
         copies.append(copy)
     Order.objects.bulk_create(copies)
+    return template
+
+
+def test_orders_api_and_rentals_page_are_paginated(client, auth, customer, b200):
+    template = many_orders(client, auth, b200, 60)
     first = client.get("/api/v1/orders", **auth).json()
     assert len(first["items"]) == 50
     assert first["items"][0]["ref"] == "R-TEST-0059"

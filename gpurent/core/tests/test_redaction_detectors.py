@@ -372,6 +372,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     # the token and the path after it go (a span is widened to the whole run of token characters, `/` included)
     (Kind.SECRET, "channels:\n  - https://conda.anaconda.org/t/{s}", "ab-" + _FAKES.uuid() + "/private"),
     (Kind.SECRET, "use {s} as the wandb key", pick(_HEX, 40)),
+    (Kind.PASSWORD, "password for the jupyter server = {s}", pick(_ALNUM, 12) + "7"),
     (
         Kind.PASSWORD,
         "DB_PASSWORD={s}",
@@ -461,6 +462,9 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "password: The password part of the URL.",
         "password = make_password(raw_password)",
         'password: bytes = b""',
+        "password = self.keyring.get_password(url, username)",
+        'raise ConfigError("Password should be latin-1 encodable.")',
+        "password = password[:32]",
     ],
 )
 def test_look_alikes_stay(text):

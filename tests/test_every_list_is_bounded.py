@@ -1,0 +1,86 @@
+"""Every list a customer grows is one keyset page: the API answers `limit` rows (50 by default) and a `next` cursor
+that leads to the rest, each row once; the HTML page shows a page and an "Older" link to the rest (issue 16).
+Ledger lines, orders, top-ups and withdrawals have their own tests (gpurent/core/tests/test_pagination.py,
+test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs."""
+
+import html
+import re
+
+import pytest
+from django.utils import timezone
+
+from gpurent.accounts.services import api_token_create
+from gpurent.guides.models import QuoteRequest
+from gpurent.journal.models import JournalEntry
+from gpurent.sizing.models import SavedEstimate
+from gpurent.support.models import SupportRequest
+
+pytestmark = pytest.mark.django_db
+ROWS = 57
+
+
+def journal_entries(user, gpu):
+    JournalEntry.objects.bulk_create(JournalEntry(user=user, question=f"Question {n:03d}") for n in range(ROWS))
+    return "/api/v1/journal/entries", "/journal/", [f"Question {n:03d}" for n in range(ROWS)]
+
+
+def support_requests(user, gpu):
+    SupportRequest.objects.bulk_create(
+        SupportRequest(ref=f"S-T{n:03d}", owner=user, subject=f"Subject {n:03d}", last_message_at=timezone.now())
+        for n in range(ROWS)
+    )
+    return "/api/v1/support/requests", "/support/", [f"Subject {n:03d}" for n in range(ROWS)]
+
+
+def quote_requests(user, gpu):
+    QuoteRequest.objects.bulk_create(
+        QuoteRequest(
+            user=user,
+            gpu=gpu,
+            guide_workload="llm-serving",
+            guide_scope="pilot",
+            model_name=f"model-{n:03d}",
+            endpoint="ssh",
+            support_level="assisted",
+            delivery_scope="pilot",
+            expected_load="some",
+            contact_email="q@example.com",
+        )
+        for n in range(ROWS)
+    )
+    return "/api/v1/guides/quotes", "/guides/quotes/", [f"model-{n:03d}" for n in range(ROWS)]
+
+
+def saved_estimates(user, gpu):
+    SavedEstimate.objects.bulk_create(
+        SavedEstimate(
+            user=user, title=f"Estimate {n:03d}", inputs={}, result={}, engine_version="t", peak_bytes=1, usable_pct=90
+        )
+        for n in range(ROWS)
+    )
+    # The API reads one saved estimate by its id; it has no list of them.
+    return None, "/estimate/saved/", [f"Estimate {n:03d}" for n in range(ROWS)]
+
+
+@pytest.mark.parametrize("make", [journal_entries, support_requests, quote_requests, saved_estimates])
+def test_the_list_is_a_page_and_older_links_lead_to_the_rest_once(client, django_user_model, gpu, make):
+    user = django_user_model.objects.create_user("l@example.com", "passphrase 12", first_name="L", last_name="B")
+    api, page, texts = make(user, gpu)
+    if api is not None:
+        auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
+        first = client.get(api, **auth).json()
+        assert len(first["items"]) == 50
+        rest = client.get(api, {"cursor": first["next"]}, **auth).json()
+        assert rest["next"] is None
+        ids = [str(item.get("id") or item.get("ref")) for item in first["items"] + rest["items"]]
+        assert len(ids) == len(set(ids)) == ROWS
+    client.force_login(user)
+    first_page = client.get(page).content.decode()
+    shown = [text for text in texts if text in first_page]
+    assert len(shown) == 50
+    found = re.search(r'<a href="(\?cursor=[^"]+)" rel="next"', first_page)
+    assert found is not None
+    older = client.get(page + html.unescape(found.group(1)).split("#")[0]).content.decode()
+    rest_shown = [text for text in texts if text in older]
+    assert len(rest_shown) == ROWS - 50
+    assert set(shown).isdisjoint(rest_shown)
