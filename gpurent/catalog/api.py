@@ -9,7 +9,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.renderers import JSONRenderer
 
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.page_cache import cached_page, page_key, store_page
+from gpurent.core.page_cache import cached_page, public_key, store_page
 
 from .enums import Stack, Term, Vendor
 from .filters import CATALOG_ORDER
@@ -83,15 +83,15 @@ def catalog(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any] | HttpR
     """The GPU models on sale in catalog order: memory per card, cards per lot (B200: 2), stock in lots, and
     the price of one lot for 3, 7 and 30 days. An order's total is the lot price × lots. One page of `limit`
     models; `next` is the cursor of the following page (null when there is none)."""
-    # Without a token or session the answer is the same for everyone: from the cache while no GPU on sale
-    # changed (decision 0200). With a token it is built each time, through the same schema.
-    key = page_key(request, "api-catalog", catalog_version)
+    # The answer is the same for everyone, with a token, a session or neither (nothing here authenticates or
+    # shows the caller): from the cache while no GPU on sale changed (decisions 0200, 0255).
+    key = public_key(request, "api-catalog", catalog_version)
     if (hit := cached_page(key)) is not None:
         return hit
     data = api_page(gpu_list(), page, catalog_item, key=CATALOG_ORDER)
     if key is None:
         return data
     # What ninja does with the returned dict: the schema's dump by alias, through its default JSON renderer
-    # (the test compares the bytes with a token request's answer, which goes through ninja).
+    # (the test compares the bytes with ninja's own answer to an htmx request, which is never cached).
     body = _RENDERER.render(request, CatalogOut.model_validate(data).model_dump(by_alias=True), response_status=200)
     return store_page(request, key, HttpResponse(body, content_type=f"{_RENDERER.media_type}; charset=utf-8"))

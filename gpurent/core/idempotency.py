@@ -166,6 +166,7 @@ def _finish(record: IdempotencyKey, outcome: Outcome) -> None:
         raise IdempotencyKeyInUse()
 
 
+Write = Callable[[], object]  # a write whose outcome is known before it runs (`run_idempotent_known`)
 # The key whose action is running in this context, so that the action can store its outcome early.
 _running: ContextVar[IdempotencyKey | None] = ContextVar("idempotency_running", default=None)
 
@@ -263,7 +264,7 @@ def run_idempotent_unclaimed(*, owner: str, key: str, fingerprint: str, action: 
 
 
 def run_idempotent_known(
-    *, owner: str, key: str, fingerprint: str, outcome: Outcome, write: Callable[[], object]
+    *, owner: str, key: str, fingerprint: str, outcome: Outcome, write: Callable[[], object], durable: bool = True
 ) -> Outcome:
     """`run_idempotent` for an action whose outcome is known before it writes (a new row's public id made up
     front): one transaction inserts the key already finished with `outcome` and runs `write`, so a new key costs
@@ -274,14 +275,17 @@ def run_idempotent_known(
     body is refused, a running one answers 409 (or, if the first request is between its INSERT and its
     COMMIT, waits for that COMMIT and is replayed). `write` raising rolls the key back with it: nothing is
     stored and the client may retry, as with a validation error in `run_idempotent`.
+    `durable=False`: its COMMIT skips the disk flush (PostgreSQL; a server crash can lose both, decision 0255).
 
     Raises:
         IdempotencyKeyReused: the key was used before for a different request.
         IdempotencyKeyInUse: a request with this key is still running.
     """
     inserted: list[bool] = []
+    connection = transaction.get_connection()
+    unflushed = not durable and connection.vendor == "postgresql" and not connection.in_atomic_block
     try:
-        with transaction.atomic():
+        with _unflushed_transaction() if unflushed else transaction.atomic():
             now = timezone.now()
             IdempotencyKey.objects.create(
                 owner=owner,
@@ -308,7 +312,7 @@ def run_idempotent_known(
 
 
 def api_idempotent_known(
-    request: HttpRequest, key: str, params: Mapping[str, Any], outcome: Outcome, write: Callable[[], object]
+    request: HttpRequest, key: str, params: Mapping[str, Any], outcome: Outcome, write: Write, *, durable: bool = True
 ) -> Outcome:
     """`run_idempotent_known` for an API request (owner and fingerprint as in `api_idempotent`)."""
     return run_idempotent_known(
@@ -317,6 +321,7 @@ def api_idempotent_known(
         fingerprint=request_fingerprint(request.method or "POST", request.path, params),
         outcome=outcome,
         write=write,
+        durable=durable,
     )
 
 

@@ -1,11 +1,15 @@
 """Whole pages (and the public catalog API's JSON) for anonymous visitors, from the cache (decision 0200).
 
-A public page (the catalog, a GPU page, the guide index, `GET /api/v1/catalog` without a token) is the same
-response for every visitor who sends the same request with no session, no messages and no credentials: it
+A public page (the catalog, a GPU page, the guide index) is the same response for every visitor who sends the
+same request with no session, no messages and no credentials: it
 depends only on the rows it shows, the path and query, the language, the brand, the static files and the
 code. `page_key` names all of them; the caller adds the version of the rows (`catalog_version()`: every GPU
 on sale's id, `updated_at` and stock), so a change makes a new key and the old page is never served again
 (decision 0182: nothing is deleted).
+
+`GET /api/v1/catalog` goes further (`public_key`, decision 0255): its JSON shows nothing of the caller (no
+header, no messages, no token; the endpoint does not even authenticate), so a call with a personal token or a
+session cookie is served from, and stored into, the same entry as an anonymous one.
 
 What is never cached or served from the cache:
 - a request with a session cookie (a signed-in customer or a guest: their header, their messages, their
@@ -31,7 +35,7 @@ from django.http import HttpRequest, HttpResponse
 
 from .cache import TIMEOUT_SECONDS, fragment_key
 
-__all__ = ["cached_page", "page_key", "store_page"]
+__all__ = ["cached_page", "page_key", "public_key", "store_page"]
 
 
 @cache
@@ -54,6 +58,16 @@ def page_key(request: HttpRequest, namespace: str, version: Callable[[], object]
     if user is None or user.is_authenticated or len(get_messages(request)):
         return None
     return fragment_key(f"page-{namespace}", request.get_full_path(), settings.BRAND_NAME, _static_version(), version())
+
+
+def public_key(request: HttpRequest, namespace: str, version: Callable[[], object]) -> str | None:
+    """The key of a GET whose answer shows nothing of the caller, whoever asks (a token, a session, or nobody):
+    `page_key` without the checks of who is asking. Only for an answer that names no user, session, message or
+    token and links no static file (the public catalog API's JSON, decision 0255); an htmx request or another
+    method is never cached."""
+    if request.method != "GET" or "HTTP_HX_REQUEST" in request.META:
+        return None
+    return fragment_key(f"public-{namespace}", request.get_full_path(), settings.BRAND_NAME, version())
 
 
 # What may be stored: pages, and the public API's JSON (`GET /api/v1/catalog`).

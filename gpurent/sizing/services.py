@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy
 
 from gpurent.accounts.models import GuestSession, User
 from gpurent.accounts.owners import Owner
-from gpurent.catalog.selectors import gpu_list
-from gpurent.core.cache import cached, fragment_key, rows_version
+from gpurent.catalog.selectors import catalog_version, gpu_list
+from gpurent.core.cache import cached, fragment_key
 from gpurent.core.errors import InvalidRequest
 from vramcalc.serialize import inputs_to_dict
 
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 WORKLOAD_LABELS = {
     "inference": gettext_lazy("serving"),
@@ -69,20 +70,25 @@ def estimate_fields(sizing: Sizing) -> dict[str, Any]:
     }
 
 
-def estimate_fields_for(data: Mapping[str, Any]) -> dict[str, Any]:
-    """`estimate_fields` of the engine inputs `data` against the catalog on sale, computed once per inputs and
-    catalog version: cached under the engine's normalised inputs, the catalog rows' version (any edit, addition
-    or stock move makes a new key), the language (the title) and the code version (`core.cache`).
+def estimate_fields_for(data: Mapping[str, Any], extra: Callable[[dict[str, Any]], T]) -> tuple[dict[str, Any], T]:
+    """`estimate_fields` of the engine inputs `data` against the catalog on sale, with `extra(fields)` (e.g. the
+    fields as the API encodes them), computed once per inputs and catalog version: cached under the engine's
+    normalised inputs, `catalog_version()` (any edit, addition or stock move makes a new key), the language (the
+    title) and the code version (`core.cache`). On a hit the catalog rows are not read, only their version.
 
     Raises:
         EstimateInputInvalid: the engine rejects a field.
         EstimateTooLarge: the per-card peak exceeds `MAX_PEAK_BYTES`.
     """
     inp = inputs_from_payload(data)
-    gpus = list(gpu_list())
     canonical = json.dumps(inputs_to_dict(inp), sort_keys=True, separators=(",", ":"))
-    key = fragment_key("estimate-fields", canonical, rows_version(gpus))
-    return cached(key, lambda: estimate_fields(size_workload(inp, gpus)))
+    key = fragment_key("estimate-fields", canonical, catalog_version())
+
+    def compute() -> tuple[dict[str, Any], T]:
+        fields = estimate_fields(size_workload(inp, list(gpu_list())))
+        return fields, extra(fields)
+
+    return cached(key, compute)
 
 
 def estimate_save(*, owner: Owner, sizing: Sizing, form_data: dict[str, Any] | None = None) -> SavedEstimate:

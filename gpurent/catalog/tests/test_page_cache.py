@@ -17,7 +17,7 @@ from gpurent.accounts.services import api_token_create
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import catalog_version
 from gpurent.catalog.services import stock_release, stock_reserve
-from gpurent.core.page_cache import cached_page, page_key, store_page
+from gpurent.core.page_cache import cached_page, page_key, public_key, store_page
 
 pytestmark = pytest.mark.django_db
 
@@ -162,6 +162,17 @@ def test_page_key_refuses_every_request_that_is_not_the_anonymous_page(anonymous
     assert page_key(signed_in, "t", str) is None
     assert page_key(anonymous_get("/?a=1"), "t", str) != page_key(anonymous_get("/?a=2"), "t", str)
     assert page_key(anonymous_get(), "t", lambda: 1) != page_key(anonymous_get(), "t", lambda: 2)
+    # An answer that shows no caller (the catalog API's JSON): the same key whoever asks, never for htmx or POST.
+    anonymous = public_key(anonymous_get(), "t", str)
+    assert anonymous is not None
+    assert public_key(anonymous_get(), "t", lambda: 1) != public_key(anonymous_get(), "t", lambda: 2)
+    assert public_key(anonymous_get("/?a=1"), "t", str) != public_key(anonymous_get("/?a=2"), "t", str)
+    assert public_key(anonymous_get(HTTP_AUTHORIZATION="Bearer gpr_x"), "t", str) == anonymous
+    assert public_key(anonymous_get(HTTP_COOKIE=f"{settings.SESSION_COOKIE_NAME}=abc"), "t", str) == anonymous
+    assert public_key(signed_in, "t", str) == anonymous
+    assert public_key(anonymous_get(HTTP_HX_REQUEST="true"), "t", str) is None
+    posted: Any = RequestFactory().post("/")
+    assert public_key(posted, "t", str) is None
 
 
 def test_store_page_keeps_only_a_plain_page_without_cookie_or_token(anonymous_get):
@@ -236,8 +247,19 @@ def test_the_public_catalog_api_is_cached_byte_for_byte_and_follows_stock(
     assert second["Content-Type"] == first["Content-Type"] == "application/json; charset=utf-8"
     user = django_user_model.objects.create_user("ana@example.com", "x" * 16)
     _, token = api_token_create(user=user, name="t")
-    with_token = client.get("/api/v1/catalog", {"limit": "3"}, headers={"authorization": f"Bearer {token}"})
-    assert with_token.content == first.content  # built by ninja from the schema: the cached copy is the same
+    # Built by ninja from the schema (an htmx request is never cached): the cached copy is the same bytes.
+    built = client.get("/api/v1/catalog", {"limit": "3"}, headers={"hx-request": "true"})
+    assert built.content == first.content
+    # A call with a token, a session or a token that is not one gets the same entry: the answer shows no caller
+    # and the endpoint authenticates no one (decision 0255); served with the one version query, no token read.
+    with django_assert_num_queries(1):
+        with_token = client.get("/api/v1/catalog", {"limit": "3"}, headers={"authorization": f"Bearer {token}"})
+    assert with_token.content == first.content
+    assert client.get("/api/v1/catalog", {"limit": "3"}, headers={"authorization": "Bearer x"}).content == first.content
+    client.force_login(user)
+    with django_assert_num_queries(1):  # the version; the session is never read
+        assert client.get("/api/v1/catalog", {"limit": "3"}).content == first.content
+    client.logout()
     assert len(first.json()["items"]) == 3
     assert first.json()["next"]
     everything = client.get("/api/v1/catalog").json()["items"]

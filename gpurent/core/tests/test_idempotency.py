@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import IntegrityError, connection, connections
+from django.db import IntegrityError, connection, connections, transaction
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -345,3 +345,29 @@ def test_a_new_keys_claim_is_one_insert_and_on_postgresql_does_not_wait_for_its_
         assert statements[:4] == ["BEGIN", "SET LOCAL synchronous_commit TO OFF", insert, "COMMIT"]
     # The action's transaction is an ordinary one: it waits for its flush (no SET there).
     assert statements.count("SET LOCAL synchronous_commit TO OFF") == (connection.vendor == "postgresql")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_idempotent_known_not_durable_skips_the_flush_only_in_a_transaction_of_its_own():
+    """Decision 0255: `durable=False` commits with `SET LOCAL synchronous_commit TO OFF` (PostgreSQL), as the
+    first statement of its own transaction; the default waits for the flush, and inside a caller's transaction
+    (a savepoint) nothing is set, since `SET LOCAL` would change the caller's COMMIT."""
+    unflushed = "SET LOCAL synchronous_commit TO OFF"
+    calls: list[int] = []
+
+    def statements(key: str, *, durable: bool) -> list[str]:
+        with CaptureQueriesContext(connection) as captured:
+            run_idempotent_known(
+                owner="user:1", key=key, fingerprint="f", outcome=Outcome(201), write=effect_row(calls), durable=durable
+            )
+        return [query["sql"] for query in captured.captured_queries]
+
+    fast = statements("fast", durable=False)
+    if connection.vendor == "postgresql":
+        assert fast[:2] == ["BEGIN", unflushed], fast
+    else:
+        assert unflushed not in fast  # SQLite has no such setting: an ordinary transaction
+    assert unflushed not in statements("flushed", durable=True)
+    with transaction.atomic():
+        assert unflushed not in statements("inside", durable=False)
+    assert calls == [1, 1, 1]
