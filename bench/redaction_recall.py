@@ -37,6 +37,7 @@ PART_NAMES = (
     "heldout3",
     "heldout4",
     "heldout5",
+    "heldout6",
 )
 
 

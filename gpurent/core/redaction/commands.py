@@ -198,7 +198,7 @@ COMMAND_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(
             r"""(?:\blogin\b|passwd|--password-stdin|--with-token|sudo[ \t]+-S|--data-file[ =]-|\bsecrets?\b)"""
-            r"""[^\n]*?<<<[ \t]*(?P<q>["']?)(?P<secret>[^\s"'|]{1,2000})(?P=q)"""
+            r"""[^\n]{0,200}?<<<[ \t]*(?P<q>["']?)(?P<secret>[^\s"'|]{1,2000})(?P=q)"""  # bounded: linear time
         ),
         Kind.PASSWORD,
         "pipe",

@@ -10,8 +10,12 @@
   who did not read the patterns nor run the redactor on it, never tuned on.
 - **heldout5**: `heldout5/*.jsonl`, negative-heavy (about 150 texts with secrets, 350 clean look-alikes), written in
   round 5 by another engineer who did not read the patterns nor run the redactor on it, never tuned on.
+- **heldout6**: `heldout6/*.jsonl`, written in round 6 by another engineer who did not read the patterns nor run the
+  redactor on it; measured once after round 6's patterns were final (0240), never tuned on.
 - **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
+- **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
+  the patterns (each batch measured once before any change for it), tuning 6b by the pattern author.
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -41,6 +45,7 @@ PARTS = (
     "heldout3",
     "heldout4",
     "heldout5",
+    "heldout6",
 )
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
