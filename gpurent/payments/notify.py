@@ -24,6 +24,7 @@ from gpurent.orders.money import order_money
 from .assets import format_units, pair_get
 from .models import Payment
 from .selectors import order_references
+from .services import spendable_for_order
 
 __all__ = ["customer_money_email", "customer_payment_email"]
 
@@ -51,12 +52,13 @@ def customer_money_email(*, user: AbstractBaseUser, key: str, texts: Callable[[]
 
 
 def _what_pays(payment: Payment) -> str:
-    """The credited e-mail's last line: for a part of an unpaid order, how much of its total arrived so far and
-    where that money is (from the ledger, this credit included); otherwise how a credit pays an order."""
+    """The credited e-mail's last line: for a part of an unpaid order that the balance does not cover yet, how much
+    of its total arrived so far and where that money is (from the ledger, this credit included); otherwise how a
+    credit pays an order (a balance that covers the order pays it in this same transaction, right after)."""
     order = payment.intent.order
     if order is not None and order.payment_status == PaymentStatus.AWAITING_PAYMENT:
         received = order_money([order], {order.pk: order_references(order)})[order.pk].received
-        if received < order.total:
+        if received < order.total and spendable_for_order(order) < order.total:
             return _(
                 "So far %(received)s of the %(total)s for order %(ref)s has been received. The order is not paid "
                 "yet: the money is in your balance and pays the order as soon as your balance covers the total; "

@@ -76,6 +76,25 @@ def test_part_payment_email_says_how_much_arrived_and_that_the_order_is_unpaid(c
     )
 
 
+def test_a_part_payment_that_the_balance_tops_up_does_not_say_the_order_is_unpaid(customer, order):
+    """Money already in the balance plus a part payment cover the total: the order is paid in the same
+    transaction, so the credited e-mail must not say "not paid yet" next to the order-paid e-mail."""
+    from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
+
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    transfer_post(  # money that arrived for something else after the instructions were issued
+        reference="deposit:EARLIER",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=order.total,
+    )
+    payment_receive(intent_id=intent.pk, txid="tx-half", amount_units=intent.amount_units // 2, source="operator")
+    assert Order.objects.get(pk=order.pk).payment_status == "paid"
+    payment = Payment.objects.get(txid="tx-half")
+    last = OutboundEmail.objects.get(key=f"payment_credited:{payment.pk}").context["paragraphs"][-1]
+    assert last == "If it pays an order, the order is paid from your balance as soon as the balance covers it."
+
+
 def test_the_rest_of_the_payment_pays_the_order_and_nothing_is_left_in_the_balance(client, customer, order):
     intent = pay_half(order, customer)
     rest = intent.amount_units - intent.amount_units // 2
