@@ -22,7 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
-from gpurent.core.idempotency import Outcome, form_action
+from gpurent.core.idempotency import Outcome
+from gpurent.core.idempotency_request import form_action
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start

@@ -18,13 +18,14 @@ does not wait for its disk flush: the action's COMMIT flushes it (decision 0205)
 An action whose outcome is known before it writes (an estimate answers with an id made up front) uses
 `run_idempotent_known`: the key is inserted already finished in the action's own transaction, one COMMIT in all.
 
-API views read the key from the `Idempotency-Key` header; HTML forms carry it in a hidden field rendered by
-`{% idempotency_key_field %}` (see `templatetags/shop.py`).
+This module knows nothing of HTTP: who owns a key, where it comes from and what a request's fingerprint is
+belong to `gpurent.core.idempotency_request`, which also holds what views call (`api_idempotent`,
+`api_idempotent_known`, `form_action`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -32,40 +33,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.utils import timezone
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
-from .idempotency_request import (
-    FORM_FIELD,
-    HEADER,
-    KEY_REQUIRED_MESSAGE,
-    IdempotencyKeyHeader,
-    form_key,
-    form_params,
-    owner_of,
-    request_fingerprint,
-    validated_key,
-)
 from .models import IdempotencyKey, IdempotencyState
-from .notices import notify_operators
 
 __all__ = [
-    "FORM_FIELD",
-    "HEADER",
-    "KEY_REQUIRED_MESSAGE",
-    "IdempotencyKeyHeader",
     "Outcome",
-    "api_idempotent",
-    "api_idempotent_known",
+    "Write",
     "finish_early",
-    "form_action",
-    "form_key",
-    "owner_of",
-    "request_fingerprint",
     "run_idempotent",
     "run_idempotent_known",
     "run_idempotent_unclaimed",
@@ -309,110 +286,3 @@ def run_idempotent_known(
         # A failure that must be stored (rare here): rolled back with the key, so run it again the usual way.
     # The key exists: nothing of this request was written. Decide as every idempotent request does.
     return run_idempotent(owner=owner, key=key, fingerprint=fingerprint, action=lambda: (write(), outcome)[1])
-
-
-def api_idempotent_known(
-    request: HttpRequest, key: str, params: Mapping[str, Any], outcome: Outcome, write: Write, *, durable: bool = True
-) -> Outcome:
-    """`run_idempotent_known` for an API request (owner and fingerprint as in `api_idempotent`)."""
-    return run_idempotent_known(
-        owner=owner_of(request),
-        key=validated_key(key),
-        fingerprint=request_fingerprint(request.method or "POST", request.path, params),
-        outcome=outcome,
-        write=write,
-        durable=durable,
-    )
-
-
-def api_idempotent(
-    request: HttpRequest, key: str, params: Mapping[str, Any], action: Callable[[], Outcome], *, claim: bool = True
-) -> Outcome:
-    """`run_idempotent` for an API request: `key` is the view's `IdempotencyKeyHeader` parameter, the owner
-    comes from the request, the fingerprint from the method, the path and `params` (the parsed body).
-    `claim=False`: `run_idempotent_unclaimed` (the action calls `finish_early` in its transaction).
-
-    Raises:
-        InvalidRequest: the header is missing or malformed.
-        IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
-    """
-    key = validated_key(key)
-    return (run_idempotent if claim else run_idempotent_unclaimed)(
-        owner=owner_of(request),
-        key=key,
-        fingerprint=request_fingerprint(request.method or "POST", request.path, params),
-        action=action,
-    )
-
-
-def _form_idempotent(request: HttpRequest, action: Callable[[], Outcome], *, claim: bool = True) -> Outcome:
-    """`run_idempotent` for an HTML form: the key from its hidden field, the owner from the request, and a
-    fingerprint of the path and the submitted fields (CSRF token and key excluded; secrets in them redacted by
-    `request_fingerprint`).
-
-    Raises:
-        InvalidRequest: the form carries no valid key.
-        IdempotencyKeyReused, IdempotencyKeyInUse: as `run_idempotent`.
-    """
-    return (run_idempotent if claim else run_idempotent_unclaimed)(
-        owner=owner_of(request),
-        key=form_key(request),
-        fingerprint=request_fingerprint("POST", request.path, form_params(request)),
-        action=action,
-    )
-
-
-# What a form page answers to a failed action instead of a flash message and a redirect: usually the form again,
-# with the message on it. `error` is the raised error, or None for a stored failure that was replayed.
-FormError = Callable[[str, int, "ApplicationError | None"], HttpResponse]
-
-
-def form_action(
-    request: HttpRequest,
-    action: Callable[[], Outcome],
-    *,
-    back: str,
-    success: str | Callable[[dict[str, Any]], str] | None = None,
-    on_error: FormError | None = None,
-    respond: Callable[[Outcome], HttpResponse] | None = None,
-    failure_back: str | None = None,
-    first_success: Callable[[Outcome], None] | None = None,
-    claim: bool = True,
-) -> HttpResponse:
-    """An HTML form's action, once per idempotency key: the one way every HTML POST runs an idempotent action.
-
-    An error (raised, or stored and replayed) becomes `on_error(message, status, error)` when given (a form page
-    shows the form again with the message), else an error message and a redirect to `back`, the page the form
-    was on, or to `failure_back` for a business failure the action returned or stored (checkout: out of stock
-    goes back to the choice, which says how many lots are left); an error meant for operators is recorded for
-    them (`notify_operators`). Otherwise the success message (`success`, a text or made from the outcome's
-    body, else the body's `message`) is shown and `first_success(outcome)` runs (checkout clears its draft), the
-    first time only, not on a replay; the redirect goes to the outcome's `redirect`, else to `back` — or the
-    response is `respond(outcome)`, for a page that shows what the action made once (a new API token's secret).
-    `claim=False`: the key is not claimed first but written by the action's `finish_early` (`run_idempotent_unclaimed`).
-
-    This is the only caller of `_form_idempotent`: `gpurent/core/tests/test_one_form_helper.py` fails when any
-    other module runs an idempotent form action by itself.
-    """
-    try:
-        outcome = _form_idempotent(request, action, claim=claim)
-    except ApplicationError as error:
-        notify_operators(error)
-        if on_error is not None:
-            return on_error(error.message, error.status, error)
-        messages.error(request, error.message)
-        return redirect(back)
-    if outcome.is_error:
-        if on_error is not None:
-            return on_error(outcome.body["error"]["message"], outcome.status, None)
-        messages.error(request, outcome.body["error"]["message"])
-        return redirect(failure_back or back)
-    message = success(outcome.body) if callable(success) else success or outcome.body.get("message")
-    if not outcome.replayed:
-        if message:
-            messages.success(request, message)
-        if first_success is not None:
-            first_success(outcome)
-    if respond is not None:
-        return respond(outcome)
-    return redirect(outcome.body.get("redirect", back))

@@ -19,7 +19,8 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.idempotency import Outcome
+from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .export import entry_data, entry_document, entry_markdown, journal_document, journal_markdown, run_data

@@ -13,8 +13,9 @@ from ninja import Field, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
-from gpurent.core.idempotency import IdempotencyKeyHeader, api_idempotent, finish_early
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
+from gpurent.core.idempotency import finish_early
+from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 

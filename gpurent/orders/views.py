@@ -25,7 +25,8 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get, gpu_list
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, finish_early, form_action
+from gpurent.core.idempotency import Outcome, finish_early
+from gpurent.core.idempotency_request import form_action
 from gpurent.core.pagination import page_from_request
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save

@@ -14,7 +14,8 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.errors import InvalidRequest
-from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent
+from gpurent.core.idempotency import Outcome
+from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema

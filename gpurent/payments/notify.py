@@ -1,13 +1,19 @@
 """E-mails to a customer about money: a payment credited, a late payment in review, credited or declined.
 
 Queued in the transaction of the change (an outbox row), sent once after commit; one key per payment and event.
+Written in the account's e-mail language, whatever language the process that credits the payment runs in (a chain
+watcher, an operator's back office): the texts are made under that language and the row stores it for the
+worker that renders the template.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
@@ -22,8 +28,14 @@ from .selectors import order_references
 __all__ = ["customer_money_email", "customer_payment_email"]
 
 
-def customer_money_email(*, user: AbstractBaseUser, key: str, subject: str, paragraphs: list[str]) -> None:
-    """Queue one e-mail about the customer's balance (sent once per `key`)."""
+def customer_money_email(*, user: AbstractBaseUser, key: str, texts: Callable[[], tuple[str, list[str]]]) -> None:
+    """Queue one e-mail about the customer's balance (sent once per `key`) in the account's e-mail language.
+
+    `texts` returns the subject and paragraphs; it is called with that language active.
+    """
+    language = getattr(user, "email_language", lambda: settings.LANGUAGE_CODE)()
+    with translation.override(language):
+        subject, paragraphs = texts()
     email_queue(
         key=key,
         to=str(getattr(user, "email", "")),
@@ -34,6 +46,7 @@ def customer_money_email(*, user: AbstractBaseUser, key: str, subject: str, para
             "paragraphs": paragraphs,
             "url": settings.SITE_URL.rstrip("/") + reverse("payments:balance"),
         },
+        language=language,
     )
 
 
@@ -54,6 +67,11 @@ def _what_pays(payment: Payment) -> str:
 
 def customer_payment_email(payment: Payment, event: str) -> None:
     """`payment_credited`, `late_payment_received` (in review), `late_payment_rejected`."""
+    key = f"{event}:{payment.pk}"
+    customer_money_email(user=payment.intent.owner, key=key, texts=lambda: _payment_texts(payment, event))
+
+
+def _payment_texts(payment: Payment, event: str) -> tuple[str, list[str]]:
     intent = payment.intent
     pair = pair_get(intent.asset, intent.network)
     amount = f"{format_units(payment.amount_units, pair)} {pair.label}"
@@ -92,5 +110,4 @@ def customer_payment_email(payment: Payment, event: str) -> None:
             ],
         ),
     }
-    subject, paragraphs = texts[event]
-    customer_money_email(user=intent.owner, key=f"{event}:{payment.pk}", subject=subject, paragraphs=paragraphs)
+    return texts[event]

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.audit import audit_record, snapshot
@@ -192,33 +192,32 @@ def payout_reject(*, payout_id: int, reason: str, actor: AbstractBaseUser | None
 
 def _tell_customer(payout: Payout, event: str) -> None:
     """E-mail the customer, in their language, that the withdrawal was sent (with its reference) or declined."""
-    owner = payout.owner
+    key = f"{event}:{payout.pk}"
+    customer_money_email(user=payout.owner, key=key, texts=lambda: _payout_texts(payout, event))
+
+
+def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
     pair = pair_get(payout.asset, payout.network)
-    with translation.override(getattr(owner, "email_language", lambda: settings.LANGUAGE_CODE)()):
-        values = {
-            "ref": f"payout:{payout.ref}",
-            "amount": usd_text(Usd(payout.amount_cents)),
-            "net": usd_text(Usd(payout.net_cents)),
-            "address": payout.address,
-            "pair": pair.label,
-            "sent": f"{format_units(payout.sent_units or 0, pair)} {pair.asset}",
-            "txid": payout.txid,
-            "reason": payout.reason or "—",
-        }
-        if event == "payout_sent":
-            subject = _("Withdrawal sent: %(net)s") % values
-            paragraphs = [
-                _("We sent %(sent)s (%(net)s: your withdrawal of %(amount)s minus the fee) to %(address)s on %(pair)s.")
-                % values,
-                _("Transaction id: %(txid)s. Reference: %(ref)s.") % values,
-            ]
-        else:
-            subject = _("Withdrawal declined: %(amount)s back on your balance") % values
-            paragraphs = [
-                _("We could not send your withdrawal %(ref)s to %(address)s. Reason: %(reason)s.") % values,
-                _("The whole amount, %(amount)s, is back on your balance.") % values,
-            ]
-        customer_money_email(user=owner, key=f"{event}:{payout.pk}", subject=subject, paragraphs=paragraphs)
+    values = {
+        "ref": f"payout:{payout.ref}",
+        "amount": usd_text(Usd(payout.amount_cents)),
+        "net": usd_text(Usd(payout.net_cents)),
+        "address": payout.address,
+        "pair": pair.label,
+        "sent": f"{format_units(payout.sent_units or 0, pair)} {pair.asset}",
+        "txid": payout.txid,
+        "reason": payout.reason or "—",
+    }
+    if event == "payout_sent":
+        return _("Withdrawal sent: %(net)s") % values, [
+            _("We sent %(sent)s (%(net)s: your withdrawal of %(amount)s minus the fee) to %(address)s on %(pair)s.")
+            % values,
+            _("Transaction id: %(txid)s. Reference: %(ref)s.") % values,
+        ]
+    return _("Withdrawal declined: %(amount)s back on your balance") % values, [
+        _("We could not send your withdrawal %(ref)s to %(address)s. Reason: %(reason)s.") % values,
+        _("The whole amount, %(amount)s, is back on your balance.") % values,
+    ]
 
 
 def _tell_operators(payout: Payout) -> None:

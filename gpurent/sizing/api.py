@@ -21,7 +21,8 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import IdempotencyKeyHeader, Outcome, api_idempotent_known
+from gpurent.core.idempotency import Outcome
+from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent_known
 from gpurent.core.schemas import InputSchema
 
 from .models import SavedEstimate

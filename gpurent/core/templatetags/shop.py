@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from gpurent.core.formats import usd_text
-from gpurent.core.idempotency import FORM_FIELD
+from gpurent.core.idempotency_request import FORM_FIELD
 from gpurent.core.money import Usd
 
 register = template.Library()
