@@ -38,6 +38,7 @@ PART_NAMES = (
     "heldout4",
     "heldout5",
     "heldout6",
+    "heldout7",
 )
 
 

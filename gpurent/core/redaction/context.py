@@ -14,9 +14,10 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
-from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, code_variable, spared
+from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, code_variable, in_arn, spared, words_not_values
 from .placeholders import is_placeholder
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
+from .tool_files import TOOL_FILE_PATTERNS, USERLIST, USERLIST_NEED
 from .vocabulary import ESCAPED_VALUE, KEYWORDS, NAME_SUFFIX, VALUE
 
 __all__ = ["CONTEXT_PATTERNS", "context_spans", "is_placeholder"]
@@ -161,6 +162,7 @@ CONTEXT_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "random",
     ),
     *COMMAND_PATTERNS,
+    *TOOL_FILE_PATTERNS,
     (
         re.compile(
             r"""(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|jwt)\s+)?"""
@@ -243,6 +245,8 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
     if is_placeholder(value) or _FLAG.fullmatch(value):
         return None  # `mysql -u root -p -h db`: the next flag, not a value
     normalized = re.sub(r"[^a-z]", "", key.lower())
+    if normalized == "nopasswd" or (key == "PASSWD" and value == "ALL"):
+        return None  # sudoers' `ALL=(ALL) NOPASSWD:ALL`: a tag that says no password is asked (round 7)
     if normalized.endswith(("signingkey", "fingerprint")):
         return None  # `git config user.signingkey 3AA5C34371567BD2`: a public key's id, not a secret (0213)
     if NAMES_A_SECRET_OBJECT.search(normalized):
@@ -346,7 +350,10 @@ _AUTH_USER = re.compile(r"[A-Za-z0-9_.@-]{1,64}[/:]")
 
 
 # Patterns that cannot match unless the text holds this: skipped, without a scan, when it does not.
-_NEEDS = {VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b")}
+_NEEDS = {
+    VALUE_THEN_NAME: re.compile(r"(?i)(?:\(|\bis|\bwas|=|<-|←)[ \t]*(?:the|my|our)\b"),
+    USERLIST: USERLIST_NEED,
+}
 
 
 def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
@@ -367,7 +374,11 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
                 continue  # a digest, a YAML tag, a table's column name, a field's label (0213)
             if value.isalpha() and value[1:].islower() and _PROSE_AFTER.match(text, span[1]):
                 continue  # "password: at least 12 characters", "password: The password part of …": a sentence
+            if words_not_values(text, *span):
+                continue  # "Using --password via the CLI is insecure": a flag named in a sentence (round 7)
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
+            if key and in_arn(text, match.start("key")):
+                continue  # `arn:aws:secretsmanager:…:secret:prod/db-AbC123`: a resource type in an ARN (round 7)
             if rule == "named" and code_variable(text, *span, key):
                 continue  # `password=auth_password,`: code that names a variable (0240)
             kind = _kind(key, value, default, rule)

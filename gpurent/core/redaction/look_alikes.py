@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "code_variable", "spared"]
+__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "code_variable", "in_arn", "spared", "words_not_values"]
 
 # A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key.
 _DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
@@ -30,6 +30,78 @@ _TYPE_AFTER = re.compile(r"[ \t]*(?:[=|\[<;,)]|\r?\n|\Z)")
 GPU_UUID = re.compile(r"(?:GPU|MIG)-[0-9a-fA-F]{8}-")
 # Helm's `passwordSecret: db-pass`: the name of the Kubernetes Secret that holds the password (normalised name).
 NAMES_A_SECRET_OBJECT = re.compile(r"pass(?:word)?(?:secret|secretname|secretref|ref)$")
+
+
+# An ARN up to a resource type: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:` names a secret, holds none.
+_ARN_BEFORE = re.compile(r"(?i)\barn:aws[\w-]*:[\w-]+:[\w-]*:\d{0,12}:\Z")
+# Words that continue a sentence: after a flag or a name they say the sentence is about it ("Using --password via
+# the CLI is insecure", "pass --token with the header"); no password is one of these (round 7).
+_FUNCTION_WORDS = frozenset(
+    [
+        "via",
+        "with",
+        "without",
+        "from",
+        "into",
+        "onto",
+        "instead",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "if",
+        "when",
+        "then",
+        "than",
+        "as",
+        "at",
+        "by",
+        "for",
+        "in",
+        "on",
+        "of",
+        "to",
+        "not",
+        "only",
+        "also",
+        "here",
+        "there",
+        "this",
+        "that",
+        "which",
+        "who",
+        "flag",
+        "option",
+        "argument",
+        "parameter",
+        "switch",
+    ]
+)
+# An SSH public key's type, before its base64 body: "clave pública SSH: ssh-ed25519 AAAA…" (round 7).
+_KEY_TYPE = re.compile(
+    r"(?:sk-)?(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d{3})(?:@openssh\.com|-cert-v01@openssh\.com)?"
+)
+
+_ADDRESS = re.compile(r"[0-9a-fA-F]{40}")
+
+
+def in_arn(text: str, key_start: int) -> bool:
+    """Whether the name at `key_start` is a resource type inside an ARN (`…:secret:NAME`), not a setting."""
+    return _ARN_BEFORE.search(text, max(0, key_start - 120), key_start) is not None
+
+
+def words_not_values(text: str, start: int, end: int) -> bool:
+    """Whether the value at text[start:end] is a word that continues a sentence, after a space."""
+    return start > 0 and text[start - 1] in " \t" and text[start:end].lower() in _FUNCTION_WORDS
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -60,6 +132,10 @@ def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
     typed = _TYPE_BEFORE.search(text, max(0, start - 4), start) and _TYPE_AFTER.match(text, end)
     if typed and _TYPE_NAME.fullmatch(value):
         return True  # `db_password: SecretStr`: a type annotation
+    if text[max(0, start - 2) : start].lower() == "0x" and _ADDRESS.fullmatch(value):
+        return True  # "the token contract is 0x…" (40 hex digits): an Ethereum address, public (round 7)
+    if _KEY_TYPE.fullmatch(value):
+        return True  # `ssh-ed25519 AAAA…`: the type of a public key, its body follows
     if table_row and _TABLE_HEADER.match(text, end):
         return True  # `| password | status |` above `|---|`: the header names the columns
     return value.endswith(":") and value[:-1].isalpha()  # "login: ada / password: …": the next field's label

@@ -93,8 +93,15 @@ def _is_path(value: str) -> bool:
 _SCP_TARGET = re.compile(r"[\w.-]+@[\w-]+(?:\.[\w-]+)+:\S*")
 
 
+# A value that is itself an assignment: "(DB_PASSWORD=...)" in a sentence that names the setting (round 7).
+_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]{0,60}=(?P<rhs>.+)")
+
+
 def is_placeholder(value: str) -> bool:
     """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
+    assignment = _ASSIGNMENT.fullmatch(value)
+    if assignment is not None and is_placeholder(assignment.group("rhs")):
+        return True
     lowered = value.lower()
     if lowered in _PLACEHOLDER_WORDS or _is_path(value) or lowered.startswith(_ELSEWHERE):
         return True

@@ -55,6 +55,21 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "prose",
     ),
+    # a relative clause between the name and its verb, which has a verb of its own: "the api key I was migrating from
+    # was …", "the token we had before is …": a generated-looking value, not past a transaction or address (round 7)
+    (
+        re.compile(
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}"""
+            # the clause has a subject of its own ("the secret to fast training is …" has none: a figure of speech)
+            r"""(?:[ \t]+(?!(?:tx|txid|transaction|transfer|contract|address|hash|id)\b)[\w.@&#'’-]{1,20}){0,3}?"""
+            r"""[ \t]+(?:I|we|you|they|he|she|tôi|em|mình)"""
+            r"""(?:,?[ \t]+(?!(?:tx|txid|transaction|transfer|contract|address|hash|id)\b)[\w.@&#'’-]{1,20}){1,6}?,?"""
+            r"""[ \t]+(?:is|was|es|era|fue|là)[ \t]+(?:0x)?(?P<q>["'`]?)(?P<prose>[A-Za-z0-9_+/=-]{16,2000})(?P=q)"""
+            r"""[.,;:)!]?(?=\s|$)"""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
     # "metamask private key 9ba5…", "access key noYx…": no verb, so only a value that looks random counts
     (
         re.compile(
@@ -72,7 +87,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
             # not past an address named in between: "özel anahtarı paylaşmıyorum, sadece adres: …" (round 6)
             r"""(?:,?[ \t]+(?!(?:address|adres|adresi|dirección|direccion|địa|public|pubkey)\b)"""
             r"""[\w.@()'’#-]{1,20}){0,10}?"""
-            r"""[ \t]*:[ \t]*(?:0x)?"""
+            # or an arrow: "contraseña de la base de datos → …" (round 7)
+            r"""[ \t]*(?::|->|→|=>)[ \t]*(?:0x)?"""
             r"""(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;)!]?(?=\s|$)"""
         ),
         Kind.SECRET,

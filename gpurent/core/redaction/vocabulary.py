@@ -41,12 +41,15 @@ FOREIGN_WORDS = (
 # Words that introduce a secret in a sentence: "my private key is …", "the password was …".
 PROSE_WORDS = (
     r"password|passphrase|passwd|pass ?code|private[ _-]?key|priv ?key|secret[ _-]?key|api[ _-]?key|api[ _-]?token"
-    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret|pw|" + FOREIGN_WORDS
+    # "the secret to fast training is …", "the secret behind the speedup is …": a figure of speech (round 7)
+    r"|access[ _-]?(?:key|token)|auth[ _-]?token|token|secret(?![ \t]+(?:to|behind)\b)|pw|" + FOREIGN_WORDS
 )
 # "password manager (1Password)", "password reset link …": the word names something else, not the password.
 NAMES_SOMETHING_ELSE = (
     r"(?![ \t]+(?:manager|managers|reset|policy|field|hash|hashes|length|prompt|rotation|expiry|expiration|generator"
-    r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting)\b)"
+    r"|strength|change|requirements?|rules?|limit|count|usage|type|format|file|path|id|name|env|variable|setting"
+    # a public key, in the shop's languages: "clave pública SSH: ssh-ed25519 …" (round 7)
+    r"|public|pub|p[úu]blica|c[ôo]ng[ \t]+khai|açık)\b)"
 )
 # A bare "key" that names a secret: not a public key, nor one that names a row, a cache entry or an object ("public key:
 # …", "cache key: …", "S3 key: …"); fixed-width look-behinds, checked only where "key" is, keep the pattern fast.

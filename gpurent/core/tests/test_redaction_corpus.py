@@ -29,14 +29,19 @@ FLOORS = {
     "heldout3": (0.99, 0.01),
     # measured once after round 4 (99.7 %, 2.4 %), then again after round 5's narrowing (0213), which was written
     # without its texts: 99.3 % recall, 1.6 % false positives (4 of 251); the second figure is not independent;
-    # printed a third time by round 6's measurement (0240): 99.3 %, 1.2 % (3 of 251)
-    "heldout4": (0.99, 0.02),
+    # printed a third time by round 6's measurement (0240): 99.3 %, 1.2 % (3 of 251); a fourth by round 7's (0241):
+    # 99.3 %, 0 %
+    "heldout4": (0.99, 0.01),
     # measured once after round 5 (0213): 92.0 % recall (138 of 150), 0.8 % false positives (3 of 358); round 6
     # declared it consumed and fixed its misses by families (0240): 100 % and 0 % since, no longer independent
     "heldout5": (0.99, 0.01),
     # measured once, after round 6's patterns were final (0240): 97.0 % recall (350 of 361), 2.6 % false positives
-    # (13 of 504); neither meets the target; floors one text below the measurement
-    "heldout6": (0.966, 0.028),
+    # (13 of 504); round 7 declared it consumed and fixed its misses and false positives by families (0241): 100 % and
+    # 0 % since, no longer independent
+    "heldout6": (0.99, 0.01),
+    # measured once, after round 7's patterns were final (0241): 98.3 % recall (350 of 356), 0.0 % false positives (0
+    # of 500); floors one text below the measurement (349 of 356, 1 of 500)
+    "heldout7": (0.980, 0.002),
 }
 
 

@@ -378,6 +378,16 @@ SAMPLES: list[tuple[Kind, str, str]] = [
         "DB_PASSWORD={s}",
         "my_secret_pw",
     ),  # a `.env` line, not code: the round-6 variable rule spares code only
+    # round 7 (0241): tools' files and scripts, a relative clause, an arrow after words
+    (Kind.PASSWORD, 'spawn ssh ada@gpu-7\nexpect -re "assword:" {{ send -- "{s}\\r" }}', pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "child.expect('Passphrase for key:')\nchild.sendline('{s}')", pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, 'pgbouncer auth_file:\n"ada" "{s}"\n"ops" ""', pick(_ALNUM, 12) + "7"),
+    (Kind.PASSWORD, "poetry config http-basic.private-pypi ada {s}", pick(_ALNUM, 20)),
+    (Kind.PASSWORD, "composer config -g gitlab-token.git.acme.dev {s}", pick(_ALNUM, 20)),
+    (Kind.SECRET, "export VAULT_SECRET_ID={s}", _FAKES.uuid()),
+    (Kind.SECRET, "vault write auth/approle/login role_id=ml-ci \\\n  secret_id={s}", _FAKES.uuid()),
+    (Kind.SECRET, "the token we used before the migration was {s}, is it still valid?", pick(_ALNUM, 32)),
+    (Kind.PASSWORD, "password for the staging db -> {s} (user app)", pick(_ALNUM, 12) + "7"),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -465,6 +475,20 @@ def test_a_token_wrapped_across_lines_goes_whole(template, secret):
         "password = self.keyring.get_password(url, username)",
         'raise ConfigError("Password should be latin-1 encodable.")',
         "password = password[:32]",
+        # round 7 (0241): each family of held-out 6's false positives, in other words
+        "arn:aws:secretsmanager:us-east-1:210987654321:secret:ml/db-Ab12Cd — access denied for the task role",
+        "Passing --token via the environment is safer than --token on the command line",
+        "I keep the key in .env (OPENAI_API_KEY=...) and in the vault (HF_TOKEN=<yours>)",
+        "deploy ALL=(ALL) NOPASSWD:ALL\n%ml ALL=(root) NOPASSWD: /usr/bin/nvidia-smi",
+        "Mi clave pública: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7x9Lk2 ana@casa",
+        "public key: ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY ada@lab",
+        "the secret behind the speedup is FlashAttention-3 on H100",
+        "the api key I was given last week was revoked, how do I get one?",
+        'spawn ssh ada@gpu-7\nexpect "password:"\nsend "$env(GPU_PW)\\r"',
+        'pgbouncer logs: "app" "login failed" for 3 clients',
+        "composer config --global http-basic.repo.acme.dev ada $COMPOSER_PASSWORD",
+        "vault write auth/approle/role/ml secret_id_ttl=10m token_ttl=20m",
+        "the token contract we deployed is 0x" + "ab12" * 10,
     ],
 )
 def test_look_alikes_stay(text):

@@ -11,7 +11,10 @@
 - **heldout5**: `heldout5/*.jsonl`, negative-heavy (about 150 texts with secrets, 350 clean look-alikes), written in
   round 5 by another engineer who did not read the patterns nor run the redactor on it, never tuned on.
 - **heldout6**: `heldout6/*.jsonl`, written in round 6 by another engineer who did not read the patterns nor run the
-  redactor on it; measured once after round 6's patterns were final (0240), never tuned on.
+  redactor on it; measured once after round 6's patterns were final (0240); round 7 declared it consumed and fixed
+  its misses and false positives by families (0241), so it is no longer an independent measure.
+- **heldout7**: `heldout7/*.jsonl`, written in round 7 by another engineer who did not read the patterns nor run the
+  redactor on it (0285); measured once after round 7's patterns were final (0241), never tuned on.
 - **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 - **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
@@ -46,6 +49,7 @@ PARTS = (
     "heldout4",
     "heldout5",
     "heldout6",
+    "heldout7",
 )
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
