@@ -113,7 +113,7 @@ def test_an_api_order_retried_while_the_first_is_placing_gets_409_then_the_repla
     user = django_user_model.objects.create_user(
         "r@example.com", "long enough passphrase", first_name="R", last_name="T"
     )
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
+    auth: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
 
     def send() -> Any:
         return Client().post("/api/v1/orders", ORDER, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k", **auth)
@@ -159,7 +159,7 @@ def test_an_estimate_retried_while_the_first_is_saving_gets_409_then_the_replay(
     user = django_user_model.objects.create_user(
         "e@example.com", "long enough passphrase", first_name="E", last_name="T"
     )
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
+    auth: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
 
     def send() -> Any:
         return Client().post(

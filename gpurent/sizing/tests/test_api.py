@@ -169,7 +169,8 @@ def test_create_estimate_is_one_transaction_of_two_inserts(client, demo_catalog,
         first_insert = next(i for i, sql in enumerate(statements) if sql.startswith(writes[0]))
         assert statements[first_insert - 2] == "BEGIN", statements
         lock = statements[first_insert - 1]
-        assert lock.startswith("SELECT pg_try_advisory_xact_lock(") and lock.endswith(unflushed), statements
+        assert lock.startswith("SELECT pg_try_advisory_xact_lock("), statements
+        assert lock.endswith(unflushed), statements
     assert len([sql for sql in statements if unflushed not in sql]) <= 6, statements
 
 
