@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Field, QuerySet
@@ -44,17 +44,16 @@ def api_token_for_secret(secret: str) -> ApiToken | None:
 @functools.cache
 def _token_lookup() -> tuple[str, list[Field[Any, Any]], list[Field[Any, Any]]]:
     """The lookup's SQL and the fields of its columns, made once from the models' metadata."""
-    token_fields = [ApiToken._meta.get_field(name) for name in ("id", "last_used_at")]
+    token_fields = [cast("Field[Any, Any]", ApiToken._meta.get_field(name)) for name in ("id", "last_used_at")]
     user_fields = list(User._meta.concrete_fields)
     quote = connection.ops.quote_name
     columns = [f"t.{quote(field.column)}" for field in token_fields] + [
         f"u.{quote(field.column)}" for field in user_fields
     ]
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {quote(ApiToken._meta.db_table)} t"
-        f" JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = t.{quote('user_id')}"
-        f" WHERE t.{quote('digest')} = %s AND t.{quote('revoked_at')} IS NULL AND u.{quote('is_active')}"
-    )
+    tokens, users, user_id = quote(ApiToken._meta.db_table), quote(User._meta.db_table), quote("user_id")
+    where = f"t.{quote('digest')} = %s AND t.{quote('revoked_at')} IS NULL AND u.{quote('is_active')}"
+    # Names only, from the models' metadata, quoted; the digest is a parameter.
+    sql = f"SELECT {', '.join(columns)} FROM {tokens} t JOIN {users} u ON u.id = t.{user_id} WHERE {where}"  # noqa: S608
     return sql, token_fields, user_fields
 
 
@@ -73,7 +72,7 @@ def _instance(model: type[Any], fields: Sequence[Field[Any, Any]], values: Seque
 def _converters(field: Field[Any, Any]) -> tuple[Any, list[Callable[..., Any]]]:
     """`field`'s column expression and the converters a queryset applies to its values (backend's, then field's)."""
     column = field.get_col(field.model._meta.db_table)
-    return column, [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+    return column, [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
 
 
 def ssh_key_list(*, user: User) -> QuerySet[SshKey]:

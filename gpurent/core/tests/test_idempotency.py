@@ -270,7 +270,8 @@ def test_fingerprint_remembers_clean_values_only_and_still_redacts_a_repeated_se
     # The clean slug was scanned once; the secret every time, and it is nowhere in the remembered set.
     assert scans.count("a100-80gb") == 1
     assert scans.count("DB_PASSWORD=abc123!xyz") == 2
-    assert redaction._KNOWN_CLEAN == {"a100-80gb"}
+    clean = redaction._KNOWN_CLEAN
+    assert clean == {"a100-80gb"}
     assert first == request_fingerprint("post", "/x/", {"notes": "DB_PASSWORD=other-pass9", "gpu": "a100-80gb"})
 
 
