@@ -1,17 +1,26 @@
 """Every list a customer grows is one keyset page: the API answers `limit` rows (50 by default) and a `next` cursor
 that leads to the rest, each row once; the HTML page shows a page and an "Older" link to the rest (issue 16).
+An order's and a top-up's payment instructions are capped instead (decision 0310).
 Ledger lines, orders, top-ups and withdrawals have their own tests (gpurent/core/tests/test_pagination.py,
 test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs."""
 
 import html
 import re
+from datetime import timedelta
+from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.accounts.services import api_token_create
+from gpurent.core.money import Usd
 from gpurent.guides.models import QuoteRequest
 from gpurent.journal.models import JournalEntry
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.errors import IntentLimitReached
+from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
+from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
 from gpurent.sizing.models import SavedEstimate
 from gpurent.support.models import SupportRequest
 
@@ -84,3 +93,37 @@ def test_the_list_is_a_page_and_older_links_lead_to_the_rest_once(client, django
     rest_shown = [text for text in texts if text in older]
     assert len(rest_shown) == ROWS - 50
     assert set(shown).isdisjoint(rest_shown)
+
+
+def test_an_orders_and_a_top_ups_payment_instructions_stay_few_however_often_asked(client, django_user_model, gpu):
+    """Not a page but a cap (decision 0310): an order or a top-up has at most `PAYMENTS_MAX_INTENTS` intents,
+    so its `intents` list, in the API and on its page, stays that short whatever the customer asks."""
+    ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
+    ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
+    user = django_user_model.objects.create_user("i@example.com", "passphrase 12", first_name="I", last_name="N")
+    order = order_place(
+        owner=user, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=Contact("I", "N", "i@x.co")
+    )
+    deposit = deposit_create(owner=user, amount=Usd(2_500))
+    issues = [
+        lambda: intent_issue_for_order(order=order, owner=user, asset="USDT", network="tron"),
+        lambda: intent_issue_for_deposit(deposit=deposit, owner=user, asset="USDT", network="tron"),
+    ]
+    refused = 0
+    for _ in range(ROWS):
+        for issue in issues:
+            try:
+                issue()
+            except IntentLimitReached:
+                refused += 1
+            # Time passes: the quotes shown so far have expired, so only the cap in all refuses.
+            PaymentIntent.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert refused == 2 * (ROWS - 10)
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t')[1]}"}
+    assert len(client.get(f"/api/v1/orders/{order.ref}", **auth).json()["intents"]) == 10
+    assert [len(item["intents"]) for item in client.get("/api/v1/orders", **auth).json()["items"]] == [10]
+    assert len(client.get(f"/api/v1/deposits/{deposit.ref}", **auth).json()["intents"]) == 10
+    assert [len(item["intents"]) for item in client.get("/api/v1/deposits", **auth).json()["items"]] == [10]
+    client.force_login(user)
+    for page in (reverse("orders:rental", args=[order.ref]), reverse("payments:deposit", args=[deposit.ref])):
+        assert client.get(page).content.decode().count('data-testid="intent"') == 10

@@ -356,6 +356,11 @@ ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUN
 # order's lots while an operator verifies it (DESIGN §5).
 PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
+# How many payment instructions one order or top-up may have: open at once (awaiting payment, before expiry;
+# more answer `too_many_open_intents`), and in all (more answer `intent_limit_reached`). Each open one holds a
+# receiving address, and an order's and a top-up's answers list all of them (docs/decisions/0310).
+PAYMENTS_MAX_OPEN_INTENTS = int(os.environ.get("PAYMENTS_MAX_OPEN_INTENTS", "3"))
+PAYMENTS_MAX_INTENTS = int(os.environ.get("PAYMENTS_MAX_INTENTS", "10"))
 # Withdrawals (gpurent/payments/payouts.py): the smallest amount a customer may withdraw and the flat fee kept
 # from it, in USD cents (the customer receives the amount minus the fee).
 PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))

@@ -100,7 +100,11 @@ def _prepared(outcome: Outcome) -> Status:
 def order_intent_create(
     request: HttpRequest, ref: str, payload: PairIn, idempotency_key: IdempotencyKeyHeader
 ) -> Status:
-    """A new intent for what the order still needs, at the current rate. Earlier intents stay as they were."""
+    """A new intent for what the order still needs, at the current rate. Earlier intents stay as they were.
+    An order has at most 3 open intents at once (awaiting payment, before `expires_at`): one more answers 409
+    `too_many_open_intents` (use one of them, or ask again once one has expired); and at most 10 in all: one
+    more answers 409 `intent_limit_reached` (pay one of them, or top up and pay from the balance). Neither
+    refusal is stored with the `Idempotency-Key`. Both limits are shop settings; these are the defaults."""
     user = _user(request)
     order = order_get_for(user, ref)
 
@@ -181,6 +185,9 @@ def deposit_read(request: HttpRequest, ref: str) -> dict[str, Any]:
 def deposit_intent_create(
     request: HttpRequest, ref: str, payload: PairIn, idempotency_key: IdempotencyKeyHeader
 ) -> Status:
+    """A new intent for the top-up's amount, at the current rate. Earlier intents stay as they were. The same
+    limits as an order's instructions: 409 `too_many_open_intents` past 3 open at once, 409
+    `intent_limit_reached` past 10 in all (start a new top-up); neither is stored with the `Idempotency-Key`."""
     user = _user(request)
     deposit = deposit_get_for(user, ref)
 

@@ -8,6 +8,7 @@ from .errors_crypto import InvalidAddress, NoReceivingAddress, RateUnavailable, 
 
 __all__ = [
     "IntentClosed",
+    "IntentLimitReached",
     "InvalidAddress",
     "NoReceivingAddress",
     "NothingToPay",
@@ -15,6 +16,7 @@ __all__ = [
     "PayoutBelowMinimum",
     "PayoutNotPending",
     "RateUnavailable",
+    "TooManyOpenIntents",
     "UnsupportedPair",
     "WebhookMalformed",
     "WebhookRefused",
@@ -26,6 +28,28 @@ class NothingToPay(ApplicationError):
     status = 409
     replayable = False
     default_message = _("There is nothing to pay here.")
+
+
+class TooManyOpenIntents(ApplicationError):
+    """The order or top-up already has `PAYMENTS_MAX_OPEN_INTENTS` instructions open (awaiting payment, before
+    expiry). Not stored with the idempotency key: once one expires, the same request may succeed."""
+
+    code = "too_many_open_intents"
+    status = 409
+    replayable = False
+    default_message = _(
+        "The payment instructions shown here are still open. Use one of them, or wait until one expires and "
+        "ask for new ones."
+    )
+
+
+class IntentLimitReached(ApplicationError):
+    """The order or top-up already has `PAYMENTS_MAX_INTENTS` instructions in all (open or not)."""
+
+    code = "intent_limit_reached"
+    status = 409
+    replayable = False
+    default_message = _("No more payment instructions can be given here.")
 
 
 class IntentClosed(ApplicationError):

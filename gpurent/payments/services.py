@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,7 +35,7 @@ from gpurent.orders.services import order_extend_reservation, order_lock_keys, o
 
 from .assets import Pair, format_units, pair_get, quote_units
 from .btcpay import BTCPAY, btcpay_routes
-from .errors import NothingToPay
+from .errors import IntentLimitReached, NothingToPay, TooManyOpenIntents
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
 from .receiving import Allocation, address_allocate
@@ -88,6 +88,34 @@ def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
     return pair, current_rate(pair.asset, now=now)
 
 
+def _intent_limits_check(intents: QuerySet[PaymentIntent], *, now: datetime, what: str) -> None:
+    """Refuse new instructions past `PAYMENTS_MAX_OPEN_INTENTS` open ones or `PAYMENTS_MAX_INTENTS` in all
+    (decision 0310). Called with the order's or the top-up's row locked, so concurrent requests count in turn.
+
+    Raises:
+        TooManyOpenIntents, IntentLimitReached: nothing is written.
+    """
+    live = Q(status=IntentStatus.AWAITING_PAYMENT, expires_at__gt=now)
+    counts = intents.aggregate(total=Count("pk"), open=Count("pk", filter=live))
+    if counts["open"] >= settings.PAYMENTS_MAX_OPEN_INTENTS:
+        raise TooManyOpenIntents()
+    if counts["total"] >= settings.PAYMENTS_MAX_INTENTS:
+        if what == "order":
+            raise IntentLimitReached(
+                _(
+                    "This order already has as many payment instructions as we give for one order. Pay one of "
+                    "those shown (you can report a payment on an expired one too), or top up your balance and pay "
+                    "the order from it."
+                )
+            )
+        raise IntentLimitReached(
+            _(
+                "This top-up already has as many payment instructions as we give for one top-up. Pay one of "
+                "those shown (you can report a payment on an expired one too), or start a new top-up."
+            )
+        )
+
+
 def _intent_issue(
     *,
     owner: AbstractBaseUser,
@@ -127,13 +155,15 @@ def intent_issue_for_order(
 ) -> PaymentIntent:
     """Payment instructions for what the order still needs: its total minus the balance already there.
 
-    Each call makes a new intent at the current rate ("new instructions"); earlier ones stay as they were.
+    Each call makes a new intent at the current rate ("new instructions"); earlier ones stay as they were. An
+    order has at most `PAYMENTS_MAX_OPEN_INTENTS` open intents at once and `PAYMENTS_MAX_INTENTS` in all.
     On a network routed through BTCPay Server the intent has no address yet: once the caller's transaction has
     committed, `processor.intent_prepare` creates its invoice (no lock is held during that HTTP call).
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.
         NothingToPay: the order is not awaiting payment, or the balance already covers it.
+        TooManyOpenIntents, IntentLimitReached: the order has as many intents as it may (nothing is written).
     """
     now = now or timezone.now()
     pair, rate = _quote(asset, network, now)
@@ -147,6 +177,7 @@ def intent_issue_for_order(
         due = locked.total - share
         if due.cents <= 0:
             raise NothingToPay(_("Your balance already covers this order: pay it from the balance."))
+        _intent_limits_check(PaymentIntent.objects.filter(order_id=locked.pk), now=now, what="order")
         return _intent_issue(
             owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now, share=share
         )
@@ -155,11 +186,12 @@ def intent_issue_for_order(
 def intent_issue_for_deposit(
     *, deposit: Deposit, owner: AbstractBaseUser, asset: str, network: str, now: datetime | None = None
 ) -> PaymentIntent:
-    """Payment instructions for a top-up (BTCPay-routed networks: see `intent_issue_for_order`).
+    """Payment instructions for a top-up (BTCPay-routed networks and limits: see `intent_issue_for_order`).
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.
         NothingToPay: the top-up was already credited or cancelled.
+        TooManyOpenIntents, IntentLimitReached: the top-up has as many intents as it may (nothing is written).
     """
     now = now or timezone.now()
     pair, rate = _quote(asset, network, now)
@@ -168,6 +200,7 @@ def intent_issue_for_deposit(
         locked = Deposit.objects.get(pk=deposit.pk)
         if locked.status != DepositStatus.PENDING or locked.requested_cents is None:
             raise NothingToPay(_("This top-up is not waiting for a payment."))
+        _intent_limits_check(PaymentIntent.objects.filter(deposit_id=locked.pk), now=now, what="top-up")
         usd = Usd(locked.requested_cents)
         return _intent_issue(owner=owner, usd=usd, pair=pair, rate=rate, order=None, deposit=locked, now=now)
 
