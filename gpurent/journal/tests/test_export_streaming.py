@@ -89,9 +89,7 @@ def downloads(client, user):
     ]
 
 
-def test_a_journal_of_several_pages_is_streamed_a_page_at_a_time_into_the_same_document(
-    client, user, estimate, order
-):
+def test_a_journal_of_several_pages_is_streamed_a_page_at_a_time_into_the_same_document(client, user, estimate, order):
     journal(user, estimate, order, ENTRIES)
     for json_response, ensure_ascii, md_response in downloads(client, user):
         body, sql = drain(json_response)
