@@ -43,3 +43,16 @@ def test_api_token_create_past_the_live_limit_is_refused_until_one_is_revoked(us
     # A revoked token no longer counts: the account may have many revoked rows and two that work.
     assert api_token_create(user=user, name="third")[0].name == "third"
     assert ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() == 2
+
+
+def test_the_refusal_is_written_in_the_customers_language(user, settings):
+    from django.utils import translation
+
+    settings.ACCOUNTS_MAX_SSH_KEYS = 0
+    settings.ACCOUNTS_MAX_LIVE_API_TOKENS = 0
+    with translation.override("es"), pytest.raises(TooManySshKeys) as keys:
+        ssh_key_add(user=user, name="laptop", public_key=public_key("a"))
+    with translation.override("vi"), pytest.raises(TooManyApiTokens) as tokens:
+        api_token_create(user=user, name="ci")
+    assert keys.value.message.startswith("Su cuenta tiene 0 claves SSH")
+    assert tokens.value.message.startswith("Tài khoản của bạn đã có 0 token API")
