@@ -57,7 +57,7 @@ def test_a_burst_of_ssh_keys_from_one_account_adds_exactly_the_limit(server, cus
 
 def test_a_burst_of_api_tokens_for_one_account_makes_exactly_the_limit(server, customer):
     body = json.dumps({"email": customer.email, "password": PASSWORD, "name": "burst"}).encode()
-    requests = [("/api/v1/auth/tokens", body, {}) for _ in range(BURST)]
+    requests: list[tuple[str, bytes, dict[str, str]]] = [("/api/v1/auth/tokens", body, {}) for _ in range(BURST)]
 
     answers = Counter((status, code) for status, code, _ in post_all(server, requests, socket_timeout=600))
 
