@@ -21,6 +21,7 @@ from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.durability import commit_unflushed
 from gpurent.core.emails import email_enqueue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.idempotency import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
@@ -190,9 +191,10 @@ def _unpaid_limit_check(owner_id: int) -> None:
     The owner's user row is locked first (held to COMMIT), so two placements of one account at once count one
     after the other and the second sees the first's order: the limit cannot be overrun by a burst. Only this
     account's placements wait on it (support and e-mail changes lock the same row for their own per-account
-    limits, never together with an order or money lock).
+    limits, never together with an order or money lock). In an idempotent request the same statement locks its
+    key: a retry while the first placement runs answers 409 instead of waiting here (decision 0295).
     """
-    get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True).first()
+    lock_row_with_running_key(get_user_model(), owner_id)
     limit = settings.ORDERS_MAX_UNPAID_PER_ACCOUNT
     # Counted up to the limit only (`COUNT(*)` over a `LIMIT` subquery): the cost stays bounded however many
     # orders await payment where the limit is set high.
