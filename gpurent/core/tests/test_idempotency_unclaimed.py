@@ -5,7 +5,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gpurent.core.errors import IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
-from gpurent.core.idempotency import Outcome, finish_early, lock_row_with_running_key, run_idempotent_unclaimed
+from gpurent.core.idempotency import (
+    Outcome,
+    finish_early,
+    lock_row_with_running_key,
+    run_idempotent_known,
+    run_idempotent_unclaimed,
+)
 from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
 from gpurent.core.tests.test_idempotency import InsufficientFunds, NewError
 from tests.test_idempotency_key_in_use import retry_while_the_first_runs
@@ -125,3 +131,29 @@ def test_lock_row_with_running_key_outside_an_idempotent_request_locks_only_the_
         lock_row_with_running_key(AuditLogEntry, row.pk)
     assert [query["sql"] for query in captured.captured_queries if "advisory" in query["sql"]] == []
     assert len(captured.captured_queries) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the key's lock is PostgreSQL's (decision 0295)")
+@pytest.mark.parametrize("path", ["unclaimed", "known"])
+def test_a_key_already_stored_is_replayed_even_while_another_retry_holds_its_lock(path):
+    """Decision 0295: a refused key lock means another request with the key is in its transaction; if the key is
+    already stored, that is a retry, not the first request, and this one is replayed, not refused."""
+    calls: list[int] = []
+
+    def send():
+        if path == "unclaimed":
+            return run_idempotent_unclaimed(owner="user:1", key="k", fingerprint="f", action=effect(calls))
+        return run_idempotent_known(
+            owner="user:1", key="k", fingerprint="f", outcome=Outcome(201, {"id": 1}), write=lambda: calls.append(1)
+        )
+
+    stored = send()
+    held, third, without_waiting = retry_while_the_first_runs(send, send, before=KEY_INSERT)
+    assert without_waiting
+    assert held.replayed
+    assert third.replayed
+    assert third.body == held.body == stored.body
+    # The held retry ran the order-like action before its key's INSERT failed; the refused one ran it too, before
+    # `finish_early` found the lock taken. A known outcome's write runs only after the key is locked and inserted.
+    assert calls == ([1, 1, 1] if path == "unclaimed" else [1])
