@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.conf import settings as dj_settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -56,7 +57,13 @@ from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_cancel, order_place
 from gpurent.payments.assets import pair_get
-from gpurent.payments.errors import IntentClosed, NothingToPay, PaymentAlreadyCredited
+from gpurent.payments.errors import (
+    IntentClosed,
+    IntentLimitReached,
+    NothingToPay,
+    PaymentAlreadyCredited,
+    TooManyOpenIntents,
+)
 from gpurent.payments.models import (
     Deposit,
     DepositStatus,
@@ -251,19 +258,49 @@ class PaymentsMachine(RuleBasedStateMachine):
         assert self._balance(customer) == before  # asking for a top-up adds nothing
         return deposit.pk
 
+    def _intents_of(self, *, order_pk: int | None = None, deposit_pk: int | None = None) -> tuple[int, int]:
+        """How many intents of the order or top-up are open (awaiting payment, before expiry), and in all."""
+        mine = [
+            model
+            for model in self.intent_models.values()
+            if (order_pk is not None and model.order_pk == order_pk)
+            or (deposit_pk is not None and model.deposit_pk == deposit_pk)
+        ]
+        now = timezone.now()
+        live = sum(1 for model in mine if model.status == IntentStatus.AWAITING_PAYMENT and model.expires_at > now)
+        return live, len(mine)
+
+    def _refused(self, refused: Exception, live: int, count: int) -> Any:
+        """The limits of decision 0310: open ones are counted first, then all of them."""
+        event(f"intent refused: {type(refused).__name__}")
+        if isinstance(refused, TooManyOpenIntents):
+            assert live >= dj_settings.PAYMENTS_MAX_OPEN_INTENTS
+        else:
+            assert live < dj_settings.PAYMENTS_MAX_OPEN_INTENTS
+            assert count >= dj_settings.PAYMENTS_MAX_INTENTS
+        return multiple()
+
+    def _allowed(self, live: int, count: int) -> None:
+        assert live < dj_settings.PAYMENTS_MAX_OPEN_INTENTS
+        assert count < dj_settings.PAYMENTS_MAX_INTENTS
+
     @rule(target=intents, order_pk=orders, pair=st.sampled_from(PAIRS))
     def issue_for_order(self, order_pk: int, pair: tuple[str, str]) -> Any:
         order = Order.objects.get(pk=order_pk)
         customer = self._customer_of(order.owner_id)
         share = max(0, min(self._spendable(customer, order_pk), order.total_cents))
         due = order.total_cents - share
+        live, count = self._intents_of(order_pk=order_pk)
         try:
             intent = intent_issue_for_order(order=order, owner=self.customers[customer], asset=pair[0], network=pair[1])
         except NothingToPay:
             event("intent for order: nothing to pay")
             assert order.payment_status != PaymentStatus.AWAITING_PAYMENT or due <= 0
             return multiple()
+        except (TooManyOpenIntents, IntentLimitReached) as refused:
+            return self._refused(refused, live, count)
         assert order.payment_status == PaymentStatus.AWAITING_PAYMENT
+        self._allowed(live, count)
         assert intent.usd_cents == due > 0
         assert intent.balance_share_cents == share
         return self._remember(intent, customer)
@@ -272,6 +309,7 @@ class PaymentsMachine(RuleBasedStateMachine):
     def issue_for_deposit(self, deposit_pk: int, pair: tuple[str, str]) -> Any:
         deposit = Deposit.objects.get(pk=deposit_pk)
         customer = self._customer_of(deposit.owner_id)
+        live, count = self._intents_of(deposit_pk=deposit_pk)
         try:
             intent = intent_issue_for_deposit(
                 deposit=deposit, owner=self.customers[customer], asset=pair[0], network=pair[1]
@@ -280,7 +318,10 @@ class PaymentsMachine(RuleBasedStateMachine):
             event("intent for top-up: nothing to pay")
             assert deposit.status != DepositStatus.PENDING
             return multiple()
+        except (TooManyOpenIntents, IntentLimitReached) as refused:
+            return self._refused(refused, live, count)
         assert deposit.status == DepositStatus.PENDING
+        self._allowed(live, count)
         assert intent.usd_cents == deposit.requested_cents
         return self._remember(intent, customer)
 
