@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
+from functools import cache, partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -192,13 +192,34 @@ def _unpaid_limit_check(owner_id: int) -> None:
     account's placements wait on it (support and e-mail changes lock the same row for their own per-account
     limits, never together with an order or money lock).
     """
-    get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True).first()
+    lock, count = _unpaid_limit_sql(connection.vendor)
     limit = settings.ORDERS_MAX_UNPAID_PER_ACCOUNT
-    # Counted up to the limit only (`COUNT(*)` over a `LIMIT` subquery): the cost stays bounded however many
-    # orders await payment where the limit is set high.
-    unpaid = Order.objects.filter(owner_id=owner_id, payment_status=PaymentStatus.AWAITING_PAYMENT)[:limit].count()
+    with connection.cursor() as cursor:
+        # Two statements, never one: the count must see the orders committed by the placement this lock waited
+        # for, and on PostgreSQL a statement sees only what had committed when it started.
+        cursor.execute(lock, [owner_id])
+        cursor.execute(count, [owner_id, PaymentStatus.AWAITING_PAYMENT.value, limit])
+        (unpaid,) = cursor.fetchone()
     if unpaid >= limit:
         raise TooManyUnpaidOrders()
+
+
+@cache
+def _unpaid_limit_sql(vendor: str) -> tuple[str, str]:
+    """The owner's row lock and the capped count of its unpaid orders, built once per process from the models'
+    names: the statements the ORM writes for `select_for_update().filter(pk=…)` and
+    `filter(owner_id=…, payment_status=…)[:limit].count()`, without compiling them on every order (decision
+    0300). The count stops at the limit (`COUNT(*)` over a `LIMIT` subquery): its cost stays bounded however
+    many orders await payment where the limit is set high. SQLite has no row locks (its transactions take the
+    write lock at BEGIN), so there the first is a plain read, as the ORM's is."""
+    quote, user, order = connection.ops.quote_name, get_user_model()._meta, Order._meta
+    # S608: the names come from the models, every value is a parameter.
+    lock = f"SELECT 1 FROM {quote(user.db_table)} WHERE {quote(user.pk.column)} = %s"  # noqa: S608
+    if connection.features.has_select_for_update:
+        lock += " FOR UPDATE"
+    owner, status = quote(order.get_field("owner").column), quote(order.get_field("payment_status").column)
+    unpaid = f"SELECT 1 FROM {quote(order.db_table)} WHERE {owner} = %s AND {status} = %s LIMIT %s"  # noqa: S608
+    return lock, f"SELECT COUNT(*) FROM ({unpaid}) AS unpaid"  # noqa: S608
 
 
 def _create_with_unique_ref(**fields: object) -> Order:
