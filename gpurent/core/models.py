@@ -29,7 +29,7 @@ def relations_known_empty(instance: models.Model, *, but: tuple[str, ...] = ()) 
             relation.set_cached_value(instance, None)
         elif isinstance(relation.related_model, type):
             empty = relation.related_model._default_manager.none()
-            empty._result_cache, empty._prefetch_done = [], True
+            empty._result_cache = []
             cache[name] = empty
 
 
