@@ -1,6 +1,6 @@
 """Measurement: recall and false-positive rate of the secret redactor on both parts of its corpus.
 
-    .venv/bin/python bench/redaction_recall.py [--part NAME|all] [--show-misses]   (NAME: one of PART_NAMES)
+    .venv/bin/python bench/redaction_recall.py [--part NAME|all] [--show-misses]   (NAME: one of scoring.PARTS)
     .venv/bin/python bench/redaction_recall.py --stress
 
 The corpus is `gpurent/core/tests/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
@@ -18,36 +18,37 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 TARGET_RECALL, TARGET_FP = 0.98, 0.01
-PART_NAMES = (
-    "tuning",
-    "tuning3",
-    "tuning4",
-    "tuning5",
-    "tuning6",
-    "tuning6b",
-    "heldout",
-    "heldout2",
-    "heldout3",
-    "heldout4",
-    "heldout5",
-    "heldout6",
-    "heldout7",
-)
+
+
+def parse_arguments(argv: list[str] | None = None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser and the arguments. `--part` is checked by `chosen_parts` once Django is set up: the names of the
+    parts are `scoring.PARTS`, which cannot be imported before `django.setup()` (no copy of them is kept here)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="all", metavar="NAME", help="a part of the corpus (scoring.PARTS), or all")
+    parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument("--stress", action="store_true", help="time three large inputs instead")
+    return parser, parser.parse_args(argv)
+
+
+def chosen_parts(parser: argparse.ArgumentParser, name: str, known: Sequence[str]) -> tuple[str, ...]:
+    """The parts `--part NAME` names: every part of `known` for "all", else the one named. An unknown name ends
+    the run with argparse's usage error (exit status 2) listing the parts there are."""
+    if name == "all":
+        return tuple(known)
+    if name not in known:
+        parser.error(f"argument --part: unknown part {name!r} (choose from {', '.join(known)}, all)")
+    return (name,)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=[*PART_NAMES, "all"], default="all")
-    parser.add_argument("--show-misses", action="store_true")
-    parser.add_argument("--stress", action="store_true", help="time three large inputs instead")
-    args = parser.parse_args()
+    parser, args = parse_arguments()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
@@ -64,10 +65,10 @@ def main() -> None:
             text = text[: span.start] + "[X]" + text[span.end :]
         return text
 
+    parts = chosen_parts(parser, args.part, PARTS)
     if args.stress:
         _stress(ours)
         return
-    parts = PARTS if args.part == "all" else (args.part,)
     print(
         f"{'part':8} {'texts w/ secrets':>16} {'recall':>8} {'clean texts':>11} {'FP rate':>8} {'ms/text':>8}"
         "   detect-secrets alone"

@@ -1,15 +1,21 @@
 """Every list a customer grows is one keyset page: the API answers `limit` rows (50 by default) and a `next` cursor
 that leads to the rest, each row once; the HTML page shows a page and an "Older" link to the rest (issue 16).
 Ledger lines, orders, top-ups and withdrawals have their own tests (gpurent/core/tests/test_pagination.py,
-test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs."""
+test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs.
+The account's SSH keys and live API tokens are shown whole: they are bounded by a per-account maximum instead
+(decision 0291), refused past it on the page and in the API."""
 
 import html
 import re
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from django.urls import reverse
 from django.utils import timezone
 
-from gpurent.accounts.services import api_token_create
+from gpurent.accounts.models import ApiToken
+from gpurent.accounts.services import api_token_create, ssh_key_add
 from gpurent.guides.models import QuoteRequest
 from gpurent.journal.models import JournalEntry
 from gpurent.sizing.models import SavedEstimate
@@ -84,3 +90,66 @@ def test_the_list_is_a_page_and_older_links_lead_to_the_rest_once(client, django
     rest_shown = [text for text in texts if text in older]
     assert len(rest_shown) == ROWS - 50
     assert set(shown).isdisjoint(rest_shown)
+
+
+LIMIT = 4
+PASSWORD = "passphrase 12"
+
+
+def public_key(comment: str) -> str:
+    key = ed25519.Ed25519PrivateKey.generate().public_key()
+    return key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode() + f" {comment}"
+
+
+def ssh_keys_full(client, user, auth):
+    """Fill the account's SSH keys to the limit, then ask for one more in the API and on the page."""
+    for n in range(LIMIT):
+        ssh_key_add(user=user, name=f"key {n}", public_key=public_key(f"k{n}"))
+    one_more = {"name": "one more", "public_key": public_key("more")}
+    api = client.post("/api/v1/ssh-keys", one_more, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k", **auth)
+    assert len(client.get("/api/v1/ssh-keys", **auth).json()) == LIMIT
+    return api, client.post(reverse("accounts:ssh_key_create"), {**one_more, "idempotency_key": "p"})
+
+
+def api_tokens_full(client, user, auth):
+    """Fill the account's live API tokens to the limit (the one in `auth` is one of them; a revoked one does not
+    count), then ask for one more in the API (email and password) and on the page."""
+    revoked = api_token_create(user=user, name="old")[0]
+    ApiToken.objects.filter(pk=revoked.pk).update(revoked_at=timezone.now())
+    for n in range(LIMIT - 1):
+        api_token_create(user=user, name=f"token {n}")
+    credentials = {"email": user.email, "password": PASSWORD, "name": "one more"}
+    api = client.post("/api/v1/auth/tokens", credentials, content_type="application/json")
+    return api, client.post(reverse("accounts:token_create"), {"name": "one more", "idempotency_key": "p"})
+
+
+@pytest.mark.parametrize(
+    ("fill", "setting", "listed", "code", "message"),
+    [
+        (
+            ssh_keys_full,
+            "ACCOUNTS_MAX_SSH_KEYS",
+            "ssh_keys",
+            "too_many_ssh_keys",
+            "Your account has 4 SSH keys, the most it can keep. Remove one you no longer use first.",
+        ),
+        (
+            api_tokens_full,
+            "ACCOUNTS_MAX_LIVE_API_TOKENS",
+            "tokens",
+            "too_many_api_tokens",
+            "Your account has 4 API tokens, the most it can have. Revoke one you no longer use first.",
+        ),
+    ],
+)
+def test_the_lists_shown_whole_stop_at_the_accounts_maximum(
+    client, django_user_model, settings, fill, setting, listed, code, message
+):
+    setattr(settings, setting, LIMIT)
+    user = django_user_model.objects.create_user("k@example.com", PASSWORD, first_name="K", last_name="B")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='api')[1]}"}
+    client.force_login(user)
+    api, page = fill(client, user, auth)
+    assert (api.status_code, api.json()["error"]) == (409, {"code": code, "message": message})
+    assert message in html.unescape(page.content.decode())
+    assert len(client.get(reverse("accounts:account")).context[listed]) == LIMIT

@@ -346,6 +346,11 @@ IDEMPOTENCY_LOCK_TIMEOUT_SECONDS = 60
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "orders:rentals"
 LOGOUT_REDIRECT_URL = "catalog:index"
+# How many SSH public keys one account keeps (every key goes into each machine's authorized_keys) and how many
+# API tokens it has live (not revoked) at once; one more answers 409 `too_many_ssh_keys` / `too_many_api_tokens`
+# (decision 0291).
+ACCOUNTS_MAX_SSH_KEYS = int(os.environ.get("ACCOUNTS_MAX_SSH_KEYS", "50"))
+ACCOUNTS_MAX_LIVE_API_TOKENS = int(os.environ.get("ACCOUNTS_MAX_LIVE_API_TOKENS", "20"))
 
 # How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))

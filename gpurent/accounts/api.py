@@ -97,7 +97,7 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[Any]:
 
 @router.post(
     "/tokens",
-    response={201: TokenOut, 400: ErrorOut, 401: ErrorOut, 422: ErrorOut},
+    response={201: TokenOut, 400: ErrorOut, 401: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     summary="Get a personal API token for an email and password",
 )
 def create_token(request: HttpRequest, payload: TokenIn) -> Status[dict[str, Any]]:
@@ -105,7 +105,8 @@ def create_token(request: HttpRequest, payload: TokenIn) -> Status[dict[str, Any
     stored hashed). 401 `invalid_credentials` for a wrong password, an unknown email, or too many failed
     attempts from this address (the same answer for all three), or a wrong `otp_code`; 401 `otp_required`
     when the password is right but the account uses two-factor login and no `otp_code` was sent. Tokens
-    already issued keep working without a code. Revoke tokens on the account page."""
+    already issued keep working without a code. 409 `too_many_api_tokens` when the account already has
+    `ACCOUNTS_MAX_LIVE_API_TOKENS` (20) tokens that work. Revoke tokens on the account page."""
     # The body is JSON, already read by ninja. axes records `request.POST` with each failed attempt, and
     # Django would parse the body again as a form for it (a 400 on a multipart type without a boundary).
     request.POST = QueryDict()

@@ -80,7 +80,8 @@ def list_keys(request: HttpRequest) -> list[dict[str, Any]]:
 @router.post("", response={201: SshKeyOut, **_WRITE_ERRORS}, summary="Add an SSH public key")
 def add_key(request: HttpRequest, payload: SshKeyIn, idempotency_key: IdempotencyKeyHeader) -> Status[Any]:
     """Add a public key. 422 `invalid_request` for a private key (not stored), an invalid key, or a key already
-    on the account. Requires an `Idempotency-Key` header."""
+    on the account; 409 `too_many_ssh_keys` when the account already keeps `ACCOUNTS_MAX_SSH_KEYS` (50) keys.
+    Requires an `Idempotency-Key` header."""
     user = cast(User, request.user)
 
     def add() -> Outcome:

@@ -6,7 +6,14 @@ from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.errors import ApplicationError, InvalidRequest
 
-__all__ = ["EmailTaken", "InvalidCredentials", "RegistrationRateLimited", "WeakPassword"]
+__all__ = [
+    "EmailTaken",
+    "InvalidCredentials",
+    "RegistrationRateLimited",
+    "TooManyApiTokens",
+    "TooManySshKeys",
+    "WeakPassword",
+]
 
 
 class InvalidCredentials(ApplicationError):
@@ -29,6 +36,36 @@ class EmailTaken(InvalidRequest):
     code = "email_taken"
     status = 409
     default_message = _("An account with this email already exists. Log in, or reset your password if you forgot it.")
+
+
+class TooManySshKeys(ApplicationError):
+    """The account already keeps `ACCOUNTS_MAX_SSH_KEYS` keys: 409, like `too_many_unpaid_orders` (the request is
+    well formed; the account's state refuses it until a key is removed). Not replayed: after removing a key,
+    the same request may be sent again."""
+
+    code = "too_many_ssh_keys"
+    status = 409
+    replayable = False
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            _("Your account has %(limit)s SSH keys, the most it can keep. Remove one you no longer use first.")
+            % {"limit": limit}
+        )
+
+
+class TooManyApiTokens(ApplicationError):
+    """The account already has `ACCOUNTS_MAX_LIVE_API_TOKENS` tokens that work: 409 until one is revoked."""
+
+    code = "too_many_api_tokens"
+    status = 409
+    replayable = False
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            _("Your account has %(limit)s API tokens, the most it can have. Revoke one you no longer use first.")
+            % {"limit": limit}
+        )
 
 
 class RegistrationRateLimited(ApplicationError):

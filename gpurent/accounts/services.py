@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.errors import InvalidRequest, NotFound
 
-from .errors import EmailTaken, InvalidCredentials, WeakPassword
+from .errors import EmailTaken, InvalidCredentials, TooManyApiTokens, TooManySshKeys, WeakPassword
 from .guests import guest_session_adopt, guest_session_for, register_guest_adopter
 from .models import TOKEN_SCHEME, ApiToken, SshKey, User
 from .passwords import password_errors
@@ -134,6 +134,13 @@ def profile_update(*, user: User, first_name: str, last_name: str) -> User:
     return user
 
 
+def _account_lock(user: User) -> None:
+    """Lock `user`'s row to COMMIT, so that two requests of one account that count its rows (tokens, keys)
+    before adding one count one after the other and the second sees the first's row (decisions 0122, 0291).
+    Only this account's requests wait; no money or order lock is ever taken after it here."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
+
+
 @transaction.atomic
 def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Make a personal API token for `user`; returns the row and the token, which is never stored.
@@ -142,10 +149,16 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
 
     Raises:
         InvalidRequest: the name is empty or longer than 100 characters.
+        TooManyApiTokens: the account already has `ACCOUNTS_MAX_LIVE_API_TOKENS` tokens that are not revoked.
     """
     name = _required(name, _("Give the token a name."))
     if len(name) > 100:
         raise InvalidRequest(_("A token name has at most 100 characters."))
+    _account_lock(user)
+    limit = settings.ACCOUNTS_MAX_LIVE_API_TOKENS
+    # Counted up to the limit only, so the count's cost stays bounded whatever the limit is set to.
+    if ApiToken.objects.filter(user=user, revoked_at__isnull=True)[:limit].count() >= limit:
+        raise TooManyApiTokens(limit)
     random_part = secrets.token_urlsafe(32)
     token = f"{TOKEN_SCHEME}{random_part}"
     row = ApiToken.objects.create(
@@ -213,11 +226,16 @@ def ssh_key_add(*, user: User, name: str, public_key: str) -> SshKey:
 
     Raises:
         InvalidRequest: no name, a private key (never stored), an invalid key, or a key already on the account.
+        TooManySshKeys: the account already keeps `ACCOUNTS_MAX_SSH_KEYS` keys.
     """
     name = _required(name, _("Give the key a name."))
     if len(name) > 100:
         raise InvalidRequest(_("A key name has at most 100 characters."))
     parsed = public_key_parse(public_key)
+    _account_lock(user)
+    limit = settings.ACCOUNTS_MAX_SSH_KEYS
+    if SshKey.objects.filter(user=user)[:limit].count() >= limit:
+        raise TooManySshKeys(limit)
     try:
         with transaction.atomic():
             row = SshKey.objects.create(user=user, name=name, public_key=parsed.line, fingerprint=parsed.fingerprint)

@@ -30,7 +30,7 @@ from gpurent.core.errors import ApplicationError, NotFound
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
 
-from .errors import RegistrationRateLimited
+from .errors import RegistrationRateLimited, TooManySshKeys
 from .forms import (
     EmailChangeForm,
     LoginForm,
@@ -279,7 +279,8 @@ def ssh_key_create(request: HttpRequest) -> HttpResponse:
         return Outcome(201, {"message": message, "redirect": back})
 
     def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
-        form.add_error("public_key", message)
+        # A full account is no fault of the pasted key: the message goes above the form, not under the field.
+        form.add_error(None if isinstance(error, TooManySshKeys) else "public_key", message)
         return form_again()
 
     return form_action(request, add, back=back, on_error=failed)

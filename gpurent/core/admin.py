@@ -5,12 +5,13 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.paginator import Paginator
 from django.db import models, transaction
 from django.db.models import QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.translation import gettext as _
 
 from .audit import audit_record, snapshot
 from .models import AuditLogEntry, OperatorNotice
@@ -34,10 +35,32 @@ class BoundedCountPaginator(Paginator):
 
 
 class BoundedListAdmin(admin.ModelAdmin[Any]):
-    """A change list whose cost does not grow with the table: a capped count and no second, unfiltered count."""
+    """A change list whose cost does not grow with the table: a capped count and no second, unfiltered count.
+
+    "Select all" (select across) offers the capped count, so an action on it acts only when the filtered list
+    holds at most `BoundedCountPaginator.CAP` rows, exactly the rows it announced; past the cap the action is
+    refused, nothing is done, and the operator is asked to narrow the list (decision 0292).
+    """
 
     paginator = BoundedCountPaginator
     show_full_result_count = False
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
+        action_form = self.action_form(request.POST, auto_id=None)
+        action_form.fields["action"].choices = self.get_action_choices(request)
+        cap = BoundedCountPaginator.CAP
+        if action_form.is_valid() and action_form.cleaned_data["select_across"] and queryset[: cap + 1].count() > cap:
+            self.message_user(
+                request,
+                _(
+                    "Nothing was done: “select all” can act on at most %(cap)s rows, and this list has more. "
+                    "Narrow it with the filters, the search or the dates, then select again."
+                )
+                % {"cap": f"{cap:,}"},
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(request.get_full_path())
+        return super().response_action(request, queryset)
 
 
 class AuditedModelAdmin(BoundedListAdmin):

@@ -15,8 +15,12 @@ The claim is committed before the action runs (not merged into one transaction) 
 with the same key sees it and gets a 409 instead of queueing behind the first one. On PostgreSQL that COMMIT
 does not wait for its disk flush: the action's COMMIT flushes it (decision 0205).
 
-An action whose outcome is known before it writes (an estimate answers with an id made up front) uses
-`run_idempotent_known`: the key is inserted already finished in the action's own transaction, one COMMIT in all.
+Two hot paths insert their key already finished in the action's own transaction instead, one COMMIT in all:
+`run_idempotent_known` (an estimate answers with an id made up front) and `run_idempotent_unclaimed` (placing an
+order stores its answer with `finish_early`). There no claim row is visible while the first request runs, so
+on PostgreSQL the key is *locked* instead, in a statement the request runs anyway: a transaction-level advisory
+lock on a hash of (owner, key), taken with `pg_try_advisory_xact_lock`, which never waits. A retry that cannot
+take it answers 409 at once instead of waiting for the first request's COMMIT (decision 0295).
 
 This module knows nothing of HTTP: who owns a key, where it comes from and what a request's fingerprint is
 belong to `gpurent.core.idempotency_request`, which also holds what views call (`api_idempotent`,
@@ -25,6 +29,7 @@ belong to `gpurent.core.idempotency_request`, which also holds what views call (
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
@@ -33,7 +38,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import BooleanField, Func, Value
 from django.utils import timezone
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
@@ -43,6 +49,7 @@ __all__ = [
     "Outcome",
     "Write",
     "finish_early",
+    "lock_row_with_running_key",
     "run_idempotent",
     "run_idempotent_known",
     "run_idempotent_unclaimed",
@@ -144,8 +151,69 @@ def _finish(record: IdempotencyKey, outcome: Outcome) -> None:
 
 
 Write = Callable[[], object]  # a write whose outcome is known before it runs (`run_idempotent_known`)
-# The key whose action is running in this context, so that the action can store its outcome early.
-_running: ContextVar[IdempotencyKey | None] = ContextVar("idempotency_running", default=None)
+
+
+@dataclass(slots=True)
+class _Running:
+    """The key whose action is running in this context: the action can store its outcome early
+    (`finish_early`) and lock the key with a row it locks anyway (`lock_row_with_running_key`)."""
+
+    record: IdempotencyKey
+    key_locked: bool = False
+
+
+_running: ContextVar[_Running | None] = ContextVar("idempotency_running", default=None)
+
+
+def _key_lock_id(owner: str, key: str) -> int:
+    """The advisory lock of (owner, key) on PostgreSQL: 64 bits of a hash (a clash of two keys running at the
+    same moment, 1 in 2**64, would only make one of them answer 409)."""
+    digest = hashlib.blake2b(f"{owner}\n{key}".encode(), digest_size=8, person=b"gpurent-idem").digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _try_key_lock(owner: str, key: str) -> Func:
+    """`pg_try_advisory_xact_lock(id)`: true when this transaction now holds the key's lock (until COMMIT or
+    ROLLBACK), false at once when another transaction holds it. It never waits."""
+    return Func(
+        Value(_key_lock_id(owner, key)),
+        function="pg_try_advisory_xact_lock",
+        template="%(function)s(%(expressions)s::bigint)",
+        output_field=BooleanField(),
+    )
+
+
+def _key_lock_taken(owner: str, key: str, *, unflushed: bool = False) -> bool:
+    """Take the key's lock in a statement of its own (with `unflushed`, the same statement also does what
+    `SET LOCAL synchronous_commit TO OFF` does, so the lock costs no round trip there). PostgreSQL only."""
+    extra = ", set_config('synchronous_commit', 'off', true)" if unflushed else ""
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(f"SELECT pg_try_advisory_xact_lock(%s::bigint){extra}", [_key_lock_id(owner, key)])
+        return bool(cursor.fetchone()[0])
+
+
+def lock_row_with_running_key(model: type[models.Model], pk: object) -> None:
+    """Lock the row `pk` of `model` (`SELECT … FOR UPDATE`, held to COMMIT) and, in the same statement, the
+    running idempotent request's key (decision 0295): the action's first lock that another request may hold
+    (placing an order: the owner's row, decision 0122) also tells a retry with the same key that the first is
+    still running, before it queues behind that lock. The row must exist.
+
+    The key's lock is a condition on the row (`pg_try_advisory_xact_lock`, evaluated when the row is read and
+    before its lock is waited for): a retry whose condition fails reads no row, locks nothing and waits for
+    nothing. Outside an idempotent request, on SQLite, or once the key is locked: just the row's lock.
+
+    Raises:
+        IdempotencyKeyInUse: another request with this key holds its lock: it is still running.
+    """
+    running = _running.get()
+    rows = model._default_manager.select_for_update().filter(pk=pk)
+    if running is None or running.key_locked or transaction.get_connection().vendor != "postgresql":
+        rows.values_list("pk", flat=True).first()
+        return
+    record = running.record
+    if rows.filter(_try_key_lock(record.owner, record.key)).values_list("pk", flat=True).first() is None:
+        raise IdempotencyKeyInUse()
+    running.key_locked = True
 
 
 def finish_early(outcome: Outcome) -> Outcome:
@@ -155,9 +223,17 @@ def finish_early(outcome: Outcome) -> Outcome:
     key's row is written before that lock is taken instead of while it is held. If the action then fails,
     the transaction rolls this back with everything else. Outside `run_idempotent` it only returns `outcome`.
     """
-    record = _running.get()
-    if record is not None and record.state != IdempotencyState.FINISHED:
-        _finish(record, outcome)
+    running = _running.get()
+    if running is None or running.record.state == IdempotencyState.FINISHED:
+        return outcome
+    record = running.record
+    if record._state.adding and not running.key_locked and transaction.get_connection().vendor == "postgresql":
+        # An unclaimed key is locked before it is inserted, so that a retry gets its 409 instead of waiting on
+        # the INSERT's unique index. Placing an order has locked it already, with the owner's row.
+        if not _key_lock_taken(record.owner, record.key):
+            raise IdempotencyKeyInUse()
+        running.key_locked = True
+    _finish(record, outcome)
     return outcome
 
 
@@ -180,7 +256,7 @@ def run_idempotent(*, owner: str, key: str, fingerprint: str, action: Callable[[
     if record.state == IdempotencyState.FINISHED:
         # A check constraint guarantees a finished key has a status.
         return Outcome(record.response_status or 500, record.response_body or {}, replayed=True)
-    running = _running.set(record)
+    running = _running.set(_Running(record))
     try:
         with transaction.atomic():
             outcome = action()
@@ -207,16 +283,18 @@ def run_idempotent_unclaimed(*, owner: str, key: str, fingerprint: str, action: 
     inside its own transaction (placing an order, before the stock lock): the key is inserted there, already
     finished, so a new key costs one INSERT and no transaction of its own (decision 0250).
 
-    A key that exists makes that INSERT fail (a request with the key still running makes it wait for that
-    request's COMMIT first) and everything of this request rolls back; it then takes `run_idempotent`'s path:
-    replay, 422 for another body, 409 while running. So does any other integrity error of the action (it runs
-    once more, claimed), and an error that is not stored (a retry may fail validation because the first request
-    changed things: the checkout's draft is gone) when the key exists. A replayable failure rolls the action
-    back and is stored with an INSERT of its own.
+    On PostgreSQL the key is locked before that INSERT, with the action's first row lock
+    (`lock_row_with_running_key`) or else by `finish_early`: while another request with the key runs, the action
+    raises `IdempotencyKeyInUse` (409) at once instead of waiting for that request's COMMIT (decision 0295), unless
+    the key has been stored meanwhile (then it is replayed). A key that exists makes the INSERT fail and everything
+    of this request rolls back; it then takes `run_idempotent`'s path: replay, 422 for another body. So does any
+    other integrity error of the action (it runs once more, claimed), and an error that is not stored (a retry may
+    fail validation because the first request changed things: the checkout's draft is gone) when the key exists.
+    A replayable failure rolls the action back and is stored with an INSERT of its own.
     """
     now = timezone.now()
     fields = {"owner": owner, "key": key, "fingerprint": fingerprint, "locked_at": now, "created_at": now}
-    running = _running.set(IdempotencyKey(**fields))
+    running = _running.set(_Running(IdempotencyKey(**fields)))
     try:
         with transaction.atomic():
             outcome = action()
@@ -247,12 +325,14 @@ def run_idempotent_known(
     front): one transaction inserts the key already finished with `outcome` and runs `write`, so a new key costs
     no claim transaction, no update of the key and one disk flush in all (decision 0205).
 
-    A key that exists already (a retry, a reuse, a request still running) makes the INSERT fail before
-    `write` runs, and the request then takes `run_idempotent`'s path: the stored outcome is replayed, another
-    body is refused, a running one answers 409 (or, if the first request is between its INSERT and its
-    COMMIT, waits for that COMMIT and is replayed). `write` raising rolls the key back with it: nothing is
-    stored and the client may retry, as with a validation error in `run_idempotent`.
-    `durable=False`: its COMMIT skips the disk flush (PostgreSQL; a server crash can lose both, decision 0255).
+    A key that exists already (a retry, a reuse) makes the INSERT fail before `write` runs, and the request
+    then takes `run_idempotent`'s path: the stored outcome is replayed, another body is refused. On PostgreSQL
+    the transaction's first statement takes the key's lock (`pg_try_advisory_xact_lock`): while another request
+    with the key is in its transaction, this one answers 409 at once instead of waiting for that COMMIT
+    (decision 0295). `write` raising rolls the key back with it: nothing is stored and the client may retry, as
+    with a validation error in `run_idempotent`.
+    `durable=False`: its COMMIT skips the disk flush (PostgreSQL; a server crash can lose both, decision 0255);
+    the same statement that takes the key's lock sets that, so the lock costs no statement there.
 
     Raises:
         IdempotencyKeyReused: the key was used before for a different request.
@@ -260,9 +340,13 @@ def run_idempotent_known(
     """
     inserted: list[bool] = []
     connection = transaction.get_connection()
-    unflushed = not durable and connection.vendor == "postgresql" and not connection.in_atomic_block
+    postgresql = connection.vendor == "postgresql"
+    # `SET LOCAL` only in a transaction of its own: inside a caller's, it would change the caller's COMMIT.
+    unflushed = not durable and postgresql and not connection.in_atomic_block
     try:
-        with _unflushed_transaction() if unflushed else transaction.atomic():
+        with transaction.atomic():
+            if postgresql and not _key_lock_taken(owner, key, unflushed=unflushed):
+                raise IdempotencyKeyInUse()
             now = timezone.now()
             IdempotencyKey.objects.create(
                 owner=owner,
@@ -280,6 +364,11 @@ def run_idempotent_known(
     except IntegrityError:
         if inserted:
             raise  # from `write`, not from the key
+    except IdempotencyKeyInUse:
+        # Another request with this key is in its transaction: the first one (409), or a retry after the key was
+        # stored (then replay it). Nothing of this request was written.
+        if inserted or not IdempotencyKey.objects.filter(owner=owner, key=key).exists():
+            raise
     except ApplicationError as error:
         if not error.replayable:
             raise  # nothing stored: the key is free again

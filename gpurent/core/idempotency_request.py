@@ -54,7 +54,8 @@ IdempotencyKeyHeader = Annotated[
         pattern=r"^[!-~]+$",
         description=(
             "A key you choose per request (e.g. a UUID): a retry with the same key and body replays the first "
-            "answer; the same key with another body is refused (422 `idempotency_key_reused`)."
+            "answer; the same key with another body is refused (422 `idempotency_key_reused`); while the first "
+            "request with the key is still running, a retry gets 409 `idempotency_key_in_use` (retry shortly)."
         ),
     ),
 ]

@@ -10,9 +10,8 @@ import json
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
@@ -23,9 +22,9 @@ from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
-from .export import entry_data, entry_document, entry_markdown, journal_document, journal_markdown, run_data
+from .export import entry_data, entry_document, entry_markdown, journal_download, run_data
 from .records import EntryDraft, MeasurementDraft, RunDraft
-from .selectors import entries_with_runs_for, entry_get_for, journal_for_export, run_get
+from .selectors import entries_with_runs_for, entry_get_for, run_get
 from .services import MAX_GPUS, MAX_KEYS, MAX_NUMBER, entry_create, run_create
 
 router = Router(tags=["journal"], auth=api_auth)
@@ -248,15 +247,14 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
 
 
 @router.get("/export.json", response={200: None, **_READ}, summary="Export my whole journal as JSON")
-def export_journal_json(request: HttpRequest) -> HttpResponse:
-    document = journal_document(journal_for_export(_owner(request)))
-    return _download(json.dumps(document, cls=DjangoJSONEncoder, indent=2), "application/json", "journal.json")
+def export_journal_json(request: HttpRequest) -> StreamingHttpResponse:
+    # The API's JSON has always been ASCII (non-ASCII characters escaped); the page's download is UTF-8 text.
+    return journal_download(_owner(request), "json", "journal.json", ensure_ascii=True)
 
 
 @router.get("/export.md", response={200: None, **_READ}, summary="Export my whole journal as Markdown")
-def export_journal_md(request: HttpRequest) -> HttpResponse:
-    content = journal_markdown(journal_for_export(_owner(request)), brand=settings.BRAND_NAME)
-    return _download(content, "text/markdown", "journal.md")
+def export_journal_md(request: HttpRequest) -> StreamingHttpResponse:
+    return journal_download(_owner(request), "md", "journal.md")
 
 
 @router.get(

@@ -1,6 +1,10 @@
 """An entry, or the whole journal, as a JSON document and as Markdown (downloads and the API).
 The Markdown is written in the active language (the customer's); the JSON keeps stable keys.
 
+The whole journal grows with the customer's history, so it is streamed: written one keyset page of entries at a
+time (`selectors.journal_pages_for_export`, a fixed number of queries a page) into the same bytes the whole
+document would have been (decision 0290). One entry is a bounded document and is written whole.
+
 The JSON shape of an entry is the API's (`api.EntryOut`). Estimates and observations stay apart here too:
 an estimate carries `"kind": "estimate"` and is only ever the entry's linked estimate; measurements carry
 `"kind": "observation"`.
@@ -8,26 +12,33 @@ an estimate carries `"kind": "estimate"` and is only ever the entry's linked est
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import StreamingHttpResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from gpurent.accounts.owners import Owner
 from vramcalc.units import format_bytes
 
 from .enums import Phase
 from .models import JournalEntry, Measurement, Run
 from .observations import peak_check
+from .selectors import journal_pages_for_export
 
 __all__ = [
     "FORMAT",
     "entry_data",
     "entry_document",
     "entry_markdown",
-    "journal_document",
+    "journal_download",
+    "journal_json",
     "journal_markdown",
     "run_data",
 ]
@@ -122,12 +133,33 @@ def entry_document(entry: JournalEntry, *, now: datetime | None = None) -> dict[
     return {"format": FORMAT, "exported_at": (now or timezone.now()).isoformat(), "entry": entry_data(entry)}
 
 
-def journal_document(entries: Iterable[JournalEntry], *, now: datetime | None = None) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "exported_at": (now or timezone.now()).isoformat(),
-        "entries": [entry_data(entry) for entry in entries],
-    }
+# An entry of the "entries" list sits two levels deep in a document indented by 2.
+_ENTRY_INDENT = " " * 4
+
+
+def _json(value: dict[str, Any], ensure_ascii: bool) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder, indent=2, ensure_ascii=ensure_ascii)
+
+
+def journal_json(
+    pages: Iterable[list[JournalEntry]], *, ensure_ascii: bool, now: datetime | None = None
+) -> Iterator[str]:
+    """The whole journal (`pages` of entries, oldest first) as one JSON document, `{"format", "exported_at",
+    "entries": [...]}` indented by 2, written a page at a time: the same text as `json.dumps` of the whole
+    document with these options, without holding more than one page."""
+    envelope = {"format": FORMAT, "exported_at": (now or timezone.now()).isoformat(), "entries": []}
+    # "entries" is the envelope's last key, so its empty list is the last "[]" of the text.
+    head, tail = _json(envelope, ensure_ascii).rsplit("[]", 1)
+    yield head + "["
+    separator = "\n"
+    for page in pages:
+        parts = []
+        for entry in page:
+            lines = _json(entry_data(entry), ensure_ascii).split("\n")
+            parts.append(separator + "\n".join(_ENTRY_INDENT + line for line in lines))
+            separator = ",\n"
+        yield "".join(parts)
+    yield ("]" if separator == "\n" else "\n  ]") + tail
 
 
 def _cell(value: object) -> str:
@@ -229,13 +261,59 @@ def entry_markdown(entry: JournalEntry) -> str:
     return "\n".join(_entry_markdown(entry, "#")).rstrip() + "\n"
 
 
-def journal_markdown(entries: Iterable[JournalEntry], *, brand: str, now: datetime | None = None) -> str:
-    """The whole journal as one Markdown document, entries oldest first."""
+def _without_trailing_space(parts: Iterable[str]) -> Iterator[str]:
+    """`"".join(parts).rstrip() + "\\n"`, streamed: trailing white space is held back until text follows it."""
+    pending = ""
+    for part in parts:
+        text = pending + part
+        kept = text.rstrip()
+        if kept:
+            yield kept
+        pending = text[len(kept) :]
+    yield "\n"
+
+
+def journal_markdown(pages: Iterable[list[JournalEntry]], *, brand: str, now: datetime | None = None) -> Iterator[str]:
+    """The whole journal (`pages` of entries, oldest first) as one Markdown document, written a page at a time."""
     exported = f"{(now or timezone.now()):%Y-%m-%d %H:%M} UTC"
-    lines = ["# " + _("Experiment journal (%(brand)s)") % {"brand": brand}, "", _item(_("Exported"), exported), ""]
-    entries = list(entries)
-    if not entries:
-        lines.append(_("No entries yet."))
-    for entry in entries:
-        lines += _entry_markdown(entry, "##")
-    return "\n".join(lines).rstrip() + "\n"
+    title = "# " + _("Experiment journal (%(brand)s)") % {"brand": brand}
+
+    def parts() -> Iterator[str]:
+        yield "\n".join([title, "", _item(_("Exported"), exported), ""])
+        empty = True
+        for page in pages:
+            yield "\n" + "\n".join(line for entry in page for line in _entry_markdown(entry, "##"))
+            empty = False
+        if empty:
+            yield "\n" + _("No entries yet.")
+
+    return _without_trailing_space(parts())
+
+
+def _in_language(language: str, parts: Iterator[str]) -> Iterator[str]:
+    """`parts`, each written in `language`: a streamed body is written after the view has returned, when the
+    request's language may no longer be the active one."""
+    while True:
+        with translation.override(language):
+            part = next(parts, None)
+        if part is None:
+            return
+        yield part
+
+
+def journal_download(
+    owner: Owner, kind: Literal["json", "md"], filename: str, *, ensure_ascii: bool = False
+) -> StreamingHttpResponse:
+    """The owner's whole journal as a streamed download (the page and the API both answer with this)."""
+    now = timezone.now()
+    pages = journal_pages_for_export(owner)
+    if kind == "json":
+        parts, content_type = journal_json(pages, ensure_ascii=ensure_ascii, now=now), "application/json"
+    else:
+        parts, content_type = journal_markdown(pages, brand=settings.BRAND_NAME, now=now), "text/markdown"
+    response = StreamingHttpResponse(
+        _in_language(translation.get_language() or settings.LANGUAGE_CODE, parts),
+        content_type=f"{content_type}; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

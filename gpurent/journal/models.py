@@ -53,6 +53,11 @@ class JournalEntry(TimeStampedModel):
         ordering = ["-created_at", "-id"]
         verbose_name = _("journal entry")
         verbose_name_plural = _("journal entries")
+        # The whole-journal exports read an owner's entries oldest first, a keyset page at a time (decision 0290).
+        indexes = [
+            models.Index(fields=["user", "created_at", "id"], name="journal_entry_user_created"),
+            models.Index(fields=["guest", "created_at", "id"], name="journal_entry_guest_created"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(user__isnull=False, guest__isnull=True) | Q(user__isnull=True, guest__isnull=False),

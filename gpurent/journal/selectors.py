@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 
 from django.db.models import Count, Prefetch, QuerySet
 
 from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
+from gpurent.core.pagination import keyset_chunks
 from gpurent.orders.models import Order
 from gpurent.orders.selectors import order_list_for
 from gpurent.sizing.models import SavedEstimate
@@ -20,7 +22,7 @@ __all__ = [
     "entry_get_for",
     "entry_list_for",
     "estimate_choices_for",
-    "journal_for_export",
+    "journal_pages_for_export",
     "order_choices_for",
     "run_get",
 ]
@@ -78,9 +80,10 @@ def entries_with_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
     return entry_list_for(owner).prefetch_related(_runs_with_measurements())
 
 
-def journal_for_export(owner: Owner) -> list[JournalEntry]:
-    """Every entry of the owner, oldest first, with everything an export writes, in a fixed number of queries."""
-    return list(entries_with_runs_for(owner).order_by("created_at", "id"))
+def journal_pages_for_export(owner: Owner) -> Iterator[list[JournalEntry]]:
+    """Every entry of the owner, oldest first, one keyset page at a time (`keyset_chunks`), each page with
+    everything an export writes in three queries (entries with their rental and estimate, runs, measurements)."""
+    return keyset_chunks(entries_with_runs_for(owner), key=("created_at", "id"))
 
 
 def order_choices_for(owner: Owner) -> QuerySet[Order]:

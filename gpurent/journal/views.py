@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,7 +24,7 @@ from gpurent.core.pagination import page_from_request
 
 from .comparison import runs_compare
 from .errors import JournalInputInvalid
-from .export import entry_document, entry_markdown, journal_document, journal_markdown
+from .export import entry_document, entry_markdown, journal_download
 from .forms import EntryForm, RunForm
 from .models import JournalEntry
 from .observations import estimated_peak, observed_peak, peak_check
@@ -32,7 +32,6 @@ from .selectors import (
     entry_get_for,
     entry_list_for,
     estimate_choices_for,
-    journal_for_export,
     order_choices_for,
     run_get,
 )
@@ -200,14 +199,10 @@ def entry_export_json(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse
 
 
 @require_GET
-def journal_export_md(request: HttpRequest) -> HttpResponse:
-    entries = journal_for_export(owner_for(request))
-    content = journal_markdown(entries, brand=settings.BRAND_NAME)
-    return _download(content, "text/markdown", f"journal-{timezone.now():%Y-%m-%d}.md")
+def journal_export_md(request: HttpRequest) -> StreamingHttpResponse:
+    return journal_download(owner_for(request), "md", f"journal-{timezone.now():%Y-%m-%d}.md")
 
 
 @require_GET
-def journal_export_json(request: HttpRequest) -> HttpResponse:
-    entries = journal_for_export(owner_for(request))
-    content = json.dumps(journal_document(entries), cls=DjangoJSONEncoder, indent=2, ensure_ascii=False)
-    return _download(content, "application/json", f"journal-{timezone.now():%Y-%m-%d}.json")
+def journal_export_json(request: HttpRequest) -> StreamingHttpResponse:
+    return journal_download(owner_for(request), "json", f"journal-{timezone.now():%Y-%m-%d}.json")

@@ -196,8 +196,9 @@ def _order_base(order: Order) -> dict[str, Any]:
 def create_order(request: HttpRequest, payload: OrderIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Place an order and reserve its lots until the payment deadline. Requires an `Idempotency-Key`
     header: a retry with the same key and body returns the same order; the same key with another body is
-    refused (422 `idempotency_key_reused`); a retry while the first is running waits for it and gets the
-    same answer (decision 0250). Not enough stock: 409 `out_of_stock` (stored and replayed for that key)."""
+    refused (422 `idempotency_key_reused`); a retry while the first is still running is refused at once with
+    409 `idempotency_key_in_use` (retry it shortly to get the first answer). Not enough stock: 409
+    `out_of_stock` (stored and replayed for that key)."""
     user = cast(User, request.user)
 
     def place() -> IdempotentOutcome:

@@ -21,6 +21,7 @@ from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.durability import commit_unflushed
 from gpurent.core.emails import email_enqueue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.idempotency import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
@@ -190,36 +191,32 @@ def _unpaid_limit_check(owner_id: int) -> None:
     The owner's user row is locked first (held to COMMIT), so two placements of one account at once count one
     after the other and the second sees the first's order: the limit cannot be overrun by a burst. Only this
     account's placements wait on it (support and e-mail changes lock the same row for their own per-account
-    limits, never together with an order or money lock).
+    limits, never together with an order or money lock). In an idempotent request the same statement locks its
+    key: a retry while the first placement runs answers 409 instead of waiting here (decision 0295).
     """
-    lock, count = _unpaid_limit_sql(connection.vendor)
+    lock_row_with_running_key(get_user_model(), owner_id)
     limit = settings.ORDERS_MAX_UNPAID_PER_ACCOUNT
     with connection.cursor() as cursor:
-        # Two statements, never one: the count must see the orders committed by the placement this lock waited
-        # for, and on PostgreSQL a statement sees only what had committed when it started.
-        cursor.execute(lock, [owner_id])
-        cursor.execute(count, [owner_id, PaymentStatus.AWAITING_PAYMENT.value, limit])
+        # A statement of its own, after the lock, never merged into it: the count must see the orders committed
+        # by the placement the lock waited for, and on PostgreSQL a statement sees only what had committed
+        # when it started.
+        cursor.execute(_unpaid_count_sql(connection.vendor), [owner_id, PaymentStatus.AWAITING_PAYMENT.value, limit])
         (unpaid,) = cursor.fetchone()
     if unpaid >= limit:
         raise TooManyUnpaidOrders()
 
 
 @cache
-def _unpaid_limit_sql(vendor: str) -> tuple[str, str]:
-    """The owner's row lock and the capped count of its unpaid orders, built once per process from the models'
-    names: the statements the ORM writes for `select_for_update().filter(pk=…)` and
-    `filter(owner_id=…, payment_status=…)[:limit].count()`, without compiling them on every order (decision
-    0300). The count stops at the limit (`COUNT(*)` over a `LIMIT` subquery): its cost stays bounded however
-    many orders await payment where the limit is set high. SQLite has no row locks (its transactions take the
-    write lock at BEGIN), so there the first is a plain read, as the ORM's is."""
-    quote, user, order = connection.ops.quote_name, get_user_model()._meta, Order._meta
-    # S608: the names come from the models, every value is a parameter.
-    lock = f"SELECT 1 FROM {quote(user.db_table)} WHERE {quote(user.pk.column)} = %s"  # noqa: S608
-    if connection.features.has_select_for_update:
-        lock += " FOR UPDATE"
+def _unpaid_count_sql(vendor: str) -> str:
+    """The owner's unpaid orders counted up to the limit, built once per process from the model's names: the
+    statement the ORM writes for `filter(owner_id=…, payment_status=…)[:limit].count()`, without compiling it on
+    every order (decision 0300). `COUNT(*)` over a `LIMIT` subquery: its cost stays bounded however many orders
+    await payment where the limit is set high."""
+    quote, order = connection.ops.quote_name, Order._meta
     owner, status = quote(order.get_field("owner").column), quote(order.get_field("payment_status").column)
+    # S608: the names come from the model, every value is a parameter.
     unpaid = f"SELECT 1 FROM {quote(order.db_table)} WHERE {owner} = %s AND {status} = %s LIMIT %s"  # noqa: S608
-    return lock, f"SELECT COUNT(*) FROM ({unpaid}) AS unpaid"  # noqa: S608
+    return f"SELECT COUNT(*) FROM ({unpaid}) AS unpaid"  # noqa: S608
 
 
 def _create_with_unique_ref(**fields: object) -> Order:

@@ -193,7 +193,8 @@ def create_estimate(
 ) -> Status | HttpResponse:
     """Estimate the per-card memory of a workload, fit it against every GPU on sale (smallest number of lots
     under the plan, at 90 % of each card's memory, with the price for 3, 7 and 30 days), and save it.
-    Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate.
+    Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate; while
+    the first is still running, a retry gets 409 `idempotency_key_in_use` (retry it shortly).
     Invalid inputs: 422 `invalid_request`, the message names the field (e.g. `parallel.tensor_parallel`).
     With the session cookie instead of a token, the CSRF token is required (403 without it)."""
     owner = Owner(user=cast(User, request.user))

@@ -97,7 +97,7 @@ def test_api_register_then_token_is_the_script_journey(api):
 def test_api_openapi_documents_every_status_of_the_auth_operations(api):
     paths = api.get("/api/v1/openapi.json").json()["paths"]
     assert set(paths["/api/v1/auth/register"]["post"]["responses"]) == {"201", "400", "409", "413", "422", "429"}
-    assert set(paths["/api/v1/auth/tokens"]["post"]["responses"]) == {"201", "400", "401", "413", "422"}
+    assert set(paths["/api/v1/auth/tokens"]["post"]["responses"]) == {"201", "400", "401", "409", "413", "422"}
 
 
 def test_api_tokens_multipart_content_type_with_a_json_body_is_not_a_server_error(api, user):

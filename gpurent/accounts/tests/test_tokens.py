@@ -6,7 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.accounts.api_auth import TokenAuth, api_auth
-from gpurent.accounts.models import ApiToken
+from gpurent.accounts.models import ApiToken, User
+from gpurent.accounts.selectors import api_token_for_secret
 from gpurent.accounts.services import api_token_create
 from gpurent.core.models import IdempotencyKey
 
@@ -161,6 +162,23 @@ def test_token_auth_token_of_an_inactive_user_is_refused(user):
     user.is_active = False
     user.save()
     assert _bearer(secret)[1] is None
+
+
+def test_token_lookup_loads_the_user_as_a_queryset_would(user):
+    """The hand-written lookup (decision 0305) gives the same user, every field converted (datetimes on SQLite)."""
+    token, secret = api_token_create(user=user, name="laptop")
+    user.last_login = timezone.now()
+    user.save()
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    found = api_token_for_secret(secret)
+    expected = User.objects.get(pk=user.pk)
+    assert found is not None
+    assert found.pk == token.pk
+    assert found.last_used_at == ApiToken.objects.get(pk=token.pk).last_used_at
+    fields = [field.attname for field in User._meta.concrete_fields]
+    assert [getattr(found.user, name) for name in fields] == [getattr(expected, name) for name in fields]
+    assert found.user._state.adding is False
+    assert found.name == "laptop"  # a field left out of the lookup is still readable (one more query)
 
 
 def test_api_auth_tries_the_token_then_the_session():

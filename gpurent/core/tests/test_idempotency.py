@@ -252,6 +252,29 @@ def test_request_fingerprint_hashes_string_parameters_with_their_secrets_redacte
     assert request_fingerprint("post", "/x/", raw) == hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def test_fingerprint_remembers_clean_values_only_and_still_redacts_a_repeated_secret(monkeypatch):
+    from gpurent.core import redaction
+
+    scans: list[str] = []
+    real = redaction.redact_text
+
+    def counting(text, *, field):
+        scans.append(text)
+        return real(text, field=field)
+
+    monkeypatch.setattr(redaction, "redact_text", counting)
+    monkeypatch.setattr(redaction, "_KNOWN_CLEAN", set())
+    secret = {"notes": "DB_PASSWORD=abc123!xyz", "gpu": "a100-80gb"}
+    first = request_fingerprint("post", "/x/", secret)
+    assert request_fingerprint("post", "/x/", secret) == first
+    # The clean slug was scanned once; the secret every time, and it is nowhere in the remembered set.
+    assert scans.count("a100-80gb") == 1
+    assert scans.count("DB_PASSWORD=abc123!xyz") == 2
+    clean = redaction._KNOWN_CLEAN
+    assert clean == {"a100-80gb"}
+    assert first == request_fingerprint("post", "/x/", {"notes": "DB_PASSWORD=other-pass9", "gpu": "a100-80gb"})
+
+
 def effect_row(counter):
     """A write with a visible effect (one audit-log row per run), for `run_idempotent_known`."""
 
@@ -341,25 +364,42 @@ def test_a_new_keys_claim_is_one_insert_and_on_postgresql_does_not_wait_for_its_
 
 @pytest.mark.django_db(transaction=True)
 def test_run_idempotent_known_not_durable_skips_the_flush_only_in_a_transaction_of_its_own():
-    """Decision 0255: `durable=False` commits with `SET LOCAL synchronous_commit TO OFF` (PostgreSQL), as the
-    first statement of its own transaction; the default waits for the flush, and inside a caller's transaction
-    (a savepoint) nothing is set, since `SET LOCAL` would change the caller's COMMIT."""
-    unflushed = "SET LOCAL synchronous_commit TO OFF"
-    calls: list[int] = []
+    """Decision 0255: `durable=False` commits with `synchronous_commit` off (PostgreSQL, this transaction only),
+    set by the transaction's first statement (since decision 0295 the one that also takes the key's lock, through
+    `set_config(..., true)`, which is `SET LOCAL`); the default waits for the flush, and inside a caller's
+    transaction (a savepoint) nothing is set, since it would change the caller's COMMIT."""
+    postgresql = connection.vendor == "postgresql"
+    seen: list[str] = []
+
+    def write():
+        if postgresql:
+            with connection.cursor() as cursor:
+                cursor.execute("SHOW synchronous_commit")
+                seen.append(cursor.fetchone()[0])
 
     def statements(key: str, *, durable: bool) -> list[str]:
         with CaptureQueriesContext(connection) as captured:
             run_idempotent_known(
-                owner="user:1", key=key, fingerprint="f", outcome=Outcome(201), write=effect_row(calls), durable=durable
+                owner="user:1", key=key, fingerprint="f", outcome=Outcome(201), write=write, durable=durable
             )
-        return [query["sql"] for query in captured.captured_queries]
+        return [query["sql"] for query in captured.captured_queries if "SHOW" not in query["sql"]]
+
+    def setting(sql: list[str]) -> list[str]:
+        return [statement for statement in sql if "synchronous_commit" in statement]
 
     fast = statements("fast", durable=False)
-    if connection.vendor == "postgresql":
-        assert fast[:2] == ["BEGIN", unflushed], fast
+    if postgresql:
+        assert fast[:2] == ["BEGIN", *setting(fast)], fast
+        assert fast[1].startswith("SELECT pg_try_advisory_xact_lock("), fast
+        assert fast[1].endswith(", set_config('synchronous_commit', 'off', true)"), fast
     else:
-        assert unflushed not in fast  # SQLite has no such setting: an ordinary transaction
-    assert unflushed not in statements("flushed", durable=True)
+        assert not setting(fast)  # SQLite has no such setting: an ordinary transaction
+    assert not setting(statements("flushed", durable=True))
     with transaction.atomic():
-        assert unflushed not in statements("inside", durable=False)
-    assert calls == [1, 1, 1]
+        assert not setting(statements("inside", durable=False))
+    assert IdempotencyKey.objects.count() == 3
+    if postgresql:
+        assert seen == ["off", "on", "on"]
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            assert cursor.fetchone()[0] == "on"  # the session's setting is untouched

@@ -4,12 +4,20 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from gpurent.core.errors import IdempotencyKeyReused, InvalidRequest
-from gpurent.core.idempotency import Outcome, finish_early, run_idempotent_unclaimed
+from gpurent.core.errors import IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
+from gpurent.core.idempotency import (
+    Outcome,
+    finish_early,
+    lock_row_with_running_key,
+    run_idempotent_known,
+    run_idempotent_unclaimed,
+)
 from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
 from gpurent.core.tests.test_idempotency import InsufficientFunds, NewError
+from tests.test_idempotency_key_in_use import retry_while_the_first_runs
 
 pytestmark = pytest.mark.django_db
+KEY_INSERT = 'INSERT INTO "core_idempotencykey"'
 
 
 def effect(calls, *, early=True):
@@ -71,3 +79,81 @@ def test_an_error_that_is_not_stored_leaves_no_key_and_a_stored_one_is_replayed(
     replay = run_idempotent_unclaimed(owner="user:1", key="f", fingerprint="f", action=insufficient)
     assert replay.replayed
     assert replay.body["error"]["code"] == "insufficient_balance"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the key's lock is PostgreSQL's (decision 0295)")
+@pytest.mark.parametrize("with_row", [True, False], ids=["locked with a row", "locked by finish_early"])
+def test_a_retry_while_the_first_runs_is_refused_at_once_and_replayed_after_it(with_row):
+    """Decision 0295: the key is locked (`pg_try_advisory_xact_lock`) before its INSERT, in the statement that
+    locks the action's row when the action locks one, else in one of its own; a retry with the key while the first
+    request holds it (held just before its key's INSERT) raises `IdempotencyKeyInUse` without waiting on any lock
+    and writes nothing; after the first's COMMIT the retry is replayed."""
+    row = AuditLogEntry.objects.create(actor_label="test", action="row", target_type="t", target_id="0")
+    calls: list[int] = []
+
+    def action():
+        if with_row:
+            lock_row_with_running_key(AuditLogEntry, row.pk)
+        return effect(calls)()
+
+    def send():
+        return run_idempotent_unclaimed(owner="user:1", key="k", fingerprint="f", action=action)
+
+    def retry():
+        with CaptureQueriesContext(connection) as captured:
+            try:
+                send()
+            except IdempotencyKeyInUse as error:
+                return error, [query["sql"] for query in captured.captured_queries]
+        return None, []
+
+    first, (refused, statements), without_waiting = retry_while_the_first_runs(send, retry, before=KEY_INSERT)
+    assert without_waiting
+    assert isinstance(refused, IdempotencyKeyInUse)
+    lock = next(sql for sql in statements if "pg_try_advisory_xact_lock(" in sql)
+    if with_row:
+        assert lock.startswith('SELECT "core_auditlogentry"."id"'), statements
+        assert lock.endswith("FOR UPDATE"), statements
+    else:
+        assert lock.startswith("SELECT pg_try_advisory_xact_lock("), statements
+    assert not [sql for sql in statements if sql.startswith(KEY_INSERT)], statements
+    assert calls == ([1] if with_row else [1, 1])  # the retry's effect, if any, was rolled back
+    assert AuditLogEntry.objects.filter(action="effect").count() == 1
+    replay = send()
+    assert replay.replayed
+    assert replay.body == first.body == {"effect": 1}
+
+
+def test_lock_row_with_running_key_outside_an_idempotent_request_locks_only_the_row():
+    row = AuditLogEntry.objects.create(actor_label="test", action="row", target_type="t", target_id="0")
+    with CaptureQueriesContext(connection) as captured:
+        lock_row_with_running_key(AuditLogEntry, row.pk)
+    assert [query["sql"] for query in captured.captured_queries if "advisory" in query["sql"]] == []
+    assert len(captured.captured_queries) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the key's lock is PostgreSQL's (decision 0295)")
+@pytest.mark.parametrize("path", ["unclaimed", "known"])
+def test_a_key_already_stored_is_replayed_even_while_another_retry_holds_its_lock(path):
+    """Decision 0295: a refused key lock means another request with the key is in its transaction; if the key is
+    already stored, that is a retry, not the first request, and this one is replayed, not refused."""
+    calls: list[int] = []
+
+    def send():
+        if path == "unclaimed":
+            return run_idempotent_unclaimed(owner="user:1", key="k", fingerprint="f", action=effect(calls))
+        return run_idempotent_known(
+            owner="user:1", key="k", fingerprint="f", outcome=Outcome(201, {"id": 1}), write=lambda: calls.append(1)
+        )
+
+    stored = send()
+    held, third, without_waiting = retry_while_the_first_runs(send, send, before=KEY_INSERT)
+    assert without_waiting
+    assert held.replayed
+    assert third.replayed
+    assert third.body == held.body == stored.body
+    # The held retry ran the order-like action before its key's INSERT failed; the refused one ran it too, before
+    # `finish_early` found the lock taken. A known outcome's write runs only after the key is locked and inserted.
+    assert calls == ([1, 1, 1] if path == "unclaimed" else [1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gpurent.accounts.services import api_token_create
@@ -105,7 +107,7 @@ def test_exports_answer_markdown_and_json(client, user, entry, two_runs):
     md = client.get(f"{BASE}/entries/{entry.public_id}/export.md", **auth)
     assert md["Content-Type"] == "text/markdown; charset=utf-8"
     assert "## Run 1: bf16 b16" in md.content.decode()
-    document = client.get(f"{BASE}/export.json", **auth).json()
+    document = json.loads(client.get(f"{BASE}/export.json", **auth).getvalue())
     assert [len(e["runs"]) for e in document["entries"]] == [2]
     assert client.get(f"{BASE}/export.md", **auth).status_code == 200
     assert client.get(f"{BASE}/entries/{entry.public_id}/export.json", **auth).json()["entry"]["id"] == str(

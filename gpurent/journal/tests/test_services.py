@@ -186,7 +186,7 @@ def test_the_markdown_export_is_written_in_the_customers_language(entry):
 
     run_create(entry=entry, draft=run_draft())
     with translation.override("vi"):
-        text = entry_markdown(entry) + journal_markdown([], brand="IteraGPU")
+        text = entry_markdown(entry) + "".join(journal_markdown([], brand="IteraGPU"))
     for words in ["## Lần chạy 1: bf16 b16", "Quan sát (đo được):", "Ước tính (một giả định, không phải số đo):"]:
         assert words in text, words
     assert "Nhật ký thí nghiệm (IteraGPU)" in text

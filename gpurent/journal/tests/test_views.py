@@ -110,12 +110,12 @@ def test_exports_download_markdown_and_json(client, user, entry, two_runs):
     assert text.startswith("# bf16 vs fp8 at batch 16")
     assert "Estimate (an assumption, not a measurement)" in text
     assert "## Run 2: fp8 b32" in text
-    document = json.loads(client.get(reverse("journal:export_json")).content)
+    document = json.loads(client.get(reverse("journal:export_json")).getvalue())
     assert document["format"] == "gpurent-journal/1"
     (exported,) = document["entries"]
     assert exported["estimate"]["kind"] == "estimate"
     assert exported["runs"][0]["steady"]["kind"] == "observation"
-    journal_md = client.get(reverse("journal:export_md")).content.decode()
+    journal_md = client.get(reverse("journal:export_md")).getvalue().decode()
     assert "## bf16 vs fp8 at batch 16" in journal_md
 
 
@@ -143,7 +143,7 @@ def test_another_customers_entry_is_a_404(client, other_user, entry, two_runs, n
 def test_another_customers_entries_are_not_listed_or_exported(client, other_user, entry):
     client.force_login(other_user)
     assert entry.question not in client.get(reverse("journal:index")).content.decode()
-    assert json.loads(client.get(reverse("journal:export_json")).content)["entries"] == []
+    assert json.loads(client.get(reverse("journal:export_json")).getvalue())["entries"] == []
 
 
 def test_a_guest_cannot_open_an_account_entry(client, entry):
