@@ -150,7 +150,11 @@ def test_a_checkout_resubmitted_while_the_first_is_placing_gets_409_then_the_rep
     # The 409 on a form: its message, and back to the summary the form was on.
     assert retry["Location"] == reverse("orders:checkout_summary")
     messages = [str(message) for message in retry.wsgi_request._messages]
-    assert messages == ["A request with this idempotency key is still being processed. Retry shortly."]
+    # In the customer's words: a form never shows its key (the API's message speaks of idempotency keys).
+    assert messages == [
+        "This form was already sent and is still being processed. Wait a moment, then check the result before"
+        " sending it again."
+    ]
     assert send()["Location"] == first["Location"]  # after the first has committed: the replay
     assert Order.objects.count() == 1
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_variables
 from ninja import Header
 
-from .errors import ApplicationError, InvalidRequest
+from .errors import ApplicationError, IdempotencyKeyInUse, InvalidRequest
 from .idempotency import Outcome, Write, run_idempotent, run_idempotent_known, run_idempotent_unclaimed
 from .notices import notify_operators
 from .redaction import redacted_params
@@ -43,6 +43,12 @@ FORM_FIELD = "idempotency_key"
 # Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys).
 _KEY_PATTERN = re.compile(r"[!-~]{1,255}")
 KEY_REQUIRED_MESSAGE = gettext_lazy("An idempotency key of 1 to 255 printable characters is required.")
+# A form sent again while its first submission still runs (a double click, decision 0295): the API's 409 message
+# speaks of idempotency keys, which a customer never sees.
+FORM_IN_USE_MESSAGE = gettext_lazy(
+    "This form was already sent and is still being processed. Wait a moment, then check the result before sending"
+    " it again."
+)
 # The header as an API view's parameter: the OpenAPI document then declares it (required, with its pattern),
 # and django-ninja answers a missing or malformed one with the usual 422 `invalid_request`.
 IdempotencyKeyHeader = Annotated[
@@ -195,9 +201,10 @@ def form_action(
         outcome = _form_idempotent(request, action, claim=claim)
     except ApplicationError as error:
         notify_operators(error)
+        message = FORM_IN_USE_MESSAGE if isinstance(error, IdempotencyKeyInUse) else error.message
         if on_error is not None:
-            return on_error(error.message, error.status, error)
-        messages.error(request, error.message)
+            return on_error(message, error.status, error)
+        messages.error(request, message)
         return redirect(back)
     if outcome.is_error:
         if on_error is not None:
