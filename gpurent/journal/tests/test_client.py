@@ -121,7 +121,8 @@ def _load_client():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("gpurent_journal_client", CLIENT)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
