@@ -21,7 +21,7 @@ from gpurent.accounts.models import ApiToken
 from gpurent.accounts.services import api_token_create, ssh_key_add
 from gpurent.core.money import Usd
 from gpurent.guides.models import QuoteRequest
-from gpurent.journal.models import JournalEntry
+from gpurent.journal.models import JournalEntry, Run
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.errors import IntentLimitReached
 from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
@@ -36,6 +36,16 @@ ROWS = 57
 def journal_entries(user, gpu):
     JournalEntry.objects.bulk_create(JournalEntry(user=user, question=f"Question {n:03d}") for n in range(ROWS))
     return "/api/v1/journal/entries", "/journal/", [f"Question {n:03d}" for n in range(ROWS)]
+
+
+def journal_runs(user, gpu):
+    """An entry's runs (at most `JOURNAL_MAX_RUNS_PER_ENTRY`, decision 0315) are pages on the entry's page; the API
+    answers them with the entry, and its list of entries carries only each entry's newest runs."""
+    entry = JournalEntry.objects.create(user=user, question="A sweep")
+    Run.objects.bulk_create(
+        Run(entry=entry, number=n + 1, name=f"run {n}", parameters={"step": f"s{n:03d}"}) for n in range(ROWS)
+    )
+    return None, f"/journal/{entry.public_id}/", [f"step=s{n:03d}" for n in range(ROWS)]
 
 
 def support_requests(user, gpu):
@@ -76,7 +86,7 @@ def saved_estimates(user, gpu):
     return None, "/estimate/saved/", [f"Estimate {n:03d}" for n in range(ROWS)]
 
 
-@pytest.mark.parametrize("make", [journal_entries, support_requests, quote_requests, saved_estimates])
+@pytest.mark.parametrize("make", [journal_entries, journal_runs, support_requests, quote_requests, saved_estimates])
 def test_the_list_is_a_page_and_older_links_lead_to_the_rest_once(client, django_user_model, gpu, make):
     user = django_user_model.objects.create_user("l@example.com", "passphrase 12", first_name="L", last_name="B")
     api, page, texts = make(user, gpu)

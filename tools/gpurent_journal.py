@@ -169,13 +169,16 @@ def _request(url: str, token: str, body: dict[str, Any], key: str) -> dict[str, 
                 return dict(json.loads(response.read().decode()))
         except urllib.error.HTTPError as error:
             text = error.read().decode(errors="replace")
+            code = ""
             try:
                 detail = json.loads(text)["error"]
-                message = f"{error.code} {detail['code']}: {detail['message']}"
+                code = str(detail["code"])
+                message = f"{error.code} {code}: {detail['message']}"
             except (ValueError, KeyError, TypeError):
                 message = f"{error.code}: {text[:200]}"
-            # 409 "still running" and 5xx are worth a retry with the same key; anything else will not change.
-            if error.code == 409 or error.code >= 500:
+            # "Still running" (409 idempotency_key_in_use) and 5xx are worth a retry with the same key; anything else,
+            # another 409 included (the entry is full: too_many_runs), will not change.
+            if code == "idempotency_key_in_use" or error.code >= 500:
                 last_error = message
                 continue
             if error.code in (401, 403):

@@ -351,6 +351,9 @@ LOGOUT_REDIRECT_URL = "catalog:index"
 # (decision 0291).
 ACCOUNTS_MAX_SSH_KEYS = int(os.environ.get("ACCOUNTS_MAX_SSH_KEYS", "50"))
 ACCOUNTS_MAX_LIVE_API_TOKENS = int(os.environ.get("ACCOUNTS_MAX_LIVE_API_TOKENS", "20"))
+# How many runs one journal entry holds (an entry is one experimental question; a sweep of more runs opens another
+# entry); one more answers 409 `too_many_runs` (decision 0315).
+JOURNAL_MAX_RUNS_PER_ENTRY = int(os.environ.get("JOURNAL_MAX_RUNS_PER_ENTRY", "200"))
 
 # How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))

@@ -201,10 +201,10 @@ def form_action(
         outcome = _form_idempotent(request, action, claim=claim)
     except ApplicationError as error:
         notify_operators(error)
-        refusal = str(FORM_IN_USE_MESSAGE) if isinstance(error, IdempotencyKeyInUse) else error.message
+        shown = str(FORM_IN_USE_MESSAGE) if isinstance(error, IdempotencyKeyInUse) else error.message
         if on_error is not None:
-            return on_error(refusal, error.status, error)
-        messages.error(request, refusal)
+            return on_error(shown, error.status, error)
+        messages.error(request, shown)
         return redirect(back)
     if outcome.is_error:
         if on_error is not None:

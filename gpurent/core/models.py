@@ -15,6 +15,10 @@ def relations_known_empty(instance: models.Model, *, but: tuple[str, ...] = ()) 
     Reading one of its reverse relations then costs no query: a one-to-one raises `DoesNotExist`, a
     many-to-one is an empty queryset, as a query would have found. Only call it in the transaction that
     created the row, before anything else can point at it.
+
+    The empty querysets are stored already evaluated, as `prefetch_related` stores what it fetched: iterating
+    one (`order.intents.all()`) then compiles no SQL either (an unevaluated `.none()` builds its whole SELECT
+    before finding it needs none; decision 0300).
     """
     cache: dict[str, models.QuerySet[models.Model]] = instance.__dict__.setdefault("_prefetched_objects_cache", {})
     for relation in instance._meta.related_objects:
@@ -24,7 +28,9 @@ def relations_known_empty(instance: models.Model, *, but: tuple[str, ...] = ()) 
         if relation.one_to_one:
             relation.set_cached_value(instance, None)
         elif isinstance(relation.related_model, type):
-            cache[name] = relation.related_model._default_manager.none()
+            empty = relation.related_model._default_manager.none()
+            empty._result_cache = []
+            cache[name] = empty
 
 
 class TimeStampedModel(models.Model):

@@ -22,9 +22,9 @@ from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
-from .export import entry_data, entry_document, entry_markdown, journal_download, run_data
+from .export import entry_data, entry_document, entry_markdown, entry_summary_data, journal_download, run_data
 from .records import EntryDraft, MeasurementDraft, RunDraft
-from .selectors import entries_with_runs_for, entry_get_for, run_get
+from .selectors import LATEST_RUNS, entries_with_latest_runs_for, entry_get_for, run_get
 from .services import MAX_GPUS, MAX_KEYS, MAX_NUMBER, entry_create, run_create
 
 router = Router(tags=["journal"], auth=api_auth)
@@ -171,12 +171,28 @@ class EntryOut(Schema):
     estimate: EstimateRefOut | None
     created_at: datetime
     run_count: int
-    runs: list[RunOut]
+    runs: list[RunOut] = Field(description="Every run, oldest first (an entry holds at most 200)")
+    web_url: str
+
+
+class EntrySummaryOut(Schema):
+    id: str
+    question: str
+    hypothesis: str
+    metrics: str
+    stop_criterion: str
+    rental: str | None
+    estimate: EstimateRefOut | None
+    created_at: datetime
+    run_count: int
+    latest_runs: list[RunOut] = Field(
+        description=f"The {LATEST_RUNS} newest runs, newest first; read the entry for all of them"
+    )
     web_url: str
 
 
 class EntryListOut(Schema):
-    items: list[EntryOut] = Field(description="One page of entries, newest first")
+    items: list[EntrySummaryOut] = Field(description="One page of entries, newest first")
     next: str | None = Field(description="Cursor of the older entries (pass as ?cursor=), null on the last page")
 
 
@@ -186,7 +202,8 @@ _WRITE = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 
 @router.get("/entries", response={200: EntryListOut, 422: ErrorOut, **_READ}, summary="List my journal entries")
 def list_entries(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
-    return api_page(entries_with_runs_for(_owner(request)), page, entry_data)
+    """A page of my entries, each with its run count and newest runs (`GET /entries/{id}` has all its runs)."""
+    return api_page(entries_with_latest_runs_for(_owner(request)), page, entry_summary_data)
 
 
 @router.post("/entries", response={201: EntryOut, **_WRITE}, summary="Open a journal entry")
@@ -215,7 +232,8 @@ def get_entry(request: HttpRequest, entry_id: str) -> dict[str, Any]:
 @router.post("/entries/{entry_id}/runs", response={201: RunOut, **_WRITE}, summary="Post a run to an entry")
 def create_run(request: HttpRequest, entry_id: str, payload: RunIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Record a run in one of my entries. Requires an `Idempotency-Key` header: a retry with the same key
-    and body returns the same run; the same key with another body is 422 `idempotency_key_reused`.
+    and body returns the same run; the same key with another body is 422 `idempotency_key_reused`. An entry
+    holds at most 200 runs (`JOURNAL_MAX_RUNS_PER_ENTRY`): one more is 409 `too_many_runs`; open a new entry.
     Peaks are bytes per GPU; numbers in `parameters`, `seeds`... are stored as text."""
     owner = _owner(request)
     entry = entry_get_for(owner, entry_id)

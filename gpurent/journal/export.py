@@ -37,6 +37,7 @@ __all__ = [
     "entry_data",
     "entry_document",
     "entry_markdown",
+    "entry_summary_data",
     "journal_download",
     "journal_json",
     "journal_markdown",
@@ -99,12 +100,8 @@ def run_data(run: Run) -> dict[str, Any]:
     }
 
 
-def entry_data(entry: JournalEntry) -> dict[str, Any]:
-    """An entry with its runs, as the API and the JSON export show it."""
+def _entry_fields(entry: JournalEntry) -> dict[str, Any]:
     estimate = entry.estimate
-    runs = list(entry.runs.all())
-    for run in runs:
-        run.entry = entry  # the prefetched runs point at this very entry: no query per run
     return {
         "id": str(entry.public_id),
         "question": entry.question,
@@ -123,10 +120,30 @@ def entry_data(entry: JournalEntry) -> dict[str, Any]:
             "computed_at": estimate.created_at.isoformat(),
         },
         "created_at": entry.created_at.isoformat(),
-        "run_count": len(runs),
-        "runs": [run_data(run) for run in runs],
-        "web_url": reverse("journal:entry", args=[entry.public_id]),
     }
+
+
+def _runs_data(entry: JournalEntry, runs: list[Run]) -> list[dict[str, Any]]:
+    for run in runs:
+        run.entry = entry  # the prefetched runs point at this very entry: no query per run
+    return [run_data(run) for run in runs]
+
+
+def entry_data(entry: JournalEntry) -> dict[str, Any]:
+    """An entry with all its runs (at most `JOURNAL_MAX_RUNS_PER_ENTRY`), as one entry in the API and the JSON
+    export show it."""
+    runs = list(entry.runs.all())
+    web_url = reverse("journal:entry", args=[entry.public_id])
+    return {**_entry_fields(entry), "run_count": len(runs), "runs": _runs_data(entry, runs), "web_url": web_url}
+
+
+def entry_summary_data(entry: JournalEntry) -> dict[str, Any]:
+    """An entry as a row of the API's list of entries: its run count and newest runs (`selectors.LATEST_RUNS`),
+    so that a page of entries does not grow with how many runs they hold (decision 0315)."""
+    latest = _runs_data(entry, list(entry.latest_runs))  # type: ignore[attr-defined]
+    count = entry.run_count  # type: ignore[attr-defined]
+    web_url = reverse("journal:entry", args=[entry.public_id])
+    return {**_entry_fields(entry), "run_count": count, "latest_runs": latest, "web_url": web_url}
 
 
 def entry_document(entry: JournalEntry, *, now: datetime | None = None) -> dict[str, Any]:

@@ -17,13 +17,21 @@ from gpurent.sizing.selectors import estimate_list_for
 
 from .models import JournalEntry, Measurement, Run
 
+# How many of an entry's newest runs a row of the API's list of entries carries (decision 0315).
+LATEST_RUNS = 3
+
 __all__ = [
+    "LATEST_RUNS",
+    "entries_with_latest_runs_for",
     "entries_with_runs_for",
     "entry_get_for",
+    "entry_head_for",
     "entry_list_for",
+    "entry_runs",
     "estimate_choices_for",
     "journal_pages_for_export",
     "order_choices_for",
+    "run_choices",
     "run_get",
 ]
 
@@ -62,6 +70,29 @@ def entry_get_for(owner: Owner, public_id: uuid.UUID | str) -> JournalEntry:
         raise NotFound() from None
 
 
+def entry_head_for(owner: Owner, public_id: uuid.UUID | str) -> JournalEntry:
+    """One of the owner's entries with its rental, estimate and run count, without its runs (a page of them is
+    read with `entry_runs`).
+
+    Raises:
+        NotFound: as `entry_get_for`.
+    """
+    try:
+        return entry_list_for(owner).get(public_id=_uuid(public_id))
+    except JournalEntry.DoesNotExist:
+        raise NotFound() from None
+
+
+def entry_runs(entry: JournalEntry) -> QuerySet[Run]:
+    """The runs of `entry` (already scoped to its owner) with their measurements, for a keyset page by number."""
+    return Run.objects.filter(entry=entry).prefetch_related(Prefetch("measurements", Measurement.objects.all()))
+
+
+def run_choices(entry: JournalEntry) -> QuerySet[Run]:
+    """Number, name and id of every run of `entry`, oldest first, for choosing two to compare."""
+    return Run.objects.filter(entry=entry).only("public_id", "number", "name", "entry_id").order_by("number")
+
+
 def run_get(entry: JournalEntry, public_id: uuid.UUID | str) -> Run:
     """A run of `entry` (already scoped to its owner) by public id.
 
@@ -78,6 +109,14 @@ def run_get(entry: JournalEntry, public_id: uuid.UUID | str) -> Run:
 def entries_with_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
     """The owner's entries with everything an export or the API writes, in a fixed number of queries."""
     return entry_list_for(owner).prefetch_related(_runs_with_measurements())
+
+
+def entries_with_latest_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
+    """The owner's entries, each with its run count and its `LATEST_RUNS` newest runs as `latest_runs` (newest
+    first, with their measurements): a page of entries reads at most `LATEST_RUNS` runs per entry, however many
+    it holds, in a fixed number of queries (the sliced prefetch is one windowed query)."""
+    newest = Run.objects.prefetch_related(Prefetch("measurements", Measurement.objects.all())).order_by("-number")
+    return entry_list_for(owner).prefetch_related(Prefetch("runs", newest[:LATEST_RUNS], to_attr="latest_runs"))
 
 
 def journal_pages_for_export(owner: Owner) -> Iterator[list[JournalEntry]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 
+from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -17,7 +18,7 @@ from gpurent.sizing.calculation import MAX_PEAK_BYTES
 from gpurent.sizing.selectors import estimate_get_for
 
 from .enums import Checkpoint, Outcome, Phase, Reproducibility
-from .errors import JournalInputInvalid
+from .errors import JournalInputInvalid, TooManyRuns
 from .labels import field_label
 from .models import JournalEntry, Measurement, Run
 from .records import EntryDraft, MeasurementDraft, RunDraft
@@ -138,11 +139,13 @@ def _choice(field: str, value: str, choices: type[models.TextChoices]) -> str:
 def run_create(*, entry: JournalEntry, draft: RunDraft) -> Run:
     """Add a run to `entry` (already scoped to its owner), numbered after the entry's last run.
 
-    The entry row is locked while the number is chosen, so two runs posted at once get 1 and 2, not 1 twice.
+    The entry row is locked while the runs are counted and the number is chosen, so two runs posted at once get
+    1 and 2, not 1 twice, and a burst cannot pass `JOURNAL_MAX_RUNS_PER_ENTRY` (decision 0315).
     Measurement phases with nothing observed are not stored.
 
     Raises:
         JournalInputInvalid: a field is missing, too long, or out of range; nothing is written.
+        TooManyRuns: the entry already holds `JOURNAL_MAX_RUNS_PER_ENTRY` runs; nothing is written.
     """
     reproducibility = _choice("reproducibility", draft.reproducibility, Reproducibility)
     tolerance = _text("tolerance", draft.tolerance, 200)
@@ -168,6 +171,9 @@ def run_create(*, entry: JournalEntry, draft: RunDraft) -> Run:
     }
     with transaction.atomic():
         JournalEntry.objects.select_for_update().filter(pk=entry.pk).exists()
+        limit = settings.JOURNAL_MAX_RUNS_PER_ENTRY
+        if Run.objects.filter(entry=entry)[:limit].count() >= limit:
+            raise TooManyRuns(limit)
         last = Run.objects.filter(entry=entry).aggregate(last=Max("number"))["last"] or 0
         run = Run.objects.create(entry=entry, number=last + 1, **fields)
         Measurement.objects.bulk_create(

@@ -30,12 +30,18 @@ from .models import JournalEntry
 from .observations import estimated_peak, observed_peak, peak_check
 from .selectors import (
     entry_get_for,
+    entry_head_for,
     entry_list_for,
+    entry_runs,
     estimate_choices_for,
     order_choices_for,
+    run_choices,
     run_get,
 )
 from .services import entry_create, run_create
+
+# Runs in one page of an entry's runs table (decision 0315).
+RUNS_PER_PAGE = 50
 
 
 @require_GET
@@ -85,12 +91,15 @@ def entry_create_view(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def entry_detail(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse:
-    entry = entry_get_for(owner_for(request), entry_id)
-    runs = list(entry.runs.all())
-    for run in runs:
+    """An entry and one page of its runs, newest first, with "Older" links (decision 0315); the compare form
+    lists every run by number and name (at most `JOURNAL_MAX_RUNS_PER_ENTRY`)."""
+    entry = entry_head_for(owner_for(request), entry_id)
+    page = page_from_request(request, entry_runs(entry), size=RUNS_PER_PAGE, key=("-number",))
+    for run in page.items:
         run.entry = entry
-    rows = [(run, observed_peak(run), peak_check(run)) for run in runs]
-    context = {"entry": entry, "rows": rows, "estimate": estimated_peak(entry.estimate), "runs": runs}
+    rows = [(run, observed_peak(run), peak_check(run)) for run in page.items]
+    choices = list(run_choices(entry))
+    context = {"entry": entry, "rows": rows, "estimate": estimated_peak(entry.estimate), "runs": choices, "page": page}
     return render(request, "journal/entry_detail.html", context)
 
 

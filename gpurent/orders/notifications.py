@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
@@ -27,10 +29,12 @@ def _order_url(order: Order) -> str:
 
 
 def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
+    """The subject and paragraphs of `event`'s email, in the active language. Each event's texts are made only
+    when asked for (one `gettext` and format per sentence of that event, not of all eight)."""
     ref = order.ref
     end = f"{order.term_ends_at:%Y-%m-%d %H:%M} UTC" if order.term_ends_at else ""
-    texts = {
-        "placed": (
+    texts: dict[str, Callable[[], tuple[str, list[str]]]] = {
+        "placed": lambda: (
             _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
             [
                 _("We reserved %(lots)d lot(s) of %(gpu)s for %(days)d days. Total: %(total)s.")
@@ -39,25 +43,25 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
                 % {"deadline": f"{order.reserved_until:%Y-%m-%d %H:%M}"},
             ],
         ),
-        "paid": (
+        "paid": lambda: (
             _("Order %(ref)s is paid") % {"ref": ref},
             [_("Thank you. We are preparing your machine; you will get an email when access is ready.")],
         ),
-        "cancelled": (
+        "cancelled": lambda: (
             _("Order %(ref)s was cancelled") % {"ref": ref},
             [
                 _("The order was cancelled and its lots were released. The order was not charged."),
                 _("Any payment received for it is credited to your balance, where you can use it for another order."),
             ],
         ),
-        "ready": (
+        "ready": lambda: (
             _("Order %(ref)s: your machine is ready") % {"ref": ref},
             [
                 _("Access details are on your order page. Your term runs until %(end)s.") % {"end": end},
                 _("Stopping the machine does not pause or extend the term."),
             ],
         ),
-        "ending": (
+        "ending": lambda: (
             _("Order %(ref)s ends in 24 hours") % {"ref": ref},
             [
                 _("Your term ends at %(end)s. Copy your results and checkpoints off the machine before then.")
@@ -69,18 +73,18 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
                 % {"url": _order_url(order) + "#extend"},
             ],
         ),
-        "extended": (
+        "extended": lambda: (
             _("Order %(ref)s is paid: your rental is extended") % {"ref": ref},
             [
                 _("Thank you. Rental %(rental)s now runs %(days)d days longer, on the same machine.")
                 % {"rental": order.extends.ref if order.extends else "", "days": order.term_days},
             ],
         ),
-        "ended": (
+        "ended": lambda: (
             _("Order %(ref)s has ended") % {"ref": ref},
             [_("Your term is over and access is closed. Thank you for renting with us.")],
         ),
-        "refunded": (
+        "refunded": lambda: (
             _("Order %(ref)s could not be provided: refunded") % {"ref": ref},
             [
                 _(
@@ -91,7 +95,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             ],
         ),
     }
-    return texts[event]
+    return texts[event]()
 
 
 def order_notify(

@@ -54,6 +54,10 @@ def marker(kind: Kind) -> str:
 @sensitive_variables()
 def redact_text(text: str, *, field: str) -> Redacted:
     """`text` with every secret found replaced by its marker; `field` names the field in the findings."""
+    if not text:
+        # Nothing to find, and the detectors' scan costs the same on an empty text as on a short one (~0.25 ms
+        # of CPU): an order's optional fields are fingerprinted on every placement (decision 0300).
+        return Redacted(text, ())
     spans = find_spans(text)
     if not spans:
         return Redacted(text, ())

@@ -115,3 +115,35 @@ def test_client_bad_param_is_refused_before_posting(live_server, entry, secret, 
     assert result.returncode == 1
     assert "write name=value" in result.stderr
     assert os.environ.get("GPURENT_TOKEN") is None  # the test's own environment is untouched
+
+
+def _load_client():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gpurent_journal_client", CLIENT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("code", "attempts"), [("too_many_runs", 1), ("idempotency_key_in_use", 3)])
+def test_client_retries_only_a_request_still_running(monkeypatch, code, attempts):
+    """A 409 is retried only when the shop says the same key is still running; a full entry is final at once."""
+    import io
+    import urllib.error
+
+    client = _load_client()
+    calls = []
+
+    def refuse(request, timeout):
+        calls.append(request)
+        body = io.BytesIO(b'{"error": {"code": "%s", "message": "no"}}' % code.encode())
+        raise urllib.error.HTTPError(request.full_url, 409, "Conflict", {}, body)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(client.urllib.request, "urlopen", refuse)
+    monkeypatch.setattr(client.time, "sleep", lambda seconds: None)
+    with pytest.raises(client.JournalClientError, match=f"409 {code}: no"):
+        client._request("http://127.0.0.1:9/api", "gpr_x", {}, "key-1")
+    assert len(calls) == attempts == (client._RETRIES if code == "idempotency_key_in_use" else 1)

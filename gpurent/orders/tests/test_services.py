@@ -1,15 +1,17 @@
 """Service tests for orders: placing, the transition table (one test per rule), expiry and cancelling."""
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from gpurent.catalog.models import GpuModel
 from gpurent.core.errors import InvalidRequest
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus, Track
 from gpurent.orders.errors import OutOfStock, TransitionNotAllowed
-from gpurent.orders.models import Order, OrderStatusChange
+from gpurent.orders.models import Order, OrderAccess, OrderStatusChange
 from gpurent.orders.services import Contact, order_cancel, order_place, order_transition, orders_expire_due
 from gpurent.orders.transitions import PAYMENT_TRANSITIONS, PROVISIONING_TRANSITIONS
 
@@ -53,6 +55,19 @@ def test_order_place_two_b200_lots_reserves_two_lots_for_four_gpus(customer, b20
     assert len(order.ref) == 11
     history = list(OrderStatusChange.objects.filter(order=order).values_list("track", "from_status", "to_status"))
     assert history == [("payment", "", "awaiting_payment"), ("provisioning", "", "not_started")]
+
+
+def test_order_place_new_order_reverse_relations_read_without_compiling_sql(customer, gpu):
+    # What the API's answer reads of a new order (intents, extensions, access) is known to be empty: reading it
+    # neither runs a query nor builds one (decision 0300: a `.none()` queryset compiled its SELECT to skip it).
+    order = place(customer)
+    with mock.patch.object(SQLCompiler, "as_sql", side_effect=AssertionError("SQL compiled")):
+        assert list(order.intents.all()) == []
+        assert list(order.extensions.all()) == []
+        assert not order.intents.exists()
+        with pytest.raises(OrderAccess.DoesNotExist):
+            order.access  # noqa: B018 (the read is the test)
+    assert list(order.status_changes.all())  # the relations it wrote are read as usual
 
 
 def test_order_place_more_lots_than_stock_is_out_of_stock_and_writes_nothing(customer, b200):

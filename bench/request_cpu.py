@@ -1,0 +1,142 @@
+"""CPU per request, in process: what one API request costs this process, without network or server.
+
+    .venv/bin/python bench/request_cpu.py --database-url postgres://postgres@127.0.0.1:5432/gpurent_cpu
+        [--requests 300] [--profile order] [--sort tottime] [--top 40] [healthz catalog built estimate order ...]
+
+Creates (and drops after) the database of the URL, migrates it and loads the demo catalog, then sends each
+named request through Django's test client with production settings, one customer and one API token, after 20
+warm-up requests, and prints the median `time.process_time()` (CPU of this process: Python and the database
+driver, not PostgreSQL's own) and wall time per request. `healthz` is the baseline to divide by; `built` is the
+token catalog call built by ninja (an htmx request is never served from the cache); `order` places an order
+for the first GPU (its stock raised first, the unpaid-order limit lifted). `--profile NAME` adds a cProfile of
+that request. CPU time is less sensitive than throughput to other work on the machine, but still moves with it:
+compare before and after in alternating runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import secrets
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+ESTIMATE = {
+    "model": "llama-3.1-70b",
+    "workload": "inference",
+    "seq_len": 8192,
+    "concurrent_sequences": 16,
+    "precision": {"weights": "bf16", "compute": "bf16", "kv_cache": "bf16"},
+    "runtime": {"engine": "vllm"},
+}
+NAMES = ("healthz", "catalog", "built", "estimate", "order")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", required=True, help="postgres://.../NAME: NAME is created and dropped")
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--profile", choices=NAMES)
+    parser.add_argument("--sort", default="cumulative", help="pstats order: cumulative, tottime, ...")
+    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("names", nargs="*", help=f"requests to time, of {', '.join(NAMES)} (default: all)")
+    args = parser.parse_args()
+    args.names = args.names or list(NAMES)
+    if unknown := sorted(set(args.names) - set(NAMES)):
+        parser.error(f"unknown request {', '.join(unknown)}: choose among {', '.join(NAMES)}")
+    server, _, name = args.database_url.rpartition("/")
+    if not name.isidentifier():
+        parser.error("the database name must be a plain identifier")
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {name}")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="testserver",
+        DATABASE_URL=args.database_url,
+        SECURE_SSL_REDIRECT="0",
+        ORDERS_MAX_UNPAID_PER_ACCOUNT="1000000000",
+    )
+    import django
+
+    django.setup()
+    try:
+        run(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def run(args: argparse.Namespace) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from gpurent.accounts.services import api_token_create
+    from gpurent.catalog.models import GpuModel
+
+    call_command("migrate", verbosity=0)
+    call_command("load_demo", verbosity=0)
+    gpu = GpuModel.objects.order_by("position", "name").first()
+    assert gpu is not None
+    GpuModel.objects.filter(pk=gpu.pk).update(stock_lots=10**8)
+    user = get_user_model().objects.create_user("cpu@example.com", "bench passphrase", first_name="C", last_name="P")
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='bench')[1]}"}
+    client = Client()
+    order = json.dumps({"gpu": gpu.slug, "term_days": 7, "lots": 1, "environment": "pytorch"})
+    estimate = json.dumps(ESTIMATE)
+
+    def post(path: str, body: str) -> Any:
+        key = uuid.uuid4().hex
+        return client.post(path, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key, **bearer)
+
+    requests: dict[str, Callable[[], Any]] = {
+        "healthz": lambda: client.get("/healthz"),
+        "catalog": lambda: client.get("/api/v1/catalog", **bearer),
+        "built": lambda: client.get("/api/v1/catalog", HTTP_HX_REQUEST="true", **bearer),
+        "estimate": lambda: post("/api/v1/estimates", estimate),
+        "order": lambda: post("/api/v1/orders", order),
+    }
+    for name in args.names:
+        send = requests[name]
+        for _ in range(20):
+            response = send()
+            assert response.status_code < 300, response.content[:300]
+        profile = cProfile.Profile() if args.profile == name else None
+        cpu, wall = [], []
+        if profile:
+            profile.enable()
+        for _ in range(args.requests):
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            send()
+            cpu.append(time.process_time() - cpu_start)
+            wall.append(time.perf_counter() - wall_start)
+        if profile:
+            profile.disable()
+            pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
+        print(
+            f"{name:10} CPU {1000 * statistics.median(cpu):6.2f} ms   wall {1000 * statistics.median(wall):6.2f} ms"
+            "   (medians per request)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
