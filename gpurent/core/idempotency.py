@@ -29,6 +29,7 @@ belong to `gpurent.core.idempotency_request`, which also holds what views call (
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -39,7 +40,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import BooleanField, Func, Value
 from django.utils import timezone
 
 from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
@@ -172,15 +172,20 @@ def _key_lock_id(owner: str, key: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def _try_key_lock(owner: str, key: str) -> Func:
-    """`pg_try_advisory_xact_lock(id)`: true when this transaction now holds the key's lock (until COMMIT or
-    ROLLBACK), false at once when another transaction holds it. It never waits."""
-    return Func(
-        Value(_key_lock_id(owner, key)),
-        function="pg_try_advisory_xact_lock",
-        template="%(function)s(%(expressions)s::bigint)",
-        output_field=BooleanField(),
-    )
+@functools.cache
+def _row_lock_sql(model: type[models.Model]) -> tuple[str, str]:
+    """`model`'s row lock by primary key, plain and with the key's lock as a condition, written once per process
+    (the ORM compiled the same statement on every order). `FOR UPDATE` where the database has it (not SQLite,
+    whose transactions take the write lock at BEGIN, `config/settings/base.py`)."""
+    connection = transaction.get_connection()
+    quote = connection.ops.quote_name
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    plain = f"SELECT {pk} FROM {table} WHERE {pk} = %s{lock}"  # noqa: S608 (names from the model's metadata)
+    # pg_try_advisory_xact_lock: true when this transaction now holds the key's lock (until COMMIT or ROLLBACK),
+    # false at once when another transaction holds it. It never waits.
+    keyed = f"SELECT {pk} FROM {table} WHERE {pk} = %s AND pg_try_advisory_xact_lock(%s::bigint){lock}"  # noqa: S608
+    return plain, keyed
 
 
 def _key_lock_taken(owner: str, key: str, *, unflushed: bool = False) -> bool:
@@ -206,13 +211,16 @@ def lock_row_with_running_key(model: type[models.Model], pk: object) -> None:
         IdempotencyKeyInUse: another request with this key holds its lock: it is still running.
     """
     running = _running.get()
-    rows = model._default_manager.select_for_update().filter(pk=pk)
-    if running is None or running.key_locked or transaction.get_connection().vendor != "postgresql":
-        rows.values_list("pk", flat=True).first()
-        return
-    record = running.record
-    if rows.filter(_try_key_lock(record.owner, record.key)).values_list("pk", flat=True).first() is None:
-        raise IdempotencyKeyInUse()
+    connection = transaction.get_connection()
+    plain, keyed = _row_lock_sql(model)
+    with connection.cursor() as cursor:
+        if running is None or running.key_locked or connection.vendor != "postgresql":
+            cursor.execute(plain, [pk])
+            return
+        record = running.record
+        cursor.execute(keyed, [pk, _key_lock_id(record.owner, record.key)])
+        if cursor.fetchone() is None:
+            raise IdempotencyKeyInUse()
     running.key_locked = True
 
 

@@ -64,7 +64,7 @@ def test_placing_an_order_runs_half_the_statements_and_reserves_last(client, aut
     assert [sql[: len(TASK_INSERT)] for sql in statements[reserve + 2 :]] == [TASK_INSERT], statements[reserve:]
     # The owner's row lock (decision 0122), the first lock a retry could queue behind, also takes the key's lock
     # in the same statement: a retry while this runs answers 409 at once, at no extra round trip (decision 0295).
-    owner_lock = [sql for sql in statements if sql.startswith('SELECT "accounts_user"."id"')]
+    owner_lock = [sql for sql in statements if sql.startswith('SELECT "id" FROM "accounts_user" WHERE "id" = ')]
     assert len(owner_lock) == 1, statements
     key_locks = [sql for sql in statements if "pg_try_advisory_xact_lock(" in sql]
     if connection.vendor == "postgresql":
