@@ -49,7 +49,6 @@ class IntentLimitReached(ApplicationError):
     code = "intent_limit_reached"
     status = 409
     replayable = False
-    default_message = _("No more payment instructions can be given here.")
 
 
 class IntentClosed(ApplicationError):
