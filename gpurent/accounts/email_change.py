@@ -34,6 +34,7 @@ from gpurent.core.errors import ApplicationError, InvalidRequest
 from gpurent.core.models import OutboundEmail
 
 from .models import User
+from .services import account_lock
 
 __all__ = ["EmailChangeRateLimited", "email_change_confirm", "email_change_request", "email_change_token"]
 
@@ -115,7 +116,7 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
         raise InvalidRequest(_("Enter a valid email address.")) from error
     if new_email == user.email:
         raise InvalidRequest(_("This is already the email of your account."))
-    User.objects.select_for_update().filter(pk=user.pk).first()  # two requests at once count one after the other
+    account_lock(user)  # two requests at once count one after the other
     _throttle(user)
     token = email_change_token(user, new_email)
     key = f"{_KEY_PREFIX}:{user.pk}:{hashlib.sha256(token.encode()).hexdigest()[:24]}"

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -25,6 +26,7 @@ from .sshkeys import public_key_parse
 from .two_factor import TwoFactorCodeRequired, two_factor_enabled, two_factor_verify
 
 __all__ = [
+    "account_lock",
     "api_token_create",
     "api_token_issue",
     "api_token_mark_used",
@@ -134,10 +136,11 @@ def profile_update(*, user: User, first_name: str, last_name: str) -> User:
     return user
 
 
-def _account_lock(user: User) -> None:
-    """Lock `user`'s row to COMMIT, so that two requests of one account that count its rows (tokens, keys)
-    before adding one count one after the other and the second sees the first's row (decisions 0122, 0291).
-    Only this account's requests wait; no money or order lock is ever taken after it here."""
+def account_lock(user: AbstractBaseUser) -> None:
+    """Lock `user`'s row to COMMIT, so that two requests of one account that count its rows (tokens, keys, email
+    changes, support requests and messages) before adding one count one after the other and the second sees the
+    first's row (decisions 0122, 0291). Only this account's requests wait; callers take no money or order lock
+    after it. Call it inside the transaction that counts and writes."""
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
 
 
@@ -154,7 +157,7 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     name = _required(name, _("Give the token a name."))
     if len(name) > 100:
         raise InvalidRequest(_("A token name has at most 100 characters."))
-    _account_lock(user)
+    account_lock(user)
     limit = settings.ACCOUNTS_MAX_LIVE_API_TOKENS
     # Counted up to the limit only, so the count's cost stays bounded whatever the limit is set to.
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True)[:limit].count() >= limit:
@@ -232,7 +235,7 @@ def ssh_key_add(*, user: User, name: str, public_key: str) -> SshKey:
     if len(name) > 100:
         raise InvalidRequest(_("A key name has at most 100 characters."))
     parsed = public_key_parse(public_key)
-    _account_lock(user)
+    account_lock(user)
     limit = settings.ACCOUNTS_MAX_SSH_KEYS
     if SshKey.objects.filter(user=user)[:limit].count() >= limit:
         raise TooManySshKeys(limit)

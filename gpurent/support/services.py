@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Min, QuerySet
@@ -22,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.debug import sensitive_variables
 
+from gpurent.accounts.services import account_lock
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
@@ -112,11 +112,6 @@ def _window_label(seconds: int) -> str:
     return ngettext("an hour", "%(hours)d hours", hours) % {"hours": hours}
 
 
-def _lock_customer(owner: AbstractBaseUser) -> None:
-    # Serialises one customer's submissions so the rate-limit count and the insert cannot interleave.
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-
-
 def _resolve(owner: AbstractBaseUser, order_ref: str, gpu_slug: str) -> tuple[Order | None, GpuModel | None]:
     order = gpu = None
     if order_ref.strip():
@@ -156,7 +151,7 @@ def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> Su
     cleaned, findings = redact_fields(texts)
     cleaned["subject"] = cleaned["subject"][: SupportRequest._meta.get_field("subject").max_length]
     with transaction.atomic():
-        _lock_customer(owner)
+        account_lock(owner)  # the rate-limit count and the insert cannot interleave
         _check_rate(SupportRequest.objects.filter(owner_id=owner.pk), request_rate_limits(), _("support requests"))
         return _create_with_unique_ref(
             owner=owner,
@@ -203,7 +198,7 @@ def support_message_post(
         locked = SupportRequest.objects.select_for_update().get(pk=request.pk)
         before = snapshot(locked)
         if role == Author.CUSTOMER:
-            _lock_customer(author)
+            account_lock(author)
             _check_rate(
                 SupportMessage.objects.filter(author_id=author.pk, author_role=Author.CUSTOMER),
                 message_rate_limits(),
