@@ -12,14 +12,13 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519
 from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.accounts.models import ApiToken
 from gpurent.accounts.services import api_token_create, ssh_key_add
 from gpurent.core.money import Usd
+from gpurent.core.testing import public_key
 from gpurent.guides.models import QuoteRequest
 from gpurent.journal.models import JournalEntry, Run
 from gpurent.orders.services import Contact, order_place
@@ -112,11 +111,6 @@ def test_the_list_is_a_page_and_older_links_lead_to_the_rest_once(client, django
 
 LIMIT = 4
 PASSWORD = "passphrase 12"
-
-
-def public_key(comment: str) -> str:
-    key = ed25519.Ed25519PrivateKey.generate().public_key()
-    return key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode() + f" {comment}"
 
 
 def ssh_keys_full(client, user, auth):

@@ -8,7 +8,7 @@ import pytest
 from gpurent.accounts.errors import TooManyApiTokens, TooManySshKeys
 from gpurent.accounts.models import ApiToken, SshKey
 from gpurent.accounts.services import api_token_create, api_token_revoke, ssh_key_add, ssh_key_remove
-from tests.test_every_list_is_bounded import public_key
+from gpurent.core.testing import public_key
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from gpurent.core.idempotency import (
     run_idempotent_unclaimed,
 )
 from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
+from gpurent.core.testing import retry_while_the_first_runs
 from gpurent.core.tests.test_idempotency import InsufficientFunds, NewError
-from tests.test_idempotency_key_in_use import retry_while_the_first_runs
 
 pytestmark = pytest.mark.django_db
 KEY_INSERT = 'INSERT INTO "core_idempotencykey"'
