@@ -23,8 +23,9 @@ from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempoten
 from gpurent.core.schemas import InputSchema
 
 from .export import entry_data, entry_document, entry_markdown, entry_summary_data, journal_download, run_data
+from .models import JournalEntry
 from .records import EntryDraft, MeasurementDraft, RunDraft
-from .selectors import LATEST_RUNS, entries_with_latest_runs_for, entry_get_for, run_get
+from .selectors import LATEST_RUNS, entries_with_all_and_latest_runs_for, entry_get_for, run_get
 from .services import MAX_GPUS, MAX_KEYS, MAX_NUMBER, entry_create, run_create
 
 router = Router(tags=["journal"], auth=api_auth)
@@ -175,20 +176,17 @@ class EntryOut(Schema):
     web_url: str
 
 
-class EntrySummaryOut(Schema):
-    id: str
-    question: str
-    hypothesis: str
-    metrics: str
-    stop_criterion: str
-    rental: str | None
-    estimate: EstimateRefOut | None
-    created_at: datetime
-    run_count: int
+class EntrySummaryOut(EntryOut):
+    """An entry in the list: the fields of `EntryOut`, and its newest runs."""
+
+    runs: list[RunOut] = Field(
+        description="Deprecated (kept because fields of this API are never removed): every run, oldest first, at most"
+        " 200 per entry. Read `run_count` and `latest_runs` here, and `GET /entries/{id}` for all the runs.",
+        json_schema_extra={"deprecated": True},
+    )
     latest_runs: list[RunOut] = Field(
         description=f"The {LATEST_RUNS} newest runs, newest first; read the entry for all of them"
     )
-    web_url: str
 
 
 class EntryListOut(Schema):
@@ -202,8 +200,13 @@ _WRITE = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: Error
 
 @router.get("/entries", response={200: EntryListOut, 422: ErrorOut, **_READ}, summary="List my journal entries")
 def list_entries(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
-    """A page of my entries, each with its run count and newest runs (`GET /entries/{id}` has all its runs)."""
-    return api_page(entries_with_latest_runs_for(_owner(request)), page, entry_summary_data)
+    """A page of my entries, each with its run count and newest runs (`GET /entries/{id}` has all its runs).
+    Each also carries `runs`, all of them, deprecated: read `latest_runs` and the entry instead."""
+    return api_page(entries_with_all_and_latest_runs_for(_owner(request)), page, _list_item)
+
+
+def _list_item(entry: JournalEntry) -> dict[str, Any]:
+    return {**entry_summary_data(entry), "runs": entry_data(entry)["runs"]}
 
 
 @router.post("/entries", response={201: EntryOut, **_WRITE}, summary="Open a journal entry")

@@ -40,6 +40,9 @@ def test_create_entry_and_list_it(client, user, estimate, order):
     assert created["web_url"] == f"/journal/{created['id']}/"
     listed = client.get(f"{BASE}/entries", **auth).json()["items"]
     assert [item["id"] for item in listed] == [created["id"]]
+    # The list's row has every field of the entry (DESIGN §11.1: never renamed), and its newest runs.
+    assert {key: listed[0][key] for key in created} == created
+    assert (listed[0]["runs"], listed[0]["latest_runs"]) == ([], [])
 
 
 def test_create_entry_same_key_replays_and_other_body_is_422(client, user):

@@ -80,7 +80,9 @@ def _list_entries(client, auth):
     return body, len(queries)
 
 
-def test_the_entries_list_carries_the_run_count_and_newest_runs_in_a_fixed_number_of_queries(client, user, entry):
+def test_the_entries_list_carries_the_run_count_newest_runs_and_every_run_in_a_fixed_number_of_queries(
+    client, user, entry
+):
     auth = bearer(user)
     run_create(entry=entry, draft=run_draft("run 1"))
     _list_entries(client, auth)  # the token's first use writes its last use: not counted
@@ -91,13 +93,24 @@ def test_the_entries_list_carries_the_run_count_and_newest_runs_in_a_fixed_numbe
     body, many = _list_entries(client, auth)
     assert many == few
     empty, full = body["items"]
-    assert (empty["run_count"], empty["latest_runs"]) == (0, [])
+    assert (empty["run_count"], empty["latest_runs"], empty["runs"]) == (0, [], [])
     assert full["run_count"] == 7
     assert [run["name"] for run in full["latest_runs"]] == ["run 7", "run 6", "run 5"]
     assert full["latest_runs"][0]["steady"]["kind"] == "observation"
-    assert "runs" not in full
+    # `runs` stays on the list (DESIGN §11.1: fields are never renamed or removed), deprecated, every run.
     one = client.get(f"/api/v1/journal/entries/{entry.public_id}", **auth).json()
     assert [run["number"] for run in one["runs"]] == list(range(1, 8))
+    assert full["runs"] == one["runs"]
+
+
+def test_the_lists_runs_field_is_marked_deprecated_in_the_openapi_document(client):
+    schemas = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    listed = schemas["EntrySummaryOut"]["properties"]
+    assert listed["runs"]["deprecated"] is True
+    assert "latest_runs" in listed["runs"]["description"]
+    assert "deprecated" not in schemas["EntryOut"]["properties"]["runs"]
+    # The list's row is the entry's fields and more: none dropped, none renamed.
+    assert set(schemas["EntryOut"]["properties"]) < set(listed)
 
 
 def test_the_entry_page_shows_a_page_of_runs_newest_first_and_older_links_to_the_rest(client, settings, user, entry):
