@@ -93,9 +93,11 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None
         lock_row_with_running_key(get_user_model(), owner.pk)
         # A statement of its own, after the lock: it sees the top-ups committed by a request the lock waited for.
         refusal = top_ups_refusal(owner.pk, now=now)
-        if refusal is not None:
-            raise refusal
-        return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+        if refusal is None:
+            return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+    # Raised once the block has ended without a rollback: inside an idempotent request this block is a savepoint,
+    # and rolling it back would release the key's advisory lock taken with the row (`core.idempotency._Running`).
+    raise refusal
 
 
 def _top_up_window_start(now: datetime) -> datetime:
