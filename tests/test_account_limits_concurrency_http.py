@@ -14,7 +14,7 @@ from django.db import connection
 
 from gpurent.accounts.models import ApiToken, SshKey
 from gpurent.accounts.services import api_token_create
-from tests.test_every_list_is_bounded import public_key
+from gpurent.core.testing import public_key
 from tests.test_payments_http_concurrency import post_all
 
 LIMIT = 3
