@@ -11,19 +11,27 @@ how many full (generation-2) collections the interpreter ran during it. Everythi
 before its drains, the garbage collector is run once before each drain, and a first customer of 10 entries
 is drained and not shown (it loads what a process loads once), so a drain starts from the same state. A flat
 peak across sizes is what a download a page at a time must show.
+
+Then, on the largest journal, the median time per page of 200 entries of writing the page as the JSON export does
+(`entry_data` and `json.dumps`), of `release` (what `keyset_chunks` does after each page, decision 0325), and of a
+full `gc.collect()` (the alternative: its cost is a walk over every object of the process, whatever the page).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
+import statistics
 import sys
 import tempfile
+import time
 import tracemalloc
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -45,6 +53,25 @@ def drained(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int, int]
     return (peak - start) / MIB, gc.get_stats()[2]["collections"] - full_before, written
 
 
+def page_costs(pages: Iterable[list[Any]], write: Callable[[Any], object]) -> tuple[float, float, float]:
+    """Median ms per page of writing each row, of `release` of the page, and of a full collection after it."""
+    from gpurent.core.pagination import release
+
+    samples: tuple[list[float], list[float], list[float]] = ([], [], [])
+    for page in pages:
+        start = time.perf_counter()
+        for row in page:
+            write(row)
+        written = time.perf_counter()
+        release(page)
+        released = time.perf_counter()
+        gc.collect()
+        collected = time.perf_counter()
+        for times, seconds in zip(samples, (written - start, released - written, collected - released), strict=True):
+            times.append(seconds * 1000)
+    return statistics.median(samples[0]), statistics.median(samples[1]), statistics.median(samples[2])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,4000,12000", help="entries and orders per customer, ascending")
@@ -57,14 +84,16 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
+    from django.core.serializers.json import DjangoJSONEncoder
     from django.test.utils import setup_test_environment
     from django.utils import timezone
 
     from conftest import make_gpu
     from gpurent.accounts.models import User
     from gpurent.accounts.owners import Owner
-    from gpurent.journal.export import journal_download
+    from gpurent.journal.export import entry_data, journal_download
     from gpurent.journal.models import JournalEntry, Measurement, Run
+    from gpurent.journal.selectors import journal_pages_for_export
     from gpurent.orders.export import orders_csv
     from gpurent.orders.models import Order
     from gpurent.orders.selectors import order_list_for
@@ -120,6 +149,11 @@ def main() -> None:
         runs_gc = ", ".join(str(full) for _, full, _ in figures)
         if number:
             print(f"{size:>7,} {peaks}   {runs_gc}", flush=True)
+    costs = page_costs(
+        journal_pages_for_export(owner), lambda entry: json.dumps(entry_data(entry), cls=DjangoJSONEncoder, indent=2)
+    )
+    print(f"journal of {size:,} entries, median ms per page: write {costs[0]:.1f}, release {costs[1]:.2f}, ", end="")
+    print(f"gc.collect() {costs[2]:.1f} ({len(gc.get_objects()):,} objects tracked)")
 
 
 if __name__ == "__main__":
