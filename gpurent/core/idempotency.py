@@ -156,7 +156,11 @@ Write = Callable[[], object]  # a write whose outcome is known before it runs (`
 @dataclass(slots=True)
 class _Running:
     """The key whose action is running in this context: the action can store its outcome early
-    (`finish_early`) and lock the key with a row it locks anyway (`lock_row_with_running_key`)."""
+    (`finish_early`) and lock the key with a row it locks anyway (`lock_row_with_running_key`).
+
+    `key_locked` is not undone by a savepoint's rollback, which releases an advisory lock taken inside it: no
+    idempotent action takes the key's lock inside a savepoint (an order's placement runs without one, decision
+    0250); one that did would have to reset the flag."""
 
     record: IdempotencyKey
     key_locked: bool = False

@@ -5,7 +5,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
@@ -44,7 +45,10 @@ def entry_list_for(owner: Owner) -> QuerySet[JournalEntry]:
         entries = JournalEntry.objects.filter(guest=owner.guest)
     else:
         return JournalEntry.objects.none()
-    return entries.select_related("order", "estimate").annotate(run_count=Count("runs"))
+    # A correlated count, not `Count("runs")`: a GROUP BY over the join would read every run of the owner's whole
+    # history before a keyset page could take its rows; this is counted only for the rows a page returns.
+    runs = Run.objects.filter(entry=OuterRef("pk")).order_by().values("entry").annotate(n=Count("pk")).values("n")
+    return entries.select_related("order", "estimate").annotate(run_count=Coalesce(Subquery(runs), 0))
 
 
 def _runs_with_measurements() -> Prefetch[str]:

@@ -8,6 +8,8 @@ Recall and false positives are measured on a corpus by `bench/redaction_corpus.p
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +89,7 @@ def redact_fields(fields: Mapping[str, str]) -> tuple[dict[str, str], list[Findi
 
 @sensitive_variables()
 def redacted_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """`params` with every string (and every string in a list) redacted: what an idempotency fingerprint hashes.
+    """`params` with every string (in lists and nested objects too) redacted: what an idempotency fingerprint hashes.
 
     A hash of a form holding a short password could be brute-forced by whoever reads the idempotency table,
     knowing the rest of the (stored) text (decision 0062).
@@ -98,26 +100,33 @@ def redacted_params(params: Mapping[str, Any]) -> dict[str, Any]:
             return _clean_param(value)
         if isinstance(value, list | tuple):
             return [clean(item) for item in value]
+        if isinstance(value, Mapping):
+            return {name: clean(item) for name, item in value.items()}
         return value
 
     return {name: clean(value) for name, value in params.items()}
 
 
 # Short parameter values already found to hold no secret ("pytorch", a GPU's slug, "bf16"): most requests repeat
-# them, and scanning one costs ~0.1 ms. Only values without a finding are kept, so no secret stays in memory here;
-# the set is emptied when full rather than ordered (a `clear` is safe between threads).
-_KNOWN_CLEAN: set[str] = set()
+# them, and scanning one costs ~0.1 ms. The set holds keyed digests, not the values (a key made at start, never
+# stored), and only of values without a finding: a secret the detectors miss leaves no readable trace here either.
+# It is emptied when full rather than ordered (a `clear` is safe between threads).
+_KNOWN_CLEAN: set[bytes] = set()
+_KNOWN_CLEAN_KEY = secrets.token_bytes(32)
 _KNOWN_CLEAN_MAX = 4096
 _KNOWN_CLEAN_LENGTH = 200
 
 
 @sensitive_variables()
 def _clean_param(value: str) -> str:
-    if value in _KNOWN_CLEAN:
+    if len(value) > _KNOWN_CLEAN_LENGTH:
+        return redact_text(value, field="").text
+    digest = hashlib.blake2b(value.encode(), key=_KNOWN_CLEAN_KEY, digest_size=16).digest()
+    if digest in _KNOWN_CLEAN:
         return value
     text = redact_text(value, field="").text
-    if text == value and len(value) <= _KNOWN_CLEAN_LENGTH:
+    if text == value:
         if len(_KNOWN_CLEAN) >= _KNOWN_CLEAN_MAX:
             _KNOWN_CLEAN.clear()
-        _KNOWN_CLEAN.add(value)
+        _KNOWN_CLEAN.add(digest)
     return text

@@ -270,9 +270,19 @@ def test_fingerprint_remembers_clean_values_only_and_still_redacts_a_repeated_se
     # The clean slug was scanned once; the secret every time, and it is nowhere in the remembered set.
     assert scans.count("a100-80gb") == 1
     assert scans.count("DB_PASSWORD=abc123!xyz") == 2
-    clean = redaction._KNOWN_CLEAN
-    assert clean == {"a100-80gb"}
+    # One digest is remembered (the slug's), and no value in plain text.
+    remembered = redaction._KNOWN_CLEAN
+    assert len(remembered) == 1
+    assert all(isinstance(item, bytes) and b"a100" not in item for item in remembered)
     assert first == request_fingerprint("post", "/x/", {"notes": "DB_PASSWORD=other-pass9", "gpu": "a100-80gb"})
+
+
+def test_fingerprint_redacts_strings_in_nested_objects():
+    """A journal run's `parameters` or an estimate's `precision` are objects: their strings are redacted too."""
+    nested = {"parameters": {"GH": "token ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}, "lots": 2}
+    other = {"parameters": {"GH": "token ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"}, "lots": 2}
+    assert request_fingerprint("post", "/x/", nested) == request_fingerprint("post", "/x/", other)
+    assert request_fingerprint("post", "/x/", nested) != request_fingerprint("post", "/x/", {**nested, "lots": 3})
 
 
 def effect_row(counter):

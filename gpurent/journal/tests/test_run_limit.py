@@ -113,3 +113,18 @@ def test_the_entry_page_shows_a_page_of_runs_newest_first_and_older_links_to_the
     older = client.get(url, {"cursor": first.context["page"].next})
     assert [row[0].number for row in older.context["rows"]] == list(range(7, 0, -1))
     assert older.context["page"].next is None
+
+
+def test_a_page_of_entries_counts_runs_without_grouping_the_whole_history(user):
+    """The run count is a correlated count per returned entry, not a GROUP BY over every run of the owner: with one,
+    a keyset page of entries read the whole history first (on PostgreSQL, 20 → 113 ms per page from 600 to 6,000
+    entries of 5 runs; now flat)."""
+    from gpurent.accounts.owners import Owner
+    from gpurent.journal.selectors import entry_list_for, journal_pages_for_export
+
+    sql = str(entry_list_for(Owner(user=user)).query).upper()
+    count = sql.index("(SELECT COUNT(")
+    # One GROUP BY, inside the count's subquery (its one entry's runs), none on the page's own query.
+    assert sql.count("GROUP BY") == 1
+    assert count < sql.index("GROUP BY") < sql.index(' FROM "JOURNAL_JOURNALENTRY"')
+    assert list(journal_pages_for_export(Owner(user=user))) == []
