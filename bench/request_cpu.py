@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import os
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -29,23 +27,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from inprocess import ESTIMATE, add_database_arguments, first_gpu_in_stock, scratch_django
 
-ESTIMATE = {
-    "model": "llama-3.1-70b",
-    "workload": "inference",
-    "seq_len": 8192,
-    "concurrent_sequences": 16,
-    "precision": {"weights": "bf16", "compute": "bf16", "kv_cache": "bf16"},
-    "runtime": {"engine": "vllm"},
-}
 NAMES = ("healthz", "catalog", "built", "estimate", "order")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", required=True, help="postgres://.../NAME: NAME is created and dropped")
+    add_database_arguments(parser)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", choices=NAMES)
     parser.add_argument("--sort", default="cumulative", help="pstats order: cumulative, tottime, ...")
@@ -55,52 +45,21 @@ def main() -> None:
     args.names = args.names or list(NAMES)
     if unknown := sorted(set(args.names) - set(NAMES)):
         parser.error(f"unknown request {', '.join(unknown)}: choose among {', '.join(NAMES)}")
-    server, _, name = args.database_url.rpartition("/")
-    if not name.isidentifier():
-        parser.error("the database name must be a plain identifier")
-    import psycopg
-
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {name}")
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="testserver",
-        DATABASE_URL=args.database_url,
-        SECURE_SSL_REDIRECT="0",
-        ORDERS_MAX_UNPAID_PER_ACCOUNT="1000000000",
-    )
-    import django
-
-    django.setup()
-    try:
+    with scratch_django(parser, args, ORDERS_MAX_UNPAID_PER_ACCOUNT="1000000000"):
         run(args)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def run(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from gpurent.accounts.services import api_token_create
-    from gpurent.catalog.models import GpuModel
 
-    call_command("migrate", verbosity=0)
-    call_command("load_demo", verbosity=0)
-    gpu = GpuModel.objects.order_by("position", "name").first()
-    assert gpu is not None
-    GpuModel.objects.filter(pk=gpu.pk).update(stock_lots=10**8)
+    gpu_slug = first_gpu_in_stock()
     user = get_user_model().objects.create_user("cpu@example.com", "bench passphrase", first_name="C", last_name="P")
     bearer = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='bench')[1]}"}
     client = Client()
-    order = json.dumps({"gpu": gpu.slug, "term_days": 7, "lots": 1, "environment": "pytorch"})
+    order = json.dumps({"gpu": gpu_slug, "term_days": 7, "lots": 1, "environment": "pytorch"})
     estimate = json.dumps(ESTIMATE)
 
     def post(path: str, body: str) -> Any:
