@@ -1,6 +1,6 @@
 """Benchmark: peak memory of the streamed whole-history downloads as the history grows (issue 16, decision 0325).
 
-    .venv/bin/python bench/export_memory.py [--sizes 1000,4000,12000] [--database-url URL]
+    .venv/bin/python bench/export_memory.py [--sizes 1000,4000,12000]
 
 For each size, one customer gets that many journal entries (each with one run and its two measurements, the
 first and the steady phase) and that many rental orders; then the whole-journal JSON and Markdown downloads
@@ -75,10 +75,10 @@ def page_costs(pages: Iterable[list[Any]], write: Callable[[Any], object]) -> tu
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,4000,12000", help="entries and orders per customer, ascending")
-    parser.add_argument("--database-url", help="defaults to a scratch SQLite file")
     args = parser.parse_args()
     scratch = tempfile.TemporaryDirectory()
-    os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{scratch.name}/bench.sqlite3"
+    # Always a scratch SQLite file: the rows a run creates never land in a real database.
+    os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
     import django
 
@@ -101,7 +101,7 @@ def main() -> None:
     setup_test_environment()
     call_command("migrate", verbosity=0, interactive=False)
     gpu = make_gpu()
-    print(f"database: {os.environ['DATABASE_URL'].split(':')[0]}; peak traced memory above the start, MiB")
+    print("database: scratch sqlite; peak traced memory above the start, MiB")
     print(f"{'size':>7} {'journal JSON':>13} {'journal MD':>11} {'rentals CSV':>12}   full gc runs (JSON, MD, CSV)")
     # The first size is a warm-up of 10 entries, not shown: it loads what a first download loads once per process
     # (translations, URL patterns, imports).
