@@ -369,6 +369,11 @@ PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "2
 # receiving address, and an order's and a top-up's answers list all of them (docs/decisions/0310).
 PAYMENTS_MAX_OPEN_INTENTS = int(os.environ.get("PAYMENTS_MAX_OPEN_INTENTS", "3"))
 PAYMENTS_MAX_INTENTS = int(os.environ.get("PAYMENTS_MAX_INTENTS", "10"))
+# A top-up takes new payment instructions for this many hours after it is made (payments sent to its
+# instructions are still credited later); one account may have this many such top-ups unpaid at once, more
+# answer `too_many_pending_top_ups` (docs/decisions/0320).
+PAYMENTS_TOP_UP_HOURS = int(os.environ.get("PAYMENTS_TOP_UP_HOURS", "24"))
+PAYMENTS_MAX_PENDING_TOP_UPS = int(os.environ.get("PAYMENTS_MAX_PENDING_TOP_UPS", "5"))
 # Withdrawals (gpurent/payments/payouts.py): the smallest amount a customer may withdraw and the flat fee kept
 # from it, in USD cents (the customer receives the amount minus the fee).
 PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))

@@ -26,6 +26,8 @@ PAYMENTS_DEMO_NOTICE = False
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 # Many tests place more orders for one customer than a shop allows unpaid at once; the limit has its own test.
 ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUNT", "1000"))
+# The same for top-ups (pages of top-ups are tested with dozens); the limit has its own tests, which set it.
+PAYMENTS_MAX_PENDING_TOP_UPS = int(os.environ.get("PAYMENTS_MAX_PENDING_TOP_UPS", "1000"))
 if os.environ.get("GPURENT_TEST_TASKS") == "database":
     # A worker process started by a test (gpurent/backoffice/tests/test_worker_crash.py) uses the real queue.
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}

@@ -151,7 +151,10 @@ def report(request: HttpRequest, intent_id: str) -> dict[str, Any]:
 
 @router.post("/deposits", response={201: DepositOut, **ERRORS}, summary="Top up the balance")
 def deposit_new(request: HttpRequest, payload: DepositIn, idempotency_key: IdempotencyKeyHeader) -> Status:
-    """Ask for a top-up of `amount_usd`; then get an intent for it. Adds nothing until a payment is confirmed."""
+    """Ask for a top-up of `amount_usd`; then get an intent for it. Adds nothing until a payment is confirmed.
+    An account has at most 5 unpaid top-ups made in the last 24 hours (after 24 hours a top-up takes no new
+    instructions and stops counting): one more answers 409 `too_many_pending_top_ups` (pay one of them, or wait),
+    not stored with the `Idempotency-Key`. Both numbers are shop settings; these are the defaults."""
     try:
         amount = Usd.parse(payload.amount_usd)
     except ValueError:
@@ -187,7 +190,9 @@ def deposit_intent_create(
 ) -> Status:
     """A new intent for the top-up's amount, at the current rate. Earlier intents stay as they were. The same
     limits as an order's instructions: 409 `too_many_open_intents` past 3 open at once, 409
-    `intent_limit_reached` past 10 in all (start a new top-up); neither is stored with the `Idempotency-Key`."""
+    `intent_limit_reached` past 10 in all (start a new top-up); neither is stored with the `Idempotency-Key`.
+    A top-up takes new instructions for 24 hours after it was made: later, 409 `nothing_to_pay` (start a new
+    top-up; payments sent to its earlier instructions are still credited)."""
     user = _user(request)
     deposit = deposit_get_for(user, ref)
 

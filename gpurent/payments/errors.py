@@ -17,6 +17,7 @@ __all__ = [
     "PayoutNotPending",
     "RateUnavailable",
     "TooManyOpenIntents",
+    "TooManyPendingTopUps",
     "UnsupportedPair",
     "WebhookMalformed",
     "WebhookRefused",
@@ -50,6 +51,17 @@ class IntentLimitReached(ApplicationError):
     status = 409
     replayable = False
     default_message = _("No more payment instructions can be given here.")
+
+
+class TooManyPendingTopUps(ApplicationError):
+    """The account already has `PAYMENTS_MAX_PENDING_TOP_UPS` top-ups waiting for a payment that still take
+    payment instructions (made in the last `PAYMENTS_TOP_UP_HOURS`, decision 0320). Not stored with the
+    idempotency key: once one is paid or old enough, the same request may succeed."""
+
+    code = "too_many_pending_top_ups"
+    status = 409
+    replayable = False
+    default_message = _("You already have as many unpaid top-ups as an account may have at once.")
 
 
 class IntentClosed(ApplicationError):

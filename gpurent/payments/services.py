@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
-from gpurent.core.errors import InvalidRequest
+from gpurent.core.errors import ApplicationError, InvalidRequest
 from gpurent.core.formats import usd_text
+from gpurent.core.idempotency import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
@@ -35,7 +36,7 @@ from gpurent.orders.services import order_extend_reservation, order_lock_keys, o
 
 from .assets import Pair, format_units, pair_get, quote_units
 from .btcpay import BTCPAY, btcpay_routes
-from .errors import IntentLimitReached, NothingToPay, TooManyOpenIntents
+from .errors import IntentLimitReached, NothingToPay, TooManyOpenIntents, TooManyPendingTopUps
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
 from .receiving import Allocation, address_allocate
@@ -47,10 +48,13 @@ __all__ = [
     "deposit_create",
     "intent_issue_for_deposit",
     "intent_issue_for_order",
+    "intent_refusal",
     "intent_report",
     "order_intents_close",
     "order_pay_from_balance",
     "spendable_for_order",
+    "top_up_refusal",
+    "top_ups_refusal",
 ]
 
 MIN_TOP_UP = Usd(500)
@@ -68,17 +72,61 @@ def create_deposit(**fields: object) -> Deposit:
     raise RuntimeError("could not find a free deposit reference")
 
 
-def deposit_create(*, owner: AbstractBaseUser, amount: Usd) -> Deposit:
+def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None = None) -> Deposit:
     """Ask to top up the balance by `amount`. Adds nothing to the balance: only a confirmed payment does.
+
+    The owner's user row is locked first (decision 0320, as placing an order, decision 0122), with the running
+    idempotent request's key (decision 0295), and the account's unpaid top-ups are counted under it.
 
     Raises:
         InvalidRequest: the amount is outside $5.00 .. $100,000.00.
+        TooManyPendingTopUps: the account has `PAYMENTS_MAX_PENDING_TOP_UPS` unpaid top-ups that still take
+            instructions (nothing is written).
     """
     if not MIN_TOP_UP <= amount <= MAX_TOP_UP:
         raise InvalidRequest(
             _("A top-up is between %(min)s and %(max)s.") % {"min": usd_text(MIN_TOP_UP), "max": usd_text(MAX_TOP_UP)}
         )
-    return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The first and only lock of this transaction: nothing of the money lock order is taken here.
+        lock_row_with_running_key(get_user_model(), owner.pk)
+        # A statement of its own, after the lock: it sees the top-ups committed by a request the lock waited for.
+        refusal = top_ups_refusal(owner.pk, now=now)
+        if refusal is None:
+            return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+    # Raised once the block has ended without a rollback: inside an idempotent request this block is a savepoint,
+    # and rolling it back would release the key's advisory lock taken with the row (`core.idempotency._Running`).
+    raise refusal
+
+
+def _top_up_window_start(now: datetime) -> datetime:
+    """Top-ups made at or before this moment take no new payment instructions and no longer count as unpaid."""
+    return now - timedelta(hours=settings.PAYMENTS_TOP_UP_HOURS)
+
+
+def top_ups_refusal(owner_id: int, *, now: datetime) -> TooManyPendingTopUps | None:
+    """Why the account may not start a new top-up now, or None: it has `PAYMENTS_MAX_PENDING_TOP_UPS` pending
+    top-ups made in the last `PAYMENTS_TOP_UP_HOURS` (decision 0320). The one rule: `deposit_create` raises
+    it under the owner's row lock, the balance page shows it instead of the top-up form. Counted up to the
+    limit (`LIMIT` in a subquery), so its cost stays bounded however many top-ups the account has."""
+    limit = settings.PAYMENTS_MAX_PENDING_TOP_UPS
+    pending = Deposit.objects.filter(
+        owner_id=owner_id,
+        kind=DepositKind.TOP_UP,
+        status=DepositStatus.PENDING,
+        created_at__gt=_top_up_window_start(now),
+    )
+    if pending[:limit].count() < limit:
+        return None
+    return TooManyPendingTopUps(
+        _(
+            "You already have as many unpaid top-ups as an account may have at once. Pay one of them (their "
+            "instructions are on your balance page), or start a new one later: an unpaid top-up stops counting "
+            "%(hours)s hours after it was made."
+        )
+        % {"hours": settings.PAYMENTS_TOP_UP_HOURS}
+    )
 
 
 def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
@@ -88,32 +136,45 @@ def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
     return pair, current_rate(pair.asset, now=now)
 
 
-def _intent_limits_check(intents: QuerySet[PaymentIntent], *, now: datetime, what: str) -> None:
-    """Refuse new instructions past `PAYMENTS_MAX_OPEN_INTENTS` open ones or `PAYMENTS_MAX_INTENTS` in all
-    (decision 0310). Called with the order's or the top-up's row locked, so concurrent requests count in turn.
-
-    Raises:
-        TooManyOpenIntents, IntentLimitReached: nothing is written.
-    """
+def intent_refusal(intents: QuerySet[PaymentIntent], *, now: datetime, what: str) -> ApplicationError | None:
+    """Why new instructions would be refused past `PAYMENTS_MAX_OPEN_INTENTS` open ones or `PAYMENTS_MAX_INTENTS`
+    in all (decision 0310), or None. The one rule: the services raise it with the order's or the top-up's row
+    locked (concurrent requests count in turn), the order and top-up pages show it instead of the button."""
     live = Q(status=IntentStatus.AWAITING_PAYMENT, expires_at__gt=now)
     counts = intents.aggregate(total=Count("pk"), open=Count("pk", filter=live))
     if counts["open"] >= settings.PAYMENTS_MAX_OPEN_INTENTS:
-        raise TooManyOpenIntents()
-    if counts["total"] >= settings.PAYMENTS_MAX_INTENTS:
-        if what == "order":
-            raise IntentLimitReached(
-                _(
-                    "This order already has as many payment instructions as we give for one order. Pay one of "
-                    "those shown (you can report a payment on an expired one too), or top up your balance and pay "
-                    "the order from it."
-                )
-            )
-        raise IntentLimitReached(
+        return TooManyOpenIntents()
+    if counts["total"] < settings.PAYMENTS_MAX_INTENTS:
+        return None
+    if what == "order":
+        return IntentLimitReached(
             _(
-                "This top-up already has as many payment instructions as we give for one top-up. Pay one of "
-                "those shown (you can report a payment on an expired one too), or start a new top-up."
+                "This order already has as many payment instructions as we give for one order. Pay one of "
+                "those shown (you can report a payment on an expired one too), or top up your balance and pay "
+                "the order from it."
             )
         )
+    return IntentLimitReached(
+        _(
+            "This top-up already has as many payment instructions as we give for one top-up. Pay one of "
+            "those shown (you can report a payment on an expired one too), or start a new top-up."
+        )
+    )
+
+
+def top_up_refusal(deposit: Deposit, *, now: datetime) -> ApplicationError | None:
+    """Why a pending top-up would take no new instructions, or None: it was made `PAYMENTS_TOP_UP_HOURS` ago or
+    more (decision 0320), or it has as many intents as it may (`intent_refusal`)."""
+    if deposit.created_at <= _top_up_window_start(now):
+        return NothingToPay(
+            _(
+                "This top-up is %(hours)s hours old or more and takes no new payment instructions: start a new "
+                "top-up from your balance page. Payments sent to the instructions shown here are still credited to "
+                "your balance."
+            )
+            % {"hours": settings.PAYMENTS_TOP_UP_HOURS}
+        )
+    return intent_refusal(PaymentIntent.objects.filter(deposit_id=deposit.pk), now=now, what="top-up")
 
 
 def _intent_issue(
@@ -177,7 +238,9 @@ def intent_issue_for_order(
         due = locked.total - share
         if due.cents <= 0:
             raise NothingToPay(_("Your balance already covers this order: pay it from the balance."))
-        _intent_limits_check(PaymentIntent.objects.filter(order_id=locked.pk), now=now, what="order")
+        refusal = intent_refusal(PaymentIntent.objects.filter(order_id=locked.pk), now=now, what="order")
+        if refusal is not None:
+            raise refusal
         return _intent_issue(
             owner=owner, usd=due, pair=pair, rate=rate, order=locked, deposit=None, now=now, share=share
         )
@@ -190,7 +253,7 @@ def intent_issue_for_deposit(
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.
-        NothingToPay: the top-up was already credited or cancelled.
+        NothingToPay: the top-up was already credited or cancelled, or made `PAYMENTS_TOP_UP_HOURS` ago or more.
         TooManyOpenIntents, IntentLimitReached: the top-up has as many intents as it may (nothing is written).
     """
     now = now or timezone.now()
@@ -200,7 +263,9 @@ def intent_issue_for_deposit(
         locked = Deposit.objects.get(pk=deposit.pk)
         if locked.status != DepositStatus.PENDING or locked.requested_cents is None:
             raise NothingToPay(_("This top-up is not waiting for a payment."))
-        _intent_limits_check(PaymentIntent.objects.filter(deposit_id=locked.pk), now=now, what="top-up")
+        refusal = top_up_refusal(locked, now=now)
+        if refusal is not None:
+            raise refusal
         usd = Usd(locked.requested_cents)
         return _intent_issue(owner=owner, usd=usd, pair=pair, rate=rate, order=None, deposit=locked, now=now)
 

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -32,7 +33,7 @@ from .assets import format_units, pair_from_key, pair_get, usd_value
 from .errors import InvalidAddress
 from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
-from .models import PaymentIntent, PaymentState
+from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .processor import intent_prepare
@@ -45,6 +46,8 @@ from .services import (
     intent_issue_for_order,
     intent_report,
     order_pay_from_balance,
+    top_up_refusal,
+    top_ups_refusal,
 )
 
 logger = logging.getLogger(__name__)
@@ -180,6 +183,8 @@ def balance(request: HttpRequest) -> HttpResponse:
             request, deposit_list_for(user).prefetch_related("intents__payments"), size=20, param="deposits"
         ),
         "form": TopUpForm(),
+        # The form is replaced by why a new top-up would be refused (the service's own rule, decision 0320).
+        "top_up_refusal": top_ups_refusal(user.pk, now=timezone.now()),
         "payout_form": PayoutForm(auto_id="payout_%s"),
         "available": balance_available(user),
         "payout_minimum": payout_minimum(),
@@ -251,7 +256,14 @@ def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
         intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
     ]
     newest = {"pair": intents[0]["pair"].key} if intents else None
-    context = {"deposit": deposit, "intents": intents, "pair_form": PairForm(auto_id="pair_%s", initial=newest)}
+    # No "Get new instructions" button when the request would be refused: the service's own rule says why.
+    refusal = top_up_refusal(deposit, now=timezone.now()) if deposit.status == DepositStatus.PENDING else None
+    context = {
+        "deposit": deposit,
+        "intents": intents,
+        "pair_form": PairForm(auto_id="pair_%s", initial=newest),
+        "refusal": refusal,
+    }
     return render(request, "payments/deposit.html", context)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.ledger.selectors import balance_for, transfers_with_references
@@ -19,6 +20,7 @@ from ..export import balance_statement_page
 from ..forms import PairForm
 from ..models import Deposit, DepositStatus, PaymentIntent
 from ..selectors import intents_for_order, order_references, payment_reported
+from ..services import intent_refusal
 from ..views import intent_display
 
 register = template.Library()
@@ -30,6 +32,7 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
     references = order_references(order)
     transfers = list(transfers_with_references(references))
     balance = balance_for(order.owner)
+    awaiting = order.payment_status == PaymentStatus.AWAITING_PAYMENT
     return {
         "request": context.get("request"),
         "csrf_token": context.get("csrf_token"),
@@ -38,6 +41,8 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
         "reported": payment_reported(intents),
         "balance": balance,
         "balance_covers": balance >= order.total,
+        # No "Get new instructions" button when the request would be refused: the service's own rule says why.
+        "refusal": intent_refusal(intents_for_order(order), now=timezone.now(), what="order") if awaiting else None,
         # "Pay with" starts on the pair of the newest instructions: new ones are most often asked for the same pair.
         "pair_form": PairForm(
             auto_id="pair_%s", initial={"pair": f"{intents[0].asset}/{intents[0].network}"} if intents else None
