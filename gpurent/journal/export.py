@@ -3,7 +3,8 @@ The Markdown is written in the active language (the customer's); the JSON keeps 
 
 The whole journal grows with the customer's history, so it is streamed: written one keyset page of entries at a
 time (`selectors.journal_pages_for_export`, a fixed number of queries a page) into the same bytes the whole
-document would have been (decision 0290). One entry is a bounded document and is written whole.
+document would have been (decision 0290), each page freed by reference counting once the next is read
+(decision 0325). One entry is a bounded document and is written whole.
 
 The JSON shape of an entry is the API's (`api.EntryOut`). Estimates and observations stay apart here too:
 an estimate carries `"kind": "estimate"` and is only ever the entry's linked estimate; measurements carry

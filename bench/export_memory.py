@@ -1,0 +1,160 @@
+"""Benchmark: peak memory of the streamed whole-history downloads as the history grows (issue 16, decision 0325).
+
+    .venv/bin/python bench/export_memory.py [--sizes 1000,4000,12000]
+
+For each size, one customer gets that many journal entries (each with one run and its two measurements, the
+first and the steady phase) and that many rental orders; then the whole-journal JSON and Markdown downloads
+(`journal_download`, decision 0290) and the rentals CSV (`orders_csv`, decision 0270; the CSV download with the
+most columns and queries a page) are drained chunk by chunk, the chunks thrown away as a client would receive
+them, under `tracemalloc`. Reported: the peak of traced memory above what was allocated before the drain, and
+how many full (generation-2) collections the interpreter ran during it. Everything a size needs is created
+before its drains, the garbage collector is run once before each drain, and a first customer of 10 entries
+is drained and not shown (it loads what a process loads once), so a drain starts from the same state. A flat
+peak across sizes is what a download a page at a time must show.
+
+Then, on the largest journal, the median time per page of 200 entries of writing the page as the JSON export does
+(`entry_data` and `json.dumps`), of `release` (what `keyset_chunks` does after each page, decision 0325), and of a
+full `gc.collect()` (the alternative: its cost is a walk over every object of the process, whatever the page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MIB = 1024 * 1024
+
+
+def drained(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int, int]:
+    """Peak traced memory (MiB above the start), full collections run, and bytes written, while draining."""
+    gc.collect()
+    full_before = gc.get_stats()[2]["collections"]
+    tracemalloc.start()
+    start, _ = tracemalloc.get_traced_memory()
+    written = 0
+    for chunk in make():
+        written += len(chunk)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return (peak - start) / MIB, gc.get_stats()[2]["collections"] - full_before, written
+
+
+def page_costs(pages: Iterable[list[Any]], write: Callable[[Any], object]) -> tuple[float, float, float]:
+    """Median ms per page of writing each row, of `release` of the page, and of a full collection after it."""
+    from gpurent.core.pagination import release
+
+    samples: tuple[list[float], list[float], list[float]] = ([], [], [])
+    for page in pages:
+        start = time.perf_counter()
+        for row in page:
+            write(row)
+        written = time.perf_counter()
+        release(page)
+        released = time.perf_counter()
+        gc.collect()
+        collected = time.perf_counter()
+        for times, seconds in zip(samples, (written - start, released - written, collected - released), strict=True):
+            times.append(seconds * 1000)
+    return statistics.median(samples[0]), statistics.median(samples[1]), statistics.median(samples[2])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,4000,12000", help="entries and orders per customer, ascending")
+    args = parser.parse_args()
+    scratch = tempfile.TemporaryDirectory()
+    # Always a scratch SQLite file: the rows a run creates never land in a real database.
+    os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.core.serializers.json import DjangoJSONEncoder
+    from django.test.utils import setup_test_environment
+    from django.utils import timezone
+
+    from conftest import make_gpu
+    from gpurent.accounts.models import User
+    from gpurent.accounts.owners import Owner
+    from gpurent.journal.export import entry_data, journal_download
+    from gpurent.journal.models import JournalEntry, Measurement, Run
+    from gpurent.journal.selectors import journal_pages_for_export
+    from gpurent.orders.export import orders_csv
+    from gpurent.orders.models import Order
+    from gpurent.orders.selectors import order_list_for
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0, interactive=False)
+    gpu = make_gpu()
+    print("database: scratch sqlite; peak traced memory above the start, MiB")
+    print(f"{'size':>7} {'journal JSON':>13} {'journal MD':>11} {'rentals CSV':>12}   full gc runs (JSON, MD, CSV)")
+    # The first size is a warm-up of 10 entries, not shown: it loads what a first download loads once per process
+    # (translations, URL patterns, imports).
+    for number, size in enumerate([10] + [int(size) for size in args.sizes.split(",")]):
+        user = User.objects.create_user(f"bench{number}@example.com", "plum orbit ferry lantern")
+        entries = JournalEntry.objects.bulk_create(
+            JournalEntry(user=user, question=f"Question {n}: bf16 or fp8 at batch {n % 64}?", hypothesis="bf16 fits")
+            for n in range(size)
+        )
+        runs = Run.objects.bulk_create(
+            Run(entry=entry, number=1, name="bf16 b16", parameters={"batch": 16}, conclusion="Fits.")
+            for entry in entries
+        )
+        Measurement.objects.bulk_create(
+            Measurement(run=run, phase=phase, peak_bytes_per_gpu=[22 * 1024**3], throughput=1200.0)
+            for run in runs
+            for phase in ("first", "steady")
+        )
+        now = timezone.now()
+        Order.objects.bulk_create(
+            Order(
+                ref=f"B{number}{n:08d}",
+                owner=user,
+                gpu=gpu,
+                term_days=7,
+                lots=1,
+                cards=1,
+                environment="pytorch",
+                lot_price_cents=20_500,
+                total_cents=20_500,
+                contact_first_name="Ana",
+                contact_last_name="Souza",
+                contact_email="ana@example.com",
+                reserved_until=now + timedelta(minutes=30),
+            )
+            for n in range(size)
+        )
+        owner = Owner(user=user)
+        figures = [
+            drained(lambda owner=owner: journal_download(owner, "json", "journal.json").streaming_content),
+            drained(lambda owner=owner: journal_download(owner, "md", "journal.md").streaming_content),
+            drained(lambda user=user: orders_csv(order_list_for(user))),
+        ]
+        peaks = " ".join(f"{peak:>{width}.1f}" for (peak, _, _), width in zip(figures, (13, 11, 12), strict=True))
+        runs_gc = ", ".join(str(full) for _, full, _ in figures)
+        if number:
+            print(f"{size:>7,} {peaks}   {runs_gc}", flush=True)
+    costs = page_costs(
+        journal_pages_for_export(owner), lambda entry: json.dumps(entry_data(entry), cls=DjangoJSONEncoder, indent=2)
+    )
+    print(f"journal of {size:,} entries, median ms per page: write {costs[0]:.1f}, release {costs[1]:.2f}, ", end="")
+    print(f"gc.collect() {costs[2]:.1f} ({len(gc.get_objects()):,} objects tracked)")
+
+
+if __name__ == "__main__":
+    main()
