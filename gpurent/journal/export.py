@@ -38,7 +38,6 @@ __all__ = [
     "entry_data",
     "entry_document",
     "entry_markdown",
-    "entry_summary_data",
     "journal_download",
     "journal_json",
     "journal_markdown",
@@ -136,15 +135,6 @@ def entry_data(entry: JournalEntry) -> dict[str, Any]:
     runs = list(entry.runs.all())
     web_url = reverse("journal:entry", args=[entry.public_id])
     return {**_entry_fields(entry), "run_count": len(runs), "runs": _runs_data(entry, runs), "web_url": web_url}
-
-
-def entry_summary_data(entry: JournalEntry) -> dict[str, Any]:
-    """An entry as a row of the API's list of entries: its run count and newest runs (`selectors.LATEST_RUNS`),
-    so that a page of entries does not grow with how many runs they hold (decision 0315)."""
-    latest = _runs_data(entry, list(entry.latest_runs))  # type: ignore[attr-defined]
-    count = entry.run_count  # type: ignore[attr-defined]
-    web_url = reverse("journal:entry", args=[entry.public_id])
-    return {**_entry_fields(entry), "run_count": count, "latest_runs": latest, "web_url": web_url}
 
 
 def entry_document(entry: JournalEntry, *, now: datetime | None = None) -> dict[str, Any]:

@@ -23,7 +23,6 @@ LATEST_RUNS = 3
 
 __all__ = [
     "LATEST_RUNS",
-    "entries_with_all_and_latest_runs_for",
     "entries_with_runs_for",
     "entry_get_for",
     "entry_head_for",
@@ -113,14 +112,6 @@ def run_get(entry: JournalEntry, public_id: uuid.UUID | str) -> Run:
 def entries_with_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
     """The owner's entries with everything an export or the API writes, in a fixed number of queries."""
     return entry_list_for(owner).prefetch_related(_runs_with_measurements())
-
-
-def entries_with_all_and_latest_runs_for(owner: Owner) -> QuerySet[JournalEntry]:
-    """The owner's entries, each with all its runs (at most `JOURNAL_MAX_RUNS_PER_ENTRY`) and its `LATEST_RUNS`
-    newest as `latest_runs` (newest first), all with their measurements: what a row of the API's list of entries
-    carries, in a fixed number of queries whatever the runs (the sliced prefetch is one windowed query)."""
-    newest = Run.objects.prefetch_related(Prefetch("measurements", Measurement.objects.all())).order_by("-number")
-    return entries_with_runs_for(owner).prefetch_related(Prefetch("runs", newest[:LATEST_RUNS], to_attr="latest_runs"))
 
 
 def journal_pages_for_export(owner: Owner) -> Iterator[list[JournalEntry]]:
