@@ -1,6 +1,7 @@
 """Benchmark: peak memory of the streamed whole-history downloads as the history grows (issue 16, decision 0325).
 
     .venv/bin/python bench/export_memory.py [--sizes 1000,4000,12000]
+        [--database-url postgres://postgres@127.0.0.1:5432/gpurent_exportmem]   (default: a scratch SQLite file)
 
 For each size, one customer gets that many journal entries (each with one run and its two measurements, the
 first and the steady phase) and that many rental orders; then the whole-journal JSON and Markdown downloads
@@ -35,6 +36,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from inprocess import scratch_database  # noqa: E402
 
 MIB = 1024 * 1024
 
@@ -75,16 +78,27 @@ def page_costs(pages: Iterable[list[Any]], write: Callable[[Any], object]) -> tu
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,4000,12000", help="entries and orders per customer, ascending")
+    parser.add_argument("--database-url", help="postgres://.../NAME: NAME is created and dropped (default: SQLite)")
+    parser.add_argument("--replace", action="store_true", help="drop NAME first if it exists (it is refused else)")
     args = parser.parse_args()
-    scratch = tempfile.TemporaryDirectory()
-    # Always a scratch SQLite file: the rows a run creates never land in a real database.
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
+    if args.database_url is None:
+        # A scratch SQLite file: the rows a run creates never land in a real database.
+        with tempfile.TemporaryDirectory() as scratch:
+            run(args, f"sqlite:///{scratch}/bench.sqlite3")
+    else:
+        with scratch_database(parser, args):
+            run(args, args.database_url)
+
+
+def run(args: argparse.Namespace, database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
     import django
 
     django.setup()
     from django.core.management import call_command
     from django.core.serializers.json import DjangoJSONEncoder
+    from django.db import connection
     from django.test.utils import setup_test_environment
     from django.utils import timezone
 
@@ -101,7 +115,7 @@ def main() -> None:
     setup_test_environment()
     call_command("migrate", verbosity=0, interactive=False)
     gpu = make_gpu()
-    print("database: scratch sqlite; peak traced memory above the start, MiB")
+    print(f"database: scratch {connection.vendor}; peak traced memory above the start, MiB")
     print(f"{'size':>7} {'journal JSON':>13} {'journal MD':>11} {'rentals CSV':>12}   full gc runs (JSON, MD, CSV)")
     # The first size is a warm-up of 10 entries, not shown: it loads what a first download loads once per process
     # (translations, URL patterns, imports).

@@ -37,9 +37,9 @@ def add_database_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def scratch_django(parser: argparse.ArgumentParser, args: argparse.Namespace, **settings: str) -> Iterator[None]:
-    """Create the database of `args.database_url`, set up Django on it with production settings (and `settings`
-    as environment), migrate it and load the demo catalog; drop the database when done."""
+def scratch_database(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Iterator[None]:
+    """Create the PostgreSQL database of `args.database_url` (refused if it exists, unless `--replace`) and drop
+    it when done, after closing Django's connections."""
     server, _, name = args.database_url.rpartition("/")
     if not name.isidentifier():
         parser.error("the database name must be a plain identifier")
@@ -49,29 +49,38 @@ def scratch_django(parser: argparse.ArgumentParser, args: argparse.Namespace, **
             parser.error(f"database {name} exists: name a new one, or pass --replace to drop it")
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         admin.execute(f"CREATE DATABASE {name}")
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="testserver",
-        DATABASE_URL=args.database_url,
-        SECURE_SSL_REDIRECT="0",
-        **settings,
-    )
-    import django
-
-    django.setup()
     try:
+        yield
+    finally:
+        if "django" in sys.modules:
+            from django.db import connections
+
+            connections.close_all()
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextmanager
+def scratch_django(parser: argparse.ArgumentParser, args: argparse.Namespace, **settings: str) -> Iterator[None]:
+    """Create the database of `args.database_url`, set up Django on it with production settings (and `settings`
+    as environment), migrate it and load the demo catalog; drop the database when done."""
+    with scratch_database(parser, args):
+        os.environ.update(
+            DJANGO_SETTINGS_MODULE="config.settings.production",
+            SECRET_KEY=secrets.token_urlsafe(64),
+            ALLOWED_HOSTS="testserver",
+            DATABASE_URL=args.database_url,
+            SECURE_SSL_REDIRECT="0",
+            **settings,
+        )
+        import django
+
+        django.setup()
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
         call_command("load_demo", verbosity=0)
         yield
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def first_gpu_in_stock() -> str:
