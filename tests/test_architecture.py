@@ -105,7 +105,11 @@ def test_import_parsing_does_not_share_this_process_ast_state(monkeypatch):
 
 
 # Scripts that `ast.parse` in a fresh interpreter (run with subprocess); no other test code may parse in-process.
-FRESH_PARSERS = {"tests/module_imports.py", "gpurent/sizing/tests/engine_messages.py"}
+FRESH_PARSERS = {
+    "tests/module_imports.py",
+    "tests/literal_error_codes.py",
+    "gpurent/sizing/tests/engine_messages.py",
+}
 
 
 def test_no_test_parses_python_in_the_test_process():
