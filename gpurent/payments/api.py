@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any, cast
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
@@ -63,7 +64,14 @@ class DepositOut(Schema):
     kind: str
     amount_usd: str | None
     credited_usd: str | None
-    status: str
+    status: str = Field(description="`pending`, `credited` or `cancelled`")
+    lapsed: bool = Field(
+        description=(
+            "True for a `pending` top-up made 24 hours ago or more: it takes no new payment instructions and no "
+            "longer counts towards the unpaid top-ups, but payments sent to its instructions are still credited "
+            "(a shop setting; 24 hours is the default)"
+        )
+    )
     created_at: datetime
     intents: list[IntentOut]
 
@@ -176,7 +184,8 @@ class DepositPageOut(Schema):
 @router.get("/deposits", response={200: DepositPageOut, **ERRORS}, summary="My top-ups")
 def deposit_list(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     rows = keyset_page(deposits_with_intents_for(_user(request)), page.cursor, size=page.limit)
-    return {"items": [deposit_out(deposit) for deposit in rows.items], "next": rows.next}
+    now = timezone.now()  # one moment for the page: its top-ups lapse by the same clock
+    return {"items": [deposit_out(deposit, now=now) for deposit in rows.items], "next": rows.next}
 
 
 @router.get("/deposits/{ref}", response={200: DepositOut, **ERRORS}, summary="Read a top-up")
