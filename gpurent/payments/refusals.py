@@ -2,7 +2,7 @@
 
 The services raise what these return with the rows locked (so concurrent requests count in turn), and the
 pages show the same message instead of a button or a form that would be refused (decisions 0310, 0320,
-0335). Reads only: nothing here writes.
+0335, 0336). Reads only: nothing here writes.
 """
 
 from __future__ import annotations
@@ -50,16 +50,30 @@ def top_ups_refusal(owner_id: int, *, now: datetime) -> TooManyPendingTopUps | N
     )
 
 
+def _never_prepared(live: Q) -> Q:
+    """Intents the payment processor never gave an address: routed through it (`processor` set), no invoice
+    stored, and no longer open (its invoice call failed and closed it, or the request was interrupted and the
+    quote expired). Nothing can be paid to them: no address was shown and no webhook can match them."""
+    return ~Q(processor="") & Q(processor_invoice_id="") & ~live
+
+
 def intent_refusal(intents: QuerySet[PaymentIntent], *, now: datetime, what: str) -> ApplicationError | None:
-    """Why new instructions would be refused past `PAYMENTS_MAX_OPEN_INTENTS` open ones or `PAYMENTS_MAX_INTENTS`
-    in all (decision 0310), or None. The one rule: the services raise it with the order's or the top-up's row
-    locked (concurrent requests count in turn), the order and top-up pages show it instead of the button."""
+    """Why new instructions would be refused, or None: past `PAYMENTS_MAX_OPEN_INTENTS` open ones or
+    `PAYMENTS_MAX_INTENTS` in all (decision 0310), where intents the payment processor never prepared do not
+    count (the customer did not cause them), but every intent counts towards `PAYMENTS_MAX_INTENT_ROWS`, so the
+    list stays bounded during a processor outage (decision 0336). The one rule: the services raise it with the
+    order's or the top-up's row locked (concurrent requests count in turn), the pages show it instead of the
+    button. One statement, over at most `PAYMENTS_MAX_INTENT_ROWS` rows."""
     live = Q(status=IntentStatus.AWAITING_PAYMENT, expires_at__gt=now)
-    counts = intents.aggregate(total=Count("pk"), open=Count("pk", filter=live))
+    counts = intents.aggregate(
+        total=Count("pk"), open=Count("pk", filter=live), never_prepared=Count("pk", filter=_never_prepared(live))
+    )
     if counts["open"] >= settings.PAYMENTS_MAX_OPEN_INTENTS:
         return TooManyOpenIntents()
-    if counts["total"] >= settings.PAYMENTS_MAX_INTENTS:
+    if counts["total"] - counts["never_prepared"] >= settings.PAYMENTS_MAX_INTENTS:
         return _intent_limit_reached(what)
+    if counts["total"] >= settings.PAYMENTS_MAX_INTENT_ROWS:
+        return _intent_rows_reached(what)
     return None
 
 
@@ -78,6 +92,24 @@ def _intent_limit_reached(what: str) -> IntentLimitReached:
         _(
             "This top-up already has as many payment instructions as we give for one top-up. Pay one of "
             "those shown (you can report a payment on an expired one too), or start a new top-up."
+        )
+    )
+
+
+def _intent_rows_reached(what: str) -> IntentLimitReached:
+    """`PAYMENTS_MAX_INTENT_ROWS` intents, most of which the payment processor never prepared (decision 0336): the
+    same code and way out as `_intent_limit_reached`, with the reason the customer can see in the list."""
+    if what == "order":
+        return IntentLimitReached(
+            _(
+                "We could not prepare payment instructions for this order too many times, so we give no more "
+                "for it. Pay one of those shown, or top up your balance and pay the order from it."
+            )
+        )
+    return IntentLimitReached(
+        _(
+            "We could not prepare payment instructions for this top-up too many times, so we give no more for "
+            "it. Pay one of those shown, or start a new top-up."
         )
     )
 
