@@ -169,7 +169,9 @@ def test_the_lists_shown_whole_stop_at_the_accounts_maximum(
 
 def test_an_orders_and_a_top_ups_payment_instructions_stay_few_however_often_asked(client, django_user_model, gpu):
     """Not a page but a cap (decision 0310): an order or a top-up has at most `PAYMENTS_MAX_INTENTS` intents,
-    so its `intents` list, in the API and on its page, stays that short whatever the customer asks."""
+    so its `intents` list, in the API and on its page, stays that short whatever the customer asks. (Intents the
+    payment processor never prepared are capped with the others at `PAYMENTS_MAX_INTENT_ROWS`, decision 0336,
+    tested in `gpurent/payments/tests/test_intents_never_prepared.py`.)"""
     ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
     ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
     user = django_user_model.objects.create_user("i@example.com", "passphrase 12", first_name="I", last_name="N")

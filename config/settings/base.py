@@ -369,6 +369,10 @@ PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "2
 # receiving address, and an order's and a top-up's answers list all of them (docs/decisions/0310).
 PAYMENTS_MAX_OPEN_INTENTS = int(os.environ.get("PAYMENTS_MAX_OPEN_INTENTS", "3"))
 PAYMENTS_MAX_INTENTS = int(os.environ.get("PAYMENTS_MAX_INTENTS", "10"))
+# Instructions the payment processor never prepared (its invoice call failed) do not count towards
+# PAYMENTS_MAX_INTENTS, but every intent counts towards this one, so an outage cannot grow the list for ever;
+# more also answer `intent_limit_reached` (docs/decisions/0336).
+PAYMENTS_MAX_INTENT_ROWS = int(os.environ.get("PAYMENTS_MAX_INTENT_ROWS", "20"))
 # A top-up takes new payment instructions for this many hours after it is made (payments sent to its
 # instructions are still credited later); one account may have this many such top-ups unpaid at once, more
 # answer `too_many_pending_top_ups` (docs/decisions/0320).

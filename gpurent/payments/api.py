@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any, cast
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
 
@@ -63,7 +64,14 @@ class DepositOut(Schema):
     kind: str
     amount_usd: str | None
     credited_usd: str | None
-    status: str
+    status: str = Field(description="`pending`, `credited` or `cancelled`")
+    lapsed: bool = Field(
+        description=(
+            "True for a `pending` top-up made 24 hours ago or more: it takes no new payment instructions and no "
+            "longer counts towards the unpaid top-ups, but payments sent to its instructions are still credited "
+            "(a shop setting; 24 hours is the default)"
+        )
+    )
     created_at: datetime
     intents: list[IntentOut]
 
@@ -103,8 +111,10 @@ def order_intent_create(
     """A new intent for what the order still needs, at the current rate. Earlier intents stay as they were.
     An order has at most 3 open intents at once (awaiting payment, before `expires_at`): one more answers 409
     `too_many_open_intents` (use one of them, or ask again once one has expired); and at most 10 in all: one
-    more answers 409 `intent_limit_reached` (pay one of them, or top up and pay from the balance). Neither
-    refusal is stored with the `Idempotency-Key`. Both limits are shop settings; these are the defaults."""
+    more answers 409 `intent_limit_reached` (pay one of them, or top up and pay from the balance). Intents the
+    payment processor could not prepare (closed with no address after a 503) do not count towards the 10, but
+    an order has at most 20 intents of any kind: past that, 409 `intent_limit_reached` too. No refusal is
+    stored with the `Idempotency-Key`. The limits are shop settings; these are the defaults."""
     user = _user(request)
     order = order_get_for(user, ref)
 
@@ -176,7 +186,8 @@ class DepositPageOut(Schema):
 @router.get("/deposits", response={200: DepositPageOut, **ERRORS}, summary="My top-ups")
 def deposit_list(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     rows = keyset_page(deposits_with_intents_for(_user(request)), page.cursor, size=page.limit)
-    return {"items": [deposit_out(deposit) for deposit in rows.items], "next": rows.next}
+    now = timezone.now()  # one moment for the page: its top-ups lapse by the same clock
+    return {"items": [deposit_out(deposit, now=now) for deposit in rows.items], "next": rows.next}
 
 
 @router.get("/deposits/{ref}", response={200: DepositOut, **ERRORS}, summary="Read a top-up")
@@ -190,7 +201,8 @@ def deposit_intent_create(
 ) -> Status:
     """A new intent for the top-up's amount, at the current rate. Earlier intents stay as they were. The same
     limits as an order's instructions: 409 `too_many_open_intents` past 3 open at once, 409
-    `intent_limit_reached` past 10 in all (start a new top-up); neither is stored with the `Idempotency-Key`.
+    `intent_limit_reached` past 10 in all (start a new top-up) or 20 counting those the processor could not
+    prepare; none is stored with the `Idempotency-Key`.
     A top-up takes new instructions for 24 hours after it was made: later, 409 `nothing_to_pay` (start a new
     top-up; payments sent to its earlier instructions are still credited)."""
     user = _user(request)

@@ -45,7 +45,8 @@ class TooManyOpenIntents(ApplicationError):
 
 
 class IntentLimitReached(ApplicationError):
-    """The order or top-up already has `PAYMENTS_MAX_INTENTS` instructions in all (open or not)."""
+    """The order or top-up already has `PAYMENTS_MAX_INTENTS` instructions in all (open or not; those the payment
+    processor never prepared not counted), or `PAYMENTS_MAX_INTENT_ROWS` intents of any kind (decision 0336)."""
 
     code = "intent_limit_reached"
     status = 409

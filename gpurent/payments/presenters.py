@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from gpurent.core.money import Usd
 from gpurent.core.pagination import DEFAULT_PAGE_SIZE, keyset_page
@@ -13,7 +16,8 @@ from gpurent.ledger.selectors import balance_for, ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
-from .models import Deposit, PaymentIntent, Payout
+from .models import Deposit, DepositStatus, PaymentIntent, Payout
+from .refusals import top_up_lapsed
 from .selectors import deposit_list_for, payment_reported
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."
@@ -56,7 +60,26 @@ def deposits_with_intents_for(owner: AbstractBaseUser) -> QuerySet[Deposit]:
     return deposit_list_for(owner).prefetch_related(Prefetch("intents", queryset=intents))
 
 
-def deposit_out(deposit: Deposit) -> dict[str, Any]:
+def deposit_badge(deposit: Deposit, *, now: datetime) -> dict[str, str]:
+    """A top-up's badge on the pages: `value` (its CSS class) and `label`, with `hint` where the label alone
+    would mislead. "Payment reported" while a report on one of its intents awaits verification (it says the
+    most: someone is checking); "Lapsed" for a pending top-up that takes no new instructions (decision 0335:
+    `refusals.top_up_lapsed`, the refusal's own test); otherwise its status. Uses `deposit.intents.all()`
+    (prefetch it for lists)."""
+    if deposit.status == DepositStatus.PENDING and payment_reported(deposit.intents.all()):
+        return {"value": "payment_reported", "label": _("Payment reported")}
+    if top_up_lapsed(deposit, now=now):
+        return {
+            "value": "lapsed",
+            "label": _("Lapsed"),
+            "hint": _("takes no new payment instructions; payments sent to its instructions are still credited"),
+        }
+    return {"value": deposit.status, "label": deposit.get_status_display()}
+
+
+def deposit_out(deposit: Deposit, *, now: datetime | None = None) -> dict[str, Any]:
+    """A top-up in the API's shape. `status` keeps its values (DESIGN §11.1); `lapsed` (decision 0335) says that
+    a `pending` one takes no new instructions, from the same test as the refusal (`refusals.top_up_lapsed`)."""
     # deposit.intents.all() uses the list's prefetch when there is one (GET /api/v1/deposits), one query otherwise.
     intents = sorted(deposit.intents.all(), key=lambda intent: intent.created_at, reverse=True)
     return {
@@ -65,6 +88,7 @@ def deposit_out(deposit: Deposit) -> dict[str, Any]:
         "amount_usd": Usd(deposit.requested_cents).to_api() if deposit.requested_cents is not None else None,
         "credited_usd": Usd(deposit.credited_cents).to_api() if deposit.credited_cents is not None else None,
         "status": deposit.status,
+        "lapsed": top_up_lapsed(deposit, now=now or timezone.now()),
         "created_at": deposit.created_at,
         "intents": [intent_out(intent) for intent in intents],
     }

@@ -13,12 +13,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
-from gpurent.core.errors import ApplicationError, InvalidRequest
+from gpurent.core.errors import InvalidRequest
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
@@ -36,10 +36,11 @@ from gpurent.orders.services import order_extend_reservation, order_lock_keys, o
 
 from .assets import Pair, format_units, pair_get, quote_units
 from .btcpay import BTCPAY, btcpay_routes
-from .errors import IntentLimitReached, NothingToPay, TooManyOpenIntents, TooManyPendingTopUps
+from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
 from .receiving import Allocation, address_allocate
+from .refusals import intent_refusal, top_up_refusal, top_ups_refusal
 
 __all__ = [
     "balance_available",
@@ -48,13 +49,10 @@ __all__ = [
     "deposit_create",
     "intent_issue_for_deposit",
     "intent_issue_for_order",
-    "intent_refusal",
     "intent_report",
     "order_intents_close",
     "order_pay_from_balance",
     "spendable_for_order",
-    "top_up_refusal",
-    "top_ups_refusal",
 ]
 
 MIN_TOP_UP = Usd(500)
@@ -100,81 +98,11 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None
     raise refusal
 
 
-def _top_up_window_start(now: datetime) -> datetime:
-    """Top-ups made at or before this moment take no new payment instructions and no longer count as unpaid."""
-    return now - timedelta(hours=settings.PAYMENTS_TOP_UP_HOURS)
-
-
-def top_ups_refusal(owner_id: int, *, now: datetime) -> TooManyPendingTopUps | None:
-    """Why the account may not start a new top-up now, or None: it has `PAYMENTS_MAX_PENDING_TOP_UPS` pending
-    top-ups made in the last `PAYMENTS_TOP_UP_HOURS` (decision 0320). The one rule: `deposit_create` raises
-    it under the owner's row lock, the balance page shows it instead of the top-up form. Counted up to the
-    limit (`LIMIT` in a subquery), so its cost stays bounded however many top-ups the account has."""
-    limit = settings.PAYMENTS_MAX_PENDING_TOP_UPS
-    pending = Deposit.objects.filter(
-        owner_id=owner_id,
-        kind=DepositKind.TOP_UP,
-        status=DepositStatus.PENDING,
-        created_at__gt=_top_up_window_start(now),
-    )
-    if pending[:limit].count() < limit:
-        return None
-    return TooManyPendingTopUps(
-        _(
-            "You already have as many unpaid top-ups as an account may have at once. Pay one of them (their "
-            "instructions are on your balance page), or start a new one later: an unpaid top-up stops counting "
-            "%(hours)s hours after it was made."
-        )
-        % {"hours": settings.PAYMENTS_TOP_UP_HOURS}
-    )
-
-
 def _quote(asset: str, network: str, now: datetime) -> tuple[Pair, Rate]:
     """The pair and its current rate, read before any lock is taken: the rate source may be an HTTP call
     (DESIGN §13: no network call while a lock is held). Refuses a stale rate before anything is written."""
     pair = pair_get(asset, network)
     return pair, current_rate(pair.asset, now=now)
-
-
-def intent_refusal(intents: QuerySet[PaymentIntent], *, now: datetime, what: str) -> ApplicationError | None:
-    """Why new instructions would be refused past `PAYMENTS_MAX_OPEN_INTENTS` open ones or `PAYMENTS_MAX_INTENTS`
-    in all (decision 0310), or None. The one rule: the services raise it with the order's or the top-up's row
-    locked (concurrent requests count in turn), the order and top-up pages show it instead of the button."""
-    live = Q(status=IntentStatus.AWAITING_PAYMENT, expires_at__gt=now)
-    counts = intents.aggregate(total=Count("pk"), open=Count("pk", filter=live))
-    if counts["open"] >= settings.PAYMENTS_MAX_OPEN_INTENTS:
-        return TooManyOpenIntents()
-    if counts["total"] < settings.PAYMENTS_MAX_INTENTS:
-        return None
-    if what == "order":
-        return IntentLimitReached(
-            _(
-                "This order already has as many payment instructions as we give for one order. Pay one of "
-                "those shown (you can report a payment on an expired one too), or top up your balance and pay "
-                "the order from it."
-            )
-        )
-    return IntentLimitReached(
-        _(
-            "This top-up already has as many payment instructions as we give for one top-up. Pay one of "
-            "those shown (you can report a payment on an expired one too), or start a new top-up."
-        )
-    )
-
-
-def top_up_refusal(deposit: Deposit, *, now: datetime) -> ApplicationError | None:
-    """Why a pending top-up would take no new instructions, or None: it was made `PAYMENTS_TOP_UP_HOURS` ago or
-    more (decision 0320), or it has as many intents as it may (`intent_refusal`)."""
-    if deposit.created_at <= _top_up_window_start(now):
-        return NothingToPay(
-            _(
-                "This top-up is %(hours)s hours old or more and takes no new payment instructions: start a new "
-                "top-up from your balance page. Payments sent to the instructions shown here are still credited to "
-                "your balance."
-            )
-            % {"hours": settings.PAYMENTS_TOP_UP_HOURS}
-        )
-    return intent_refusal(PaymentIntent.objects.filter(deposit_id=deposit.pk), now=now, what="top-up")
 
 
 def _intent_issue(

@@ -9,6 +9,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -38,6 +39,7 @@ from .payouts import payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .processor import intent_prepare
 from .qr import payment_uri, qr_svg
+from .refusals import top_up_refusal, top_ups_refusal
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
     balance_available,
@@ -46,8 +48,6 @@ from .services import (
     intent_issue_for_order,
     intent_report,
     order_pay_from_balance,
-    top_up_refusal,
-    top_ups_refusal,
 )
 
 logger = logging.getLogger(__name__)
@@ -252,9 +252,10 @@ def withdraw(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     deposit = deposit_get_for(_user(request), ref)
-    intents = [
-        intent_display(intent) for intent in deposit.intents.prefetch_related("payments").order_by("-created_at")
-    ]
+    # Read once, for the list and for the badge (`deposit_badge` reads `deposit.intents.all()`).
+    newest_first = PaymentIntent.objects.prefetch_related("payments").order_by("-created_at")
+    prefetch_related_objects([deposit], Prefetch("intents", queryset=newest_first))
+    intents = [intent_display(intent) for intent in deposit.intents.all()]
     newest = {"pair": intents[0]["pair"].key} if intents else None
     # No "Get new instructions" button when the request would be refused: the service's own rule says why.
     refusal = top_up_refusal(deposit, now=timezone.now()) if deposit.status == DepositStatus.PENDING else None

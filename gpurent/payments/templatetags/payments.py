@@ -18,9 +18,10 @@ from gpurent.orders.models import Order
 
 from ..export import balance_statement_page
 from ..forms import PairForm
-from ..models import Deposit, DepositStatus, PaymentIntent
+from ..models import Deposit, PaymentIntent
+from ..presenters import deposit_badge
+from ..refusals import intent_refusal
 from ..selectors import intents_for_order, order_references, payment_reported
-from ..services import intent_refusal
 from ..views import intent_display
 
 register = template.Library()
@@ -59,12 +60,10 @@ def order_payment_status(order: Order) -> dict[str, Any]:
     return {"value": order.payment_status, "label": order.get_payment_status_display()}
 
 
-@register.inclusion_tag("orders/partials/status.html")
+@register.inclusion_tag("payments/partials/deposit_status.html")
 def deposit_status(deposit: Deposit) -> dict[str, Any]:
-    """A top-up's badge, with "Payment reported" while a report on one of its intents awaits verification."""
-    if deposit.status == DepositStatus.PENDING and payment_reported(deposit.intents.all()):
-        return {"value": "payment_reported", "label": _("Payment reported")}
-    return {"value": deposit.status, "label": deposit.get_status_display()}
+    """A top-up's badge (`presenters.deposit_badge`): "Payment reported", "Lapsed" or its status."""
+    return deposit_badge(deposit, now=timezone.now())
 
 
 @register.inclusion_tag("payments/partials/balance_statement.html")
