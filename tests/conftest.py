@@ -1,4 +1,4 @@
-"""Fixtures of the cross-app tests: a real multi-process server for the concurrency tests."""
+"""Fixtures of the cross-app tests: a real multi-process server for the concurrency tests, and its customers."""
 
 from __future__ import annotations
 
@@ -11,12 +11,23 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
+from django.utils import timezone
+
+from gpurent.accounts.services import api_token_create
+from gpurent.core.money import Usd
+from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
+from gpurent.orders.models import Order
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.models import ExchangeRate, ReceivingAddress
 
 ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "long enough passphrase"
 
 
 def _free_port() -> int:
@@ -72,3 +83,41 @@ def _gunicorn(extra_env: dict[str, str]) -> Iterator[str]:
 def gunicorn_server() -> Callable[..., AbstractContextManager[str]]:
     """`with gunicorn_server(EXTRA_ENV="x") as base_url:` a live multi-process server for one test."""
     return lambda **extra_env: _gunicorn(extra_env)
+
+
+@pytest.fixture
+def customer_with_token(django_user_model) -> Callable[..., tuple[Any, str]]:
+    """`customer, token = customer_with_token("a@example.com")`: a new customer (password `PASSWORD`, named
+    "Bur St" unless `first_name`/`last_name` say otherwise) and a live API token of theirs, to send a burst as."""
+
+    def make(email: str, *, first_name: str = "Bur", last_name: str = "St") -> tuple[Any, str]:
+        user = django_user_model.objects.create_user(email, PASSWORD, first_name=first_name, last_name=last_name)
+        return user, api_token_create(user=user, name="burst")[1]
+
+    return make
+
+
+@pytest.fixture
+def usdt_on_tron(db) -> None:
+    """A fresh USDT rate and a shared Tron receiving address, so payment instructions can be quoted."""
+    ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
+    ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
+
+
+def fund(customer: Any, cents: int) -> None:
+    """Credit `cents` to the customer's balance from outside, as a confirmed crypto deposit would."""
+    transfer_post(
+        reference="deposit:FUNDING",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(cents),
+    )
+
+
+def orders_placed(customer: Any, gpu_slug: str, count: int) -> list[Order]:
+    """`count` unpaid orders of one lot for 7 days, placed by the customer in their own name."""
+    contact = Contact(customer.first_name, customer.last_name, customer.email)
+    return [
+        order_place(owner=customer, gpu_slug=gpu_slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
+        for _ in range(count)
+    ]

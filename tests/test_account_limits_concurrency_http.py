@@ -7,24 +7,17 @@ the other: exactly 3 succeed, every other answer is 409 with the list's code, ze
 """
 
 import json
-from collections import Counter
 
 import pytest
-from django.db import connection
 
 from gpurent.accounts.models import ApiToken, SshKey
-from gpurent.accounts.services import api_token_create
-from gpurent.core.testing import public_key
-from tests.test_payments_http_concurrency import post_all
+from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all, public_key, tally
+from tests.conftest import PASSWORD
 
 LIMIT = 3
 BURST = 20
-PASSWORD = "long enough passphrase"
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
 @pytest.fixture
@@ -33,33 +26,25 @@ def server(gunicorn_server):
         yield base
 
 
-@pytest.fixture
-def customer(django_user_model):
-    return django_user_model.objects.create_user("burst@example.com", PASSWORD, first_name="Bur", last_name="St")
-
-
-def test_a_burst_of_ssh_keys_from_one_account_adds_exactly_the_limit(server, customer):
-    token = api_token_create(user=customer, name="burst")[1]
-    requests = [
-        (
-            "/api/v1/ssh-keys",
-            json.dumps({"name": f"key {index}", "public_key": public_key(f"k{index}")}).encode(),
-            {"Authorization": f"Bearer {token}", "Idempotency-Key": f"burst-{index}"},
-        )
-        for index in range(BURST)
+def test_a_burst_of_ssh_keys_from_one_account_adds_exactly_the_limit(server, customer_with_token):
+    customer, token = customer_with_token("burst@example.com")
+    bodies = [
+        json.dumps({"name": f"key {index}", "public_key": public_key(f"k{index}")}).encode() for index in range(BURST)
     ]
 
-    answers = Counter((status, code) for status, code, _ in post_all(server, requests, socket_timeout=600))
+    requests = bearer_posts("/api/v1/ssh-keys", bodies, token=token, key="burst")
+
+    answers = tally(post_all(server, requests, socket_timeout=600))
 
     assert answers == {(201, ""): LIMIT, (409, "too_many_ssh_keys"): BURST - LIMIT}, answers
     assert SshKey.objects.filter(user=customer).count() == LIMIT
 
 
-def test_a_burst_of_api_tokens_for_one_account_makes_exactly_the_limit(server, customer):
+def test_a_burst_of_api_tokens_for_one_account_makes_exactly_the_limit(server, django_user_model):
+    customer = django_user_model.objects.create_user("burst@example.com", PASSWORD)  # no token: it would count
     body = json.dumps({"email": customer.email, "password": PASSWORD, "name": "burst"}).encode()
-    requests: list[tuple[str, bytes, dict[str, str]]] = [("/api/v1/auth/tokens", body, {}) for _ in range(BURST)]
 
-    answers = Counter((status, code) for status, code, _ in post_all(server, requests, socket_timeout=600))
+    answers = tally(post_all(server, [("/api/v1/auth/tokens", body, {})] * BURST, socket_timeout=600))
 
     assert answers == {(201, ""): LIMIT, (409, "too_many_api_tokens"): BURST - LIMIT}, answers
     assert ApiToken.objects.filter(user=customer, revoked_at__isnull=True).count() == LIMIT

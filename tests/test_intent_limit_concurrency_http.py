@@ -13,84 +13,50 @@ prepared: the 10 in all) or 5 more (15 never prepared: the 20 intents of any kin
 """
 
 import json
-from collections import Counter
 from datetime import timedelta
-from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from conftest import make_gpu
-from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
+from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all, tally
 from gpurent.orders.models import Order
-from gpurent.orders.services import Contact, order_place
-from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
+from gpurent.payments.models import PaymentIntent
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
-from tests.test_payments_http_concurrency import post_all
+from tests.conftest import orders_placed
 
 OPEN = 3
 BURST = 12
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
-@pytest.fixture
-def server(gunicorn_server):
-    with gunicorn_server(PAYMENTS_MAX_OPEN_INTENTS=str(OPEN)) as base:
-        yield base
-
-
-@pytest.fixture
-def server_without_open_limit(gunicorn_server):
-    with gunicorn_server(PAYMENTS_MAX_OPEN_INTENTS=str(BURST + 20)) as base:
-        yield base
-
-
-def customer_and_path(django_user_model, kind):
-    """A customer, the order or top-up to ask instructions for, and the API path that asks."""
-    ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
-    ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
-    customer = django_user_model.objects.create_user(
-        "many@example.com", "long enough passphrase", first_name="Ma", last_name="Ny"
-    )
+def target_and_path(customer, kind):
+    """The order or top-up to ask instructions for, and the API path that asks."""
     if kind == "order":
-        gpu = make_gpu(slug="intent-gpu", price_7d_cents=1_000)
-        order = order_place(
-            owner=customer,
-            gpu_slug=gpu.slug,
-            term_days=7,
-            lots=1,
-            environment="ubuntu",
-            contact=Contact("Ma", "Ny", "many@example.com"),
-        )
-        return customer, order, f"/api/v1/orders/{order.ref}/intents"
+        [order] = orders_placed(customer, make_gpu(slug="intent-gpu", price_7d_cents=1_000).slug, 1)
+        return order, f"/api/v1/orders/{order.ref}/intents"
     deposit = deposit_create(owner=customer, amount=Usd(2_500))
-    return customer, deposit, f"/api/v1/deposits/{deposit.ref}/intents"
+    return deposit, f"/api/v1/deposits/{deposit.ref}/intents"
 
 
-def burst(server, customer, path):
-    """`BURST` requests for instructions at once, each with its own idempotency key."""
-    token = api_token_create(user=customer, name="burst")[1]
+def burst(gunicorn_server, token, path, open_limit):
+    """`BURST` requests for instructions at once, each with its own idempotency key; answers by (status, code)."""
     body = json.dumps({"asset": "USDT", "network": "tron"}).encode()
-    requests = [
-        (path, body, {"Authorization": f"Bearer {token}", "Idempotency-Key": f"intent-{index}"})
-        for index in range(BURST)
-    ]
-
-    results = post_all(server, requests, socket_timeout=600)
-    return Counter((status, code) for status, code, _ in results)
+    requests = bearer_posts(path, [body] * BURST, token=token, key="intent")
+    with gunicorn_server(PAYMENTS_MAX_OPEN_INTENTS=str(open_limit)) as server:
+        return tally(post_all(server, requests, socket_timeout=600))
 
 
 @pytest.mark.parametrize("kind", ["order", "top-up"])
-def test_a_burst_of_instructions_for_one_order_opens_exactly_the_limit(server, django_user_model, kind):
-    customer, _, path = customer_and_path(django_user_model, kind)
+def test_a_burst_of_instructions_for_one_order_opens_exactly_the_limit(
+    gunicorn_server, customer_with_token, usdt_on_tron, kind
+):
+    customer, token = customer_with_token("many@example.com", first_name="Ma", last_name="Ny")
+    _, path = target_and_path(customer, kind)
 
-    answers = burst(server, customer, path)
+    answers = burst(gunicorn_server, token, path, OPEN)
 
     assert answers == {(201, ""): OPEN, (409, "too_many_open_intents"): BURST - OPEN}, answers
     assert PaymentIntent.objects.filter(owner=customer).count() == OPEN
@@ -114,12 +80,13 @@ def earlier_intents(customer, target, *, usable, never_prepared):
 @pytest.mark.parametrize("kind", ["order", "top-up"])
 @pytest.mark.parametrize(("usable", "never_prepared", "created"), [(9, 9, 1), (0, 15, 5)])
 def test_a_burst_after_processor_failures_gets_exactly_what_the_limits_leave(
-    server_without_open_limit, django_user_model, kind, usable, never_prepared, created
+    gunicorn_server, customer_with_token, usdt_on_tron, kind, usable, never_prepared, created
 ):
-    customer, target, path = customer_and_path(django_user_model, kind)
+    customer, token = customer_with_token("many@example.com", first_name="Ma", last_name="Ny")
+    target, path = target_and_path(customer, kind)
     earlier_intents(customer, target, usable=usable, never_prepared=never_prepared)
 
-    answers = burst(server_without_open_limit, customer, path)
+    answers = burst(gunicorn_server, token, path, BURST + 20)
 
     assert answers == {(201, ""): created, (409, "intent_limit_reached"): BURST - created}, answers
     assert PaymentIntent.objects.filter(owner=customer).count() == usable + never_prepared + created

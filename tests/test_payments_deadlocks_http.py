@@ -20,34 +20,25 @@ import json
 import secrets
 import time
 from collections import Counter
-from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.utils import timezone
 
 from conftest import make_gpu
-from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
+from gpurent.core.testing import POSTGRES_BURST, post_all
 from gpurent.ledger.selectors import balance_for, ledger_check
-from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_start
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.assets import format_units, pair_get
-from gpurent.payments.models import ExchangeRate, ReceivingAddress
 from gpurent.payments.services import intent_issue_for_order, order_pay_from_balance
 from gpurent.payments.webhooks import btcpay_signature
-from tests.test_payments_http_concurrency import post_all
+from tests.conftest import fund, orders_placed
 
 WEBHOOK_SECRET = "deadlock-test-webhook-secret"
 TIMES = 50
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
 @pytest.fixture
@@ -59,22 +50,10 @@ def server(settings, gunicorn_server):
 
 
 @pytest.fixture
-def shop(db, django_user_model):
-    ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
-    ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
-    customer = django_user_model.objects.create_user(
-        "deadlock@example.com", "long enough passphrase", first_name="Dead", last_name="Lock"
-    )
-    gpu = make_gpu(slug="deadlock-gpu", price_7d_cents=1_000, stock_lots=10 * TIMES)
-    return customer, gpu
-
-
-def place(customer, gpu, count):
-    contact = Contact("Dead", "Lock", "deadlock@example.com")
-    return [
-        order_place(owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
-        for _ in range(count)
-    ]
+def shop(usdt_on_tron, customer_with_token):
+    """(customer, their API token, a GPU with stock for every order of a scenario)."""
+    customer, token = customer_with_token("deadlock@example.com", first_name="Dead", last_name="Lock")
+    return customer, token, make_gpu(slug="deadlock-gpu", price_7d_cents=1_000, stock_lots=10 * TIMES)
 
 
 def confirmations(customer, orders):
@@ -100,21 +79,11 @@ def confirmations(customer, orders):
     return requests
 
 
-def fund(customer, cents):
-    transfer_post(
-        reference="deposit:FUNDING",
-        debit=system_account(EXTERNAL_CRYPTO),
-        credit=customer_account(customer),
-        amount=Usd(cents),
-    )
-
-
 def test_confirmations_while_the_customer_pays_other_orders_from_the_balance(server, shop):
-    customer, gpu = shop
-    by_crypto, by_balance = place(customer, gpu, TIMES), place(customer, gpu, TIMES)
+    customer, token, gpu = shop
+    by_crypto, by_balance = orders_placed(customer, gpu.slug, TIMES), orders_placed(customer, gpu.slug, TIMES)
     requests = confirmations(customer, by_crypto)  # issued while the balance is empty: each asks the total
     fund(customer, sum(order.total_cents for order in by_balance))
-    token = api_token_create(user=customer, name="deadlock")[1]
     requests += [
         (
             f"/api/v1/orders/{order.ref}/pay-from-balance",
@@ -133,8 +102,8 @@ def test_confirmations_while_the_customer_pays_other_orders_from_the_balance(ser
 
 
 def test_confirmations_while_an_operator_fails_other_orders_with_a_refund(server, shop, django_user_model):
-    customer, gpu = shop
-    by_crypto, to_fail = place(customer, gpu, TIMES), place(customer, gpu, TIMES)
+    customer, _, gpu = shop
+    by_crypto, to_fail = orders_placed(customer, gpu.slug, TIMES), orders_placed(customer, gpu.slug, TIMES)
     requests = confirmations(customer, by_crypto)
     fund(customer, sum(order.total_cents for order in to_fail))
     for order in to_fail:

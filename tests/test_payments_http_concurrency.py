@@ -10,39 +10,28 @@ together by a barrier:
 """
 
 import json
-import threading
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from decimal import Decimal
 
 import pytest
-from django.db import connection
-from django.utils import timezone
 
 from conftest import make_gpu
-from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
+from gpurent.core.testing import POSTGRES_BURST, post_all
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.selectors import balance_for, ledger_check
-from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.assets import format_units, pair_get
-from gpurent.payments.models import Deposit, ExchangeRate, PaymentIntent, ReceivingAddress, WebhookDelivery
+from gpurent.payments.models import Deposit, PaymentIntent, WebhookDelivery
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit
 from gpurent.payments.webhooks import btcpay_signature
+from tests.conftest import fund, orders_placed
 
 WEBHOOK_SECRET = "concurrency-test-webhook-secret"
 DELIVERIES = 20
 SAME_KEY_REQUESTS = 10
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
 @pytest.fixture
@@ -53,67 +42,16 @@ def server(settings, gunicorn_server):
 
 
 @pytest.fixture
-def customer(django_user_model):
-    return django_user_model.objects.create_user(
-        "racer@example.com", "long enough passphrase", first_name="Race", last_name="Er"
-    )
+def customer_and_token(customer_with_token):
+    return customer_with_token("racer@example.com", first_name="Race", last_name="Er")
 
 
-@pytest.fixture
-def usdt_on_tron(db):
-    """A fresh USDT rate and a shared Tron receiving address, so top-ups can be quoted."""
-    ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
-    ReceivingAddress.objects.create(network="tron", address="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", mode="shared")
-
-
-def post_all(
-    server: str, requests: list[tuple[str, bytes, dict[str, str]]], *, socket_timeout: float = 60
-) -> list[tuple[int, str, dict]]:
-    """POST every (path, body, headers) at once, from one thread each; return (status, error code or '', body).
-
-    `socket_timeout` only keeps a hung server from hanging the suite; requests that all queue on one row need
-    a larger one (they are served one after the other)."""
-    barrier = threading.Barrier(len(requests))
-
-    def send(item: tuple[str, bytes, dict[str, str]]) -> tuple[int, str, dict]:
-        path, body, headers = item
-        request = urllib.request.Request(
-            f"{server}{path}", data=body, method="POST", headers={"Content-Type": "application/json", **headers}
-        )
-        barrier.wait()
-        try:
-            with urllib.request.urlopen(request, timeout=socket_timeout) as response:
-                payload = response.read()
-                try:
-                    return response.status, "", json.loads(payload)
-                except ValueError:  # an HTML page (a desk's redirect target): only the status matters
-                    return response.status, "", {}
-        except urllib.error.HTTPError as error:
-            payload = error.read()
-            try:
-                return error.code, json.loads(payload)["error"]["code"], {}
-            except (ValueError, KeyError, TypeError):  # not our JSON error (a 500 page): show its start
-                return error.code, payload[:300].decode(errors="replace"), {}
-
-    with ThreadPoolExecutor(max_workers=len(requests)) as pool:
-        return list(pool.map(send, requests))
-
-
-def test_two_orders_paid_at_once_from_a_balance_that_covers_one(server, customer):
+def test_two_orders_paid_at_once_from_a_balance_that_covers_one(server, customer_and_token):
+    customer, token = customer_and_token
     gpu = make_gpu(slug="sixty", price_7d_cents=6_000)
-    contact = Contact("Race", "Er", "racer@example.com")
-    orders = [
-        order_place(owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
-        for _ in range(2)
-    ]
+    orders = orders_placed(customer, gpu.slug, 2)
     assert [order.total for order in orders] == [Usd(6_000), Usd(6_000)]
-    transfer_post(
-        reference="deposit:TEST",
-        debit=system_account(EXTERNAL_CRYPTO),
-        credit=customer_account(customer),
-        amount=Usd(10_000),
-    )
-    token = api_token_create(user=customer, name="race")[1]
+    fund(customer, 10_000)
 
     results = post_all(
         server,
@@ -134,7 +72,8 @@ def test_two_orders_paid_at_once_from_a_balance_that_covers_one(server, customer
     assert ledger_check() == []
 
 
-def test_one_payment_delivered_twenty_times_at_once_is_credited_once(server, customer, usdt_on_tron):
+def test_one_payment_delivered_twenty_times_at_once_is_credited_once(server, customer_and_token, usdt_on_tron):
+    customer, _ = customer_and_token
     deposit = deposit_create(owner=customer, amount=Usd(5_000))
     intent = intent_issue_for_deposit(deposit=deposit, owner=customer, asset="USDT", network="tron")
     value = format_units(intent.amount_units, pair_get("USDT", "tron"))
@@ -172,8 +111,8 @@ def test_one_payment_delivered_twenty_times_at_once_is_credited_once(server, cus
     assert ledger_check() == []
 
 
-def test_ten_requests_with_one_idempotency_key_create_one_top_up(server, customer):
-    token = api_token_create(user=customer, name="race")[1]
+def test_ten_requests_with_one_idempotency_key_create_one_top_up(server, customer_and_token):
+    customer, token = customer_and_token
     headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": "one-key-for-all"}
     body = json.dumps({"amount_usd": "25.00"}).encode()
 

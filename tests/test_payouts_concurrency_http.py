@@ -18,30 +18,24 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group, Permission
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from conftest import make_gpu
-from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
+from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all
 from gpurent.ledger.selectors import account_balance, balance_for, ledger_check
 from gpurent.ledger.services import SUSPENSE_PAYOUTS
 from gpurent.orders.models import Order
-from gpurent.orders.services import Contact, order_place
 from gpurent.payments.models import ExchangeRate, Payout
 from gpurent.payments.payouts import payout_request
-from tests.test_payments_deadlocks_http import fund
-from tests.test_payments_http_concurrency import post_all
+from tests.conftest import fund, orders_placed
 
 TIMES = 50
 REJECTED = 20
 ADDRESS = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
 @pytest.fixture
@@ -51,18 +45,14 @@ def server(settings, gunicorn_server):
         yield base
 
 
-def test_withdrawals_while_paying_orders_from_the_balance_and_rejecting_payouts(server, settings, django_user_model):
+def test_withdrawals_while_paying_orders_from_the_balance_and_rejecting_payouts(
+    server, settings, django_user_model, customer_with_token
+):
     settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
     ExchangeRate.objects.create(asset="USDT", usd_per_unit=Decimal("1"), source="test", as_of=timezone.now())
-    customer = django_user_model.objects.create_user(
-        "payout-race@example.com", "long enough passphrase", first_name="Pay", last_name="Out"
-    )
+    customer, token = customer_with_token("payout-race@example.com", first_name="Pay", last_name="Out")
     gpu = make_gpu(slug="payout-race-gpu", price_7d_cents=1_000, stock_lots=TIMES)
-    contact = Contact("Pay", "Out", "payout-race@example.com")
-    orders = [
-        order_place(owner=customer, gpu_slug=gpu.slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
-        for _ in range(TIMES)
-    ]
+    orders = orders_placed(customer, gpu.slug, TIMES)
     # Enough for the earlier withdrawals, every order, and half of the new withdrawals: some must be refused.
     funded = REJECTED * 2_000 + sum(order.total_cents for order in orders) + TIMES // 2 * 2_000
     fund(customer, funded)
@@ -70,14 +60,10 @@ def test_withdrawals_while_paying_orders_from_the_balance_and_rejecting_payouts(
         payout_request(owner=customer, asset="USDT", network="tron", address=ADDRESS, amount=Usd(2_000))
         for _ in range(REJECTED)
     ]
-    token = api_token_create(user=customer, name="race")[1]
-    api = {"Authorization": f"Bearer {token}"}
     body = json.dumps({"asset": "USDT", "network": "tron", "address": ADDRESS, "amount_usd": "20.00"}).encode()
-    requests = [("/api/v1/payouts", body, {**api, "Idempotency-Key": f"w-{index}"}) for index in range(TIMES)]
-    requests += [
-        (f"/api/v1/orders/{order.ref}/pay-from-balance", b"", {**api, "Idempotency-Key": f"pay-{order.ref}"})
-        for order in orders
-    ]
+    requests = bearer_posts("/api/v1/payouts", [body] * TIMES, token=token, key="w")
+    for order in orders:
+        requests += bearer_posts(f"/api/v1/orders/{order.ref}/pay-from-balance", [b""], token=token, key=order.ref)
     operator = django_user_model.objects.create_user(
         "payouts-op@shop.example", "long enough passphrase", first_name="O", last_name="P", is_staff=True
     )

@@ -7,43 +7,23 @@ customer's user row first and counts under it: requests count one after the othe
 """
 
 import json
-from collections import Counter
 
-import pytest
-from django.db import connection
-
-from gpurent.accounts.services import api_token_create
+from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all, tally
 from gpurent.payments.models import Deposit
-from tests.test_payments_http_concurrency import post_all
 
 LIMIT = 5
 BURST = 12
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
-@pytest.fixture
-def server(gunicorn_server):
-    with gunicorn_server(PAYMENTS_MAX_PENDING_TOP_UPS=str(LIMIT)) as base:
-        yield base
-
-
-def test_a_burst_of_top_ups_creates_exactly_the_limit(server, django_user_model):
-    customer = django_user_model.objects.create_user(
-        "topups@example.com", "long enough passphrase", first_name="To", last_name="Pup"
-    )
-    token = api_token_create(user=customer, name="burst")[1]
+def test_a_burst_of_top_ups_creates_exactly_the_limit(gunicorn_server, customer_with_token):
+    customer, token = customer_with_token("topups@example.com")
     body = json.dumps({"amount_usd": "25.00"}).encode()
-    requests = [
-        ("/api/v1/deposits", body, {"Authorization": f"Bearer {token}", "Idempotency-Key": f"top-up-{index}"})
-        for index in range(BURST)
-    ]
+    requests = bearer_posts("/api/v1/deposits", [body] * BURST, token=token, key="top-up")
 
-    results = post_all(server, requests, socket_timeout=600)
+    with gunicorn_server(PAYMENTS_MAX_PENDING_TOP_UPS=str(LIMIT)) as server:
+        answers = tally(post_all(server, requests, socket_timeout=600))
 
-    answers = Counter((status, code) for status, code, _ in results)
     assert answers == {(201, ""): LIMIT, (409, "too_many_pending_top_ups"): BURST - LIMIT}, answers
     assert Deposit.objects.filter(owner=customer).count() == LIMIT

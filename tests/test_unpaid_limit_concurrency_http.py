@@ -8,45 +8,25 @@ zero 5xx.
 """
 
 import json
-from collections import Counter
-
-import pytest
-from django.db import connection
 
 from conftest import make_gpu
-from gpurent.accounts.services import api_token_create
+from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all, tally
 from gpurent.orders.models import Order
-from tests.test_payments_http_concurrency import post_all
 
 LIMIT = 3
 BURST = 30
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
-]
+pytestmark = POSTGRES_BURST
 
 
-@pytest.fixture
-def server(gunicorn_server):
-    with gunicorn_server(ORDERS_MAX_UNPAID_PER_ACCOUNT=str(LIMIT)) as base:
-        yield base
-
-
-def test_a_burst_of_orders_from_one_account_places_exactly_the_limit(server, django_user_model):
+def test_a_burst_of_orders_from_one_account_places_exactly_the_limit(gunicorn_server, customer_with_token):
     gpu = make_gpu(slug="limit-gpu", price_7d_cents=1_000, stock_lots=BURST)
-    customer = django_user_model.objects.create_user(
-        "burst@example.com", "long enough passphrase", first_name="Bur", last_name="St"
-    )
-    token = api_token_create(user=customer, name="burst")[1]
+    customer, token = customer_with_token("burst@example.com")
     body = json.dumps({"gpu": gpu.slug, "term_days": 7, "lots": 1, "environment": "ubuntu"}).encode()
-    requests = [
-        ("/api/v1/orders", body, {"Authorization": f"Bearer {token}", "Idempotency-Key": f"burst-{index}"})
-        for index in range(BURST)
-    ]
+    requests = bearer_posts("/api/v1/orders", [body] * BURST, token=token, key="burst")
 
-    results = post_all(server, requests, socket_timeout=600)
+    with gunicorn_server(ORDERS_MAX_UNPAID_PER_ACCOUNT=str(LIMIT)) as server:
+        answers = tally(post_all(server, requests, socket_timeout=600))
 
-    answers = Counter((status, code) for status, code, _ in results)
     assert answers == {(201, ""): LIMIT, (409, "too_many_unpaid_orders"): BURST - LIMIT}, answers
     assert Order.objects.filter(owner=customer).count() == LIMIT
