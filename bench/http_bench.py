@@ -16,7 +16,7 @@ not postings: the bench times reads.
 Parts 2 and 3 also measure each write's floor (bench/floor/): the same request to `/bench-floor/...`, which
 replays the statements the endpoint sent, in the same transactions, without the endpoint's Python, and
 `/bench-floor-batched/...`, which sends them all in one round trip. A target that floor misses cannot be met by
-any implementation of the same writes, however its statements are grouped.
+an implementation that sends the same statements.
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def main() -> None:
         admin.execute(f"CREATE DATABASE {db}")
     env = {
         **os.environ,
-        # Production settings plus one route, `/bench-floor/...`: the floor of parts 2 and 3 (bench/floor/).
+        # Production settings plus the floor routes of parts 2 and 3, `/bench-floor/...` (bench/floor/).
         "DJANGO_SETTINGS_MODULE": "floor.settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), os.environ.get("PYTHONPATH", "")]),
         "SECRET_KEY": secrets.token_urlsafe(64),

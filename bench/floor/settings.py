@@ -1,4 +1,4 @@
-"""Production settings and the floor route (bench only: `DJANGO_SETTINGS_MODULE=floor.settings`, bench/ on the path)."""
+"""Production settings and the floor routes (bench only: `DJANGO_SETTINGS_MODULE=floor.settings`, bench/ on path)."""
 
 from config.settings.production import *  # noqa: F403
 

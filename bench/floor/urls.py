@@ -1,12 +1,13 @@
-"""The shop's routes, then `bench-floor/<path>`: the real endpoint's statements replayed (see the package docstring).
+"""The shop's routes, then `bench-floor/<path>` and `bench-floor-batched/<path>`: an endpoint's statements replayed.
 
 The first request of a customer for a path runs the real endpoint once, through Django's test client, recording
 each statement (SQL, parameters, and whether it ran inside a transaction). Every later request replays them:
 its own token is looked up as the API does, each run of statements recorded inside a transaction runs inside one
 again (BEGIN and COMMIT included), and the recorded answer is sent back with its status. What must be unique in
 a new row is made new: the idempotency key (the request's own), every UUID, the order's reference, and the new
-order's id where its status changes point at it. Nothing else is computed. A bench route only: the shop's own
-settings never include it.
+order's id where its status changes point at it. Nothing else is computed. `bench-floor-batched/` (PostgreSQL
+only) sends the same statements as one text, in one round trip. Bench routes only: the shop's own settings never
+include them.
 """
 
 from __future__ import annotations
@@ -81,21 +82,30 @@ def _fresh(value: Any, recording: Recording, key: str, ref: str) -> Any:
     return value
 
 
+def _order_id_column(sql: str) -> int:
+    """Where `order_id` stands in a status-change INSERT's column list."""
+    return sql[sql.index("(") + 1 : sql.index(")")].split(", ").index('"order_id"')
+
+
 def _point_at(sql: str, values: list[Any], order_id: int | None) -> list[Any]:
-    """The status changes' `order_id` made the new order's: its place in the column list, in each row (SQLite
-    sends a flat list of values, PostgreSQL's bulk insert one list per column)."""
-    columns = sql[sql.index("(") + 1 : sql.index(")")].split(", ")
-    column = columns.index('"order_id"')
+    """The status changes' `order_id` made the new order's, in each row (SQLite sends a flat list of values,
+    PostgreSQL's bulk insert one list per column)."""
+    column, width = _order_id_column(sql), sql[sql.index("(") : sql.index(")")].count(",") + 1
     if isinstance(values[column], list):
         values[column] = [order_id] * len(values[column])
     else:
-        values[column :: len(columns)] = [order_id] * len(values[column :: len(columns)])
+        values[column::width] = [order_id] * len(values[column::width])
     return values
+
+
+def _new_ref(recording: Recording) -> str:
+    """A fresh order reference when the recording placed an order, else ""."""
+    return f"R-{secrets.token_hex(4).upper()}" if recording.ref else ""
 
 
 def _replay(recording: Recording, key: str) -> str:
     """Send the recorded statements again, in their transactions; the new order's reference."""
-    ref = f"R-{secrets.token_hex(4).upper()}" if recording.ref else ""
+    ref = _new_ref(recording)
     order_id: int | None = None
     statements = recording.statements
     index = 0
@@ -122,7 +132,7 @@ _NEW_ORDER_ID = """array_fill(currval(pg_get_serial_sequence('"orders_order"', '
 def _batched(recording: Recording, key: str) -> str:
     """The recorded statements as one text sent in one round trip (PostgreSQL's simple query protocol), each
     transaction between BEGIN and COMMIT, its values written in by psycopg; the new order's reference."""
-    ref = f"R-{secrets.token_hex(4).upper()}" if recording.ref else ""
+    ref = _new_ref(recording)
     client = psycopg.ClientCursor(connection.connection)
     texts, in_transaction = [], False
     for sql, params, atomic in recording.statements:
@@ -131,7 +141,7 @@ def _batched(recording: Recording, key: str) -> str:
             in_transaction = atomic
         values = [_fresh(value, recording, key, ref) for value in params or ()]
         if sql.startswith('INSERT INTO "orders_orderstatuschange"'):
-            column = sql[sql.index("(") + 1 : sql.index(")")].split(", ").index('"order_id"')
+            column = _order_id_column(sql)
             pieces = sql.split("%s")
             sql = (
                 "%s".join(pieces[: column + 1]) + _NEW_ORDER_ID % len(values[column]) + "%s".join(pieces[column + 1 :])
