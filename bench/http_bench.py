@@ -223,6 +223,34 @@ def ledger_history(dsn: str, user_id: int, lines: int) -> None:
         cursor.execute("ANALYZE")
 
 
+def fetch(port: int, target: Target) -> bytes:
+    """One request of `target`; its body (a status other than the expected one stops the bench)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    connection.request(target.method, target.path, body=target.body() if target.body else None, headers=target.headers)
+    response = connection.getresponse()
+    content = response.read()
+    connection.close()
+    if response.status != target.expect:
+        raise SystemExit(f"{target.name}: {response.status} {content[:300]!r}")
+    return content
+
+
+def catalog_sized_pages(port: int, estimate: Target, session: dict[str, str]) -> dict[str, int]:
+    """The sizes of the pages whose content has a row per GPU on sale: the estimator page (anonymous), an
+    estimate (the API's answer, and its saved page, seen by its owner's `session`) and the first guide page.
+    Part 6 holds them to 150 KB."""
+    first_guide = json.loads(fetch(port, Target("guides API", "/api/v1/guides?limit=1")))["items"][0]["url"]
+    answer = fetch(port, estimate)
+    return {
+        "/estimate/ page": len(fetch(port, Target("estimate page", "/estimate/"))),
+        "POST /api/v1/estimates": len(answer),
+        "saved estimate page": len(
+            fetch(port, Target("saved", f"/estimate/{json.loads(answer)['id']}/", headers=session))
+        ),
+        "a guide page": len(fetch(port, Target("guide page", first_guide))),
+    }
+
+
 def buffers_read(path: str, headers: dict[str, str]) -> tuple[int, int]:
     """GET `path` once in process (the test client, the same settings and database as the server) and re-run
     each SELECT it sent under EXPLAIN (ANALYZE, BUFFERS): (how many SELECTs, shared buffers they read in all).
@@ -538,6 +566,8 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
             )
             page_cost[size] = runs["/healthz"].per_second / runs["catalog page"].per_second
             sizes[f"catalog page at {size}"] = runs["catalog page"].size
+            for name, length in catalog_sized_pages(port, estimate, small_page).items():
+                sizes[f"{name} at {size}"] = length
             page, api = runs["catalog page"], runs["catalog API"]
             print(f"  {size:4} models: page {page.per_second:6.0f} req/s {page.size / 1024:7.1f} KB,"
                   f" API {api.per_second:6.0f} req/s {api.size / 1024:7.1f} KB,"
