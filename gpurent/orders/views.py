@@ -23,7 +23,7 @@ from gpurent.accounts.throttling import registration_throttle
 from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
-from gpurent.catalog.selectors import gpu_get, gpu_list
+from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.idempotency import Outcome, finish_early
 from gpurent.core.idempotency_request import form_action
@@ -75,13 +75,14 @@ def checkout_start(request: HttpRequest) -> HttpResponse:
         form = CheckoutChoiceForm(initial=_choice_initial(request, draft_get(request)))
     gpus = {gpu.slug: gpu for gpu in form.fields["gpu"].queryset}  # type: ignore[attr-defined]
     values = form.data if form.is_bound else form.initial
-    quote = _choice_quote(gpus, values.get("gpu") or next(iter(gpus), ""), values.get("term"), values.get("lots"))
+    quote = _choice_quote(
+        gpus.get(str(values.get("gpu") or next(iter(gpus), ""))), values.get("term"), values.get("lots")
+    )
     return render(request, "orders/checkout_start.html", {"form": form, "gpus": gpus, "step": 1, "quote": quote})
 
 
-def _choice_quote(gpus: dict[str, GpuModel], slug: Any, term: Any, lots: Any) -> Any:
+def _choice_quote(gpu: GpuModel | None, term: Any, lots: Any) -> Any:
     """The lot price and total of a choice in progress, or None while it cannot be priced."""
-    gpu = gpus.get(str(slug))
     try:
         return quote_for(gpu, term_days=int(term), lots=int(lots)) if gpu is not None else None
     except (TypeError, ValueError, InvalidRequest):
@@ -90,9 +91,13 @@ def _choice_quote(gpus: dict[str, GpuModel], slug: Any, term: Any, lots: Any) ->
 
 @require_GET
 def checkout_quote(request: HttpRequest) -> HttpResponse:
-    """Step 1's price box, redrawn by htmx as the choice changes (the page computes it too, without JS)."""
-    gpus = {gpu.slug: gpu for gpu in gpu_list()}
-    quote = _choice_quote(gpus, request.GET.get("gpu"), request.GET.get("term"), request.GET.get("lots"))
+    """Step 1's price box, redrawn by htmx as the choice changes (the page computes it too, without JS). Reads
+    the chosen GPU only, whatever the catalog's size."""
+    try:
+        gpu: GpuModel | None = gpu_get(request.GET.get("gpu", ""))
+    except NotFound:
+        gpu = None
+    quote = _choice_quote(gpu, request.GET.get("term"), request.GET.get("lots"))
     return render(request, "orders/partials/checkout_quote.html", {"quote": quote})
 
 

@@ -4,6 +4,8 @@ import html
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gpurent.catalog.filters import min_mib_for_gb
@@ -112,6 +114,21 @@ def test_checkout_first_step_shows_lot_price_and_total(client, demo_catalog):
     live = client.get(reverse("orders:checkout_quote"), {"gpu": "a100-80gb", "term": "3", "lots": "3"}).content
     assert "$95.00" in live.decode()
     assert "$285.00" in live.decode()
+
+
+def test_checkout_quote_reads_only_the_chosen_gpu_and_prices_nothing_unknown_or_off_sale(client, demo_catalog):
+    url = reverse("orders:checkout_quote")
+    with CaptureQueriesContext(connection) as queries:
+        live = client.get(url, {"gpu": "a100-80gb", "term": "3", "lots": "1"}).content.decode()
+    assert "$95.00" in live
+    catalog_reads = [q["sql"] for q in queries.captured_queries if '"catalog_gpumodel"' in q["sql"]]
+    assert catalog_reads
+    assert all("slug" in sql.split("WHERE", 1)[-1] for sql in catalog_reads)  # one GPU by its slug, not the list
+    GpuModel.objects.filter(slug="a100-80gb").update(on_sale=False)
+    for slug in ["a100-80gb", "no-such-gpu", ""]:
+        response = client.get(url, {"gpu": slug, "term": "3", "lots": "1"})
+        assert response.status_code == 200
+        assert 'data-testid="checkout-quote"' not in response.content.decode()
 
 
 @pytest.mark.parametrize("amount", ["١٥٠", "１５０", " 150", "150 ", "1e3", "+150", "1_000", "99999999999999999999"])
