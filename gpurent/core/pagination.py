@@ -40,6 +40,7 @@ __all__ = [
     "keyset_page",
     "page_from_request",
     "page_link",
+    "page_query",
     "release",
 ]
 
@@ -194,10 +195,17 @@ def page_from_request(
         return keyset_page(queryset, None, size=size, key=key)
 
 
+def page_query(request: HttpRequest, cursor: str | None, param: str = "cursor") -> str:
+    """This page's query string (`?…`: filters, sort, the other lists' cursors), with `param` (the list's cursor
+    parameter) on the page after `cursor` (first page: None). What a pager links to."""
+    query = request.GET.copy()
+    query.pop(param, None)
+    if cursor:
+        query[param] = cursor
+    return f"?{query.urlencode()}"
+
+
 def page_link(request: HttpRequest, cursor: str | None) -> str:
     """This page's address with the same query (filters, sort), on the page after `cursor` (first page: None)."""
-    query = request.GET.copy()
-    query.pop("cursor", None)
-    if cursor:
-        query["cursor"] = cursor
-    return f"{request.path}?{query.urlencode()}" if query else request.path
+    query = page_query(request, cursor)
+    return f"{request.path}{query}" if query != "?" else request.path

@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency_request import FORM_FIELD
 from gpurent.core.money import Usd
+from gpurent.core.pagination import page_query
 
 register = template.Library()
 
@@ -66,3 +67,10 @@ def csrf_token_if_used(context: template.Context) -> str:
     if request is None or not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
         return ""
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+
+
+@register.simple_tag(takes_context=True)
+def page_href(context: template.Context, cursor: str | None, param: str = "cursor") -> str:
+    """The pager's link (`?…`): this page's query with only this list's cursor changed, so a page that shows
+    several lists (the balance page) keeps the others where they are."""
+    return page_query(context["request"], cursor, param or "cursor")

@@ -66,9 +66,9 @@ def deposit_status(deposit: Deposit) -> dict[str, Any]:
     return deposit_badge(deposit, now=timezone.now())
 
 
-@register.inclusion_tag("payments/partials/balance_statement.html")
-def balance_statement_section(user: Any, cursor: str | None = None) -> dict[str, Any]:
+@register.inclusion_tag("payments/partials/balance_statement.html", takes_context=True)
+def balance_statement_section(context: template.Context, user: Any, cursor: str | None = None) -> dict[str, Any]:
     """One page of the balance's lines (newest first, after `cursor`) with their references and the withdrawals'
-    transactions, for the printable summary."""
+    transactions, for the printable summary (the request goes along for the pager's links)."""
     lines, page = balance_statement_page(user, cursor)
-    return {"lines": lines, "page": page}
+    return {"lines": lines, "page": page, "request": context["request"]}

@@ -61,3 +61,27 @@ def test_the_balance_page_pages_top_ups_and_withdrawals(client, customer):
     assert len(rest) == 4
     older = client.get(f"/balance/{older_link(first, 'payouts')}").content.decode()
     assert re.findall(r"<code>payout:(W-TEST-\d+)</code>", older) == ["W-TEST-001", "W-TEST-000"]
+
+
+def test_paging_one_list_of_the_balance_page_keeps_the_others_where_they_are(client, customer):
+    deposits = [deposit_create(owner=customer, amount=Usd(1_000)).ref for _ in range(24)]
+    Payout.objects.bulk_create(
+        Payout(ref=f"W-TEST-{number:03d}", owner=customer, asset="USDT", network="tron", address="T", amount_cents=900)
+        for number in range(22)
+    )
+    client.force_login(customer)
+    first = client.get("/balance/").content.decode()
+    on_older_deposits = client.get(f"/balance/{older_link(first, 'deposits')}").content.decode()
+    # From there, the withdrawals' "Older" link keeps the top-ups on their older page, and back.
+    both = html.unescape(
+        re.search(r'<a href="(\?[^"]*payouts=[^"]+)" rel="next"', on_older_deposits).group(1)  # type: ignore[union-attr]
+    ).split("#")[0]
+    page = client.get(f"/balance/{both}").content.decode()
+    older_deposits = [ref for ref in deposits if f">{ref}</a>" in on_older_deposits]
+    assert len(older_deposits) == 4
+    assert [ref for ref in deposits if f">{ref}</a>" in page] == older_deposits
+    assert re.findall(r"<code>payout:(W-TEST-\d+)</code>", page) == ["W-TEST-001", "W-TEST-000"]
+    newest = re.search(r'<a href="(\?[^"]*)#deposits-heading" rel="first"', page)
+    assert newest is not None
+    assert "payouts=" in html.unescape(newest.group(1))
+    assert "deposits=" not in html.unescape(newest.group(1))
