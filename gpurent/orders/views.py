@@ -28,6 +28,7 @@ from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.idempotency import Outcome, finish_early
 from gpurent.core.idempotency_request import form_action
 from gpurent.core.pagination import page_from_request
+from gpurent.core.schemas import contains_nul
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
@@ -92,9 +93,10 @@ def _choice_quote(gpu: GpuModel | None, term: Any, lots: Any) -> Any:
 @require_GET
 def checkout_quote(request: HttpRequest) -> HttpResponse:
     """Step 1's price box, redrawn by htmx as the choice changes (the page computes it too, without JS). Reads
-    the chosen GPU only, whatever the catalog's size."""
+    the chosen GPU only, whatever the catalog's size (a slug with a NUL, which PostgreSQL cannot compare, is none)."""
+    slug = request.GET.get("gpu", "")
     try:
-        gpu: GpuModel | None = gpu_get(request.GET.get("gpu", ""))
+        gpu: GpuModel | None = None if contains_nul(slug) else gpu_get(slug)
     except NotFound:
         gpu = None
     quote = _choice_quote(gpu, request.GET.get("term"), request.GET.get("lots"))

@@ -125,7 +125,7 @@ def test_checkout_quote_reads_only_the_chosen_gpu_and_prices_nothing_unknown_or_
     assert catalog_reads
     assert all("slug" in sql.split("WHERE", 1)[-1] for sql in catalog_reads)  # one GPU by its slug, not the list
     GpuModel.objects.filter(slug="a100-80gb").update(on_sale=False)
-    for slug in ["a100-80gb", "no-such-gpu", ""]:
+    for slug in ["a100-80gb", "no-such-gpu", "", "a100-80gb\x00"]:
         response = client.get(url, {"gpu": slug, "term": "3", "lots": "1"})
         assert response.status_code == 200
         assert 'data-testid="checkout-quote"' not in response.content.decode()
