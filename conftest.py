@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import translation
 
 from gpurent.catalog.models import GpuModel
+from gpurent.orders.models import Order
+from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
+from gpurent.orders.services import Contact, order_place
+from gpurent.payments.services import order_pay_from_balance
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -89,3 +94,17 @@ def b200(db) -> GpuModel:
 @pytest.fixture
 def demo_catalog(db) -> None:
     call_command("load_demo", stdout=io.StringIO())
+
+
+def make_running_rental(owner: AbstractBaseUser, gpu: GpuModel, *, lots: int = 1) -> Order:
+    """A rental of `lots` lots of `gpu` for 3 days, paid from the owner's balance (which must cover it) and ready:
+    its term runs, so it can be extended."""
+    contact = Contact("R", "E", "r@example.com")
+    order = order_place(owner=owner, gpu_slug=gpu.slug, term_days=3, lots=lots, environment="ubuntu", contact=contact)
+    order = order_pay_from_balance(order=order, owner=owner)
+    order = provision_start(order=order, actor=None)
+    return provision_ready(
+        order=order,
+        actor=None,
+        access=AccessDetails("h.example", 22, "ubuntu", one_time_secret="pw"),  # noqa: S106
+    )

@@ -8,13 +8,13 @@ import pytest
 from django.db import connection, connections, transaction
 from django.db.utils import OperationalError
 
+from conftest import make_running_rental
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.extensions import order_extension_place
 from gpurent.orders.models import Order
-from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
-from gpurent.orders.services import Contact, order_lock_keys, order_place
+from gpurent.orders.services import order_lock_keys
 from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = [
@@ -46,12 +46,7 @@ def _rental_and_extension(django_user_model, gpu):
         credit=customer_account(owner),
         amount=Usd(500_000),
     )
-    order = order_place(
-        owner=owner, gpu_slug=gpu.slug, term_days=3, lots=1, environment="ubuntu", contact=Contact("X", "Y", "x@e")
-    )
-    order = order_pay_from_balance(order=order, owner=owner)
-    order = provision_start(order=order, actor=None)
-    rental = provision_ready(order=order, actor=None, access=AccessDetails("h.example", 22, "u", one_time_secret="p"))
+    rental = make_running_rental(owner, gpu)
     return rental, order_extension_place(rental=rental, owner=owner, term_days=3)
 
 

@@ -11,45 +11,15 @@ from django.utils import timezone
 from gpurent.catalog.models import GpuModel
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
-from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.extensions import ExtensionPending, order_extension_place
 from gpurent.orders.models import Order
-from gpurent.orders.provisioning import (
-    AccessDetails,
-    provision_ready,
-    provision_start,
-)
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
-from gpurent.orders.services import Contact, order_place, orders_expire_due
+from gpurent.orders.services import orders_expire_due
 from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def customer(django_user_model):
-    user = django_user_model.objects.create_user("r@example.com", "plum orbit ferry", first_name="R", last_name="E")
-    transfer_post(
-        reference="deposit:T1",
-        debit=system_account(EXTERNAL_CRYPTO),
-        credit=customer_account(user),
-        amount=Usd(500_000),
-    )
-    return user
-
-
-@pytest.fixture
-def rental(customer, gpu, django_capture_on_commit_callbacks):
-    """2 lots of A100 for 3 days, paid and ready: 6 of 8 lots left in stock."""
-    order = order_place(
-        owner=customer, gpu_slug=gpu.slug, term_days=3, lots=2, environment="ubuntu", contact=Contact("R", "E", "r@x")
-    )
-    order = order_pay_from_balance(order=order, owner=customer)
-    order = provision_start(order=order, actor=None)
-    return provision_ready(
-        order=order, actor=None, access=AccessDetails("h.example", 22, "ubuntu", one_time_secret="pw")
-    )
+# The `customer` (with $5,000 on the balance) and `rental` fixtures are in this package's conftest.py.
 
 
 def stock(gpu) -> int:
