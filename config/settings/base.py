@@ -359,6 +359,9 @@ JOURNAL_MAX_RUNS_PER_ENTRY = int(os.environ.get("JOURNAL_MAX_RUNS_PER_ENTRY", "2
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))
 # How many unpaid orders (each holding stock) one account may have at once; more answer `too_many_unpaid_orders`.
 ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUNT", "5"))
+# How many extensions one rental may have in all (paid, unpaid, cancelled or lapsed: every one is listed with the
+# rental); one more answers 409 `too_many_extensions` (decision 0353).
+ORDERS_MAX_EXTENSIONS_PER_RENTAL = int(os.environ.get("ORDERS_MAX_EXTENSIONS_PER_RENTAL", "60"))
 
 # Payment intents: how long a quote (its rate and amount) holds, and how long a reported payment keeps the
 # order's lots while an operator verifies it (DESIGN §5).

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, cast
 
+from django.db.models import Prefetch
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
@@ -90,7 +91,10 @@ class OrderOut(Schema):
     intents: list[IntentOut]
     created_at: datetime
     extends: str | None = Field(description="For an extension: the ref of the rental it extends")
-    extensions: list[str] = Field(description="Refs of this rental's extensions, oldest first")
+    extensions: list[str] = Field(
+        description="Refs of this rental's extensions, oldest first: every one, paid or not, and at most "
+        "`ORDERS_MAX_EXTENSIONS_PER_RENTAL` (60)"
+    )
     references: list[str] = Field(
         description="Every ledger reference that moved this order's money, oldest first: `deposit:` (a payment "
         "credited), `order:` (paid from the balance), `refund:` (refunded to the balance)",
@@ -230,7 +234,7 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     orders = (
         order_list_for(cast(User, request.user))
         .select_related("access", "extends")
-        .prefetch_related("intents__payments", "extensions", "ssh_keys")
+        .prefetch_related("intents__payments", _extension_refs(), "ssh_keys")
     )
     found = keyset_page(orders, page.cursor, size=page.limit)
     references = order_ledger_references(found.items)
@@ -239,6 +243,12 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
         order.ledger_references = references[order.pk]  # type: ignore[attr-defined]
         order.money = money[order.pk]  # type: ignore[attr-defined]
     return {"items": [order_out(order) for order in found.items], "next": found.next}
+
+
+def _extension_refs() -> Prefetch[str]:
+    """The page's extensions in one query, only what `extensions` shows: at most ORDERS_MAX_EXTENSIONS_PER_RENTAL
+    rows of three columns per order (decision 0353)."""
+    return Prefetch("extensions", queryset=Order.objects.only("ref", "created_at", "extends_id"))
 
 
 @router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
@@ -255,7 +265,9 @@ def orders_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
 def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Place an extension of a running rental for 3, 7 or 30 more days at the current lot price; pay it like
     any order (intents or pay-from-balance). Paid before the term ends, it moves the term end. Requires an
-    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422."""
+    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422. A rental has at
+    most `ORDERS_MAX_EXTENSIONS_PER_RENTAL` (60) extensions, whatever became of them: one more is 409
+    `too_many_extensions` (place a new order instead)."""
     user = cast(User, request.user)
     rental = order_get_for(user, ref)
 

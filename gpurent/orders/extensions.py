@@ -7,6 +7,10 @@ is paid, the rental's term end moves by exactly `term_days` × 24 h in the same 
 stock in between. Its payment deadline is the rental's term end: unpaid then, it expires and the term ends
 as it would have. Locks: paying it locks the rental and the extension together through `lock_rows`, by
 key (`services.order_lock_keys`): the rental first, as the money lock order says (docs/money.md).
+
+A rental has at most `ORDERS_MAX_EXTENSIONS_PER_RENTAL` extensions in all, whatever became of them: each one is
+listed with the rental (its page, its API answer, each page of `GET /api/v1/orders`), so the lists stay bounded
+(decision 0353). Placing one counts them under the rental's row lock, as the unpaid-extension check does.
 """
 
 from __future__ import annotations
@@ -18,21 +22,42 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from gpurent.catalog.enums import Term
-from gpurent.core.errors import Conflict, InvalidRequest
+from gpurent.core.errors import ApplicationError, Conflict, InvalidRequest
 
 from .enums import PaymentStatus, Track
 from .models import Order, OrderStatusChange
 from .services import _create_with_unique_ref, rental_running
 
-__all__ = ["ExtensionPending", "extension_payable", "order_extension_place"]
+__all__ = ["ExtensionPending", "TooManyExtensions", "extension_payable", "order_extension_place"]
 
 
 class ExtensionPending(Conflict):
     code = "extension_pending"
     default_message = gettext_lazy("This rental already has an unpaid extension: pay it or cancel it first.")
+
+
+class TooManyExtensions(ApplicationError):
+    """The rental already has `ORDERS_MAX_EXTENSIONS_PER_RENTAL` extensions: 409 like `too_many_runs` (the request
+    is well formed, the rental's state refuses it; decision 0353). Not replayed: nothing was written."""
+
+    code = "too_many_extensions"
+    status = 409
+    replayable = False
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            ngettext(
+                "This rental has %(limit)s extension, the most one rental can have (cancelled and lapsed ones "
+                "count too). To rent on after its term, place a new order from the catalog.",
+                "This rental has %(limit)s extensions, the most one rental can have (cancelled and lapsed ones "
+                "count too). To rent on after its term, place a new order from the catalog.",
+                limit,
+            )
+            % {"limit": limit}
+        )
 
 
 def order_extension_place(
@@ -43,6 +68,7 @@ def order_extension_place(
     Raises:
         InvalidRequest: not a fixed term, the rental is not running (or is itself an extension), or it is
             another customer's.
+        TooManyExtensions: the rental already has `ORDERS_MAX_EXTENSIONS_PER_RENTAL` extensions (any status).
         ExtensionPending: an earlier extension of this rental is still unpaid.
     """
     now = now or timezone.now()
@@ -52,6 +78,10 @@ def order_extension_place(
         locked = Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=rental.pk)
         if locked.owner_id != owner.pk or locked.is_extension or not rental_running(locked, now):
             raise InvalidRequest(_("A rental can be extended only while its term runs."))
+        # Counted under the rental's lock (up to the limit only): two placed at once count one after the other.
+        limit = settings.ORDERS_MAX_EXTENSIONS_PER_RENTAL
+        if locked.extensions.all()[:limit].count() >= limit:
+            raise TooManyExtensions(limit)
         if locked.extensions.filter(payment_status=PaymentStatus.AWAITING_PAYMENT, reserved_until__gt=now).exists():
             raise ExtensionPending()
         lot_price = locked.gpu.lot_price(term_days)

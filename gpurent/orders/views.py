@@ -33,7 +33,7 @@ from gpurent.core.schemas import contains_nul
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
 from .export import csv_download, order_ledger_references, orders_csv
-from .extensions import order_extension_place
+from .extensions import TooManyExtensions, order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .money import order_money
@@ -244,6 +244,10 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         and order.term_ends_at is not None
         and now < order.term_ends_at
     )
+    # Every extension, newest first: at most ORDERS_MAX_EXTENSIONS_PER_RENTAL (decision 0353).
+    extensions = list(order.extensions.all())
+    limit = settings.ORDERS_MAX_EXTENSIONS_PER_RENTAL
+    full = running and not order.is_extension and len(extensions) >= limit
     context = {
         "order": order,
         "money": order_money([order], order_ledger_references([order]))[order.pk],
@@ -252,9 +256,11 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "now": now,
         "access": access if running else None,
         "installed_keys": list(order.ssh_keys.all()) if running else [],
-        "can_extend": running and not order.is_extension,
+        "can_extend": running and not order.is_extension and not full,
+        "extensions_full": TooManyExtensions(limit).message if full else "",
+        "max_extensions": limit,
         "extension_prices": [(term, order.gpu.lot_price(term) * order.lots) for term in Term] if running else [],
-        "extensions": list(order.extensions.all()),
+        "extensions": extensions,
         "machine_requests": order.machine_requests.all()[:5],
         **extra,
     }
