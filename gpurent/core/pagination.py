@@ -11,6 +11,8 @@ applied to a query already scoped to the owner, so a forged cursor can at most s
 
 - API: `?cursor=…&limit=…`; the response adds `"next"` (the cursor of the following page, or null).
 - Pages: `?cursor=…`; the template includes `core/partials/pager.html` for the "Newest" and "Older" links.
+- A list stored whole in one row (a saved estimate's catalog table, a JSON list that never changes once written)
+  is paged the same way by `list_page`: its key is the position in the stored order.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -38,6 +40,7 @@ __all__ = [
     "Page",
     "keyset_chunks",
     "keyset_page",
+    "list_page",
     "page_from_request",
     "page_link",
     "page_query",
@@ -45,6 +48,7 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=Model)
+T = TypeVar("T")
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -56,10 +60,10 @@ class InvalidCursor(InvalidRequest):
 
 
 @dataclass(frozen=True, slots=True)
-class Page(Generic[M]):
+class Page(Generic[T]):
     """One page of rows; `next` is the cursor of the following page (None on the last page)."""
 
-    items: list[M]
+    items: list[T]
     next: str | None
     cursor: str | None = None
 
@@ -81,14 +85,20 @@ def _encode(values: list[Any]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _decode(model: type[Model], key: tuple[str, ...], cursor: str) -> list[Any]:
+def _values(cursor: str, length: int) -> list[Any]:
+    """The `length` key values a cursor holds, as JSON decoded them."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         values = json.loads(raw)
     except (binascii.Error, ValueError, UnicodeDecodeError):
         raise InvalidCursor() from None
-    if not isinstance(values, list) or len(values) != len(key):
+    if not isinstance(values, list) or len(values) != length:
         raise InvalidCursor()
+    return values
+
+
+def _decode(model: type[Model], key: tuple[str, ...], cursor: str) -> list[Any]:
+    values = _values(cursor, len(key))
     decoded = []
     for name, value in zip(key, values, strict=True):
         field = model._meta.get_field(name.lstrip("-"))
@@ -137,6 +147,26 @@ def keyset_page(
         last = items[-1]
         following = _encode([getattr(last, name.lstrip("-")) for name in key])
     return Page(items=items, next=following, cursor=cursor or None)
+
+
+def list_page(rows: Sequence[T], cursor: str | None = None, *, size: int = DEFAULT_PAGE_SIZE) -> Page[T]:
+    """The page of `rows` after `cursor`, in their order, for a list stored whole that never changes once written
+    (e.g. a saved estimate's catalog table): the cursor holds the position of the last row shown, so each row is
+    on exactly one page.
+
+    Raises:
+        InvalidCursor: the cursor does not name a position of `rows`.
+    """
+    size = max(1, min(size, MAX_PAGE_SIZE))
+    start = 0
+    if cursor:
+        (last,) = _values(cursor, 1)
+        if type(last) is not int or not 0 <= last < len(rows):
+            raise InvalidCursor()
+        start = last + 1
+    end = start + size
+    following = _encode([end - 1]) if end < len(rows) else None
+    return Page(items=list(rows[start:end]), next=following, cursor=cursor or None)
 
 
 def release(rows: Iterable[Model]) -> None:

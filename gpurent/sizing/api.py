@@ -1,4 +1,5 @@
-"""`/api/v1/estimates`: compute and save an estimate (with an Idempotency-Key), read one back.
+"""`/api/v1/estimates`: compute and save an estimate (with an Idempotency-Key), read one back, page through the
+catalog table it stored.
 
 Both operations need authentication (a personal token or the session cookie), because a saved estimate has
 an owner; the page at /estimate/ serves guests. The body of the POST is the engine's input object, the
@@ -14,17 +15,19 @@ from typing import Any, cast
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 from ninja.renderers import JSONRenderer
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
-from gpurent.core.api import ErrorOut
+from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent_known
+from gpurent.core.pagination import list_page
 from gpurent.core.schemas import InputSchema
 
+from .fit_rows import FIT_ROWS_SHOWN, stored_rows_shown
 from .models import SavedEstimate
 from .selectors import estimate_get_for
 from .services import estimate_fields_for, estimate_save_fields
@@ -130,8 +133,19 @@ class EstimateOut(Schema):
     created_at: datetime
     measured_peak_bytes: int | None
     measured_at: datetime | None
-    catalog_fit: list[GpuFitOut]
+    catalog_fit: list[GpuFitOut] = Field(
+        description="The GPUs that fit best, in catalog order: every GPU on sale when there are at most "
+        f"{FIT_ROWS_SHOWN}, else the {FIT_ROWS_SHOWN} that rank first (fits, cheapest 7-day price first; then tight, "
+        "cheapest first; then does not fit, smallest shortfall first). The whole table: "
+        "GET /api/v1/estimates/{id}/catalog-fit"
+    )
     web_url: str
+    catalog_fit_total: int = Field(description="Rows in the whole catalog table (GPUs on sale when it was saved)")
+
+
+class GpuFitListOut(Schema):
+    items: list[GpuFitOut]
+    next: str | None = Field(description="Cursor of the following rows (pass as ?cursor=), null on the last page")
 
 
 def estimate_out(saved: SavedEstimate) -> dict[str, Any]:
@@ -148,8 +162,9 @@ def estimate_out(saved: SavedEstimate) -> dict[str, Any]:
         "created_at": saved.created_at,
         "measured_peak_bytes": saved.measured_peak_bytes,
         "measured_at": saved.measured_at,
-        "catalog_fit": saved.catalog_fit,
+        "catalog_fit": stored_rows_shown(saved.catalog_fit),
         "web_url": f"/estimate/{saved.public_id}/",
+        "catalog_fit_total": len(saved.catalog_fit),
     }
 
 
@@ -192,7 +207,9 @@ def create_estimate(
     request: HttpRequest, payload: EstimateIn, idempotency_key: IdempotencyKeyHeader
 ) -> Status | HttpResponse:
     """Estimate the per-card memory of a workload, fit it against every GPU on sale (smallest number of lots
-    under the plan, at 90 % of each card's memory, with the price for 3, 7 and 30 days), and save it.
+    under the plan, at 90 % of each card's memory, with the price for 3, 7 and 30 days), and save it. The answer's
+    `catalog_fit` holds the GPUs that fit best (all of them up to 12 on sale), `catalog_fit_total` the size of the
+    whole table, which `GET /api/v1/estimates/{id}/catalog-fit` pages through.
     Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate; while
     the first is still running, a retry gets 409 `idempotency_key_in_use` (retry it shortly).
     Invalid inputs: 422 `invalid_request`, the message names the field (e.g. `parallel.tensor_parallel`).
@@ -231,3 +248,19 @@ def create_estimate(
 def get_estimate(request: HttpRequest, estimate_id: str) -> dict[str, Any]:
     """A saved estimate of the authenticated user; another owner's, or an unknown id, is a 404."""
     return estimate_out(estimate_get_for(Owner(user=cast(User, request.user)), estimate_id))
+
+
+@router.get(
+    "/{estimate_id}/catalog-fit",
+    response={200: GpuFitListOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut},
+    by_alias=True,
+    summary="Page through the whole catalog table of one of my saved estimates",
+)
+def list_estimate_catalog_fit(request: HttpRequest, estimate_id: str, page: Query[PageIn]) -> dict[str, Any]:
+    """Every row of the catalog table stored with the estimate (one per GPU on sale when it was saved, with that
+    day's prices and stock), in catalog order, `limit` rows at a time; `next` leads to the following rows. Another
+    owner's estimate, or an unknown id, is a 404; a `cursor` that is not a `next` of this list is 422
+    `invalid_request`."""
+    saved = estimate_get_for(Owner(user=cast(User, request.user)), estimate_id)
+    found = list_page(saved.catalog_fit, page.cursor, size=page.limit)
+    return {"items": found.items, "next": found.next}

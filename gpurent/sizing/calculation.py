@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext
@@ -15,6 +16,7 @@ from vramcalc.serialize import inputs_from_dict, inputs_to_dict
 
 from .catalog_fit import USABLE_PCT, GpuFit, catalog_fit
 from .errors import EstimateInputInvalid, EstimateTooLarge
+from .fit_rows import fit_rank, rows_shown
 
 __all__ = ["MAX_PEAK_BYTES", "Sizing", "inputs_from_payload", "size_workload"]
 
@@ -29,7 +31,7 @@ class Sizing:
     Attributes:
         inputs: the engine inputs.
         result: the engine's estimate for the plan as chosen.
-        fit: one row per catalog GPU on sale, in catalog order.
+        fit: one row per catalog GPU on sale, in catalog order (the whole table; a page shows `fit_shown`).
         usable_pct: the share of each card counted as usable.
     """
 
@@ -49,6 +51,17 @@ class Sizing:
     def result_dict(self) -> dict[str, Any]:
         """The estimate as stored with a saved estimate (one template shows both)."""
         return self.result.to_dict()
+
+    @cached_property
+    def fit_shown(self) -> list[GpuFit]:
+        """The rows the estimator shows: all of them up to `FIT_ROWS_SHOWN`, else those that fit best, in catalog
+        order (`fit_rows`); `cheapest` is always among them."""
+        return rows_shown(self.fit, fit_rank)
+
+    @property
+    def fit_left_out(self) -> int:
+        """How many rows of the table `fit_shown` leaves out."""
+        return len(self.fit) - len(self.fit_shown)
 
     @property
     def fitting(self) -> list[GpuFit]:

@@ -43,8 +43,9 @@ def component_css(index: int) -> str:
 
 
 def chart_rows(sizing: Sizing) -> list[Bar]:
-    """One bar per catalog GPU, all on the same scale (the largest card, or the peak if larger)."""
-    rows = sizing.fit
+    """One bar per GPU the table shows (`Sizing.fit_shown`), all on the same scale (the largest of their cards, or
+    the peak if larger)."""
+    rows = sizing.fit_shown
     if not rows:
         return []
     peak = sizing.result.peak_bytes

@@ -17,7 +17,7 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
-from gpurent.core.pagination import page_from_request
+from gpurent.core.pagination import DEFAULT_PAGE_SIZE, InvalidCursor, list_page, page_from_request
 
 from .calculation import Sizing, size_workload
 from .errors import EstimateInputInvalid
@@ -27,6 +27,9 @@ from .services import estimate_attach_measurement, estimate_save
 
 TEMPLATE = "sizing/estimate.html"
 PARTIAL = "sizing/partials/result.html"
+# The saved estimate's catalog table is paged by `?fit=` (the other lists' `cursor` is not on that page).
+FIT_PARAM = "fit"
+FIT_PAGE_SIZE = DEFAULT_PAGE_SIZE
 
 
 def _sizing(form: EstimateForm) -> Sizing | None:
@@ -103,8 +106,14 @@ def _detail_context(request: HttpRequest, public_id: uuid.UUID, form: Measuremen
         (c for c in result["components"] if phase in c["phases"] and c["bytes"] > 0), key=lambda c: -c["bytes"]
     )
     initial = {"source": saved.measurement_source or "nvidia-smi"}
+    try:
+        fit = list_page(saved.catalog_fit, request.GET.get(FIT_PARAM), size=FIT_PAGE_SIZE)
+    except InvalidCursor:
+        fit = list_page(saved.catalog_fit, size=FIT_PAGE_SIZE)
     return {
         "estimate": saved,
+        "fit": fit,
+        "fit_param": FIT_PARAM,
         "peak_components": components,
         "measure_form": form or MeasurementForm(initial=initial),
         "reopen_query": saved.form_data,

@@ -11,7 +11,7 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.models import AuditLogEntry
 from gpurent.core.money import Usd
-from gpurent.core.pagination import keyset_page
+from gpurent.core.pagination import InvalidCursor, keyset_page, list_page
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
 
@@ -188,3 +188,22 @@ def test_orders_api_and_rentals_page_are_paginated(client, auth, customer, b200)
     assert "R-TEST-0059" in page
     assert template.ref not in page
     assert 'rel="next"' in page
+
+
+def test_a_stored_list_is_paged_by_position_each_row_once():
+    rows = [f"row {n}" for n in range(23)]
+    seen, sizes, cursor = [], [], None
+    while True:
+        page = list_page(rows, cursor, size=10)
+        seen += page.items
+        sizes.append(len(page.items))
+        cursor = page.next
+        if cursor is None:
+            break
+    assert seen == rows
+    assert sizes == [10, 10, 3]
+    assert list_page(rows[:10], None, size=10).next is None
+    assert list_page([], None).items == []
+    for forged in ["x!", "WzIzXQ", "Wy0xXQ", "WzEuNV0", "W3RydWVd", "WzEsMl0"]:  # [23], [-1], [1.5], [true], [1,2]
+        with pytest.raises(InvalidCursor):
+            list_page(rows, forged)

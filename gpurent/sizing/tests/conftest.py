@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import make_gpu
 from gpurent.accounts.models import User
+from gpurent.catalog.models import GpuModel
 
 PASSWORD = "plum orbit ferry lantern"
 
@@ -36,3 +38,21 @@ def user(db) -> User:
 @pytest.fixture
 def other_user(db) -> User:
     return User.objects.create_user("bo@example.com", PASSWORD, first_name="Bo", last_name="Lind")
+
+
+@pytest.fixture
+def catalog_30(db) -> list[GpuModel]:
+    """30 GPUs on sale, for QLoRA on a 70B model (`QLORA_70B`: 51.9 GiB expected peak on one card, 57.6 GiB high
+    end): 24, 32, 40 and 48 GiB cards do not fit, 60 GiB ones are tight, 80 GiB ones fit; five of each, with
+    7-day prices that do not follow catalog order."""
+    sizes = (24, 32, 40, 48, 60, 80)
+    return [
+        make_gpu(
+            slug=f"gpu-{n:02d}",
+            name=f"GPU {n:02d}",
+            memory_mib_per_card=sizes[n % len(sizes)] * 1024,
+            position=n,
+            price_7d_cents=10_000 + (n * 37 % 30) * 500,
+        )
+        for n in range(30)
+    ]
