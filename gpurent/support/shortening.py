@@ -60,8 +60,8 @@ def _fitting_end(text: str, budget: int) -> int | None:
     """The end of the longest beginning of `text` whose HTML fits in `budget`; None when all of it fits.
 
     Reads at most `budget` characters (each costs at least a byte), whatever the text's length."""
-    if len(text) * max(_COST.values()) <= budget:
-        return None
+    if len(text) <= budget and _html_bytes_at_most(text) <= budget:
+        return None  # the common case, counted without a loop over the characters
     spent = 0
     position = 0
     while position < len(text):
@@ -76,6 +76,12 @@ def _fitting_end(text: str, budget: int) -> int | None:
         spent += cost
         position = following
     return None
+
+
+def _html_bytes_at_most(text: str) -> int:
+    """An upper bound of the bytes of `text`'s HTML, the same count as `_fitting_end`'s, read with `str.count`."""
+    extra = sum((cost - 1) * text.count(character) for character, cost in _COST.items())
+    return len(text.encode()) + extra + MARKER_HTML_EXTRA * len(MARKER.findall(text))
 
 
 def _clean_boundary(text: str, end: int) -> int:
