@@ -2,7 +2,8 @@
 that leads to the rest, each row once; the HTML page shows a page and an "Older" link to the rest (issue 16).
 An order's and a top-up's payment instructions are capped instead (decision 0310).
 Ledger lines, orders, top-ups and withdrawals have their own tests (gpurent/core/tests/test_pagination.py,
-test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs.
+test_bounded_printable.py, gpurent/payments/tests/test_deposit_pages.py); the catalog and guides theirs; a support
+request's thread (pages of 20, newest first) in gpurent/support/tests/test_thread_pages.py and test_api_thread.py.
 The account's SSH keys and live API tokens are shown whole: they are bounded by a per-account maximum instead
 (decision 0291), refused past it on the page and in the API."""
 

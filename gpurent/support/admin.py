@@ -1,5 +1,9 @@
 """Support threads in the back office: operators read requests and reply (redacted, audited, emailed).
 
+A request's change page lists its `THREAD_SHOWN` newest messages (each body shortened as on the customer's page),
+with the thread's count and a link to all its messages: the list of support messages filtered by the request, a
+bounded change list newest first (decision 0352).
+
 Everything a customer wrote is read-only. The change page has one writable field, "Reply": saving it posts an
 operator message through `support_message_post`, which redacts it too (an operator may paste a customer's
 config back), writes the audit row in the same transaction and queues the email to the customer. The reply
@@ -15,9 +19,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.defaultfilters import linebreaks_filter
 from django.urls import reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -30,7 +36,14 @@ from gpurent.core.redaction import Finding
 
 from .enums import Author
 from .models import SupportMessage, SupportRequest
+from .selectors import THREAD_ORDER
 from .services import support_message_post, support_request_close
+from .shortening import shown
+
+# The messages a request's change page lists: the newest, as on the customer's page.
+THREAD_SHOWN = 20
+# The characters of a message the list of messages shows.
+EXCERPT_CHARS = 200
 
 
 def _findings_html(stored: list[dict[str, Any]]) -> SafeString | str:
@@ -42,11 +55,46 @@ def _findings_html(stored: list[dict[str, Any]]) -> SafeString | str:
     )
 
 
+def _messages_link(support_request: SupportRequest) -> str:
+    return reverse("admin:support_supportmessage_changelist") + f"?request__id__exact={support_request.pk}"
+
+
+def _body_html(message: SupportMessage) -> SafeString:
+    """The body as the customer's page shows it: shortened when long, with a link to the whole message."""
+    body = shown(message.body)
+    if not body.cut:
+        return linebreaks_filter(body.text)
+    whole = reverse("admin:support_supportmessage_change", args=[message.pk])
+    note = _("Shortened: %(size)d kB in all.") % {"size": body.total_kb}
+    return format_html(
+        '{}<p>{} <a href="{}">{}</a></p>', linebreaks_filter(body.text + "…"), note, whole, _("Whole message")
+    )
+
+
+class NewestMessagesFormSet(BaseInlineFormSet[SupportMessage, SupportRequest, Any]):
+    """The thread's `THREAD_SHOWN` newest messages, oldest first. The inline's queryset is filtered by the request
+    after `get_queryset`, so it cannot be cut there; here it is, by an `id IN (newest ids)` subquery."""
+
+    def get_queryset(self) -> QuerySet[SupportMessage]:
+        if not hasattr(self, "_queryset"):
+            thread = cast(QuerySet[SupportMessage], self.queryset)
+            newest = thread.order_by(*THREAD_ORDER).values("pk")[:THREAD_SHOWN]
+            messages = SupportMessage.objects.filter(pk__in=newest).select_related("author")
+            self._queryset = messages.order_by("id")
+        return self._queryset
+
+
 class SupportMessageInline(admin.TabularInline[SupportMessage, SupportRequest]):
     model = SupportMessage
+    formset = NewestMessagesFormSet
     extra = 0
     can_delete = False
-    fields = readonly_fields = ("created_at", "author_role", "author", "body", "removed")
+    verbose_name_plural = _("latest messages")
+    fields = readonly_fields = ("created_at", "author_role", "author", "message", "removed")
+
+    @admin.display(description=_("message"))
+    def message(self, obj: SupportMessage) -> SafeString:
+        return _body_html(obj)
 
     @admin.display(description=_("removed secrets"))
     def removed(self, obj: SupportMessage) -> SafeString | str:
@@ -95,9 +143,10 @@ class SupportRequestAdmin(BoundedListAdmin):
         "removed",
         "created_at",
         "last_message_at",
+        "thread",
     ]
     fieldsets = [
-        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created_at", "last_message_at"]}),
+        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created_at", "last_message_at", "thread"]}),
         (
             _("Request"),
             {
@@ -118,6 +167,14 @@ class SupportRequestAdmin(BoundedListAdmin):
     @admin.display(description=_("removed secrets"))
     def removed(self, obj: SupportRequest) -> SafeString | str:
         return _findings_html(obj.redactions)
+
+    @admin.display(description=_("conversation"))
+    def thread(self, obj: SupportRequest) -> SafeString:
+        count = obj.messages.count()
+        summary = ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
+        if count > THREAD_SHOWN:
+            summary += " · " + _("the newest %(shown)d are listed below") % {"shown": THREAD_SHOWN}
+        return format_html('{} · <a href="{}">{}</a>', summary, _messages_link(obj), _("All messages"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -178,3 +235,33 @@ class SupportRequestAdmin(BoundedListAdmin):
             return Outcome(200, {"message": ngettext("%d request closed.", "%d requests closed.", count) % count})
 
         return form_action(request, act, back=request.get_full_path())
+
+
+@admin.register(SupportMessage)
+class SupportMessageAdmin(BoundedListAdmin):
+    """Every message, newest first, read-only: a request's whole thread is this list filtered by the request (the
+    link on its change page). Operators reply on the request's change page."""
+
+    list_display = ["created_at", "request", "author_role", "author", "excerpt"]
+    list_filter = ["author_role"]
+    search_fields = ["request__ref"]
+    list_select_related = ["request", "author"]
+    ordering = ["-id"]
+    fields = readonly_fields = ("request", "author_role", "author", "created_at", "body", "removed")
+
+    @admin.display(description=_("message"))
+    def excerpt(self, obj: SupportMessage) -> str:
+        return obj.body[:EXCERPT_CHARS] + ("…" if len(obj.body) > EXCERPT_CHARS else "")
+
+    @admin.display(description=_("removed secrets"))
+    def removed(self, obj: SupportMessage) -> SafeString | str:
+        return _findings_html(obj.redactions)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

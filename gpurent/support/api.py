@@ -1,8 +1,12 @@
-"""`/api/v1/support`: list and open requests, read one with its thread, add a message.
+"""`/api/v1/support`: list and open requests, read one with its latest messages, page through its thread, add
+a message.
 
 Token (`Authorization: Bearer`) or session auth; a request of someone else is a 404. Both POSTs need an
 `Idempotency-Key` header. Text is redacted before it is stored; each response lists what was removed
 (`redactions`: field, line, kind, label), never the secret.
+
+A request's `messages` are its `MESSAGES_PER_API_PAGE` newest, oldest first, and `messages_next` the cursor of
+the earlier ones for `GET /requests/{ref}/messages` (decision 0352): texts are whole in the API.
 """
 
 from datetime import datetime
@@ -21,7 +25,7 @@ from gpurent.core.schemas import InputSchema
 
 from .enums import Author
 from .models import SupportMessage, SupportRequest
-from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
+from .selectors import LIST_ORDER, support_request_get_for, support_request_list_for, thread_page
 from .services import SUBJECT_MAX_CHARS, RequestInput, support_message_post, support_request_create
 
 router = Router(tags=["support"], auth=api_auth)
@@ -29,6 +33,10 @@ router = Router(tags=["support"], auth=api_auth)
 # Pydantic's own cap, well above the service's per-field byte cap (which gives the precise message), so a huge
 # body is refused early without changing which error a normal oversized field gets.
 _HARD_MAX = 1_000_000
+# Messages per page of a thread, and the most a client may ask for: a message may hold 100 kB (whole in the API),
+# so a page of 20 is at most ~2 MB and one of 50 ~5 MB, not the 20 MB of the API's general maximum (200).
+MESSAGES_PER_API_PAGE = 20
+MESSAGES_MAX_API_PAGE = 50
 _WRITE_ERRORS: dict[int, type[Schema]] = {
     400: ErrorOut,
     401: ErrorOut,
@@ -49,6 +57,12 @@ class RequestIn(InputSchema):
     reproduction_steps: str = Field(default="", max_length=_HARD_MAX)
     expected: str = Field(default="", max_length=_HARD_MAX)
     logs: str = Field(default="", max_length=_HARD_MAX, description="Messages and logs, as text")
+
+
+class MessagePageIn(PageIn):
+    """A page of a thread: `limit` defaults to 20 messages and is at most 50 (a message may hold 100 kB)."""
+
+    limit: int = Field(MESSAGES_PER_API_PAGE, ge=1, le=MESSAGES_MAX_API_PAGE, description="Messages per page")
 
 
 class MessageIn(InputSchema):
@@ -87,7 +101,21 @@ class RequestOut(RequestSummaryOut):
     observed: str
     logs: str
     redactions: list[RedactionOut]
-    messages: list[MessageOut]
+    messages: list[MessageOut] = Field(
+        description="The newest messages of the thread (at most 20), oldest first; the earlier ones are read with "
+        "`GET /requests/{ref}/messages?cursor=` and `messages_next`"
+    )
+    messages_next: str | None = Field(
+        description="Cursor of the earlier messages (pass as ?cursor= to `GET /requests/{ref}/messages`), null "
+        "when `messages` is the whole thread"
+    )
+
+
+class MessageListOut(Schema):
+    items: list[MessageOut] = Field(
+        description="One page of the thread: the newest messages before the cursor, oldest first within the page"
+    )
+    next: str | None = Field(description="Cursor of the earlier messages (pass as ?cursor=), null at the first one")
 
 
 class RequestListOut(Schema):
@@ -123,7 +151,7 @@ def _summary_out(item: SupportRequest) -> dict[str, Any]:
 
 
 def _request_out(item: SupportRequest) -> dict[str, Any]:
-    return {
+    out = {
         **_summary_out(item),
         "library_versions": item.library_versions,
         "reproduction_steps": item.reproduction_steps,
@@ -131,8 +159,16 @@ def _request_out(item: SupportRequest) -> dict[str, Any]:
         "observed": item.observed,
         "logs": item.logs,
         "redactions": _redactions(item.redactions),
-        "messages": [_message_out(message) for message in support_messages(item)],
     }
+    messages, following = _thread_out(item, None, MESSAGES_PER_API_PAGE)
+    return {**out, "messages": messages, "messages_next": following}
+
+
+def _thread_out(item: SupportRequest, cursor: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of the request's thread (the newest before `cursor`, oldest first) and the cursor of the earlier
+    messages; a cursor that is not valid is 422 `invalid_request`."""
+    page = thread_page(item, cursor, size=limit)
+    return [_message_out(message) for message in page.items], page.next
 
 
 @router.get(
@@ -176,6 +212,21 @@ def create_request(request: HttpRequest, payload: RequestIn, idempotency_key: Id
 )
 def get_request(request: HttpRequest, ref: str) -> dict[str, Any]:
     return _request_out(support_request_get_for(cast(User, request.user), ref))
+
+
+@router.get(
+    "/requests/{ref}/messages",
+    response={200: MessageListOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},
+    summary="Read a page of a support request's thread",
+)
+def list_messages(request: HttpRequest, ref: str, page: Query[MessagePageIn]) -> dict[str, Any]:
+    """The thread in pages, newest first: without a cursor its `limit` (20, at most 50) newest messages, with
+    `cursor` (`messages_next` of the request, or `next` of a page) the ones before it. Messages are listed oldest
+    first within a page, as in the request's `messages`; texts are whole. A cursor that is not valid: 422
+    `invalid_request`."""
+    support_request = support_request_get_for(cast(User, request.user), ref)
+    messages, following = _thread_out(support_request, page.cursor, page.limit)
+    return {"items": messages, "next": following}
 
 
 @router.post(

@@ -71,7 +71,12 @@ class SupportMessage(models.Model):
         ordering = ["created_at", "id"]
         verbose_name = _("support message")
         verbose_name_plural = _("support messages")
-        indexes = [models.Index(fields=["author", "created_at"])]
+        indexes = [
+            models.Index(fields=["author", "created_at"]),
+            # A thread's pages, newest first (`selectors.THREAD_ORDER`): one index range per page, whatever the
+            # thread's length (decision 0352).
+            models.Index(fields=["request", "id"], name="support_message_request_id"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(author_role__in=Author.values), name="support_message_author_valid"),
             models.CheckConstraint(condition=~Q(body=""), name="support_message_has_body"),

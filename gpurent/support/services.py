@@ -38,6 +38,7 @@ from .limits import field_max_bytes, message_rate_limits, request_rate_limits
 from .models import SupportMessage, SupportRequest
 
 __all__ = [
+    "LONG_TEXT_FIELDS",
     "SUBJECT_MAX_CHARS",
     "RequestInput",
     "support_message_post",
@@ -48,6 +49,9 @@ __all__ = [
 SUBJECT_MAX_CHARS = 200
 # Where the text fields of a request are named in findings and messages ("removed: … in 'Logs', line 12").
 TEXT_FIELDS = ("subject", "library_versions", "reproduction_steps", "expected", "observed", "logs")
+# The ones that may hold 100 kB: the request's page shows them in sections, shortened when long, each also served
+# whole as text (`views.field_text`).
+LONG_TEXT_FIELDS = TEXT_FIELDS[1:]
 
 
 @dataclass(frozen=True, slots=True)

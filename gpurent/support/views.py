@@ -1,7 +1,11 @@
-"""Support pages: my requests, the request form, a request's thread with its message form, closing.
+"""Support pages: my requests, the request form, a request's thread with its message form, closing, and the
+whole text of a long message or field.
 
 Every view is for the logged-in owner only: a request of someone else is a 404 (the selectors are scoped).
 POST data is marked sensitive so Django's error reports never show what a customer pasted.
+
+A request's page shows its thread a page at a time (`MESSAGES_PER_PAGE` newest, "Earlier messages" for the
+rest) and long texts shortened, with a link to the whole text as `text/plain`: decision 0352.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,8 +28,24 @@ from gpurent.core.pagination import page_from_request
 
 from .enums import Author
 from .forms import MessageForm, SupportRequestForm
-from .selectors import LIST_ORDER, support_messages, support_request_get_for, support_request_list_for
-from .services import support_message_post, support_request_close, support_request_create
+from .models import SupportRequest
+from .selectors import (
+    LIST_ORDER,
+    THREAD_ORDER,
+    chronological,
+    support_message_get_for,
+    support_messages,
+    support_request_get_for,
+    support_request_list_for,
+)
+from .services import LONG_TEXT_FIELDS, support_message_post, support_request_close, support_request_create
+
+# Messages on a request's page. 20 is about a week of a busy thread (an operator answers once or twice a day),
+# enough to read the conversation without paging; and with each text's HTML at most 4 kB it keeps the page under
+# 150 KB (decision 0352). The earlier ones are pages of 20 behind the "Earlier messages" link.
+MESSAGES_PER_PAGE = 20
+# The thread's cursor parameter, apart from any other list's `cursor`.
+THREAD_CURSOR = "earlier"
 
 
 def _user(request: HttpRequest) -> User:
@@ -78,9 +98,47 @@ def request_detail(request: HttpRequest, ref: str) -> HttpResponse:
     return _render_detail(request, support_request, MessageForm())
 
 
-def _render_detail(request: HttpRequest, support_request: object, form: MessageForm, status: int = 200) -> HttpResponse:
-    context = {"support_request": support_request, "thread": support_messages(support_request), "form": form}  # type: ignore[arg-type]
+def _render_detail(
+    request: HttpRequest, support_request: SupportRequest, form: MessageForm, status: int = 200
+) -> HttpResponse:
+    messages = support_messages(support_request)
+    page = page_from_request(request, messages, size=MESSAGES_PER_PAGE, key=THREAD_ORDER, param=THREAD_CURSOR)
+    page = chronological(page)
+    context = {
+        "support_request": support_request,
+        "thread": page.items,
+        "page": page,
+        "thread_cursor": THREAD_CURSOR,
+        "form": form,
+    }
     return render(request, "support/detail.html", context, status=status)
+
+
+def _whole_text(text: str, filename: str) -> HttpResponse:
+    """A stored (already redacted) text, whole, as plain text the browser shows: never run as HTML (the type is
+    sent with `nosniff`, `SECURE_CONTENT_TYPE_NOSNIFF`)."""
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def message_text(request: HttpRequest, ref: str, message_id: int) -> HttpResponse:
+    """One message of the owner's request, whole, as text (the page shows a long one shortened)."""
+    support_request = support_request_get_for(_user(request), ref)
+    message = support_message_get_for(support_request, message_id)
+    return _whole_text(message.body, f"{support_request.ref}-message-{message.pk}.txt")
+
+
+@login_required
+@require_GET
+def field_text(request: HttpRequest, ref: str, name: str) -> HttpResponse:
+    """One long text field of the owner's request (logs, observed…), whole, as text."""
+    if name not in LONG_TEXT_FIELDS:
+        raise Http404
+    support_request = support_request_get_for(_user(request), ref)
+    return _whole_text(getattr(support_request, name), f"{support_request.ref}-{name}.txt")
 
 
 @sensitive_post_parameters()

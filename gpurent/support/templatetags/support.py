@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from gpurent.core.redaction import Finding
 
 from ..models import SupportRequest
-from ..services import field_label
+from ..services import LONG_TEXT_FIELDS, field_label
+from ..shortening import MARKER, Shown, shown
 
 register = template.Library()
 
-_MARKER = re.compile(r"\[REDACTED: [A-Za-z0-9 .,-]{1,60}\]")
+# The findings listed in a notice; past them one line says how many more (a text can hold thousands of markers,
+# each of which the text itself shows). Bounds a notice to a few hundred bytes (decision 0352).
+FINDINGS_LISTED = 5
 
 
 @register.filter
@@ -28,14 +31,15 @@ def with_markers(text: str) -> SafeString:
     that escaping changes, so no customer text can become markup.
     """
     escaped = str(conditional_escape(text))
-    return mark_safe(_MARKER.sub(lambda match: f'<mark class="redacted">{match.group()}</mark>', escaped))  # noqa: S308
+    return mark_safe(MARKER.sub(lambda match: f'<mark class="redacted">{match.group()}</mark>', escaped))  # noqa: S308
 
 
 @register.filter
 def findings_list(redactions: list[dict[str, Any]]) -> list[str]:
-    """Each stored finding as a sentence: "AWS access key in 'Messages and logs', line 12"."""
+    """Each stored finding as a sentence: "AWS access key in 'Messages and logs', line 12"; past the first
+    `FINDINGS_LISTED`, one sentence for the rest."""
     sentences = []
-    for data in redactions:
+    for data in redactions[:FINDINGS_LISTED]:
         finding = Finding.from_json(data)
         if finding.field == "body":
             sentences.append(_("%(kind)s on line %(line)d") % {"kind": finding.kind.label, "line": finding.line})
@@ -44,20 +48,32 @@ def findings_list(redactions: list[dict[str, Any]]) -> list[str]:
                 _("%(kind)s in ‘%(field)s’, line %(line)d")
                 % {"kind": finding.kind.label, "field": field_label(finding.field), "line": finding.line}
             )
+    if (more := len(redactions) - FINDINGS_LISTED) > 0:
+        sentences.append(
+            ngettext(
+                "and %(count)d more, marked in the text",
+                "and %(count)d more, each marked in the text",
+                more,
+            )
+            % {"count": more}
+        )
     return sentences
 
 
-_SECTIONS = ("library_versions", "reproduction_steps", "expected", "observed", "logs")
+@register.filter(name="shown")
+def shown_filter(text: str) -> Shown:
+    """What the page shows of a customer's text: all of it, or its beginning when its HTML would be too long."""
+    return shown(text)
 
 
 @register.filter
-def request_sections(support_request: SupportRequest) -> list[tuple[str, str]]:
-    """The request's non-empty text fields, with their labels, in form order."""
+def request_sections(support_request: SupportRequest) -> list[tuple[str, str, Shown]]:
+    """The request's non-empty text fields as (name, label, what the page shows of it), in form order."""
     sections = []
-    for name in _SECTIONS:
+    for name in LONG_TEXT_FIELDS:
         text = getattr(support_request, name)
         if text:
-            sections.append((field_label(name), text))
+            sections.append((name, field_label(name), shown(text)))
     return sections
 
 

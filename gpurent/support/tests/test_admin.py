@@ -3,12 +3,15 @@
 import re
 
 import pytest
+from django.contrib import admin
 from django.core import mail
 from django.urls import reverse
 
 from gpurent.core.models import AuditLogEntry
+from gpurent.support.admin import THREAD_SHOWN, SupportMessageInline
 from gpurent.support.enums import Author, RequestStatus
-from gpurent.support.models import SupportMessage
+from gpurent.support.models import SupportMessage, SupportRequest
+from gpurent.support.tests.test_thread_pages import ROWS, add_messages
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +94,51 @@ def test_admin_is_closed_to_customers(client, customer, support_request):
     client.force_login(customer)
     response = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk]))
     assert response.status_code == 302
+
+
+def test_the_change_page_lists_the_newest_messages_with_the_count_and_a_link_to_all(client, operator, support_request):
+    add_messages(support_request, ROWS)
+    client.force_login(operator)
+    url = reverse("admin:support_supportrequest_change", args=[support_request.pk])
+    page = client.get(url).content.decode()
+    shown = [int(n) for n in re.findall(r"Message (\d{3})", page)]
+    assert shown == list(range(ROWS - THREAD_SHOWN, ROWS))
+    assert f"{ROWS} messages · the newest {THREAD_SHOWN} are listed below" in page
+    everything = reverse("admin:support_supportmessage_changelist") + f"?request__id__exact={support_request.pk}"
+    assert everything.replace("&", "&amp;") in page
+    listed = client.get(everything)
+    assert listed.status_code == 200
+    assert len(re.findall(r"Message (\d{3})", listed.content.decode())) == ROWS
+    # The operator still replies from the same page, and the reply is among the newest.
+    reply = {"reply": "Try NCCL_P2P_DISABLE=1", "idempotency_key": _form_key(page), "_continue": "1"}
+    response = client.post(url, {**reply, **_inline_management()}, follow=True)
+    assert SupportMessage.objects.filter(author_role=Author.OPERATOR, body=reply["reply"]).exists()
+    assert "Try NCCL_P2P_DISABLE=1" in response.content.decode()
+
+
+def test_a_long_message_is_shortened_on_the_change_page_and_whole_on_its_own(client, operator, support_request):
+    long_text = "".join(f"line {n}: value\n" for n in range(6000))
+    add_messages(support_request, 1, body=lambda n: long_text)
+    message = SupportMessage.objects.get()
+    client.force_login(operator)
+    page = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk])).content.decode()
+    assert "line 100: value" in page
+    assert "line 5999" not in page
+    whole = reverse("admin:support_supportmessage_change", args=[message.pk])
+    assert whole in page
+    assert "line 5999: value" in client.get(whole).content.decode()
+
+
+def test_the_inline_reads_only_the_newest_messages(operator, support_request, rf):
+    add_messages(support_request, ROWS)
+    request = rf.get("/")
+    request.user = operator
+    inline = SupportMessageInline(SupportRequest, admin.site)
+    formset = inline.get_formset(request, support_request)(
+        instance=support_request, queryset=inline.get_queryset(request)
+    )
+    assert [message.body for message in formset.get_queryset()] == [f"Message {n:03d}" for n in range(37, ROWS)]
+    assert len(formset.forms) == THREAD_SHOWN
 
 
 def _form_key(page: str) -> str:
