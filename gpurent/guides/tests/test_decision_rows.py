@@ -13,9 +13,12 @@ from gpurent.core.money import Usd
 from gpurent.guides.decision import DECISION_ROWS_SHOWN, DecisionRow, decision_rows, rows_shown
 from gpurent.guides.enums import GuideWorkload, Scope
 from gpurent.guides.guide import Guide
+from gpurent.guides.models import QuoteRequest
 from gpurent.guides.report import guide_report
 from gpurent.guides.scenarios import SCENARIOS
 from gpurent.sizing.catalog_fit import FITS, NO_FIT, GpuFit
+
+from .conftest import quote_form
 
 GPUS = 30
 
@@ -139,3 +142,27 @@ def test_a_gpu_left_out_comes_in_once_its_price_drops(client, thirty_gpus):
     cheaper.price_7d_cents = 100
     cheaper.save()
     assert "a100-copy-21" in table_rows(client.get(url).content.decode())
+
+
+def quote_options(html: str) -> list[str]:
+    select = html.split('name="gpu"', 1)[1].split("</select>", 1)[0]
+    return re.findall(r'<option value="([^"]+)"', select)
+
+
+@pytest.mark.django_db
+def test_the_quote_form_offers_the_gpus_of_the_table_and_takes_any_gpu_on_sale(client, thirty_gpus):
+    url = "/guides/a100-copy-22/llm-serving/pilot/"
+    html = client.get(url).content.decode()
+    assert quote_options(html) == table_rows(html)
+    assert '<option value="a100-copy-22" selected>' in html
+    assert "a100-copy-21" not in quote_options(html)
+    response = client.post(url + "quote/", quote_form(gpu="a100-copy-21"))
+    assert response.status_code == 302
+    assert QuoteRequest.objects.get().gpu.slug == "a100-copy-21"
+    refused = client.post(url + "quote/", quote_form("key-2", gpu="tpu-v5", contact_email="nope"))
+    assert refused.status_code == 422
+    assert '<option value="tpu-v5" selected>' in refused.content.decode()  # the customer's choice stays
+    off_sale = client.post(url + "quote/", quote_form("key-3", gpu="tpu-v5"))
+    assert off_sale.status_code == 422
+    assert "This GPU model is not on sale." in off_sale.content.decode()
+    assert QuoteRequest.objects.count() == 1
