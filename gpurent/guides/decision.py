@@ -1,7 +1,8 @@
 """The decision table: the guide's workload under several conditions, fitted against the whole catalog.
 
 Each column is one condition (e.g. "32k context, 16 at once") sized with the estimator; each row is a GPU on
-sale; each cell is that GPU's smallest fitting configuration and its price, or nothing when none fits.
+sale; each cell is that GPU's smallest fitting configuration and its price, or nothing when none fits. A large
+catalog shows `DECISION_ROWS_SHOWN` rows of it (`rows_shown`, decision 0351).
 """
 
 from __future__ import annotations
@@ -18,7 +19,19 @@ from vramcalc import EstimateInput
 from .guide import Guide
 from .scenarios import Condition
 
-__all__ = ["ConditionColumn", "DecisionRow", "decision_columns", "decision_rows", "inputs_for"]
+__all__ = [
+    "DECISION_ROWS_SHOWN",
+    "ConditionColumn",
+    "DecisionRow",
+    "decision_columns",
+    "decision_rows",
+    "inputs_for",
+    "rows_shown",
+]
+
+# The most GPUs a decision table shows (issue 16: a guide page stays under 150 KB whatever the catalog's size).
+# Every column's cheapest row always fits in it: a workload has at most 4 conditions (a test holds it under 12).
+DECISION_ROWS_SHOWN = 12
 
 
 def inputs_for(fields: dict[str, str]) -> EstimateInput:
@@ -61,6 +74,17 @@ class DecisionRow:
     cells: list[tuple[GpuFit | None, bool]]
     is_current: bool
 
+    @property
+    def is_best(self) -> bool:
+        """Whether it holds the cheapest cell of some column."""
+        return any(best for _cell, best in self.cells)
+
+    @property
+    def lowest_price_cents(self) -> int | None:
+        """The lowest 7-day price among its fitting cells (None when nothing fits)."""
+        prices = [cell.week_price.cents for cell, _best in self.cells if cell and cell.fits and cell.week_price]
+        return min(prices, default=None)
+
 
 def decision_columns(guide: Guide, gpus: list[GpuModel]) -> list[ConditionColumn]:
     """Size the guide's workload under each of its conditions; a condition the engine refuses keeps its error."""
@@ -76,12 +100,30 @@ def decision_columns(guide: Guide, gpus: list[GpuModel]) -> list[ConditionColumn
 
 
 def decision_rows(guide: Guide, gpus: list[GpuModel], columns: list[ConditionColumn]) -> list[DecisionRow]:
-    """One row per GPU; in each column the cheapest fitting cell (7-day price) is marked as the best."""
+    """One row per GPU, in the order of `gpus`; in each column the cheapest fitting cell (7-day price) is marked as
+    the best. Each column's fit is indexed once, so the table is linear in the GPUs."""
+    fits = [{row.gpu.pk: row for row in column.sizing.fit} if column.sizing else {} for column in columns]
+    cheapest = [column.cheapest.gpu.pk if column.cheapest else None for column in columns]
     rows = []
     for gpu in gpus:
-        cells = []
-        for column in columns:
-            cell, cheapest = column.row_for(gpu), column.cheapest
-            cells.append((cell, cell is not None and cheapest is not None and cheapest.gpu.pk == gpu.pk))
+        cells = [(fit.get(gpu.pk), best == gpu.pk and gpu.pk in fit) for fit, best in zip(fits, cheapest, strict=True)]
         rows.append(DecisionRow(gpu, cells, gpu.pk == guide.gpu.pk))
     return rows
+
+
+def rows_shown(rows: list[DecisionRow], limit: int = DECISION_ROWS_SHOWN) -> list[DecisionRow]:
+    """`rows` as they are when they are at most `limit`; otherwise `limit` of them, in their own (catalog) order:
+    the guide's own GPU, every row holding a column's cheapest cell, then the rows whose lowest fitting 7-day price
+    is lowest (rows where nothing fits last, ties in catalog order). Taken in that order of priority, so the bound
+    holds even if there were more columns than rows shown."""
+    if len(rows) <= limit:
+        return rows
+    never = 2**63
+
+    def priority(index: int) -> tuple[int, int, int]:
+        row = rows[index]
+        price = row.lowest_price_cents
+        return (0 if row.is_current else 1 if row.is_best else 2, never if price is None else price, index)
+
+    kept = sorted(range(len(rows)), key=priority)[:limit]
+    return [rows[index] for index in sorted(kept)]

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
 
 from .enums import Endpoint, GuideWorkload, Scope, SupportLevel
@@ -16,22 +17,35 @@ from .services import QuoteDetails
 __all__ = ["GuideFilterForm", "QuoteRequestForm"]
 
 
-def _gpu_choices() -> list[tuple[str, str]]:
-    return [(gpu.slug, gpu.name) for gpu in gpu_list()]
+class ComparedGpuField(forms.ChoiceField):
+    """A GPU select that offers a few GPUs (the guide page's decision table, the guide index's page of GPUs: at
+    most a page's worth, whatever the catalog's size) and accepts any slug: what it names is checked by its form
+    or by the service, so a link or a form sent from a page the catalog has since changed under still works."""
+
+    def valid_value(self, value: Any) -> bool:
+        return bool(value)
 
 
 class GuideFilterForm(forms.Form):
     """`/guides/?gpu=…&workload=…&scope=…`: each filter optional; an unknown value is an error shown on the page."""
 
-    gpu = forms.ChoiceField(label=_("GPU"), required=False)
+    gpu = ComparedGpuField(label=_("GPU"), required=False, choices=[("", _("All GPUs"))])
     workload = forms.ChoiceField(
         label=_("Workload"), required=False, choices=[("", _("All workloads")), *GuideWorkload.choices]
     )
     scope = forms.ChoiceField(label=_("Scope"), required=False, choices=[("", _("All scopes")), *Scope.choices])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["gpu"].choices = [("", _("All GPUs")), *_gpu_choices()]  # type: ignore[attr-defined]
+    def clean_gpu(self) -> str:
+        """A slug on sale, or empty; another is an invalid choice (one indexed lookup, not the whole catalog)."""
+        slug: str = self.cleaned_data["gpu"]
+        if slug and not gpu_list().filter(slug=slug).exists():
+            field = self.fields["gpu"]
+            raise forms.ValidationError(field.error_messages["invalid_choice"], "invalid_choice", {"value": slug})
+        return slug
+
+    def offer(self, gpus: list[GpuModel]) -> None:
+        """Offer "All GPUs" and `gpus` (the page's) in the GPU select, so it does not grow with the catalog."""
+        self.fields["gpu"].choices = [("", _("All GPUs")), *((gpu.slug, gpu.name) for gpu in gpus)]  # type: ignore[attr-defined]
 
     def filters(self) -> dict[str, str]:
         """The valid filters (empty strings for "all"); invalid fields count as "all"."""
@@ -45,7 +59,7 @@ class QuoteRequestForm(forms.Form):
     model_name = forms.CharField(
         label=_("Model"), max_length=200, help_text=_("A Hugging Face id or your own model's name and size.")
     )
-    gpu = forms.ChoiceField(label=_("GPU"))
+    gpu = ComparedGpuField(label=_("GPU"))
     endpoint = forms.ChoiceField(label=_("Endpoint"), choices=Endpoint.choices)
     support_level = forms.ChoiceField(label=_("Support level"), choices=SupportLevel.choices)
     delivery_scope = forms.ChoiceField(label=_("Delivery scope"), choices=Scope.choices)
@@ -64,9 +78,13 @@ class QuoteRequestForm(forms.Form):
     )
     contact_email = forms.EmailField(label=_("Contact email"))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["gpu"].choices = _gpu_choices()  # type: ignore[attr-defined]
+    def offer(self, gpus: list[tuple[str, str]]) -> None:
+        """Offer `gpus` (slug, name) in the GPU select: the guide page's decision table, at most
+        `DECISION_ROWS_SHOWN`, so the form does not grow with the catalog. A sent slug not among them stays
+        selected, under its slug."""
+        sent = self["gpu"].value() if self.is_bound else ""
+        extra = [(sent, sent)] if sent and sent not in dict(gpus) else []
+        self.fields["gpu"].choices = [*gpus, *extra]  # type: ignore[attr-defined]
 
     def details(self, *, guide_workload: str, guide_scope: str) -> QuoteDetails:
         """The cleaned fields for `quote_request_create` (call after `is_valid()`)."""

@@ -22,7 +22,7 @@ from vramcalc import EstimateInput, InvalidInput, estimate
 from vramcalc.capacity import kv_token_capacity
 
 from .assumptions import Duration, duration_for, work_flops
-from .decision import ConditionColumn, DecisionRow, decision_columns, decision_rows, inputs_for
+from .decision import ConditionColumn, DecisionRow, decision_columns, decision_rows, inputs_for, rows_shown
 from .findings import findings_for
 from .guide import Guide
 
@@ -64,8 +64,10 @@ class GuideReport:
         job: the scope's job size as numbers (see `scenarios.Job`).
         term: for a training run, the shortest term that covers it with the margin; None otherwise.
         term_price: the price of the fitted lots for `term`.
-        columns: the decision table's conditions; rows: its GPUs.
+        columns: the decision table's conditions; rows: the GPUs it shows (`decision.rows_shown`: all of them
+            up to `DECISION_ROWS_SHOWN`, else that many, the guide's own and every column's cheapest included).
         findings: when it fits and when another option is better, as sentences.
+        gpus_on_sale: how many GPUs the table was computed against (`rows` may show fewer).
     """
 
     guide: Guide
@@ -79,6 +81,12 @@ class GuideReport:
     columns: list[ConditionColumn]
     rows: list[DecisionRow]
     findings: list[str]
+    gpus_on_sale: int
+
+    @property
+    def rows_left_out(self) -> int:
+        """GPUs on sale the decision table does not show."""
+        return self.gpus_on_sale - len(self.rows)
 
     @property
     def margin_pct(self) -> int:
@@ -195,8 +203,9 @@ def guide_report(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
         term=term,
         term_price=term_price,
         columns=columns,
-        rows=decision_rows(guide, gpus, columns),
+        rows=rows_shown(decision_rows(guide, gpus, columns)),
         findings=findings_for(guide=guide, sizing=sizing, row=row, columns=columns, duration=duration, term=term),
+        gpus_on_sale=len(gpus),
     )
 
 

@@ -61,6 +61,7 @@ def guide_index(request: HttpRequest) -> HttpResponse:
     filters = form.filters() if form.is_bound else {"gpu": "", "workload": "", "scope": ""}
     matching = gpu_list().filter(slug=filters["gpu"]) if filters["gpu"] else gpu_list()
     page = page_from_request(request, matching, size=GPUS_PER_INDEX_PAGE, key=GPU_ORDER)
+    form.offer(page.items)
     guides = guide_list(gpus=page.items, workload=filters["workload"], scope=filters["scope"])
     by_workload: dict[GuideWorkload, dict[int, list[Guide]]] = {}
     for guide in guides:
@@ -104,17 +105,19 @@ def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
     return QuoteRequestForm(initial=initial)
 
 
-def _guide_body(guide: Guide) -> str:
-    """Everything above the quote form: the figures, findings, decision table and texts. The same for every
-    visitor, so rendered without the request and cached per guide, catalog version (every GPU on sale's id,
-    `updated_at` and stock: the figures compare this GPU with all the others), language and code; on a hit
-    neither the catalog nor the report is read (decision 0200)."""
+def _guide_body(guide: Guide) -> tuple[str, list[tuple[str, str]]]:
+    """Everything above the quote form: the figures, findings, decision table and texts, and the (slug, name) of
+    the GPUs its decision table shows (the quote form offers them). The same for every visitor, so rendered
+    without the request and cached per guide, catalog version (every GPU on sale's id, `updated_at` and stock:
+    the figures compare this GPU with all the others), language and code; on a hit neither the catalog nor the
+    report is read (decision 0200)."""
     key = fragment_key("guide-body", guide.gpu.pk, guide.workload.value, guide.scope.value, catalog_version())
 
-    def render_body() -> str:
+    def render_body() -> tuple[str, list[tuple[str, str]]]:
+        report = guide_report_cached(guide, list(gpu_list()))
         context = {
             "guide": guide,
-            "report": guide_report_cached(guide, list(gpu_list())),
+            "report": report,
             "text": WORKLOAD_TEXTS[guide.workload],
             "scope_text": SCOPE_TEXTS[guide.scope],
             "measurements": [*MEASUREMENTS[guide.workload], *guide.spec.extra_measurements],
@@ -123,15 +126,19 @@ def _guide_body(guide: Guide) -> str:
             "phases": PHASES[guide.scope],
             "other_scopes": [Guide(guide.gpu, guide.workload, scope) for scope in Scope if scope != guide.scope],
         }
-        return render_to_string("guides/partials/guide_body.html", context)
+        gpus = [(line.gpu.slug, line.gpu.name) for line in report.rows]
+        return render_to_string("guides/partials/guide_body.html", context), gpus
 
-    return mark_safe(cached(key, render_body))  # noqa: S308 (rendered by our own template with autoescape)
+    body, gpus = cached(key, render_body)
+    return mark_safe(body), gpus  # noqa: S308 (rendered by our own template with autoescape)
 
 
 def _detail_context(guide: Guide, form: QuoteRequestForm, error: str = "") -> dict[str, Any]:
+    body, gpus = _guide_body(guide)
+    form.offer(gpus)
     return {
         "guide": guide,
-        "body": _guide_body(guide),
+        "body": body,
         "scope_text": SCOPE_TEXTS[guide.scope],
         "form": form,
         "quote_error": error,

@@ -67,3 +67,20 @@ def test_a_large_catalog_pages_the_api_list_and_every_guide_comes_once(client, l
     assert rest.json()["next"] is not None
     assert client.get("/api/v1/guides", {"limit": 16}).status_code == 422
     assert client.get("/api/v1/guides", {"cursor": "not-a-cursor"}).json()["error"]["code"] == "invalid_request"
+
+
+def gpu_options(page: str) -> list[str]:
+    select = page.split('name="gpu"', 1)[1].split("</select>", 1)[0]
+    return re.findall(r'<option value="([^"]*)"', select)
+
+
+def test_the_gpu_filter_offers_the_pages_gpus_and_takes_any_gpu_on_sale(client, large_catalog):
+    first = client.get("/guides/").content.decode()
+    assert gpu_options(first) == ["", *(f"gpu-{number:03d}" for number in range(GPUS_PER_INDEX_PAGE))]
+    last = client.get("/guides/", {"gpu": "gpu-059"}).content.decode()  # not on the first page: as from a breadcrumb
+    assert "15 guides" in last
+    assert gpu_options(last) == ["", "gpu-059"]
+    assert '<option value="gpu-059" selected>' in last
+    unknown = client.get("/guides/", {"gpu": "tpu-v5"})
+    assert "Select a valid choice. tpu-v5 is not one of the available choices." in unknown.content.decode()
+    assert unknown.context["count"] == 900
