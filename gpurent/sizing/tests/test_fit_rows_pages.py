@@ -91,3 +91,17 @@ def test_another_owners_saved_table_is_a_404_on_every_page(client, catalog_30, u
     client.force_login(other_user)
     assert client.get(location).status_code == 404
     assert client.get(location, {"fit": "WzEwXQ"}).status_code == 404
+
+
+def test_the_saved_table_marks_a_tight_gpu_tight_with_its_lots_not_as_does_not_fit(client, catalog_30, user):
+    """QLoRA 70B: the 60 GiB cards hold only the expected peak (tight), the 80 GiB ones fit, the rest do not."""
+    client.force_login(user)
+    location = client.post(reverse("sizing:save"), {**DEFAULTS, **QLORA_QUERY, "idempotency_key": "k-t"})["Location"]
+    html = client.get(location).content.decode()
+    rows = {gpu: css for css, gpu in re.findall(r'<tr class="(is-[a-z-]+)" data-gpu="(gpu-\d\d)">', html)}
+    expected = {4: "is-tight", 5: "is-fit"}
+    assert rows == {f"gpu-{n:02d}": expected.get(n % 6, "is-no-fit") for n in range(30)}
+    tight_cell = re.search(r'data-gpu="gpu-04">.*?</tr>', html, re.S).group(0)
+    assert "Tight" in tight_cell
+    assert "lot" in tight_cell
+    assert "Does not fit" not in tight_cell
