@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
 from gpurent.core.redaction import Finding
@@ -238,7 +238,7 @@ class SupportRequestAdmin(BoundedListAdmin):
 
 
 @admin.register(SupportMessage)
-class SupportMessageAdmin(BoundedListAdmin):
+class SupportMessageAdmin(ReadOnlyModelAdmin):
     """Every message, newest first, read-only: a request's whole thread is this list filtered by the request (the
     link on its change page). Operators reply on the request's change page."""
 
@@ -256,12 +256,3 @@ class SupportMessageAdmin(BoundedListAdmin):
     @admin.display(description=_("removed secrets"))
     def removed(self, obj: SupportMessage) -> SafeString | str:
         return _findings_html(obj.redactions)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
