@@ -101,7 +101,9 @@ def test_the_saved_table_marks_a_tight_gpu_tight_with_its_lots_not_as_does_not_f
     rows = {gpu: css for css, gpu in re.findall(r'<tr class="(is-[a-z-]+)" data-gpu="(gpu-\d\d)">', html)}
     expected = {4: "is-tight", 5: "is-fit"}
     assert rows == {f"gpu-{n:02d}": expected.get(n % 6, "is-no-fit") for n in range(30)}
-    tight_cell = re.search(r'data-gpu="gpu-04">.*?</tr>', html, re.S).group(0)
+    found = re.search(r'data-gpu="gpu-04">.*?</tr>', html, re.S)
+    assert found is not None
+    tight_cell = found.group(0)
     assert "Tight" in tight_cell
     assert "lot" in tight_cell
     assert "Does not fit" not in tight_cell
