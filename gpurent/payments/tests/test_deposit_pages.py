@@ -43,12 +43,18 @@ def test_the_deposits_api_pages_every_top_up_once(client, customer):
     assert client.get("/api/v1/deposits?cursor=zzz", **auth).json()["error"]["code"] == "invalid_request"
 
 
-def test_the_balance_page_pages_top_ups_and_withdrawals(client, customer):
-    deposits = [deposit_create(owner=customer, amount=Usd(1_000)).ref for _ in range(24)]
+@pytest.fixture
+def deposits(customer):
+    """24 top-ups (their refs, oldest first) and 22 withdrawals: more than one page of each on the balance page."""
+    refs = [deposit_create(owner=customer, amount=Usd(1_000)).ref for _ in range(24)]
     Payout.objects.bulk_create(
         Payout(ref=f"W-TEST-{number:03d}", owner=customer, asset="USDT", network="tron", address="T", amount_cents=900)
         for number in range(22)
     )
+    return refs
+
+
+def test_the_balance_page_pages_top_ups_and_withdrawals(client, customer, deposits):
     client.force_login(customer)
     first = client.get("/balance/").content.decode()
     shown = [ref for ref in deposits if f">{ref}</a>" in first]
@@ -63,12 +69,7 @@ def test_the_balance_page_pages_top_ups_and_withdrawals(client, customer):
     assert re.findall(r"<code>payout:(W-TEST-\d+)</code>", older) == ["W-TEST-001", "W-TEST-000"]
 
 
-def test_paging_one_list_of_the_balance_page_keeps_the_others_where_they_are(client, customer):
-    deposits = [deposit_create(owner=customer, amount=Usd(1_000)).ref for _ in range(24)]
-    Payout.objects.bulk_create(
-        Payout(ref=f"W-TEST-{number:03d}", owner=customer, asset="USDT", network="tron", address="T", amount_cents=900)
-        for number in range(22)
-    )
+def test_paging_one_list_of_the_balance_page_keeps_the_others_where_they_are(client, customer, deposits):
     client.force_login(customer)
     first = client.get("/balance/").content.decode()
     on_older_deposits = client.get(f"/balance/{older_link(first, 'deposits')}").content.decode()
