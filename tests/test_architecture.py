@@ -18,6 +18,7 @@ ALLOWED = {
     "catalog": {"core"},
     "glossary": {"core"},
     "orders": {"core", "catalog", "accounts", "ledger"},
+    "hosts": {"core", "catalog", "accounts", "orders", "ledger"},
     "payments": {"core", "catalog", "accounts", "orders", "ledger"},
     "chains": {"core", "catalog", "accounts", "orders", "ledger", "payments"},
     "ledger": {"core", "accounts"},

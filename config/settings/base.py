@@ -125,6 +125,7 @@ INSTALLED_APPS = [
     "gpurent.catalog",
     "gpurent.glossary",
     "gpurent.orders",
+    "gpurent.hosts",
     "gpurent.sizing",
     "gpurent.ledger",
     "gpurent.payments",
@@ -309,9 +310,21 @@ OPERATOR_EMAILS = env_list("OPERATOR_EMAILS", [])
 # Provisioning: "manual" (operators at the desk) or "command" (run PROVISIONER_COMMAND ORDER_REF per paid order).
 PROVISIONER = os.environ.get("PROVISIONER", "manual")
 PROVISIONER_COMMAND = os.environ.get("PROVISIONER_COMMAND", "")
+# GPU models with registered GPU hosts are provisioned by this one instead (gpurent.hosts, decision 0360).
+HOSTS_PROVISIONER = "gpurent.hosts.provisioner.HostProvisioner"
 PROVISIONER_TIMEOUT_SECONDS = int(os.environ.get("PROVISIONER_TIMEOUT_SECONDS", "600"))
 # A task RUNNING longer than this was left by a dead worker: the sweep queues it again once (core/tasks.py).
 # Longer than any task may run: the provisioner's timeout plus a margin.
+# GPU hosts (gpurent.hosts, docs/hosts.md): the shop's one SSH identity, a private key file readable by the shop
+# only (never stored in the database, never logged); how long one agent call may take; the pauses before the
+# second and third attempt at making a rental's account (after the third failure the order is refunded); how
+# long a revoked rental's home directory is kept before it is wiped (the privacy page states it).
+HOSTS_SSH_KEY_FILE = os.environ.get("HOSTS_SSH_KEY_FILE", "")
+HOSTS_SSH_TIMEOUT_SECONDS = int(os.environ.get("HOSTS_SSH_TIMEOUT_SECONDS", "30"))
+HOSTS_RETRY_SECONDS = [int(part) for part in os.environ.get("HOSTS_RETRY_SECONDS", "60,300").split(",")]
+HOSTS_WIPE_AFTER_DAYS = int(os.environ.get("HOSTS_WIPE_AFTER_DAYS", "7"))
+# How often the sweep's host work reads each host's inventory (a host that stops answering leaves stock then).
+HOSTS_CHECK_SECONDS = int(os.environ.get("HOSTS_CHECK_SECONDS", "60"))
 TASKS_RECLAIM_AFTER_SECONDS = int(os.environ.get("TASKS_RECLAIM_AFTER_SECONDS", str(PROVISIONER_TIMEOUT_SECONDS + 300)))
 
 # Support (DESIGN §8): per-field size cap in UTF-8 bytes, and submission rate limits as [(seconds, count), ...],

@@ -49,6 +49,9 @@ class Order(TimeStampedModel):
     term_ends_at = models.DateTimeField(_("term ends"), null=True, blank=True)
     # An extension is an order of its own (same GPU, lots and environment, priced when it is placed) that, once
     # paid, moves the end of `extends`'s term; it reserves no stock: the rental already holds the lots.
+    # Set while GPUs of a registered host are allocated to this rental (gpurent.hosts): its lots then return to
+    # stock when the host's agent has revoked the access, not when the term ends or provisioning fails.
+    lots_held_by_host = models.BooleanField(_("lots held on a GPU host"), default=False)
     extends = models.ForeignKey(
         "self",
         on_delete=models.PROTECT,

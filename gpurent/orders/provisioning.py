@@ -14,12 +14,13 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Protocol, cast
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django_tasks import task
 
@@ -31,7 +32,7 @@ from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_ac
 
 from .enums import PaymentStatus, ProvisioningStatus, Track
 from .errors import TransitionNotAllowed
-from .models import Order, OrderAccess, ProvisioningRun
+from .models import MachineRequest, Order, OrderAccess, ProvisioningRun
 from .notifications import order_notify
 from .services import order_transition
 
@@ -44,6 +45,7 @@ __all__ = [
     "provision_fail",
     "provision_ready",
     "provision_start",
+    "provisioner_for",
     "provisioner_from_settings",
     "provisioning_runs_reclaim",
 ]
@@ -181,6 +183,12 @@ class Provisioner(Protocol):
     def resume(self, order: Order) -> None:
         """Prepare again the machine of an order whose last run died with its worker (it is `preparing`)."""
 
+    def extended(self, rental: Order) -> None:
+        """A paid extension moved `rental`'s term end: carry it to the machine."""
+
+    def machine_request(self, request: MachineRequest) -> None:
+        """Carry out a customer's stop or restart request, or leave it to operators."""
+
 
 class ManualProvisioner:
     """The embedded default: operators prepare machines at the provisioning desk; nothing runs by itself."""
@@ -189,6 +197,12 @@ class ManualProvisioner:
         return None
 
     def resume(self, order: Order) -> None:
+        return None
+
+    def extended(self, rental: Order) -> None:
+        return None
+
+    def machine_request(self, request: MachineRequest) -> None:
         return None
 
 
@@ -207,7 +221,17 @@ class CommandProvisioner:
         self._run(provision_start(order=order, actor=None))
 
     def resume(self, order: Order) -> None:
-        self._run(order)
+        # Once: an order that already has a second run, or whose run finished, is left alone.
+        runs = list(order.provisioning_runs.order_by("-started_at", "-pk")[:2])
+        if len(runs) == 1 and runs[0].exit_code is None:
+            _mark_died(runs[0].pk)
+            self._run(order)
+
+    def extended(self, rental: Order) -> None:
+        return None
+
+    def machine_request(self, request: MachineRequest) -> None:
+        return None
 
     def _run(self, order: Order) -> None:
         run = ProvisioningRun.objects.create(order=order, command=" ".join(self.command))
@@ -263,6 +287,14 @@ def provisioner_from_settings() -> Provisioner:
     return ManualProvisioner()
 
 
+def provisioner_for(order: Order) -> Provisioner:
+    """The provisioner of `order`'s GPU model: the host provisioner (`HOSTS_PROVISIONER`, gpurent.hosts) when
+    the model has registered GPU hosts, otherwise the one `PROVISIONER` names. The host provisioner is found
+    through its setting, so this app does not import the one that builds on it (DESIGN §10)."""
+    hosts = import_string(settings.HOSTS_PROVISIONER)()
+    return cast(Provisioner, hosts) if hosts.handles(order) else provisioner_from_settings()
+
+
 # The output note of a run whose process died (marked by `provisioning_runs_reclaim`); exit_code stays empty.
 DIED_NOTE = "[the process running this stopped before it finished; reclaimed by the sweep]"
 
@@ -272,18 +304,26 @@ def provision_paid_order(order_id: int) -> None:
     """Hand a newly paid order to the configured provisioner (enqueued after the payment commits).
 
     Safe to run again: a task the sweep requeued after its worker died (`core.tasks`) finds the order
-    `preparing` with its last run unfinished or reclaimed, and runs the provisioner once more; an order
-    that got further, or already has a second run, is left alone.
+    `preparing` and asks its provisioner to resume, which does its own work once more at most (the command
+    provisioner reruns a run that died, once; the host provisioner retries a pending account).
     """
-    order = Order.objects.select_related("gpu").get(pk=order_id)
-    # An extension needs no machine: paying it moved its rental's term end.
-    if order.provisioning_status == ProvisioningStatus.NOT_STARTED and order.extends_id is None:
-        provisioner_from_settings().start(order)
+    order = Order.objects.select_related("gpu", "extends__gpu").get(pk=order_id)
+    if order.extends is not None:
+        # An extension needs no machine of its own: paying it moved its rental's term end, which the rental's
+        # machine is told (a host account's expiry moves; nothing for the manual desk).
+        if order.payment_status == PaymentStatus.PAID:
+            provisioner_for(order.extends).extended(order.extends)
+    elif order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+        provisioner_for(order).start(order)
     elif order.provisioning_status == ProvisioningStatus.PREPARING:
-        runs = list(order.provisioning_runs.order_by("-started_at", "-pk")[:2])
-        if len(runs) == 1 and runs[0].exit_code is None:
-            _mark_died(runs[0].pk)
-            provisioner_from_settings().resume(order)
+        provisioner_for(order).resume(order)
+
+
+@task()
+def machine_request_run(request_id: int) -> None:
+    """Hand a customer's stop or restart request to its rental's provisioner (enqueued after it commits)."""
+    request = MachineRequest.objects.select_related("order__gpu").get(pk=request_id)
+    provisioner_for(request.order).machine_request(request)
 
 
 def _mark_died(run_id: int, now: datetime | None = None) -> int:

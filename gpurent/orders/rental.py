@@ -16,6 +16,7 @@ from gpurent.core.models import OutboundEmail
 from .enums import ProvisioningStatus, Track
 from .models import MachineRequest, MachineRequestKind, Order, OrderAccess
 from .notifications import email_key, order_notify
+from .provisioning import machine_request_run
 from .services import order_transition
 
 __all__ = ["access_reveal_secret", "machine_request_create", "orders_end_terms", "orders_remind_term_end"]
@@ -116,4 +117,8 @@ def machine_request_create(*, order: Order, kind: str, note: str = "") -> Machin
         raise InvalidRequest(_("Ask for a stop or a restart."))
     if order.provisioning_status != ProvisioningStatus.READY:
         raise InvalidRequest(_("The machine is not running, so there is nothing to stop or restart."))
-    return MachineRequest.objects.create(order=order, kind=kind, note=note.strip()[:500])
+    request = MachineRequest.objects.create(order=order, kind=kind, note=note.strip()[:500])
+    # Its provisioner carries it out after it commits (a host's agent stops the processes), or leaves it to
+    # operators (the manual desk).
+    transaction.on_commit(lambda: machine_request_run.enqueue(request.pk))
+    return request

@@ -311,8 +311,9 @@ def order_transition(
             actor_id=actor.pk if actor is not None else None,
             reason=reason,
         )
-        # An extension reserved no lots (its rental holds them), so it releases none.
-        if (track, to) in _RELEASING and locked.extends_id is None:
+        # An extension reserved no lots (its rental holds them), so it releases none; GPUs held on a host return
+        # to stock once their access is revoked there (gpurent.hosts.placement.allocation_release).
+        if (track, to) in _RELEASING and locked.extends_id is None and not locked.lots_held_by_host:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
         if track == Track.PAYMENT:
             for closer in _payment_closers:

@@ -6,6 +6,8 @@ deletes what is past the retention periods the privacy page states (support requ
 orders, payments and the ledger are commercial records and are never deleted here, decision 0165), and
 recovers the work of dead workers: tasks left RUNNING are queued again once (`core.tasks`), provisioning runs
 left unfinished are marked as died, emails no worker sent are queued again (`core.emails`).
+When GPU hosts are registered, it queues one round of host work for the background worker
+(`gpurent.hosts.work`): host checks, accounts to make, revoke (terms that ended), move or wipe.
 When chain nodes are configured (CHAIN_WATCH_URLS), it also queues one scan of them for the background worker
 (`gpurent.chains.watchers.watch_chains_task`), so payments confirm themselves on the sweep's schedule.
 With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
@@ -26,6 +28,7 @@ from gpurent.accounts.retention import login_records_purge
 from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
 from gpurent.core.tasks import tasks_reclaim
+from gpurent.hosts.work import hosts_work_enqueue
 from gpurent.orders.provisioning import provisioning_runs_reclaim
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
@@ -45,6 +48,7 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
         "emails requeued": emails_requeue_unsent(now=now),
         "support requests past retention deleted": support_requests_purge(now=now),
         "log-in records past retention deleted": login_records_purge(now=now),
+        "host work queued": hosts_work_enqueue(),
     }
     if settings.CHAIN_WATCH_URLS:
         watch_chains_task.enqueue()

@@ -1,0 +1,227 @@
+"""The shop's side of the host agent (tools/host-agent): one SSH session per operation, to the host key pinned at
+registration, with the shop's one identity (`HOSTS_SSH_KEY_FILE`). The agent is the only thing that key can
+run on a host (a forced command); the operation and its arguments travel as the SSH command, which the agent
+parses itself, and customers' public keys on standard input.
+
+`agent_run` is what the rest of the app calls: it records every call as a `HostOperation` (arguments, never
+keys), moves the host's health (an unreachable host or a changed key leaves stock at once and is told to
+operators), and raises a `HostError` when the call did not succeed. It must never run under a database lock.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import shlex
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import paramiko
+from django.conf import settings
+from django.utils import timezone
+
+from gpurent.core.notices import notify_operators
+
+from .enums import HostHealth
+from .errors import AgentFailed, HostError, HostKeyChanged, HostUnreachable
+from .models import GpuHost, HostOperation, HostRental
+from .stock import stock_sync
+
+__all__ = ["HostKey", "agent_call", "agent_run", "host_key_fetch"]
+
+logger = logging.getLogger(__name__)
+
+_MAX_ANSWER_BYTES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class HostKey:
+    """A host's public SSH key as "type base64", and its SHA256 fingerprint as `ssh-keygen -l` prints it."""
+
+    line: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, key: paramiko.PKey) -> HostKey:
+        blob = key.asbytes()
+        digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+        return cls(f"{key.get_name()} {base64.b64encode(blob).decode()}", f"SHA256:{digest}")
+
+
+def _known_name(address: str, port: int) -> str:
+    return address if port == 22 else f"[{address}]:{port}"
+
+
+def _identity() -> paramiko.PKey:
+    path = settings.HOSTS_SSH_KEY_FILE
+    if not path:
+        raise HostUnreachable(detail="HOSTS_SSH_KEY_FILE is not set: the shop has no SSH identity for its hosts")
+    try:
+        return paramiko.PKey.from_path(path)
+    except (OSError, paramiko.SSHException, ValueError) as error:
+        # The path is the operator's setting; the key itself is never part of a message.
+        raise HostUnreachable(detail=f"the shop's SSH key {path} cannot be read: {type(error).__name__}") from None
+
+
+class _Remember(paramiko.MissingHostKeyPolicy):
+    """Registration only: accept the key the host shows and remember it (it is pinned from then on)."""
+
+    def __init__(self) -> None:
+        self.key: paramiko.PKey | None = None
+
+    def missing_host_key(self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey) -> None:
+        self.key = key
+
+
+def _connect(address: str, port: int, user: str, pinned: str) -> tuple[paramiko.SSHClient, _Remember]:
+    timeout = settings.HOSTS_SSH_TIMEOUT_SECONDS
+    client = paramiko.SSHClient()
+    remember = _Remember()
+    if pinned:
+        key_type, blob = pinned.split()[:2]
+        client.get_host_keys().add(
+            _known_name(address, port), key_type, paramiko.PKey.from_type_string(key_type, base64.b64decode(blob))
+        )
+        client.set_missing_host_key_policy(paramiko.RejectPolicy())
+    else:
+        client.set_missing_host_key_policy(remember)
+    try:
+        client.connect(
+            address,
+            port=port,
+            username=user,
+            pkey=_identity(),
+            timeout=timeout,
+            banner_timeout=timeout,
+            auth_timeout=timeout,
+            look_for_keys=False,
+            allow_agent=False,
+        )
+    except paramiko.BadHostKeyException as error:
+        client.close()
+        raise HostKeyChanged(
+            detail=f"{address}:{port} showed {HostKey.of(error.key).fingerprint}, not the pinned key"
+        ) from None
+    except (OSError, paramiko.SSHException, EOFError) as error:
+        client.close()
+        raise HostUnreachable(detail=f"{address}:{port}: {type(error).__name__}: {error}"[:400]) from None
+    return client, remember
+
+
+def host_key_fetch(address: str, port: int, user: str) -> HostKey:
+    """Connect once, trusting whatever key the host shows, and return it (registration only: see `hosts add`)."""
+    client, remember = _connect(address, port, user, pinned="")
+    client.close()
+    if remember.key is None:  # paramiko found it in no file we gave it, so the policy saw it
+        raise HostUnreachable(detail=f"{address}:{port} showed no host key")
+    return HostKey.of(remember.key)
+
+
+def agent_call(host: GpuHost, operation: str, *arguments: str, stdin: str = "") -> dict[str, Any]:
+    """Run `operation arguments…` through the host's agent and return its JSON answer.
+
+    Raises:
+        HostUnreachable: no connection, authentication refused, or no answer in time.
+        HostKeyChanged: the host's key is not the pinned one (nothing was sent).
+        AgentFailed: the agent answered with a non-zero exit or `"ok": false`.
+    """
+    client, _remember = _connect(host.address, host.port, host.user, pinned=host.host_key)
+    try:
+        transport = client.get_transport()
+        if transport is None:  # connect() returned, so this is not expected
+            raise EOFError("no transport after connecting")
+        channel = transport.open_session(timeout=settings.HOSTS_SSH_TIMEOUT_SECONDS)
+        channel.settimeout(settings.HOSTS_SSH_TIMEOUT_SECONDS)
+        channel.exec_command(shlex.join([operation, *arguments]))
+        if stdin:
+            channel.sendall(stdin.encode())
+        channel.shutdown_write()
+        output = bytearray()
+        while chunk := channel.recv(65536):
+            output += chunk
+            if len(output) > _MAX_ANSWER_BYTES:
+                raise HostUnreachable(detail=f"{host.name}: the agent's answer is over {_MAX_ANSWER_BYTES} bytes")
+        exit_code = channel.recv_exit_status()
+    except (TimeoutError, OSError, paramiko.SSHException, EOFError) as error:
+        raise HostUnreachable(detail=f"{host.name}: {operation}: {type(error).__name__}: {error}"[:400]) from None
+    finally:
+        client.close()
+    try:
+        answer = json.loads(output.decode(errors="replace"))
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        raise AgentFailed(
+            f"{host.name}: {operation}: the agent answered no JSON (exit {exit_code})", exit_code=exit_code, answer={}
+        )
+    if exit_code != 0 or answer.get("ok") is not True:
+        message = str(answer.get("error") or "no message")[:300]
+        raise AgentFailed(
+            f"{host.name}: {operation} failed (exit {exit_code}): {message}", exit_code=exit_code, answer=answer
+        )
+    return answer
+
+
+def agent_run(
+    host: GpuHost, operation: str, *arguments: str, stdin: str = "", rental: HostRental | None = None
+) -> dict[str, Any]:
+    """`agent_call`, recorded as a `HostOperation`, with the host's health moved by the outcome: an answer makes
+    an unreachable host healthy again; no connection makes it unreachable; a changed key stops all work on it.
+    A host whose key changed is not contacted at all. Each change of health re-counts its model's stock.
+
+    Raises:
+        HostError: as `agent_call`, and `HostKeyChanged` at once for a host whose key changed before.
+    """
+    started, clock = timezone.now(), time.monotonic()
+    error: HostError | None = None
+    answer: dict[str, Any] = {}
+    try:
+        if host.health == HostHealth.KEY_CHANGED:
+            raise HostKeyChanged(detail=f"{host.name}: its host key changed; pin the new one (hosts repin)")
+        answer = agent_call(host, operation, *arguments, stdin=stdin)
+    except HostError as failure:
+        error = failure
+        answer = failure.answer if isinstance(failure, AgentFailed) else {}
+    HostOperation.objects.create(
+        host=host,
+        rental=rental,
+        operation=operation,
+        arguments=list(arguments),
+        ok=error is None,
+        exit_code=error.exit_code if isinstance(error, AgentFailed) else (0 if error is None else None),
+        result=answer,
+        error=(error.detail or error.message)[:500] if error is not None else "",
+        started_at=started,
+        duration_ms=int((time.monotonic() - clock) * 1000),
+    )
+    logger.info("host %s: %s %s", host.name, operation, "ok" if error is None else f"failed: {error.code}")
+    _health_after(host, error)
+    if error is not None:
+        raise error
+    return answer
+
+
+def _health_after(host: GpuHost, error: HostError | None) -> None:
+    health: str
+    if isinstance(error, HostKeyChanged):
+        health = HostHealth.KEY_CHANGED
+    elif isinstance(error, HostUnreachable):
+        health = HostHealth.UNREACHABLE
+    else:  # an answer, even a refusal, means the host is there
+        health = HostHealth.HEALTHY if host.health != HostHealth.KEY_CHANGED else host.health
+    fields: dict[str, Any] = {
+        "checked_at": timezone.now(),
+        "last_error": (error.detail or error.message)[:500] if error else "",
+    }
+    if health != host.health:
+        fields["health"] = health
+    GpuHost.objects.filter(pk=host.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(host, name, value)
+    if "health" in fields:
+        stock_sync(host.gpu_id)
+        if error is not None:
+            notify_operators(error)

@@ -1,0 +1,226 @@
+"""A rental's account on its host, from payment to wipe (decision 0360): made with the customer's keys and GPUs
+when the order is paid (then the order is ready with no person involved), its expiry moved by extensions, its
+processes stopped on request, revoked when the term ends or provisioning fails (then its GPUs return to stock),
+and wiped after the retention period.
+
+Every step is one agent call made with no database lock held, between two short transactions; each is safe to
+repeat (the agent's operations are idempotent) and is claimed first (`_claim`), so two workers do not make the
+same call at once. A failed call is tried again after `HOSTS_RETRY_SECONDS`; making an account gives up after
+the last pause (the order fails and is refunded), revoking never does (operators are told each time it fails
+again after the last pause).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from gpurent.core.audit import audit_record
+from gpurent.core.errors import ApplicationError
+from gpurent.core.notices import notify_operators
+from gpurent.orders.enums import ProvisioningStatus
+from gpurent.orders.errors import TransitionNotAllowed
+from gpurent.orders.models import MachineRequest, Order
+from gpurent.orders.provisioning import (
+    AccessDetails,
+    order_authorized_keys,
+    provision_fail,
+    provision_ready,
+    provision_start,
+)
+
+from .agent import agent_run
+from .enums import RentalState
+from .errors import HostError
+from .models import HostRental
+from .placement import allocation_make, allocation_release, rental_username
+
+__all__ = [
+    "machine_request_carry",
+    "rental_create",
+    "rental_expiry_sync",
+    "rental_open",
+    "rental_revoke",
+    "rental_wipe",
+]
+
+logger = logging.getLogger(__name__)
+
+FAILURE_REASON = "the GPU host could not prepare the machine"
+
+
+def _claim(rental: HostRental, state: str, now: datetime) -> bool:
+    """Take the rental's next step for this worker: its attempt time moves past the longest call, so another
+    worker's sweep skips it meanwhile; False when it is not due or in another state."""
+    due = Q(next_attempt_at__lte=now) | Q(next_attempt_at__isnull=True)
+    lease = now + timedelta(seconds=3 * settings.HOSTS_SSH_TIMEOUT_SECONDS)
+    if not HostRental.objects.filter(due, pk=rental.pk, state=state).update(next_attempt_at=lease):
+        return False
+    rental.next_attempt_at = lease
+    return True
+
+
+def _retry_at(attempts: int, now: datetime) -> datetime:
+    pauses = settings.HOSTS_RETRY_SECONDS
+    return now + timedelta(seconds=pauses[min(attempts, len(pauses)) - 1])
+
+
+def _host_expiry(order: Order, now: datetime) -> date:
+    """The account's expiry on the host: the day after the term ends (a date, in UTC). The shop revokes on
+    time; this is the safety net that closes the account within a day when the shop is down."""
+    end = order.term_ends_at or now + timedelta(days=order.term_days)
+    return (end + timedelta(days=1)).date()
+
+
+def rental_open(order: Order) -> HostRental | None:
+    """Start provisioning a paid order of a host-managed model: `preparing`, and a pending account.
+
+    An order for which the customer chose no SSH key cannot get an account (the hosts' accounts take keys
+    only): it stays `preparing` at the provisioning desk and operators are told.
+    """
+    if order.provisioning_status == ProvisioningStatus.NOT_STARTED:
+        order = provision_start(order=order, actor=None)
+    if not order.ssh_keys.exists():
+        notify_operators(HostError(detail=f"order {order.ref} has no SSH key: provide its access at the desk"))
+        return None
+    rental, _created = HostRental.objects.get_or_create(
+        order=order, defaults={"username": rental_username(order), "next_attempt_at": timezone.now()}
+    )
+    return rental
+
+
+def rental_create(rental: HostRental, *, now: datetime | None = None) -> None:
+    """One attempt at making the pending rental's account; on success the order becomes ready."""
+    now = now or timezone.now()
+    if not _claim(rental, RentalState.PENDING, now):
+        return
+    order = Order.objects.select_related("gpu").get(pk=rental.order_id)
+    if order.provisioning_status != ProvisioningStatus.PREPARING:  # failed at the desk meanwhile
+        _set(rental, state=RentalState.REVOKING, next_attempt_at=now)
+        return
+    expires = _host_expiry(order, now)
+    keys = order_authorized_keys(order)
+    try:
+        rental = allocation_make(rental)
+        host = rental.host_or_error()
+        answer = agent_run(
+            host,
+            "create",
+            rental.username,
+            "--gpus",
+            ",".join(str(index) for index in rental.gpu_indices),
+            "--expires",
+            expires.isoformat(),
+            "--environment",
+            order.environment,
+            stdin=keys + "\n",
+            rental=rental,
+        )
+    except ApplicationError as error:  # HostError, or NoHostFree from the allocation
+        _attempt_failed(rental, order, error, now)
+        return
+    with transaction.atomic():
+        _set(rental, state=RentalState.ACTIVE, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
+        HostRental.objects.filter(pk=rental.pk).update(host_expires_on=expires)
+        access = AccessDetails(host.address, host.port, rental.username, public_key=keys)
+        provision_ready(order=order, actor=None, access=access, now=now)
+        audit_record(
+            actor=None,
+            action="hosts.rental_created",
+            target=rental,
+            after={"host": host.name, "gpus": rental.gpu_indices, "expires": expires.isoformat()},
+        )
+
+
+def _attempt_failed(rental: HostRental, order: Order, error: ApplicationError, now: datetime) -> None:
+    attempts = rental.attempts + 1
+    detail = (error.detail or error.message)[:500]
+    if attempts <= len(settings.HOSTS_RETRY_SECONDS):
+        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=detail)
+        return
+    # The last attempt failed: take back whatever the host may have made, then the existing failure path.
+    _set(rental, attempts=0, last_error=detail, state=RentalState.REVOKING, next_attempt_at=now)
+    rental_revoke(rental, now=now)
+    try:
+        provision_fail(order=order, actor=None, reason=FAILURE_REASON)
+    except TransitionNotAllowed:  # an operator failed it at the desk meanwhile
+        return
+    notify_operators(HostError(detail=f"order {order.ref} failed and was refunded after {attempts} attempts: {detail}"))
+
+
+def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
+    """One attempt at revoking the account (keys removed, account expired, processes killed, GPU grants
+    dropped); on success its GPUs return to stock and the home directory waits for the retention period."""
+    now = now or timezone.now()
+    if not _claim(rental, RentalState.REVOKING, now):
+        return
+    if rental.host is not None:
+        try:
+            answer = agent_run(rental.host, "revoke", rental.username, rental=rental)
+        except HostError as error:
+            attempts = rental.attempts + 1
+            detail = (error.detail or error.message)[:500]
+            _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=detail)
+            if attempts > len(settings.HOSTS_RETRY_SECONDS):
+                notify_operators(HostError(detail=f"{rental.username}: revoking failed {attempts} times: {detail}"))
+            return
+        rental.last_result = answer
+    allocation_release(rental)
+    with transaction.atomic():
+        _set(rental, state=RentalState.REVOKED, attempts=0, next_attempt_at=None, last_error="", revoked_at=now)
+        audit_record(actor=None, action="hosts.rental_revoked", target=rental, after={"host": str(rental.host or "")})
+
+
+def rental_expiry_sync(rental: HostRental, *, now: datetime | None = None) -> None:
+    """Move the account's expiry on the host to the day after the rental's current term end (an extension)."""
+    now = now or timezone.now()
+    order = Order.objects.get(pk=rental.order_id)
+    wanted = _host_expiry(order, now)
+    if rental.host is None or rental.host_expires_on == wanted or not _claim(rental, RentalState.ACTIVE, now):
+        return
+    try:
+        answer = agent_run(rental.host, "extend", rental.username, "--expires", wanted.isoformat(), rental=rental)
+    except HostError as error:
+        attempts = rental.attempts + 1
+        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=error.detail[:500])
+        return
+    _set(rental, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
+    HostRental.objects.filter(pk=rental.pk).update(host_expires_on=wanted)
+
+
+def rental_wipe(rental: HostRental, *, now: datetime | None = None) -> None:
+    """Delete the revoked account and its home directory once the retention period has passed."""
+    now = now or timezone.now()
+    if rental.host is None or not _claim(rental, RentalState.REVOKED, now):
+        return
+    try:
+        answer = agent_run(rental.host, "wipe", rental.username, rental=rental)
+    except HostError as error:
+        attempts = rental.attempts + 1
+        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=error.detail[:500])
+        return
+    _set(rental, state=RentalState.WIPED, wiped_at=now, next_attempt_at=None, last_error="", last_result=answer)
+
+
+def machine_request_carry(request: MachineRequest) -> None:
+    """Stop or restart the rental's processes on its host; the request is handled once the agent did it (a
+    failure leaves it open for the next sweep and the desk)."""
+    rental = HostRental.objects.select_related("host").filter(order_id=request.order_id).first()
+    if request.handled_at is not None or rental is None or rental.host is None or rental.state != RentalState.ACTIVE:
+        return
+    try:
+        agent_run(rental.host, request.kind, rental.username, rental=rental)
+    except HostError:
+        return
+    MachineRequest.objects.filter(pk=request.pk, handled_at__isnull=True).update(handled_at=timezone.now())
+
+
+def _set(rental: HostRental, **fields: object) -> None:
+    HostRental.objects.filter(pk=rental.pk).update(updated_at=timezone.now(), **fields)
+    for name, value in fields.items():
+        setattr(rental, name, value)

@@ -1,0 +1,88 @@
+"""The hosts' share of the periodic sweep: everything owed to a host, done by the background worker.
+
+`hosts_work_enqueue` (from `manage.py sweep`, every minute) queues one `hosts_work_task` when any host is
+registered; the task checks the hosts not checked for `HOSTS_CHECK_SECONDS` and then does every step that is
+due: accounts to make (retries), accounts to revoke (terms that ended, provisioning that failed), expiries to
+move (paid extensions), customers' stop and restart requests, and home directories past the retention
+period to wipe. Each step is claimed before its agent call, so two sweeps on two machines do it once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django_tasks import task
+
+from gpurent.orders.enums import ProvisioningStatus
+from gpurent.orders.models import MachineRequest
+
+from .enums import HostHealth, RentalState
+from .lifecycle import machine_request_carry, rental_create, rental_expiry_sync, rental_revoke, rental_wipe
+from .models import GpuHost, HostRental
+from .registry import host_check
+
+__all__ = ["hosts_work", "hosts_work_enqueue", "hosts_work_task"]
+
+# Orders whose account must go: the term is over, or provisioning failed or was given up.
+_OVER = [ProvisioningStatus.ENDED, ProvisioningStatus.FAILED]
+
+
+def hosts_work(*, now: datetime | None = None) -> dict[str, int]:
+    """Do every host step that is due at `now`; returns how many of each were tried."""
+    now = now or timezone.now()
+    stale = Q(checked_at__isnull=True) | Q(checked_at__lte=now - timedelta(seconds=settings.HOSTS_CHECK_SECONDS))
+    checked = 0
+    for host in GpuHost.objects.filter(stale).exclude(health=HostHealth.KEY_CHANGED):
+        host_check(host)
+        checked += 1
+    # Accounts whose order is over are revoked, whatever state their making reached.
+    HostRental.objects.filter(
+        state__in=[RentalState.PENDING, RentalState.ACTIVE], order__provisioning_status__in=_OVER
+    ).update(state=RentalState.REVOKING, attempts=0, next_attempt_at=now)
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    counts = {"hosts checked": checked}
+    counts["accounts made"] = _each(HostRental.objects.filter(due, state=RentalState.PENDING), rental_create, now)
+    counts["accounts revoked"] = _each(HostRental.objects.filter(due, state=RentalState.REVOKING), rental_revoke, now)
+    running = HostRental.objects.filter(
+        due, state=RentalState.ACTIVE, order__provisioning_status=ProvisioningStatus.READY
+    )
+    counts["expiries checked"] = _each(running, rental_expiry_sync, now)
+    wipe_before = now - timedelta(days=settings.HOSTS_WIPE_AFTER_DAYS)
+    counts["accounts wiped"] = _each(
+        HostRental.objects.filter(due, state=RentalState.REVOKED, revoked_at__lte=wipe_before), rental_wipe, now
+    )
+    requests = MachineRequest.objects.filter(
+        handled_at__isnull=True,
+        order__host_rental__state=RentalState.ACTIVE,
+        order__host_rental__host__health=HostHealth.HEALTHY,
+    )
+    batch = list(requests[:100])
+    for request in batch:
+        machine_request_carry(request)
+    counts["machine requests"] = len(batch)
+    return counts
+
+
+def _each(rentals: QuerySet[HostRental], step: Callable[..., None], now: datetime) -> int:
+    """Run `step` on the first 100 rentals (the next sweep takes the rest); returns how many."""
+    batch = list(rentals.select_related("host")[:100])
+    for rental in batch:
+        step(rental, now=now)
+    return len(batch)
+
+
+@task()
+def hosts_work_task() -> None:
+    hosts_work()
+
+
+def hosts_work_enqueue() -> int:
+    """Queue one round of host work when any host is registered; returns 1 when queued."""
+    if not GpuHost.objects.exists():
+        return 0
+    hosts_work_task.enqueue()
+    return 1
