@@ -28,6 +28,10 @@ CALLS = re.compile(r"(?<![\w.])(\w+)\(|\bself\.(\w+)\(")
 SESSION = "Changes only the visitor's session, not a stored thing of theirs"
 ONE_TIME_CODE = "Checked with a one-time code, which is refused when used again."
 EXEMPT = {
+    "gpurent.hosts.admin.GpuHostAdmin.add_view": (
+        "Registering a host connects to it over SSH, which must not run inside the idempotent action's transaction "
+        "(no network call while a lock is held); a second submit finds the name taken and says so on the form."
+    ),
     # Log-in and account plumbing: each submit is checked again with what only the person knows (a password,
     # a one-time code, a signed link); a stored answer replayed for the same key would skip that check.
     "gpurent.accounts.views.LoginView": f"{SESSION}; the password is checked on every submit.",

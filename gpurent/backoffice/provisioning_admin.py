@@ -24,6 +24,8 @@ from django.utils.translation import ngettext
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
+from gpurent.hosts.enums import HostHealth
+from gpurent.hosts.models import HostOperation, HostRental
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
@@ -70,13 +72,14 @@ class ProvisioningDeskAdmin(DeskAdmin):
         "cards",
         "environment",
         "provisioning_status",
+        "host",
         "paid",
         "term_ends",
     ]
     list_filter = [NeedsActionFilter, "provisioning_status", "gpu"]
     desk_ordering = ("desk_rank", "paid_at")
     search_fields = ["ref", "owner__email"]
-    list_select_related = ["owner", "gpu"]
+    list_select_related = ["owner", "gpu", "host_rental__host"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         order = Case(
@@ -89,6 +92,18 @@ class ProvisioningDeskAdmin(DeskAdmin):
         # Extensions need no machine (paying one moves its rental's term end): not on this desk.
         queryset = self.base_queryset().filter(payment_status=PaymentStatus.PAID, extends__isnull=True)
         return queryset.annotate(desk_rank=order).order_by(*self.desk_ordering)
+
+    @admin.display(description=_("GPU host"))
+    def host(self, order: Any) -> str:
+        """Where a host-managed rental runs: host, GPU indices, account state; flagged when the host is down."""
+        rental = getattr(order, "host_rental", None)
+        if rental is None:
+            return "—"
+        if rental.host is None:
+            return f"{rental.get_state_display()} ({rental.attempts})"
+        flag = "" if rental.host.health == HostHealth.HEALTHY else f" ⚠ {rental.host.get_health_display()}"
+        gpus = ",".join(map(str, rental.gpu_indices))
+        return f"{rental.host.name} [{gpus}] {rental.get_state_display()}{flag}"
 
     @admin.display(description=_("paid"), ordering="paid_at")
     def paid(self, order: Any) -> str:
@@ -119,6 +134,8 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
             "ssh_keys": OrderSshKey.objects.filter(order=order),
             "requests": MachineRequest.objects.filter(order=order)[:10],
+            "host_rental": HostRental.objects.select_related("host").filter(order=order).first(),
+            "host_operations": HostOperation.objects.filter(rental__order=order)[:5],
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "backoffice/provision_order.html", context)

@@ -159,6 +159,7 @@ def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
     now = now or timezone.now()
     if not _claim(rental, RentalState.REVOKING, now):
         return
+    answer: dict[str, object] = {}
     if rental.host is not None:
         try:
             answer = agent_run(rental.host, "revoke", rental.username, rental=rental)
@@ -169,10 +170,12 @@ def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
             if attempts > len(settings.HOSTS_RETRY_SECONDS):
                 notify_operators(HostError(detail=f"{rental.username}: revoking failed {attempts} times: {detail}"))
             return
-        rental.last_result = answer
     allocation_release(rental)
     with transaction.atomic():
-        _set(rental, state=RentalState.REVOKED, attempts=0, next_attempt_at=None, last_error="", revoked_at=now)
+        fields = {"last_result": answer} if rental.host is not None else {}
+        _set(
+            rental, state=RentalState.REVOKED, attempts=0, next_attempt_at=None, last_error="", revoked_at=now, **fields
+        )
         audit_record(actor=None, action="hosts.rental_revoked", target=rental, after={"host": str(rental.host or "")})
 
 

@@ -76,13 +76,14 @@ def _each(rentals: QuerySet[HostRental], step: Callable[..., None], now: datetim
 
 
 @task()
-def hosts_work_task() -> None:
-    hosts_work()
+def hosts_work_task(now: str) -> None:
+    """One round of host work at the sweep's clock (`now`, ISO 8601)."""
+    hosts_work(now=datetime.fromisoformat(now))
 
 
-def hosts_work_enqueue() -> int:
-    """Queue one round of host work when any host is registered; returns 1 when queued."""
+def hosts_work_enqueue(*, now: datetime) -> int:
+    """Queue one round of host work at `now` when any host is registered; returns 1 when queued."""
     if not GpuHost.objects.exists():
         return 0
-    hosts_work_task.enqueue()
+    hosts_work_task.enqueue(now.isoformat())
     return 1

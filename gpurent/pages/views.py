@@ -36,6 +36,7 @@ def _operator() -> dict[str, object]:
         "records_years": settings.RETENTION_RECORDS_YEARS,
         "support_days": settings.RETENTION_SUPPORT_DAYS,
         "logs_days": settings.RETENTION_LOGS_DAYS,
+        "home_days": settings.HOSTS_WIPE_AFTER_DAYS,
         "payment_window_hours": settings.ORDER_PAYMENT_WINDOW_HOURS,
         "intent_minutes": settings.PAYMENTS_INTENT_TTL_MINUTES,
     }

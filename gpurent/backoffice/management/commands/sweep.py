@@ -48,8 +48,9 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
         "emails requeued": emails_requeue_unsent(now=now),
         "support requests past retention deleted": support_requests_purge(now=now),
         "log-in records past retention deleted": login_records_purge(now=now),
-        "host work queued": hosts_work_enqueue(),
     }
+    if hosts_work_enqueue(now=now):
+        counts["host work queued"] = 1
     if settings.CHAIN_WATCH_URLS:
         watch_chains_task.enqueue()
         counts["chain scans queued"] = 1

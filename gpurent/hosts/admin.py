@@ -1,0 +1,177 @@
+"""GPU hosts in the back office (role `provisioning`): register a host (its key pinned and its inventory read,
+as `manage.py hosts add`), see each host's health and free GPUs, drain or check hosts, and read every call
+made to a host's agent. Rentals' accounts are shown on the provisioning desk and here, read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from gpurent.catalog.selectors import gpu_list
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
+from gpurent.core.errors import ApplicationError
+from gpurent.core.idempotency import Outcome
+from gpurent.core.idempotency_request import form_action
+
+from .models import GpuHost, HostOperation, HostRental
+from .registry import HostSpec, host_add, host_check, host_drain
+from .stock import free_gpus
+
+
+class HostAddForm(forms.Form):
+    name = forms.SlugField(label=_("Name"), max_length=63, help_text=_("e.g. gpu-node-1"))
+    address = forms.CharField(label=_("Address"), max_length=255, help_text=_("Host name or IP"))
+    port = forms.IntegerField(label=_("SSH port"), initial=22, min_value=1, max_value=65535)
+    user = forms.CharField(label=_("SSH user"), initial="root", max_length=32)
+    gpu = forms.ChoiceField(label=_("GPU model"))
+    gpus = forms.RegexField(
+        label=_("GPU indices to rent out"), regex=r"^\d+(,\d+)*$", help_text=_("Comma-separated, e.g. 0,1,2,3")
+    )
+    fingerprint = forms.CharField(
+        label=_("Expected host key fingerprint"),
+        required=False,
+        help_text=_("SHA256:… from ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub on the host (recommended)"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gpu"].choices = [  # type: ignore[attr-defined]
+            (gpu.slug, gpu.name) for gpu in gpu_list(include_off_sale=True)[:200]
+        ]
+
+
+@admin.register(GpuHost)
+class GpuHostAdmin(BoundedListAdmin):
+    list_display = ["name", "gpu", "health", "drained", "free", "where", "checked_at", "last_error"]
+    list_filter = ["health", "drained", "gpu"]
+    search_fields = ["name", "address"]
+    list_select_related = ["gpu"]
+    actions = ["drain", "undrain", "check_now"]
+    change_list_template = ONCE_PER_KEY_CHANGE_LIST
+    readonly_fields = [
+        "name",
+        "address",
+        "port",
+        "user",
+        "gpu",
+        "gpu_indices",
+        "host_key",
+        "host_key_fingerprint",
+        "inventory",
+        "health",
+        "drained",
+        "checked_at",
+        "last_error",
+    ]
+
+    @admin.display(description=_("free GPUs"))
+    def free(self, host: GpuHost) -> str:
+        return f"{len(free_gpus(host))} / {len(host.gpu_indices)}"
+
+    @admin.display(description=_("SSH"))
+    def where(self, host: GpuHost) -> str:
+        return f"{host.user}@{host.address}:{host.port}"
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Viewable; every change goes through the actions (drain, check) or `manage.py hosts`.
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        """Register a host as `manage.py hosts add` does: connect, pin the key, read the inventory."""
+        if not self.has_add_permission(request):
+            return HttpResponseRedirect(reverse("admin:hosts_gpuhost_changelist"))
+        form = HostAddForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            spec = HostSpec(
+                name=data["name"],
+                address=data["address"].strip(),
+                port=data["port"],
+                user=data["user"].strip(),
+                gpu_slug=data["gpu"],
+                gpu_indices=tuple(int(part) for part in data["gpus"].split(",")),
+                fingerprint=data["fingerprint"].strip(),
+            )
+            try:
+                host = host_add(spec, actor=request.user)  # type: ignore[arg-type]
+            except ApplicationError as error:
+                form.add_error(None, f"{error.message} {error.detail}".strip())
+            else:
+                messages.success(
+                    request,
+                    _("Host %(name)s registered, key %(fp)s pinned.")
+                    % {"name": host.name, "fp": host.host_key_fingerprint},
+                )
+                return HttpResponseRedirect(reverse("admin:hosts_gpuhost_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Add a GPU host"),
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/hosts/host_add.html", context)
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[GpuHost], step: Any, done: str) -> HttpResponse:
+        def act() -> Outcome:
+            hosts = list(queryset[:100])
+            for host in hosts:
+                step(host)
+            return Outcome(200, {"message": done % {"count": len(hosts)}})
+
+        return form_action(request, act, back=request.get_full_path())
+
+    @admin.action(description=_("Drain: take no new rentals"))
+    def drain(self, request: HttpRequest, queryset: QuerySet[GpuHost]) -> HttpResponse:
+        return self._each(
+            request, queryset, lambda host: host_drain(host, actor=request.user), str(_("%(count)d hosts drained."))
+        )
+
+    @admin.action(description=_("Take rentals again"))
+    def undrain(self, request: HttpRequest, queryset: QuerySet[GpuHost]) -> HttpResponse:
+        return self._each(
+            request,
+            queryset,
+            lambda host: host_drain(host, drained=False, actor=request.user),
+            str(_("%(count)d hosts take rentals.")),
+        )
+
+    @admin.action(description=_("Check now (read the inventory)"))
+    def check_now(self, request: HttpRequest, queryset: QuerySet[GpuHost]) -> HttpResponse:
+        return self._each(request, queryset, host_check, str(_("%(count)d hosts checked.")))
+
+
+@admin.register(HostRental)
+class HostRentalAdmin(ReadOnlyModelAdmin):
+    list_display = [
+        "username",
+        "order",
+        "host",
+        "gpu_indices",
+        "state",
+        "attempts",
+        "next_attempt_at",
+        "host_expires_on",
+        "last_error",
+    ]
+    list_filter = ["state", "host"]
+    search_fields = ["username", "order__ref"]
+    list_select_related = ["order", "host"]
+
+
+@admin.register(HostOperation)
+class HostOperationAdmin(ReadOnlyModelAdmin):
+    list_display = ["started_at", "host", "rental", "operation", "arguments", "ok", "exit_code", "duration_ms", "error"]
+    list_filter = ["ok", "operation", "host"]
+    search_fields = ["rental__username", "error"]
+    list_select_related = ["host", "rental"]
+    date_hierarchy = "started_at"
