@@ -8,19 +8,18 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gpurent.backoffice.management.commands.sweep import sweep_once
+from conftest import place_with_keys as place
 from gpurent.catalog.models import GpuModel
 from gpurent.core.models import AuditLogEntry, OperatorNotice
 from gpurent.core.money import Usd
 from gpurent.hosts.enums import HostHealth, RentalState
 from gpurent.hosts.models import GpuAllocation, GpuHost, HostOperation, HostRental
+from gpurent.hosts.work import hosts_work
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.orders.enums import ProvisioningStatus
 from gpurent.orders.models import MachineRequest, Order
-from gpurent.orders.rental import machine_request_create
+from gpurent.orders.rental import machine_request_create, orders_end_terms
 from gpurent.payments.services import order_pay_from_balance
-
-from .conftest import place
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +28,13 @@ def pay(order, owner, capture):
     with capture(execute=True):
         order_pay_from_balance(order=order, owner=owner)
     return Order.objects.get(pk=order.pk)
+
+
+def sweep_once(now):
+    """What the sweep does for rentals at `now`: end the terms that are over, then the hosts' work (the sweep
+    queues it; `tests/test_host_rental_end_to_end.py` runs the sweep command itself)."""
+    orders_end_terms(now=now)
+    hosts_work(now=now)
 
 
 def stock(gpu) -> int:
@@ -42,33 +48,33 @@ def visible_gpus(test_host, username, customer_key) -> list[str]:
     return done.stdout.split()
 
 
-def test_registering_pins_the_key_reads_the_inventory_and_sets_the_stock(test_host, gpu, host):
-    assert host.host_key_fingerprint == test_host.fingerprint
-    assert host.host_key == test_host.host_key
-    assert [card["index"] for card in host.inventory["gpus"]] == list(range(8))
-    assert host.health == HostHealth.HEALTHY
+def test_registering_pins_the_key_reads_the_inventory_and_sets_the_stock(test_host, gpu, gpu_host):
+    assert gpu_host.host_key_fingerprint == test_host.fingerprint
+    assert gpu_host.host_key == test_host.host_key
+    assert [card["index"] for card in gpu_host.inventory["gpus"]] == list(range(8))
+    assert gpu_host.health == HostHealth.HEALTHY
     assert stock(gpu) == 4  # the four GPUs offered, not the 8 lots typed in the catalog
     assert AuditLogEntry.objects.filter(action="hosts.added").count() == 1
 
 
 def test_a_paid_order_becomes_ready_and_the_customer_logs_in_to_only_their_gpus(
-    test_host, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
-    order = place(buyer, gpu, lots=2)
+    order = place(host_buyer, gpu, lots=2)
     assert stock(gpu) == 2
-    order = pay(order, buyer, django_capture_on_commit_callbacks)
+    order = pay(order, host_buyer, django_capture_on_commit_callbacks)
 
     assert order.provisioning_status == ProvisioningStatus.READY  # no operator touched it
     rental = HostRental.objects.get(order=order)
     assert rental.state == RentalState.ACTIVE
-    assert rental.host == host
+    assert rental.host == gpu_host
     assert rental.gpu_indices == [0, 1]
     assert order.access.ssh_command == f"ssh -p {test_host.port} {rental.username}@{test_host.address}"
     assert order.term_ends_at == order.term_starts_at + timedelta(days=3)
     assert stock(gpu) == 2
     assert visible_gpus(test_host, rental.username, customer_key) == ["0", "1"]
     shown = test_host.ssh(rental.username, customer_key, "echo $CUDA_VISIBLE_DEVICES").stdout.strip()
-    uuids = {card["index"]: card["uuid"] for card in host.inventory["gpus"]}
+    uuids = {card["index"]: card["uuid"] for card in gpu_host.inventory["gpus"]}
     assert shown == f"{uuids[0]},{uuids[1]}"
     assert test_host.ssh(rental.username, customer_key, f"test -w {test_host.dir}/dev/nvidia2").returncode != 0
     ready = order.status_changes.get(track="provisioning", to_status=ProvisioningStatus.READY)
@@ -76,10 +82,10 @@ def test_a_paid_order_becomes_ready_and_the_customer_logs_in_to_only_their_gpus(
 
 
 def test_two_paid_orders_get_disjoint_gpus_and_a_third_waits_for_none(
-    test_host, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
-    first = pay(place(buyer, gpu, lots=2), buyer, django_capture_on_commit_callbacks)
-    second = pay(place(buyer, gpu, lots=2), buyer, django_capture_on_commit_callbacks)
+    first = pay(place(host_buyer, gpu, lots=2), host_buyer, django_capture_on_commit_callbacks)
+    second = pay(place(host_buyer, gpu, lots=2), host_buyer, django_capture_on_commit_callbacks)
     assert {first.provisioning_status, second.provisioning_status} == {ProvisioningStatus.READY}
     one, two = (HostRental.objects.get(order=order) for order in (first, second))
     assert set(one.gpu_indices).isdisjoint(two.gpu_indices)
@@ -89,15 +95,15 @@ def test_two_paid_orders_get_disjoint_gpus_and_a_third_waits_for_none(
 
 
 def test_repeating_the_provisioning_creates_nothing_twice(
-    test_host, shop_key, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
     from gpurent.orders.provisioning import provision_paid_order
 
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
     rental = HostRental.objects.get(order=order)
     provision_paid_order.call(order.pk)  # the task run again (a requeue): the order is ready, nothing to do
     assert HostOperation.objects.filter(operation="create").count() == 1
-    # The agent's own create, repeated with the same parameters, changes nothing on the host.
+    # The agent's own create, repeated with the same parameters, changes nothing on the gpu_host.
     again = test_host.agent(
         shop_key,
         "create",
@@ -114,27 +120,27 @@ def test_repeating_the_provisioning_creates_nothing_twice(
     assert GpuAllocation.objects.count() == 1
 
 
-def test_the_shops_private_key_never_reaches_the_logs_or_the_records(caplog, shop_key, test_host, gpu, host):
+def test_the_shops_private_key_never_reaches_the_logs_or_the_records(caplog, shop_key, test_host, gpu, gpu_host):
     from gpurent.hosts.registry import host_check
 
-    host_check(host)
+    host_check(gpu_host)
     secret = shop_key.read_text().splitlines()[1]  # a line of the private key's body
     assert secret not in caplog.text
     assert all(secret not in json.dumps([op.arguments, op.result, op.error]) for op in HostOperation.objects.all())
 
 
 def test_a_changed_host_key_stops_all_work_and_tells_operators(
-    test_host, gpu, host, buyer, django_capture_on_commit_callbacks, tmp_path
+    test_host, gpu, gpu_host, host_buyer, django_capture_on_commit_callbacks, tmp_path
 ):
-    # The host now shows a key other than the pinned one (as after a reinstall, or a machine in its place).
+    # The gpu_host now shows a key other than the pinned one (as after a reinstall, or a machine in its place).
     other = tmp_path / "other"
     subprocess.run(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)], check=True)
-    GpuHost.objects.filter(pk=host.pk).update(host_key=" ".join(other.with_suffix(".pub").read_text().split()[:2]))
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
+    GpuHost.objects.filter(pk=gpu_host.pk).update(host_key=" ".join(other.with_suffix(".pub").read_text().split()[:2]))
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
 
-    host.refresh_from_db()
-    assert host.health == HostHealth.KEY_CHANGED
-    assert stock(gpu) == 0  # the host left stock at once
+    gpu_host.refresh_from_db()
+    assert gpu_host.health == HostHealth.KEY_CHANGED
+    assert stock(gpu) == 0  # the gpu_host left stock at once
     assert Order.objects.get(pk=order.pk).provisioning_status == ProvisioningStatus.PREPARING
     assert OperatorNotice.objects.filter(code="host_key_changed").exists()
     assert not HostOperation.objects.filter(ok=True, operation="create").exists()
@@ -147,31 +153,31 @@ def test_a_changed_host_key_stops_all_work_and_tells_operators(
 
 
 def test_an_unreachable_host_leaves_stock_and_its_rentals_are_flagged(
-    test_host, gpu, host, buyer, django_capture_on_commit_callbacks
+    test_host, gpu, gpu_host, host_buyer, django_capture_on_commit_callbacks
 ):
     from gpurent.hosts.registry import host_check
 
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
     assert stock(gpu) == 3
     test_host.stop()
-    host_check(GpuHost.objects.get(pk=host.pk))
-    host.refresh_from_db()
-    assert host.health == HostHealth.UNREACHABLE
+    host_check(GpuHost.objects.get(pk=gpu_host.pk))
+    gpu_host.refresh_from_db()
+    assert gpu_host.health == HostHealth.UNREACHABLE
     assert stock(gpu) == 0
     assert OperatorNotice.objects.filter(code="host_unreachable").exists()
     assert HostRental.objects.get(order=order).host.health == HostHealth.UNREACHABLE  # the desk shows it
 
 
 def test_an_extension_moves_the_expiry_on_the_host(
-    test_host, shop_key, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
     from gpurent.orders.extensions import order_extension_place
 
-    order = pay(place(buyer, gpu, lots=1, term_days=3), buyer, django_capture_on_commit_callbacks)
+    order = pay(place(host_buyer, gpu, lots=1, term_days=3), host_buyer, django_capture_on_commit_callbacks)
     rental = HostRental.objects.get(order=order)
     before = rental.host_expires_on
-    extension = order_extension_place(rental=order, owner=buyer, term_days=7)
-    pay(extension, buyer, django_capture_on_commit_callbacks)
+    extension = order_extension_place(rental=order, owner=host_buyer, term_days=7)
+    pay(extension, host_buyer, django_capture_on_commit_callbacks)
 
     rental.refresh_from_db()
     order.refresh_from_db()
@@ -182,9 +188,9 @@ def test_an_extension_moves_the_expiry_on_the_host(
 
 
 def test_at_term_end_the_key_is_refused_processes_are_gone_and_only_then_gpus_return(
-    test_host, shop_key, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
-    order = pay(place(buyer, gpu, lots=2), buyer, django_capture_on_commit_callbacks)
+    order = pay(place(host_buyer, gpu, lots=2), host_buyer, django_capture_on_commit_callbacks)
     rental = HostRental.objects.get(order=order)
     test_host.ssh(rental.username, customer_key, "nohup sleep 600 >/dev/null 2>&1 &")
     assert test_host.agent(shop_key, "status", rental.username)["processes"] >= 1
@@ -211,21 +217,23 @@ def test_at_term_end_the_key_is_refused_processes_are_gone_and_only_then_gpus_re
     assert test_host.agent(shop_key, "status", rental.username)["exists"] is False
 
 
-def test_gpus_stay_out_of_stock_while_the_revoke_fails(test_host, gpu, host, buyer, django_capture_on_commit_callbacks):
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
+def test_gpus_stay_out_of_stock_while_the_revoke_fails(
+    test_host, gpu, gpu_host, host_buyer, django_capture_on_commit_callbacks
+):
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
     test_host.stop()
     sweep_once(now=order.term_ends_at + timedelta(minutes=1))
     order.refresh_from_db()
     assert order.provisioning_status == ProvisioningStatus.ENDED  # the customer's term is over, on time
     assert HostRental.objects.get(order=order).state == RentalState.REVOKING
     assert GpuAllocation.objects.count() == 1
-    assert stock(gpu) == 0  # the host is down, and its GPU is still held
+    assert stock(gpu) == 0  # the gpu_host is down, and its GPU is still held
 
 
 def test_a_stop_request_runs_on_the_host(
-    test_host, shop_key, gpu, host, buyer, customer_key, django_capture_on_commit_callbacks
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
 ):
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
     rental = HostRental.objects.get(order=order)
     test_host.ssh(rental.username, customer_key, "nohup sleep 600 >/dev/null 2>&1 &")
     with django_capture_on_commit_callbacks(execute=True):
@@ -235,14 +243,14 @@ def test_a_stop_request_runs_on_the_host(
 
 
 def test_a_provisioning_that_fails_three_times_ends_refunded(
-    test_host, gpu, host, buyer, django_capture_on_commit_callbacks
+    test_host, gpu, gpu_host, host_buyer, django_capture_on_commit_callbacks
 ):
-    # The host answers, but its GPU device files are gone: the agent refuses to make the account.
+    # The gpu_host answers, but its GPU device files are gone: the agent refuses to make the account.
     for index in range(8):
         (test_host.dir / "dev" / f"nvidia{index}").unlink()
-    before = balance_for(buyer)
-    order = pay(place(buyer, gpu, lots=1), buyer, django_capture_on_commit_callbacks)
-    assert balance_for(buyer) == before - order.total
+    before = balance_for(host_buyer)
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
+    assert balance_for(host_buyer) == before - order.total
     rental = HostRental.objects.get(order=order)
     assert (rental.state, rental.attempts) == (RentalState.PENDING, 1)
 
@@ -252,10 +260,10 @@ def test_a_provisioning_that_fails_three_times_ends_refunded(
 
     order.refresh_from_db()
     assert order.provisioning_status == ProvisioningStatus.FAILED
-    assert balance_for(buyer) == before
+    assert balance_for(host_buyer) == before
     assert HostRental.objects.get(order=order).state == RentalState.REVOKED
     assert HostOperation.objects.filter(operation="create", ok=False).count() == 3
     assert stock(gpu) == 4
     assert OperatorNotice.objects.filter(code="host_error").exists()
     assert ledger_check() == []
-    assert Usd(0) <= balance_for(buyer)
+    assert Usd(0) <= balance_for(host_buyer)
