@@ -325,7 +325,7 @@ def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
 
     back = reverse("orders:rental", args=[order.ref])
     return form_action(
-        request, record, back=back, success=_("Request sent to our operators. Your term is not paused or extended.")
+        request, record, back=back, success=_("Request sent. Your term is not paused or extended.")
     )
 
 
