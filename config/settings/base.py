@@ -291,6 +291,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # paramiko logs every SSH connection at INFO; gpurent.hosts.agent logs each call to a host's agent itself.
+    "loggers": {"paramiko": {"level": "WARNING"}},
 }
 
 # The help, privacy and terms pages (gpurent/pages): who runs the shop, how to reach them, and how long the
