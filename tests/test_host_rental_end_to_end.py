@@ -40,6 +40,7 @@ def test_a_paid_order_is_ready_with_no_person_and_the_sweep_closes_it_at_the_ter
     assert int(port) == test_host.port
     assert test_host.ssh(username, customer_key, "whoami").stdout.strip() == username
 
+    assert order.term_ends_at is not None
     sweep_once(now=order.term_ends_at + timedelta(minutes=1))
 
     assert Order.objects.get(pk=order.pk).provisioning_status == ProvisioningStatus.ENDED

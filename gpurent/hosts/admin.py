@@ -4,7 +4,7 @@ made to a host's agent. Rentals' accounts are shown on the provisioning desk and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.accounts.models import User
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
@@ -23,6 +24,11 @@ from gpurent.core.idempotency_request import form_action
 from .models import GpuHost, HostOperation, HostRental
 from .registry import HostSpec, host_add, host_check, host_drain
 from .stock import free_gpus
+
+
+def _operator(request: HttpRequest) -> User:
+    # The admin only serves logged-in staff; this narrows the type for the services.
+    return cast(User, request.user)
 
 
 class HostAddForm(forms.Form):
@@ -103,7 +109,7 @@ class GpuHostAdmin(BoundedListAdmin):
                 fingerprint=data["fingerprint"].strip(),
             )
             try:
-                host = host_add(spec, actor=request.user)  # type: ignore[arg-type]
+                host = host_add(spec, actor=_operator(request))
             except ApplicationError as error:
                 form.add_error(None, f"{error.message} {error.detail}".strip())
             else:
@@ -133,7 +139,10 @@ class GpuHostAdmin(BoundedListAdmin):
     @admin.action(description=_("Drain: take no new rentals"))
     def drain(self, request: HttpRequest, queryset: QuerySet[GpuHost]) -> HttpResponse:
         return self._each(
-            request, queryset, lambda host: host_drain(host, actor=request.user), str(_("%(count)d hosts drained."))
+            request,
+            queryset,
+            lambda host: host_drain(host, actor=_operator(request)),
+            str(_("%(count)d hosts drained.")),
         )
 
     @admin.action(description=_("Take rentals again"))
@@ -141,7 +150,7 @@ class GpuHostAdmin(BoundedListAdmin):
         return self._each(
             request,
             queryset,
-            lambda host: host_drain(host, drained=False, actor=request.user),
+            lambda host: host_drain(host, drained=False, actor=_operator(request)),
             str(_("%(count)d hosts take rentals.")),
         )
 

@@ -65,7 +65,9 @@ def test_a_rental_provisions_itself_and_closes_at_the_term_end(
     assert login.returncode == 0, login.stderr
     assert len(login.stdout.splitlines()) == 2  # their two GPUs, not the host's eight
 
-    sweep_once(now=Order.objects.get(pk=order.pk).term_ends_at + timedelta(minutes=1))
+    term_ends_at = Order.objects.get(pk=order.pk).term_ends_at
+    assert term_ends_at is not None
+    sweep_once(now=term_ends_at + timedelta(minutes=1))
     page.reload()
     expect(page.get_by_text("The term is over; access is closed.")).to_be_visible()
     screenshot("host-rental-ended-phone")

@@ -111,7 +111,7 @@ def test_repeating_the_provisioning_creates_nothing_twice(
         "--gpus",
         "0",
         "--expires",
-        rental.host_expires_on.isoformat(),
+        str(rental.host_expires_on),
         "--environment",
         "ubuntu",
         stdin=customer_key.with_suffix(".pub").read_text(),
@@ -165,7 +165,7 @@ def test_an_unreachable_host_leaves_stock_and_its_rentals_are_flagged(
     assert gpu_host.health == HostHealth.UNREACHABLE
     assert stock(gpu) == 0
     assert OperatorNotice.objects.filter(code="host_unreachable").exists()
-    assert HostRental.objects.get(order=order).host.health == HostHealth.UNREACHABLE  # the desk shows it
+    assert HostRental.objects.get(order=order).host_or_error().health == HostHealth.UNREACHABLE  # the desk shows it
 
 
 def test_an_extension_moves_the_expiry_on_the_host(
@@ -181,6 +181,8 @@ def test_an_extension_moves_the_expiry_on_the_host(
 
     rental.refresh_from_db()
     order.refresh_from_db()
+    assert before is not None
+    assert order.term_ends_at is not None
     assert rental.host_expires_on == before + timedelta(days=7)
     assert rental.host_expires_on == (order.term_ends_at + timedelta(days=1)).date()
     status = test_host.agent(shop_key, "status", rental.username)
