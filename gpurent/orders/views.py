@@ -324,9 +324,7 @@ def rental_machine_request(request: HttpRequest, ref: str) -> HttpResponse:
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     back = reverse("orders:rental", args=[order.ref])
-    return form_action(
-        request, record, back=back, success=_("Request sent. Your term is not paused or extended.")
-    )
+    return form_action(request, record, back=back, success=_("Request sent. Your term is not paused or extended."))
 
 
 @login_required
