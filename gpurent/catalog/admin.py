@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.admin import AuditedModelAdmin
@@ -45,6 +46,14 @@ class GpuModelAdmin(AuditedModelAdmin):
         (_("Sale"), {"fields": ["stock_lots", "price_3d_cents", "price_7d_cents", "price_30d_cents"]}),
         (_("Description"), {"fields": ["summary", "good_for", "glossary_terms"]}),
     ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: GpuModel | None = None) -> list[str]:
+        # A model with registered GPU hosts counts its stock from their free GPUs (gpurent.hosts.stock): typed
+        # here, it would be overwritten at the next change of a host or an allocation.
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.hosts.exists():
+            readonly.append("stock_lots")
+        return readonly
 
     @admin.display(description=_("3 days"), ordering="price_3d_cents")
     def price_3_days(self, gpu: GpuModel) -> str:

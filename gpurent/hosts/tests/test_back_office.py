@@ -1,0 +1,79 @@
+"""GPU hosts in the back office, without SSH (hosts and rentals as rows): the provisioning role sees the hosts,
+the desk shows each rental's host, GPUs and a flag when the host is down, and a host-managed model's stock is
+no longer typed in the catalog."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from conftest import make_running_rental
+from gpurent.core.money import Usd
+from gpurent.hosts.enums import HostHealth, RentalState
+from gpurent.hosts.models import GpuAllocation, GpuHost, HostRental
+from gpurent.hosts.stock import stock_sync
+from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def operator(django_user_model):
+    user = django_user_model.objects.create_user(
+        "prov@shop.example", "passphrase 12", first_name="O", last_name="P", is_staff=True
+    )
+    user.groups.set(Group.objects.filter(name="provisioning"))
+    return user
+
+
+@pytest.fixture
+def node(gpu):
+    return GpuHost.objects.create(
+        name="node-1",
+        address="203.0.113.7",
+        gpu=gpu,
+        gpu_indices=[0, 1, 2, 3],
+        host_key="ssh-ed25519 AAAA",
+        host_key_fingerprint="SHA256:x",
+    )
+
+
+def test_the_provisioning_role_lists_hosts_with_their_free_gpus(client, operator, node):
+    client.force_login(operator)
+    page = client.get(reverse("admin:hosts_gpuhost_changelist")).content.decode()
+    assert "node-1" in page
+    assert "4 / 4" in page
+    assert client.get(reverse("admin:hosts_gpuhost_add")).status_code == 200
+    assert client.get(reverse("admin:hosts_hostoperation_changelist")).status_code == 200
+
+
+def test_the_desk_shows_the_rentals_host_and_flags_it_when_down(client, operator, node, gpu, django_user_model):
+    customer = django_user_model.objects.create_user("c@example.com", "passphrase 12", first_name="C", last_name="U")
+    transfer_post(
+        reference="deposit:D",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(100_000),
+    )
+    order = make_running_rental(customer, gpu)
+    rental = HostRental.objects.create(
+        order=order, host=node, username="rabcd1234", gpu_indices=[2], state=RentalState.ACTIVE
+    )
+    GpuAllocation.objects.create(host=node, index=2, rental=rental)
+    client.force_login(operator)
+    desk = reverse("admin:backoffice_provisioningdesk_changelist") + "?queue=all"
+
+    assert "node-1 [2] Active" in client.get(desk).content.decode()
+    GpuHost.objects.filter(pk=node.pk).update(health=HostHealth.UNREACHABLE)
+    assert "node-1 [2] Active ⚠ Unreachable" in client.get(desk).content.decode()
+    detail = client.get(reverse("admin:backoffice_provisioningdesk_change", args=[order.pk])).content.decode()
+    assert "rabcd1234" in detail
+    assert 'data-testid="desk-host"' in detail
+
+
+def test_a_host_managed_models_stock_is_not_typed_in_the_catalog(admin_client, gpu, node):
+    assert stock_sync(gpu.pk) == 4
+    form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
+    assert 'name="stock_lots"' not in form
+    GpuHost.objects.all().delete()
+    form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
+    assert 'name="stock_lots"' in form
