@@ -26,6 +26,7 @@ __all__ = [
     "post_all",
     "public_key",
     "retry_while_the_first_runs",
+    "run_concurrently",
     "someone_waits_on_a_lock",
     "tally",
 ]
@@ -83,6 +84,31 @@ class Request(threading.Thread):
                     self.response = self.send()
         finally:
             connections.close_all()
+
+
+def run_concurrently(count: int, target: Callable[[int], Any]) -> list[Any]:
+    """Run `target(index)` in `count` threads released together; each result, or the name of what it raised.
+
+    Each thread closes its database connections when done (PostgreSQL tests: a thread is a client of its own).
+    """
+    barrier = threading.Barrier(count)
+    results: list[Any] = []
+
+    def worker(index: int) -> None:
+        try:
+            barrier.wait()
+            results.append(target(index))
+        except Exception as error:  # noqa: BLE001 (the test inspects every outcome)
+            results.append(type(error).__name__)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
 
 
 def someone_waits_on_a_lock() -> bool:

@@ -2,13 +2,13 @@
 rentals never share a card, and the stock stays the count of free GPUs while buyers reserve and rentals are
 given GPUs at once. No SSH here: the hosts are rows, placement is what is under test."""
 
-import threading
 from collections import Counter
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from gpurent.catalog.models import GpuModel
+from gpurent.core.testing import run_concurrently
 from gpurent.hosts.errors import NoHostFree
 from gpurent.hosts.models import GpuAllocation, GpuHost, HostRental
 from gpurent.hosts.placement import allocation_make, rental_username
@@ -21,27 +21,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
 ]
-
-
-def run_concurrently(count, target):
-    barrier = threading.Barrier(count)
-    results = []
-
-    def worker(index):
-        try:
-            barrier.wait()
-            results.append(target(index))
-        except Exception as error:  # noqa: BLE001 (the test inspects every outcome)
-            results.append(type(error).__name__)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def add_host(gpu, name, indices):

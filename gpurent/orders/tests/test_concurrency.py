@@ -1,14 +1,14 @@
 """Concurrency on PostgreSQL: the only database where these tests mean something (SQLite serializes writers)."""
 
-import threading
 from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from gpurent.catalog.models import GpuModel
+from gpurent.core.testing import run_concurrently
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.errors import OutOfStock
 from gpurent.orders.models import Order, OrderStatusChange
@@ -18,27 +18,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrency is only meaningful on PostgreSQL"),
 ]
-
-
-def run_concurrently(count, target):
-    barrier = threading.Barrier(count)
-    results = []
-
-    def worker(index):
-        try:
-            barrier.wait()
-            results.append(target(index))
-        except Exception as error:  # noqa: BLE001 (the test inspects every outcome)
-            results.append(type(error).__name__)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_order_place_thirty_buyers_for_five_lots_sell_exactly_five(django_user_model, gpu):

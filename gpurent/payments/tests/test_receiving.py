@@ -1,4 +1,3 @@
-import threading
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -6,10 +5,11 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.testing import run_concurrently
 from gpurent.payments.assets import pair_get
 from gpurent.payments.errors_crypto import InvalidAddress, NoReceivingAddress
 from gpurent.payments.models import (
@@ -252,27 +252,6 @@ def test_address_allocate_shared_gives_up_after_the_bump_limit(owner, shared_tro
 
 
 # --- concurrency (PostgreSQL) -----------------------------------------------------------------------------------
-
-
-def run_concurrently(count, target):
-    barrier = threading.Barrier(count)
-    results = []
-
-    def worker(index):
-        try:
-            barrier.wait()
-            results.append(target(index))
-        except Exception as error:  # noqa: BLE001 (the test inspects every outcome)
-            results.append(type(error).__name__)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(index,)) for index in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 @pytest.mark.django_db(transaction=True)
