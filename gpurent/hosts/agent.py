@@ -120,13 +120,17 @@ def host_key_fetch(address: str, port: int, user: str) -> HostKey:
     return HostKey.of(remember.key)
 
 
-def agent_call(host: GpuHost, operation: str, *arguments: str, stdin: str = "") -> dict[str, Any]:
-    """Run `operation arguments…` through the host's agent and return its JSON answer.
+def agent_call(
+    host: GpuHost, operation: str, *arguments: str, stdin: str = "", timeout: int | None = None
+) -> dict[str, Any]:
+    """Run `operation arguments…` through the host's agent and return its JSON answer; the agent has `timeout`
+    seconds to answer (default `HOSTS_SSH_TIMEOUT_SECONDS`; making an account may prepare an environment).
 
     Raises:
-        HostUnreachable: no connection, authentication refused, or no answer in time.
+        HostUnreachable: no connection, or authentication refused.
         HostKeyChanged: the host's key is not the pinned one (nothing was sent).
-        AgentFailed: the agent answered with a non-zero exit or `"ok": false`.
+        AgentFailed: the agent answered with a non-zero exit or `"ok": false`, or not in time (exit -1): the
+            host is there, the operation is what failed.
     """
     client, _remember = _connect(host.address, host.port, host.user, pinned=host.host_key)
     try:
@@ -134,7 +138,11 @@ def agent_call(host: GpuHost, operation: str, *arguments: str, stdin: str = "") 
         if transport is None:  # connect() returned, so this is not expected
             raise EOFError("no transport after connecting")
         channel = transport.open_session(timeout=settings.HOSTS_SSH_TIMEOUT_SECONDS)
-        channel.settimeout(settings.HOSTS_SSH_TIMEOUT_SECONDS)
+    except (OSError, paramiko.SSHException, EOFError) as error:
+        client.close()
+        raise HostUnreachable(detail=f"{host.name}: {operation}: {type(error).__name__}: {error}"[:400]) from None
+    try:
+        channel.settimeout(timeout or settings.HOSTS_SSH_TIMEOUT_SECONDS)
         channel.exec_command(shlex.join([operation, *arguments]))
         if stdin:
             channel.sendall(stdin.encode())
@@ -143,10 +151,11 @@ def agent_call(host: GpuHost, operation: str, *arguments: str, stdin: str = "") 
         while chunk := channel.recv(65536):
             output += chunk
             if len(output) > _MAX_ANSWER_BYTES:
-                raise HostUnreachable(detail=f"{host.name}: the agent's answer is over {_MAX_ANSWER_BYTES} bytes")
+                raise EOFError(f"the agent's answer is over {_MAX_ANSWER_BYTES} bytes")
         exit_code = channel.recv_exit_status()
-    except (TimeoutError, OSError, paramiko.SSHException, EOFError) as error:
-        raise HostUnreachable(detail=f"{host.name}: {operation}: {type(error).__name__}: {error}"[:400]) from None
+    except (OSError, paramiko.SSHException, EOFError) as error:
+        message = f"{host.name}: {operation}: no answer ({type(error).__name__}: {error})"[:400]
+        raise AgentFailed(message, exit_code=-1, answer={}) from None
     finally:
         client.close()
     try:
@@ -166,7 +175,12 @@ def agent_call(host: GpuHost, operation: str, *arguments: str, stdin: str = "") 
 
 
 def agent_run(
-    host: GpuHost, operation: str, *arguments: str, stdin: str = "", rental: HostRental | None = None
+    host: GpuHost,
+    operation: str,
+    *arguments: str,
+    stdin: str = "",
+    rental: HostRental | None = None,
+    timeout: int | None = None,
 ) -> dict[str, Any]:
     """`agent_call`, recorded as a `HostOperation`, with the host's health moved by the outcome: an answer makes
     an unreachable host healthy again; no connection makes it unreachable; a changed key stops all work on it.
@@ -181,7 +195,7 @@ def agent_run(
     try:
         if host.health == HostHealth.KEY_CHANGED:
             raise HostKeyChanged(detail=f"{host.name}: its host key changed; pin the new one (hosts repin)")
-        answer = agent_call(host, operation, *arguments, stdin=stdin)
+        answer = agent_call(host, operation, *arguments, stdin=stdin, timeout=timeout)
     except HostError as failure:
         error = failure
         answer = failure.answer if isinstance(failure, AgentFailed) else {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -37,7 +38,7 @@ from gpurent.orders.provisioning import (
 from .agent import agent_run
 from .enums import RentalState
 from .errors import HostError
-from .models import HostRental
+from .models import GpuHost, HostRental
 from .placement import allocation_make, allocation_release, rental_username
 
 __all__ = [
@@ -55,10 +56,11 @@ FAILURE_REASON = "the GPU host could not prepare the machine"
 
 
 def _claim(rental: HostRental, state: str, now: datetime) -> bool:
-    """Take the rental's next step for this worker: its attempt time moves past the longest call, so another
-    worker's sweep skips it meanwhile; False when it is not due or in another state."""
+    """Take the rental's next step for this worker: its attempt time moves past the longest call (making an
+    account, `PROVISIONER_TIMEOUT_SECONDS`), so another worker's sweep skips it meanwhile; False when it is not
+    due or in another state."""
     due = Q(next_attempt_at__lte=now) | Q(next_attempt_at__isnull=True)
-    lease = now + timedelta(seconds=3 * settings.HOSTS_SSH_TIMEOUT_SECONDS)
+    lease = now + timedelta(seconds=settings.PROVISIONER_TIMEOUT_SECONDS + 2 * settings.HOSTS_SSH_TIMEOUT_SECONDS)
     if not HostRental.objects.filter(due, pk=rental.pk, state=state).update(next_attempt_at=lease):
         return False
     rental.next_attempt_at = lease
@@ -120,21 +122,31 @@ def rental_create(rental: HostRental, *, now: datetime | None = None) -> None:
             order.environment,
             stdin=keys + "\n",
             rental=rental,
+            timeout=settings.PROVISIONER_TIMEOUT_SECONDS,  # the host may prepare the chosen environment
         )
     except ApplicationError as error:  # HostError, or NoHostFree from the allocation
         _attempt_failed(rental, order, error, now)
         return
-    with transaction.atomic():
-        _set(rental, state=RentalState.ACTIVE, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
-        HostRental.objects.filter(pk=rental.pk).update(host_expires_on=expires)
-        access = AccessDetails(host.address, host.port, rental.username, public_key=keys)
-        provision_ready(order=order, actor=None, access=access, now=now)
-        audit_record(
-            actor=None,
-            action="hosts.rental_created",
-            target=rental,
-            after={"host": host.name, "gpus": rental.gpu_indices, "expires": expires.isoformat()},
-        )
+    try:
+        with transaction.atomic():
+            _ready(rental, order, host, keys, expires, answer, now)
+    except TransitionNotAllowed:  # an operator failed the order at the desk during the call: take it back
+        _set(rental, state=RentalState.REVOKING, attempts=0, next_attempt_at=now)
+
+
+def _ready(
+    rental: HostRental, order: Order, host: GpuHost, keys: str, expires: date, answer: dict[str, Any], now: datetime
+) -> None:
+    _set(rental, state=RentalState.ACTIVE, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
+    HostRental.objects.filter(pk=rental.pk).update(host_expires_on=expires)
+    access = AccessDetails(host.address, host.port, rental.username, public_key=keys)
+    provision_ready(order=order, actor=None, access=access, now=now)
+    audit_record(
+        actor=None,
+        action="hosts.rental_created",
+        target=rental,
+        after={"host": host.name, "gpus": rental.gpu_indices, "expires": expires.isoformat()},
+    )
 
 
 def _attempt_failed(rental: HostRental, order: Order, error: ApplicationError, now: datetime) -> None:

@@ -9,6 +9,7 @@ period to wipe. Each step is claimed before its agent call, so two sweeps on two
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -26,6 +27,8 @@ from .models import GpuHost, HostRental
 from .registry import host_check
 
 __all__ = ["hosts_work", "hosts_work_enqueue", "hosts_work_task"]
+
+logger = logging.getLogger(__name__)
 
 # Orders whose account must go: the term is over, or provisioning failed or was given up.
 _OVER = [ProvisioningStatus.ENDED, ProvisioningStatus.FAILED]
@@ -71,7 +74,10 @@ def _each(rentals: QuerySet[HostRental], step: Callable[..., None], now: datetim
     """Run `step` on the first 100 rentals (the next sweep takes the rest); returns how many."""
     batch = list(rentals.select_related("host")[:100])
     for rental in batch:
-        step(rental, now=now)
+        try:
+            step(rental, now=now)
+        except Exception:  # one rental's surprise must not stop the others' steps; it is retried next round
+            logger.exception("host work: %s of %s failed", step.__name__, rental.username)
     return len(batch)
 
 

@@ -17,27 +17,23 @@ from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .journeys import customer_logs_in
 
-PASSWORD = "correct horse battery staple"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_rental_provisions_itself_and_closes_at_the_term_end(
     live_server, page, demo_catalog, django_user_model, test_host, customer_key, screenshot, console_errors
 ):
     register_test_host(test_host, GpuModel.objects.get(slug="a100-80gb"), name="node-1", gpus="0,1,2,3")
-    customer = django_user_model.objects.create_user("ana@example.com", PASSWORD, first_name="Ana", last_name="S")
+    page.set_viewport_size({"width": 390, "height": 844})
+    customer = customer_logs_in(page, live_server.url, django_user_model)
     transfer_post(
         reference="deposit:B-HOST",
         debit=system_account(EXTERNAL_CRYPTO),
         credit=customer_account(customer),
         amount=Usd(200_000),
     )
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(live_server.url + "/account/login/")
-    page.get_by_label("Email").fill("ana@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
     page.goto(live_server.url + "/account/")
     page.get_by_label("Key name").fill("laptop")
     page.get_by_label("Public key").fill(customer_key.with_suffix(".pub").read_text())
