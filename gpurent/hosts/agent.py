@@ -23,6 +23,7 @@ import paramiko
 from django.conf import settings
 from django.utils import timezone
 
+from gpurent.core.errors import InvalidRequest
 from gpurent.core.notices import notify_operators
 
 from .enums import HostHealth
@@ -30,7 +31,7 @@ from .errors import AgentFailed, HostError, HostKeyChanged, HostUnreachable
 from .models import GpuHost, HostOperation, HostRental
 from .stock import stock_sync
 
-__all__ = ["HostKey", "agent_call", "agent_run", "host_key_fetch"]
+__all__ = ["HostKey", "agent_call", "agent_run", "host_first_contact", "host_key_fetch"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,19 +68,27 @@ def _identity() -> paramiko.PKey:
 
 
 class _Remember(paramiko.MissingHostKeyPolicy):
-    """Registration only: accept the key the host shows and remember it (it is pinned from then on)."""
+    """Registration only: accept the key the host shows (only `expected`, a fingerprint, when given) and
+    remember it; it is pinned from then on. A key that is not the expected one stops the connection before
+    the shop authenticates or sends anything."""
 
-    def __init__(self) -> None:
+    def __init__(self, expected: str = "") -> None:
+        self.expected = expected
         self.key: paramiko.PKey | None = None
 
     def missing_host_key(self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey) -> None:
+        shown = HostKey.of(key).fingerprint
+        if self.expected and shown != self.expected:
+            raise InvalidRequest(f"The host showed the key {shown}, not {self.expected}: nothing was sent to it.")
         self.key = key
 
 
-def _connect(address: str, port: int, user: str, pinned: str) -> tuple[paramiko.SSHClient, _Remember]:
+def _connect(
+    address: str, port: int, user: str, pinned: str, expected: str = ""
+) -> tuple[paramiko.SSHClient, _Remember]:
     timeout = settings.HOSTS_SSH_TIMEOUT_SECONDS
     client = paramiko.SSHClient()
-    remember = _Remember()
+    remember = _Remember(expected)
     if pinned:
         key_type, blob = pinned.split()[:2]
         client.get_host_keys().add(
@@ -108,15 +117,42 @@ def _connect(address: str, port: int, user: str, pinned: str) -> tuple[paramiko.
     except (OSError, paramiko.SSHException, EOFError) as error:
         client.close()
         raise HostUnreachable(detail=f"{address}:{port}: {type(error).__name__}: {error}"[:400]) from None
+    except InvalidRequest:
+        client.close()
+        raise
     return client, remember
 
 
-def host_key_fetch(address: str, port: int, user: str) -> HostKey:
-    """Connect once, trusting whatever key the host shows, and return it (registration only: see `hosts add`)."""
-    client, remember = _connect(address, port, user, pinned="")
+def host_key_fetch(address: str, port: int, user: str, *, fingerprint: str = "") -> HostKey:
+    """Connect, trusting the key the host shows (only `fingerprint` when given), and return it (`hosts repin`).
+
+    Raises:
+        InvalidRequest: the host showed another key than `fingerprint`. HostUnreachable: no connection.
+    """
+    client, remember = _connect(address, port, user, pinned="", expected=fingerprint)
     client.close()
-    if remember.key is None:  # paramiko found it in no file we gave it, so the policy saw it
-        raise HostUnreachable(detail=f"{address}:{port} showed no host key")
+    return _remembered(remember, f"{address}:{port}")
+
+
+def host_first_contact(address: str, port: int, user: str, *, fingerprint: str = "") -> tuple[HostKey, dict[str, Any]]:
+    """Registration (`hosts add`): connect once, trusting the key the host shows (only `fingerprint` when
+    given), and read the agent's inventory on that connection. Returns the key to pin and the inventory.
+
+    Raises:
+        InvalidRequest: the host showed another key than `fingerprint` (nothing was sent).
+        HostUnreachable, AgentFailed: as `agent_call`.
+    """
+    client, remember = _connect(address, port, user, pinned="", expected=fingerprint)
+    try:
+        key = _remembered(remember, f"{address}:{port}")
+        return key, _exec(client, f"{address}:{port}", "inventory", (), stdin="", timeout=None)
+    finally:
+        client.close()
+
+
+def _remembered(remember: _Remember, where: str) -> HostKey:
+    if remember.key is None:  # paramiko knew the host from no file we gave it, so the policy saw its key
+        raise HostUnreachable(detail=f"{where} showed no host key")
     return HostKey.of(remember.key)
 
 
@@ -134,13 +170,28 @@ def agent_call(
     """
     client, _remember = _connect(host.address, host.port, host.user, pinned=host.host_key)
     try:
+        return _exec(client, host.name, operation, arguments, stdin=stdin, timeout=timeout)
+    finally:
+        client.close()
+
+
+def _exec(
+    client: paramiko.SSHClient,
+    where: str,
+    operation: str,
+    arguments: tuple[str, ...],
+    *,
+    stdin: str,
+    timeout: int | None,
+) -> dict[str, Any]:
+    """One agent operation on a connected client: the command, the keys on stdin, the JSON answer."""
+    try:
         transport = client.get_transport()
         if transport is None:  # connect() returned, so this is not expected
             raise EOFError("no transport after connecting")
         channel = transport.open_session(timeout=settings.HOSTS_SSH_TIMEOUT_SECONDS)
     except (OSError, paramiko.SSHException, EOFError) as error:
-        client.close()
-        raise HostUnreachable(detail=f"{host.name}: {operation}: {type(error).__name__}: {error}"[:400]) from None
+        raise HostUnreachable(detail=f"{where}: {operation}: {type(error).__name__}: {error}"[:400]) from None
     try:
         channel.settimeout(timeout or settings.HOSTS_SSH_TIMEOUT_SECONDS)
         channel.exec_command(shlex.join([operation, *arguments]))
@@ -154,22 +205,20 @@ def agent_call(
                 raise EOFError(f"the agent's answer is over {_MAX_ANSWER_BYTES} bytes")
         exit_code = channel.recv_exit_status()
     except (OSError, paramiko.SSHException, EOFError) as error:
-        message = f"{host.name}: {operation}: no answer ({type(error).__name__}: {error})"[:400]
+        message = f"{where}: {operation}: no answer ({type(error).__name__}: {error})"[:400]
         raise AgentFailed(message, exit_code=-1, answer={}) from None
-    finally:
-        client.close()
     try:
         answer = json.loads(output.decode(errors="replace"))
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
         raise AgentFailed(
-            f"{host.name}: {operation}: the agent answered no JSON (exit {exit_code})", exit_code=exit_code, answer={}
+            f"{where}: {operation}: the agent answered no JSON (exit {exit_code})", exit_code=exit_code, answer={}
         )
     if exit_code != 0 or answer.get("ok") is not True:
         message = str(answer.get("error") or "no message")[:300]
         raise AgentFailed(
-            f"{host.name}: {operation} failed (exit {exit_code}): {message}", exit_code=exit_code, answer=answer
+            f"{where}: {operation} failed (exit {exit_code}): {message}", exit_code=exit_code, answer=answer
         )
     return answer
 

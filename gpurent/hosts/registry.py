@@ -18,7 +18,7 @@ from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record
 from gpurent.core.errors import Conflict, InvalidRequest, NotFound
 
-from .agent import HostKey, agent_call, agent_run, host_key_fetch
+from .agent import agent_run, host_first_contact, host_key_fetch
 from .enums import HostHealth
 from .models import GpuHost, HostOperation
 from .stock import stock_sync
@@ -76,9 +76,9 @@ def _inventory_check(spec: HostSpec, memory_mib: int, inventory: dict[str, Any])
 
 
 def host_add(spec: HostSpec, *, actor: AbstractBaseUser | None = None) -> GpuHost:
-    """Register a host: connect once, pin the host key it shows (or check it against `spec.fingerprint`),
-    read its inventory through the agent, check the offered GPUs exist and match the model, then save it; its
-    free GPUs are in stock from then on.
+    """Register a host: connect once, pin the host key it shows (only `spec.fingerprint`'s when given), read
+    its inventory through the agent on that connection, check the offered GPUs exist and match the model, then
+    save it; its free GPUs are in stock from then on.
 
     Raises:
         InvalidRequest: bad input, a fingerprint that does not match, GPUs the host does not have.
@@ -92,9 +92,8 @@ def host_add(spec: HostSpec, *, actor: AbstractBaseUser | None = None) -> GpuHos
         raise NotFound(f"No GPU model {spec.gpu_slug!r} in the catalog.") from None
     if GpuHost.objects.filter(name=spec.name).exists():
         raise Conflict(f"A host named {spec.name} is already registered.")
-    key = host_key_fetch(spec.address, spec.port, spec.user)
-    if spec.fingerprint and spec.fingerprint != key.fingerprint:
-        raise InvalidRequest(f"The host showed the key {key.fingerprint}, not {spec.fingerprint}: nothing was saved.")
+    started = timezone.now()
+    key, inventory = host_first_contact(spec.address, spec.port, spec.user, fingerprint=spec.fingerprint)
     host = GpuHost(
         name=spec.name,
         address=spec.address,
@@ -105,8 +104,6 @@ def host_add(spec: HostSpec, *, actor: AbstractBaseUser | None = None) -> GpuHos
         host_key=key.line,
         host_key_fingerprint=key.fingerprint,
     )
-    started = timezone.now()
-    inventory = agent_call(host, "inventory")
     _inventory_check(spec, gpu.memory_mib_per_card, inventory)
     try:
         with transaction.atomic():
@@ -156,11 +153,9 @@ def host_repin(host: GpuHost, fingerprint: str, *, actor: AbstractBaseUser | Non
     `ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`), then check it; work on the host resumes.
 
     Raises:
-        InvalidRequest: the host shows another key. HostError: it could not be reached.
+        InvalidRequest: the host shows another key (the old one stays pinned). HostError: it could not be reached.
     """
-    key: HostKey = host_key_fetch(host.address, host.port, host.user)
-    if key.fingerprint != fingerprint:
-        raise InvalidRequest(f"The host shows {key.fingerprint}, not {fingerprint}: the old key stays pinned.")
+    key = host_key_fetch(host.address, host.port, host.user, fingerprint=fingerprint)
     with transaction.atomic():
         before = {"fingerprint": host.host_key_fingerprint}
         GpuHost.objects.filter(pk=host.pk).update(
