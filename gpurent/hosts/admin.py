@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -22,8 +23,9 @@ from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
 
 from .models import GpuHost, HostOperation, HostRental
-from .registry import HostSpec, host_add, host_check, host_drain
+from .registry import HostSpec, host_add, host_drain
 from .stock import free_gpus
+from .work import hosts_check_task
 
 
 def _operator(request: HttpRequest) -> User:
@@ -156,7 +158,15 @@ class GpuHostAdmin(BoundedListAdmin):
 
     @admin.action(description=_("Check now (read the inventory)"))
     def check_now(self, request: HttpRequest, queryset: QuerySet[GpuHost]) -> HttpResponse:
-        return self._each(request, queryset, host_check, str(_("%(count)d hosts checked.")))
+        """Queue the checks for the worker (an SSH call per host has no place in a request), once per key."""
+
+        def act() -> Outcome:
+            ids = list(queryset.values_list("pk", flat=True)[:100])
+            transaction.on_commit(lambda: hosts_check_task.enqueue(ids))
+            message = _("%(count)d hosts will be checked in a moment; reload this list to see their health.")
+            return Outcome(200, {"message": str(message) % {"count": len(ids)}})
+
+        return form_action(request, act, back=request.get_full_path())
 
 
 @admin.register(HostRental)

@@ -90,10 +90,12 @@ def _connect(
     client = paramiko.SSHClient()
     remember = _Remember(expected)
     if pinned:
-        key_type, blob = pinned.split()[:2]
-        client.get_host_keys().add(
-            _known_name(address, port), key_type, paramiko.PKey.from_type_string(key_type, base64.b64decode(blob))
-        )
+        try:
+            key_type, blob = pinned.split()[:2]
+            key = paramiko.PKey.from_type_string(key_type, base64.b64decode(blob))
+        except (ValueError, paramiko.SSHException) as error:
+            raise HostKeyChanged(detail=f"{address}:{port}: the pinned key cannot be read ({error})") from None
+        client.get_host_keys().add(_known_name(address, port), key_type, key)
         client.set_missing_host_key_policy(paramiko.RejectPolicy())
     else:
         client.set_missing_host_key_policy(remember)

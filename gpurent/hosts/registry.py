@@ -20,6 +20,7 @@ from gpurent.core.errors import Conflict, InvalidRequest, NotFound
 
 from .agent import agent_run, host_first_contact, host_key_fetch
 from .enums import HostHealth
+from .errors import HostError
 from .models import GpuHost, HostOperation
 from .stock import stock_sync
 
@@ -124,7 +125,7 @@ def host_check(host: GpuHost) -> GpuHost:
     does not is unreachable (out of stock, operators told). Never raises for the host's own failures."""
     try:
         inventory = agent_run(host, "inventory")
-    except Exception:  # noqa: BLE001 (recorded by agent_run; the health says what happened)
+    except HostError:  # recorded by agent_run; the host's health says what happened
         return host
     GpuHost.objects.filter(pk=host.pk).update(inventory=inventory)
     host.inventory = inventory

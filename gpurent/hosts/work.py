@@ -26,7 +26,7 @@ from .lifecycle import machine_request_carry, rental_create, rental_expiry_sync,
 from .models import GpuHost, HostRental
 from .registry import host_check
 
-__all__ = ["hosts_work", "hosts_work_enqueue", "hosts_work_task"]
+__all__ = ["hosts_check_task", "hosts_work", "hosts_work_enqueue", "hosts_work_task"]
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +79,14 @@ def _each(rentals: QuerySet[HostRental], step: Callable[..., None], now: datetim
         except Exception:  # one rental's surprise must not stop the others' steps; it is retried next round
             logger.exception("host work: %s of %s failed", step.__name__, rental.username)
     return len(batch)
+
+
+@task()
+def hosts_check_task(host_ids: list[int]) -> None:
+    """Read these hosts' inventories again (the back office's "Check now", run by the worker: no SSH call in a
+    request)."""
+    for host in GpuHost.objects.filter(pk__in=host_ids):
+        host_check(host)
 
 
 @task()

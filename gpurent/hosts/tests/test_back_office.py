@@ -2,11 +2,14 @@
 the desk shows each rental's host, GPUs and a flag when the host is down, and a host-managed model's stock is
 no longer typed in the catalog."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from conftest import make_running_rental
+from gpurent.core.models import AuditLogEntry
 from gpurent.core.money import Usd
 from gpurent.hosts.enums import HostHealth, RentalState
 from gpurent.hosts.models import GpuAllocation, GpuHost, HostRental
@@ -29,11 +32,12 @@ def operator(django_user_model):
 def node(gpu):
     return GpuHost.objects.create(
         name="node-1",
-        address="203.0.113.7",
+        address="127.0.0.1",
+        port=9,  # nothing listens there: no SSH call of these tests can reach anything
         gpu=gpu,
         gpu_indices=[0, 1, 2, 3],
-        host_key="ssh-ed25519 AAAA",
-        host_key_fingerprint="SHA256:x",
+        host_key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJUGuYRqDEl2LE7zPdvoSaHv1/651IMn+SkGdm4Khijo",
+        host_key_fingerprint="SHA256:xCEx7JbDd3x2dkFBo6frjzFkHBhSZZMGlIXTf6NN5OA",
     )
 
 
@@ -77,3 +81,28 @@ def test_a_host_managed_models_stock_is_not_typed_in_the_catalog(admin_client, g
     GpuHost.objects.all().delete()
     form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
     assert 'name="stock_lots"' in form
+
+
+def _list_key(client, url: str) -> str:
+    found = re.search(r'name="idempotency_key" value="([^"]+)"', client.get(url).content.decode())
+    assert found, "the list page carries no idempotency key"
+    return found.group(1)
+
+
+def test_drain_and_check_now_act_once_per_the_lists_key(
+    client, operator, node, gpu, django_capture_on_commit_callbacks
+):
+    client.force_login(operator)
+    url = reverse("admin:hosts_gpuhost_changelist")
+    posted = {"action": "drain", "_selected_action": [node.pk], "idempotency_key": _list_key(client, url)}
+    client.post(url, posted, follow=True)
+    client.post(url, posted, follow=True)
+    assert GpuHost.objects.get(pk=node.pk).drained
+    assert AuditLogEntry.objects.filter(action="hosts.drained").count() == 1
+
+    # The check runs after the answer, in the worker; this host cannot be reached (no shop key here).
+    posted = {"action": "check_now", "_selected_action": [node.pk], "idempotency_key": _list_key(client, url)}
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.post(url, posted, follow=True).content.decode()
+    assert "1 hosts will be checked" in page
+    assert GpuHost.objects.get(pk=node.pk).health == HostHealth.UNREACHABLE
