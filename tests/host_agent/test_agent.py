@@ -209,6 +209,21 @@ def test_revoke_shuts_the_customer_out(test_host, shop_key, customer_key, rental
 
     assert test_host.agent(shop_key, "revoke", rental_user)["ok"] is True
     assert refused(test_host, shop_key, "extend", rental_user, "--expires", "2031-01-01").returncode == 3
+    # Revoking is final: a create that arrives late (or again) gives nothing back.
+    late = refused(
+        test_host,
+        shop_key,
+        "create",
+        rental_user,
+        "--gpus",
+        "6,7",
+        "--expires",
+        EXPIRES,
+        stdin=key.with_suffix(".pub").read_text(),
+    )
+    assert late.returncode == 3
+    assert status(test_host, shop_key, rental_user)["gpus"] == []
+    assert test_host.ssh(rental_user, key, "true").returncode == 255
     assert test_host.agent(shop_key, "revoke", "rnobody000") == {"ok": True, "user": "rnobody000", "existed": False}
 
 
@@ -304,3 +319,26 @@ def test_the_agent_runs_locally_with_arguments_on_argv(test_host):
         check=True,
     )
     assert len(json.loads(done.stdout)["gpus"]) == 8
+
+
+def test_gpu_device_files_open_to_every_user_are_refused(test_host, shop_key, customer_key, rental_user):
+    # An ACL isolates nothing on a file anyone may open (a driver left with its default 0666 device files).
+    device = test_host.dir / "dev" / "nvidia5"
+    device.chmod(0o666)
+    try:
+        error = refused(
+            test_host,
+            shop_key,
+            "create",
+            rental_user,
+            "--gpus",
+            "5",
+            "--expires",
+            EXPIRES,
+            stdin=customer_key("greta").with_suffix(".pub").read_text(),
+        )
+    finally:
+        device.chmod(0o600)
+    assert error.returncode == 1
+    assert "open to every user" in error.result["error"]
+    assert status(test_host, shop_key, rental_user)["exists"] is False  # refused before anything was made
