@@ -243,6 +243,11 @@ def agent_run(
     started, clock = timezone.now(), time.monotonic()
     error: HostError | None = None
     answer: dict[str, Any] = {}
+    # Health and pinned key as they are now, not as this object was loaded (a round that began before a
+    # `hosts repin`, or before another worker found the key changed).
+    fresh = GpuHost.objects.filter(pk=host.pk).values_list("health", "host_key").first()
+    if fresh is not None:
+        host.health, host.host_key = fresh
     try:
         if host.health == HostHealth.KEY_CHANGED:
             raise HostKeyChanged(detail=f"{host.name}: its host key changed; pin the new one (hosts repin)")
@@ -270,23 +275,27 @@ def agent_run(
 
 
 def _health_after(host: GpuHost, error: HostError | None) -> None:
+    """Move the host's health from what it was when the call began (`host.health`, read fresh): only if no one
+    moved it meanwhile, and never away from `key_changed`, which only `hosts repin` leaves."""
     health: str
-    if isinstance(error, HostKeyChanged):
+    if isinstance(error, HostKeyChanged) or host.health == HostHealth.KEY_CHANGED:
         health = HostHealth.KEY_CHANGED
     elif isinstance(error, HostUnreachable):
         health = HostHealth.UNREACHABLE
     else:  # an answer, even a refusal, means the host is there
-        health = HostHealth.HEALTHY if host.health != HostHealth.KEY_CHANGED else host.health
+        health = HostHealth.HEALTHY
     fields: dict[str, Any] = {
         "checked_at": timezone.now(),
         "last_error": (error.detail or error.message)[:500] if error else "",
     }
-    if health != host.health:
-        fields["health"] = health
-    GpuHost.objects.filter(pk=host.pk).update(**fields)
+    rows = GpuHost.objects.filter(pk=host.pk)
+    moved = health != host.health and bool(rows.filter(health=host.health).update(health=health, **fields))
+    if not moved:
+        rows.update(**fields)
     for name, value in fields.items():
         setattr(host, name, value)
-    if "health" in fields:
+    if moved:
+        host.health = health
         stock_sync(host.gpu_id)
         if error is not None:
             notify_operators(error)

@@ -37,7 +37,7 @@ from gpurent.orders.provisioning import (
 
 from .agent import agent_run
 from .enums import RentalState
-from .errors import HostError
+from .errors import AgentFailed, HostError
 from .models import GpuHost, HostRental
 from .placement import allocation_make, allocation_release, rental_username
 
@@ -60,7 +60,10 @@ def _claim(rental: HostRental, state: str, now: datetime) -> bool:
     account, `PROVISIONER_TIMEOUT_SECONDS`), so another worker's sweep skips it meanwhile; False when it is not
     due or in another state."""
     due = Q(next_attempt_at__lte=now) | Q(next_attempt_at__isnull=True)
-    lease = now + timedelta(seconds=settings.PROVISIONER_TIMEOUT_SECONDS + 2 * settings.HOSTS_SSH_TIMEOUT_SECONDS)
+    # From the later of the sweep's clock and the real one: a round that waited in the queue still leases
+    # its step past the longest call (connect, the agent's lock wait, the environment, the answer).
+    longest = settings.PROVISIONER_TIMEOUT_SECONDS + 2 * settings.HOSTS_SSH_TIMEOUT_SECONDS
+    lease = max(now, timezone.now()) + timedelta(seconds=longest)
     if not HostRental.objects.filter(due, pk=rental.pk, state=state).update(next_attempt_at=lease):
         return False
     rental.next_attempt_at = lease
@@ -102,13 +105,16 @@ def rental_create(rental: HostRental, *, now: datetime | None = None) -> None:
     if not _claim(rental, RentalState.PENDING, now):
         return
     order = Order.objects.select_related("gpu").get(pk=rental.order_id)
-    if order.provisioning_status != ProvisioningStatus.PREPARING:  # failed at the desk meanwhile
-        _set(rental, state=RentalState.REVOKING, next_attempt_at=now)
+    if order.provisioning_status != ProvisioningStatus.PREPARING:
+        _not_to_make(rental, order)
         return
     expires = _host_expiry(order, now)
     keys = order_authorized_keys(order)
     try:
         rental = allocation_make(rental)
+    except TransitionNotAllowed:  # no longer pending, or the order no longer preparing: nothing to make
+        return
+    try:
         host = rental.host_or_error()
         answer = agent_run(
             host,
@@ -130,17 +136,27 @@ def rental_create(rental: HostRental, *, now: datetime | None = None) -> None:
     try:
         with transaction.atomic():
             _ready(rental, order, host, keys, expires, answer, now)
-    except TransitionNotAllowed:  # an operator failed the order at the desk during the call: take it back
-        _set(rental, state=RentalState.REVOKING, attempts=0, next_attempt_at=now)
+    except TransitionNotAllowed:  # the order moved during the call (failed at the desk, or made ready already)
+        _not_to_make(rental, Order.objects.get(pk=order.pk))
+
+
+def _not_to_make(rental: HostRental, order: Order) -> None:
+    """The pending rental's order is no longer preparing. Failed or ended: its account (made or half made) is
+    revoked. Made ready by an operator at the desk: its GPUs stay held until the term ends, then revoked."""
+    if order.provisioning_status in (ProvisioningStatus.FAILED, ProvisioningStatus.ENDED):
+        _set(rental, expect=RentalState.PENDING, state=RentalState.REVOKING, attempts=0, next_attempt_at=timezone.now())
+    elif order.provisioning_status == ProvisioningStatus.READY and order.term_ends_at is not None:
+        _set(rental, expect=RentalState.PENDING, next_attempt_at=order.term_ends_at)
 
 
 def _ready(
     rental: HostRental, order: Order, host: GpuHost, keys: str, expires: date, answer: dict[str, Any], now: datetime
 ) -> None:
-    _set(rental, state=RentalState.ACTIVE, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
-    HostRental.objects.filter(pk=rental.pk).update(host_expires_on=expires)
+    """The account is made: the order is ready (its lock first, as everywhere), then the rental is active."""
     access = AccessDetails(host.address, host.port, rental.username, public_key=keys)
     provision_ready(order=order, actor=None, access=access, now=now)
+    fields = {"attempts": 0, "next_attempt_at": None, "last_error": "", "last_result": answer}
+    _set(rental, expect=RentalState.PENDING, state=RentalState.ACTIVE, host_expires_on=expires, **fields)
     audit_record(
         actor=None,
         action="hosts.rental_created",
@@ -152,17 +168,37 @@ def _ready(
 def _attempt_failed(rental: HostRental, order: Order, error: ApplicationError, now: datetime) -> None:
     attempts = rental.attempts + 1
     detail = (error.detail or error.message)[:500]
-    if attempts <= len(settings.HOSTS_RETRY_SECONDS):
-        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=detail)
+    # The agent refused the arguments or found a conflict (exit 2 or 3): asking again cannot succeed.
+    final = isinstance(error, AgentFailed) and error.exit_code in (2, 3)
+    if attempts <= len(settings.HOSTS_RETRY_SECONDS) and not final:
+        _set(
+            rental,
+            expect=RentalState.PENDING,
+            attempts=attempts,
+            next_attempt_at=_retry_at(attempts, now),
+            last_error=detail,
+        )
         return
-    # The last attempt failed: take back whatever the host may have made, then the existing failure path.
-    _set(rental, attempts=0, last_error=detail, state=RentalState.REVOKING, next_attempt_at=now)
-    rental_revoke(rental, now=now)
+    # The last attempt failed: the existing failure path first (refunded; its GPUs, if any, stay held), then
+    # whatever the host may have made is revoked, and only then do the GPUs return. A worker that dies in
+    # between leaves a failed order, whose pending rental the next round revokes.
     try:
         provision_fail(order=order, actor=None, reason=FAILURE_REASON)
     except TransitionNotAllowed:  # an operator failed it at the desk meanwhile
-        return
-    notify_operators(HostError(detail=f"order {order.ref} failed and was refunded after {attempts} attempts: {detail}"))
+        pass
+    else:
+        notify_operators(
+            HostError(detail=f"order {order.ref} failed and was refunded after {attempts} attempts: {detail}")
+        )
+    _set(
+        rental,
+        expect=RentalState.PENDING,
+        attempts=0,
+        last_error=detail,
+        state=RentalState.REVOKING,
+        next_attempt_at=now,
+    )
+    rental_revoke(rental, now=now)
 
 
 def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
@@ -178,16 +214,21 @@ def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
         except HostError as error:
             attempts = rental.attempts + 1
             detail = (error.detail or error.message)[:500]
-            _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=detail)
+            _set(
+                rental,
+                expect=RentalState.REVOKING,
+                attempts=attempts,
+                next_attempt_at=_retry_at(attempts, now),
+                last_error=detail,
+            )
             if attempts > len(settings.HOSTS_RETRY_SECONDS):
                 notify_operators(HostError(detail=f"{rental.username}: revoking failed {attempts} times: {detail}"))
             return
     allocation_release(rental)
     with transaction.atomic():
         fields = {"last_result": answer} if rental.host is not None else {}
-        _set(
-            rental, state=RentalState.REVOKED, attempts=0, next_attempt_at=None, last_error="", revoked_at=now, **fields
-        )
+        done = {"attempts": 0, "next_attempt_at": None, "last_error": "", "revoked_at": now}
+        _set(rental, expect=RentalState.REVOKING, state=RentalState.REVOKED, **done, **fields)
         audit_record(actor=None, action="hosts.rental_revoked", target=rental, after={"host": str(rental.host or "")})
 
 
@@ -196,16 +237,32 @@ def rental_expiry_sync(rental: HostRental, *, now: datetime | None = None) -> No
     now = now or timezone.now()
     order = Order.objects.get(pk=rental.order_id)
     wanted = _host_expiry(order, now)
-    if rental.host is None or rental.host_expires_on == wanted or not _claim(rental, RentalState.ACTIVE, now):
+    if rental.host is None or rental.host_expires_on == wanted:
+        _set(rental, expect=RentalState.ACTIVE, next_attempt_at=None)  # nothing to move
+        return
+    if not _claim(rental, RentalState.ACTIVE, now):
         return
     try:
         answer = agent_run(rental.host, "extend", rental.username, "--expires", wanted.isoformat(), rental=rental)
     except HostError as error:
         attempts = rental.attempts + 1
-        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=error.detail[:500])
+        _set(
+            rental,
+            expect=RentalState.ACTIVE,
+            attempts=attempts,
+            next_attempt_at=_retry_at(attempts, now),
+            last_error=error.detail[:500],
+        )
         return
-    _set(rental, attempts=0, next_attempt_at=None, last_error="", last_result=answer)
-    HostRental.objects.filter(pk=rental.pk).update(host_expires_on=wanted)
+    _set(
+        rental,
+        expect=RentalState.ACTIVE,
+        attempts=0,
+        next_attempt_at=None,
+        last_error="",
+        last_result=answer,
+        host_expires_on=wanted,
+    )
 
 
 def rental_wipe(rental: HostRental, *, now: datetime | None = None) -> None:
@@ -213,13 +270,21 @@ def rental_wipe(rental: HostRental, *, now: datetime | None = None) -> None:
     now = now or timezone.now()
     if rental.host is None or not _claim(rental, RentalState.REVOKED, now):
         return
+    allocation_release(rental)  # released at the revoke already; never leave GPUs held by a wiped account
     try:
         answer = agent_run(rental.host, "wipe", rental.username, rental=rental)
     except HostError as error:
         attempts = rental.attempts + 1
-        _set(rental, attempts=attempts, next_attempt_at=_retry_at(attempts, now), last_error=error.detail[:500])
+        _set(
+            rental,
+            expect=RentalState.REVOKED,
+            attempts=attempts,
+            next_attempt_at=_retry_at(attempts, now),
+            last_error=error.detail[:500],
+        )
         return
-    _set(rental, state=RentalState.WIPED, wiped_at=now, next_attempt_at=None, last_error="", last_result=answer)
+    done = {"wiped_at": now, "next_attempt_at": None, "last_error": "", "last_result": answer}
+    _set(rental, expect=RentalState.REVOKED, state=RentalState.WIPED, **done)
 
 
 def machine_request_carry(request: MachineRequest) -> None:
@@ -235,7 +300,11 @@ def machine_request_carry(request: MachineRequest) -> None:
     MachineRequest.objects.filter(pk=request.pk, handled_at__isnull=True).update(handled_at=timezone.now())
 
 
-def _set(rental: HostRental, **fields: object) -> None:
-    HostRental.objects.filter(pk=rental.pk).update(updated_at=timezone.now(), **fields)
+def _set(rental: HostRental, *, expect: str, **fields: object) -> bool:
+    """Write `fields` if the rental is still in state `expect` (a sweep or the desk may have moved it during
+    an agent call); False, and nothing written, when it is not."""
+    if not HostRental.objects.filter(pk=rental.pk, state=expect).update(updated_at=timezone.now(), **fields):
+        return False
     for name, value in fields.items():
         setattr(rental, name, value)
+    return True

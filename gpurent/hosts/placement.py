@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from gpurent.orders.enums import ProvisioningStatus
+from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 
-from .enums import HostHealth
+from .enums import HostHealth, RentalState
 from .errors import NoHostFree
 from .models import GpuAllocation, GpuHost, HostRental
 from .stock import free_gpus, stock_sync
@@ -32,12 +34,18 @@ def allocation_make(rental: HostRental) -> HostRental:
 
     Raises:
         NoHostFree: no such host has enough free GPUs now.
+        TransitionNotAllowed: the rental is no longer pending or its order no longer preparing (checked under
+            the locks: a rental revoked meanwhile never gets GPUs).
     """
     with transaction.atomic():
         order = Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=rental.order_id)
         rental = HostRental.objects.select_for_update(of=("self",)).select_related("host").get(pk=rental.pk)
         if rental.host is not None:
             return rental
+        if rental.state != RentalState.PENDING or order.provisioning_status != ProvisioningStatus.PREPARING:
+            raise TransitionNotAllowed(
+                f"rental {rental.username} is {rental.state}, its order {order.provisioning_status}"
+            )
         needed = order.lots * order.gpu.cards_per_lot
         hosts = list(GpuHost.objects.select_for_update().filter(gpu_id=order.gpu_id).order_by("pk"))
         fitting = [

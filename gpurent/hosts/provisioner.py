@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from gpurent.orders.models import MachineRequest, Order
 
 from .enums import RentalState
@@ -34,6 +36,11 @@ class HostProvisioner:
     def extended(self, rental: Order) -> None:
         account = HostRental.objects.select_related("host").filter(order=rental, state=RentalState.ACTIVE).first()
         if account is not None:
+            # Marked first: if this call fails, or the worker dies, the sweep's host work moves it later.
+            HostRental.objects.filter(pk=account.pk, next_attempt_at__isnull=True).update(
+                next_attempt_at=timezone.now()
+            )
+            account.refresh_from_db()
             rental_expiry_sync(account)
 
     def machine_request(self, request: MachineRequest) -> None:

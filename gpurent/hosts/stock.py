@@ -7,11 +7,14 @@ allocation made or released) it is set again to
     free lots on healthy, non-drained hosts − lots of orders that hold stock without GPUs yet
 
 where a host's free lots are its free offered GPUs ÷ cards per lot (a lot never spans two hosts), and the
-orders holding stock without GPUs are those awaiting payment (their reservation) and those paid and not yet
-given GPUs (`lots_held_by_host` false, provisioning not started or preparing). Never below zero. The rest of
-the time the counter moves with orders as it always did, and stays equal to that count: a reservation takes
-lots, an expiry or cancellation gives them back, an allocation moves an order from the second term into the
-first, and an order whose GPUs are held on a host gives nothing back until `allocation_release`.
+orders holding stock without GPUs are those awaiting payment (their reservation) and those paid, not over and
+not given GPUs of a host (`lots_held_by_host` false: not yet placed, or given access by hand at the desk).
+The rest of the time the counter moves with orders as it always did and stays equal to that count: a
+reservation takes lots, an expiry, cancellation or end gives them back, an allocation moves an order from the
+second term into the first, and an order whose GPUs are held on a host gives nothing back until
+`allocation_release`. One exception: the count is never set below zero (while hosts are down and orders still
+hold lots), so a release then leaves the counter above it; every round of host work (`work.py`, each minute)
+sets it again.
 
 A model without hosts keeps the stock operators type.
 """
@@ -57,7 +60,11 @@ def stock_sync(gpu_id: int) -> int | None:
         free = sum(len(free_gpus(host)) // gpu.cards_per_lot for host in hosts)
         waiting = Q(payment_status=PaymentStatus.AWAITING_PAYMENT) | Q(
             payment_status=PaymentStatus.PAID,
-            provisioning_status__in=[ProvisioningStatus.NOT_STARTED, ProvisioningStatus.PREPARING],
+            provisioning_status__in=[
+                ProvisioningStatus.NOT_STARTED,
+                ProvisioningStatus.PREPARING,
+                ProvisioningStatus.READY,  # given access by hand at the desk: its lots stay out until it ends
+            ],
         )
         held = (
             Order.objects.filter(waiting, gpu_id=gpu_id, extends__isnull=True, lots_held_by_host=False).aggregate(

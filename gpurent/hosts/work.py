@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django_tasks import task
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from gpurent.orders.enums import ProvisioningStatus
 from gpurent.orders.models import MachineRequest
@@ -25,6 +27,7 @@ from .enums import HostHealth, RentalState
 from .lifecycle import machine_request_carry, rental_create, rental_expiry_sync, rental_revoke, rental_wipe
 from .models import GpuHost, HostRental
 from .registry import host_check
+from .stock import stock_sync
 
 __all__ = ["hosts_check_task", "hosts_work", "hosts_work_enqueue", "hosts_work_task"]
 
@@ -42,18 +45,20 @@ def hosts_work(*, now: datetime | None = None) -> dict[str, int]:
     for host in GpuHost.objects.filter(stale).exclude(health=HostHealth.KEY_CHANGED):
         host_check(host)
         checked += 1
-    # Accounts whose order is over are revoked, whatever state their making reached.
-    HostRental.objects.filter(
-        state__in=[RentalState.PENDING, RentalState.ACTIVE], order__provisioning_status__in=_OVER
-    ).update(state=RentalState.REVOKING, attempts=0, next_attempt_at=now)
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    # Accounts whose order is over are revoked, whatever state their making reached; one whose step a worker
+    # has claimed (its lease runs) is left to that worker and taken by a later round.
+    HostRental.objects.filter(
+        due, state__in=[RentalState.PENDING, RentalState.ACTIVE], order__provisioning_status__in=_OVER
+    ).update(state=RentalState.REVOKING, attempts=0, next_attempt_at=now)
+    for gpu_id in set(GpuHost.objects.values_list("gpu_id", flat=True)):
+        stock_sync(gpu_id)  # counted again, in case it was held at zero while hosts were down (stock.py)
     counts = {"hosts checked": checked}
     counts["accounts made"] = _each(HostRental.objects.filter(due, state=RentalState.PENDING), rental_create, now)
     counts["accounts revoked"] = _each(HostRental.objects.filter(due, state=RentalState.REVOKING), rental_revoke, now)
-    running = HostRental.objects.filter(
-        due, state=RentalState.ACTIVE, order__provisioning_status=ProvisioningStatus.READY
-    )
-    counts["expiries checked"] = _each(running, rental_expiry_sync, now)
+    # Active accounts whose expiry must move (a paid extension; `HostProvisioner.extended` marks them).
+    extended = HostRental.objects.filter(state=RentalState.ACTIVE, next_attempt_at__lte=now)
+    counts["expiries checked"] = _each(extended, rental_expiry_sync, now)
     wipe_before = now - timedelta(days=settings.HOSTS_WIPE_AFTER_DAYS)
     counts["accounts wiped"] = _each(
         HostRental.objects.filter(due, state=RentalState.REVOKED, revoked_at__lte=wipe_before), rental_wipe, now
@@ -72,7 +77,7 @@ def hosts_work(*, now: datetime | None = None) -> dict[str, int]:
 
 def _each(rentals: QuerySet[HostRental], step: Callable[..., None], now: datetime) -> int:
     """Run `step` on the first 100 rentals (the next sweep takes the rest); returns how many."""
-    batch = list(rentals.select_related("host")[:100])
+    batch = list(rentals.select_related("host").order_by("next_attempt_at", "pk")[:100])
     for rental in batch:
         try:
             step(rental, now=now)
@@ -96,8 +101,12 @@ def hosts_work_task(now: str) -> None:
 
 
 def hosts_work_enqueue(*, now: datetime) -> int:
-    """Queue one round of host work at `now` when any host is registered; returns 1 when queued."""
-    if not GpuHost.objects.exists():
+    """Queue one round of host work at `now` when any host is registered and no round is waiting or running
+    already (a slow round is not joined by another each minute); returns 1 when queued."""
+    pending = DBTaskResult.objects.filter(
+        task_path=hosts_work_task.module_path, status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING]
+    )
+    if not GpuHost.objects.exists() or pending.exists():
         return 0
     hosts_work_task.enqueue(now.isoformat())
     return 1

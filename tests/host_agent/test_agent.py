@@ -245,7 +245,6 @@ BAD_CALLS: dict[str, Callable[[str], tuple[list[str], str | None]]] = {
     "path": lambda user: (["create", "../x", "--gpus", "0", "--expires", EXPIRES], None),
     "metacharacter in the user": lambda user: (["create", f"{user};id", "--gpus", "0", "--expires", EXPIRES], None),
     "metacharacter in the GPUs": lambda user: (["create", user, "--gpus", "0$(id)", "--expires", EXPIRES], None),
-    "no such GPU": lambda user: (["create", user, "--gpus", "8", "--expires", EXPIRES], None),
     "bad date": lambda user: (["create", user, "--gpus", "0", "--expires", "2030-02-30"], None),
     "sudo not allowed": lambda user: (["create", user, "--gpus", "0", "--expires", EXPIRES, "--sudo"], None),
     "bad environment": lambda user: (
@@ -267,6 +266,17 @@ def test_bad_input_is_refused_and_creates_nothing(test_host, shop_key, customer_
     assert refused(test_host, shop_key, *args, stdin=key if stdin is None else stdin).returncode == 2
     assert status(test_host, shop_key, rental_user)["exists"] is False
     assert "\nroot:x:0:0:root:/root:" in "\n" + (test_host.dir / "etc/passwd").read_text()
+
+
+def test_a_gpu_the_host_does_not_have_fails_the_create_and_makes_nothing(
+    test_host, shop_key, customer_key, rental_user
+):
+    # Exit 1, not 2: the host's state is wrong, not the call (a GPU that fell off the bus may come back).
+    key = customer_key("nina").with_suffix(".pub").read_text()
+    error = refused(test_host, shop_key, "create", rental_user, "--gpus", "8", "--expires", EXPIRES, stdin=key)
+    assert error.returncode == 1
+    assert "GPU 8 does not exist" in error.result["error"]
+    assert status(test_host, shop_key, rental_user)["exists"] is False
 
 
 @pytest.mark.parametrize("command", ["id", "cat /etc/shadow", "inventory; id", "status rabcd1234 && id", ""])

@@ -106,3 +106,26 @@ def test_drain_and_check_now_act_once_per_the_lists_key(
         page = client.post(url, posted, follow=True).content.decode()
     assert "1 hosts will be checked" in page
     assert GpuHost.objects.get(pk=node.pk).health == HostHealth.UNREACHABLE
+
+
+def test_a_changed_key_stays_until_repinned_whatever_an_older_copy_of_the_host_says(node):
+    from gpurent.hosts.agent import agent_run
+    from gpurent.hosts.errors import HostKeyChanged
+
+    stale = GpuHost.objects.get(pk=node.pk)  # loaded before another worker found the key changed
+    GpuHost.objects.filter(pk=node.pk).update(health=HostHealth.KEY_CHANGED)
+    with pytest.raises(HostKeyChanged):
+        agent_run(stale, "inventory")  # refused without connecting: the health is read again first
+    assert GpuHost.objects.get(pk=node.pk).health == HostHealth.KEY_CHANGED
+
+
+def test_an_order_given_access_by_hand_keeps_its_lots_out_of_a_host_models_stock(node, gpu, django_user_model):
+    customer = django_user_model.objects.create_user("m@example.com", "passphrase 12", first_name="M", last_name="U")
+    transfer_post(
+        reference="deposit:M",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(100_000),
+    )
+    make_running_rental(customer, gpu, lots=2)  # ready by hand (the manual desk), no GPUs of a host
+    assert stock_sync(gpu.pk) == 2  # 4 free GPUs, 2 lots out with the running rental

@@ -14,6 +14,7 @@ from gpurent.core.models import AuditLogEntry, OperatorNotice
 from gpurent.core.money import Usd
 from gpurent.hosts.enums import HostHealth, RentalState
 from gpurent.hosts.models import GpuAllocation, GpuHost, HostOperation, HostRental
+from gpurent.hosts.placement import rental_username
 from gpurent.hosts.work import hosts_work
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.orders.enums import ProvisioningStatus
@@ -269,3 +270,22 @@ def test_a_provisioning_that_fails_three_times_ends_refunded(
     assert OperatorNotice.objects.filter(code="host_error").exists()
     assert ledger_check() == []
     assert Usd(0) <= balance_for(host_buyer)
+
+
+def test_a_refusal_that_cannot_change_is_refunded_at_once(
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
+):
+    # The account name is taken on the host by a revoked rental (revoking is final): asking again is pointless.
+    order = place(host_buyer, gpu, lots=1)
+    username = rental_username(order)
+    stdin = customer_key.with_suffix(".pub").read_text()
+    test_host.agent(shop_key, "create", username, "--gpus", "3", "--expires", "2099-01-01", stdin=stdin)
+    test_host.agent(shop_key, "revoke", username)
+
+    order = pay(order, host_buyer, django_capture_on_commit_callbacks)
+
+    assert order.provisioning_status == ProvisioningStatus.FAILED
+    assert HostOperation.objects.filter(operation="create").count() == 1  # no retry of a conflict (exit 3)
+    assert HostRental.objects.get(order=order).state == RentalState.REVOKED
+    assert stock(gpu) == 4
+    assert ledger_check() == []
