@@ -44,8 +44,8 @@ from .placement import allocation_make, allocation_release, rental_username
 __all__ = [
     "machine_request_carry",
     "rental_create",
-    "rental_expiry_sync",
     "rental_open",
+    "rental_refresh",
     "rental_revoke",
     "rental_wipe",
 ]
@@ -116,20 +116,7 @@ def rental_create(rental: HostRental, *, now: datetime | None = None) -> None:
         return
     try:
         host = rental.host_or_error()
-        answer = agent_run(
-            host,
-            "create",
-            rental.username,
-            "--gpus",
-            ",".join(str(index) for index in rental.gpu_indices),
-            "--expires",
-            expires.isoformat(),
-            "--environment",
-            order.environment,
-            stdin=keys + "\n",
-            rental=rental,
-            timeout=settings.PROVISIONER_TIMEOUT_SECONDS,  # the host may prepare the chosen environment
-        )
+        answer = _agent_create(host, rental, order, keys, expires)
     except ApplicationError as error:  # HostError, or NoHostFree from the allocation
         _attempt_failed(rental, order, error, now)
         return
@@ -232,37 +219,34 @@ def rental_revoke(rental: HostRental, *, now: datetime | None = None) -> None:
         audit_record(actor=None, action="hosts.rental_revoked", target=rental, after={"host": str(rental.host or "")})
 
 
-def rental_expiry_sync(rental: HostRental, *, now: datetime | None = None) -> None:
-    """Move the account's expiry on the host to the day after the rental's current term end (an extension)."""
+def rental_refresh(rental: HostRental, *, now: datetime | None = None) -> None:
+    """Make the active account on its host what it should be again, with the agent's idempotent create: its
+    expiry the day after the current term end (a paid extension moved it), its GPU grants (device files made
+    anew lose their ACLs when the host reboots), its keys. Run when marked due (`next_attempt_at`) by
+    `HostProvisioner.extended` or by a host check that saw the host boot again."""
     now = now or timezone.now()
+    if rental.host is None or not _claim(rental, RentalState.ACTIVE, now):
+        return
     order = Order.objects.get(pk=rental.order_id)
     wanted = _host_expiry(order, now)
-    if rental.host is None or rental.host_expires_on == wanted:
-        _set(rental, expect=RentalState.ACTIVE, next_attempt_at=None)  # nothing to move
-        return
-    if not _claim(rental, RentalState.ACTIVE, now):
-        return
     try:
-        answer = agent_run(rental.host, "extend", rental.username, "--expires", wanted.isoformat(), rental=rental)
+        answer = _agent_create(rental.host, rental, order, order_authorized_keys(order), wanted)
     except HostError as error:
         attempts = rental.attempts + 1
-        _set(
-            rental,
-            expect=RentalState.ACTIVE,
-            attempts=attempts,
-            next_attempt_at=_retry_at(attempts, now),
-            last_error=error.detail[:500],
-        )
+        retry = {"attempts": attempts, "next_attempt_at": _retry_at(attempts, now), "last_error": error.detail[:500]}
+        _set(rental, expect=RentalState.ACTIVE, **retry)
         return
-    _set(
-        rental,
-        expect=RentalState.ACTIVE,
-        attempts=0,
-        next_attempt_at=None,
-        last_error="",
-        last_result=answer,
-        host_expires_on=wanted,
-    )
+    done = {"attempts": 0, "next_attempt_at": None, "last_error": "", "last_result": answer}
+    _set(rental, expect=RentalState.ACTIVE, host_expires_on=wanted, **done)
+
+
+def _agent_create(host: GpuHost, rental: HostRental, order: Order, keys: str, expires: date) -> dict[str, Any]:
+    """The agent's create for this rental: its account, GPUs, keys (on stdin), expiry and environment."""
+    gpus = ",".join(str(index) for index in rental.gpu_indices)
+    arguments = ["create", rental.username, "--gpus", gpus, "--expires", expires.isoformat()]
+    arguments += ["--environment", order.environment]
+    # The host may prepare the chosen environment: the call may take up to the provisioner's timeout.
+    return agent_run(host, *arguments, stdin=keys + "\n", rental=rental, timeout=settings.PROVISIONER_TIMEOUT_SECONDS)
 
 
 def rental_wipe(rental: HostRental, *, now: datetime | None = None) -> None:

@@ -8,7 +8,7 @@ from django.utils import timezone
 from gpurent.orders.models import MachineRequest, Order
 
 from .enums import RentalState
-from .lifecycle import machine_request_carry, rental_create, rental_expiry_sync, rental_open
+from .lifecycle import machine_request_carry, rental_create, rental_open, rental_refresh
 from .models import HostRental
 from .stock import host_managed
 
@@ -41,7 +41,7 @@ class HostProvisioner:
                 next_attempt_at=timezone.now()
             )
             account.refresh_from_db()
-            rental_expiry_sync(account)
+            rental_refresh(account)
 
     def machine_request(self, request: MachineRequest) -> None:
         machine_request_carry(request)

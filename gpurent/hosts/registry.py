@@ -17,11 +17,12 @@ from django.utils import timezone
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record
 from gpurent.core.errors import Conflict, InvalidRequest, NotFound
+from gpurent.core.notices import notify_operators
 
 from .agent import agent_run, host_first_contact, host_key_fetch
-from .enums import HostHealth
+from .enums import HostHealth, RentalState
 from .errors import HostError
-from .models import GpuHost, HostOperation
+from .models import GpuHost, HostOperation, HostRental
 from .stock import stock_sync
 
 __all__ = ["HostSpec", "host_add", "host_check", "host_drain", "host_repin"]
@@ -122,13 +123,26 @@ def host_add(spec: HostSpec, *, actor: AbstractBaseUser | None = None) -> GpuHos
 
 def host_check(host: GpuHost) -> GpuHost:
     """Read the host's inventory again: a host that answers is healthy (back in stock if it was not); one that
-    does not is unreachable (out of stock, operators told). Never raises for the host's own failures."""
+    does not is unreachable (out of stock, operators told). An offered GPU it no longer reports leaves stock
+    (operators told); a host that booted again has its running rentals' grants made again. Never raises for
+    the host's own failures."""
     try:
         inventory = agent_run(host, "inventory")
     except HostError:  # recorded by agent_run; the host's health says what happened
         return host
-    GpuHost.objects.filter(pk=host.pk).update(inventory=inventory)
-    host.inventory = inventory
+    booted = host.inventory.get("boot_id"), inventory.get("boot_id")
+    reported = {card.get("index") for card in inventory.get("gpus", []) if isinstance(card, dict)}
+    with transaction.atomic():
+        GpuHost.objects.filter(pk=host.pk).update(inventory=inventory)
+        host.inventory = inventory
+        if booted[0] and booted[1] != booted[0]:
+            # It booted again: its device files were made anew without the rentals' grants; the next round
+            # of host work gives every running rental on it its GPUs again (`lifecycle.rental_refresh`).
+            HostRental.objects.filter(host=host, state=RentalState.ACTIVE).update(next_attempt_at=timezone.now())
+        stock_sync(host.gpu_id)  # offered GPUs it no longer reports leave stock (`stock.free_gpus`)
+    missing = sorted(set(host.gpu_indices) - reported)
+    if missing:
+        notify_operators(HostError(detail=f"{host.name} no longer reports GPU {missing}: out of stock until it does"))
     return host
 
 

@@ -40,9 +40,11 @@ def host_managed(gpu_id: int) -> bool:
 
 
 def free_gpus(host: GpuHost) -> list[int]:
-    """The offered GPU indices of `host` that no rental holds, lowest first."""
+    """The offered GPU indices of `host` that its last inventory reports and no rental holds, lowest first (a
+    card that fell off the bus is neither sold nor placed until the host reports it again)."""
+    reported = {card.get("index") for card in host.inventory.get("gpus", []) if isinstance(card, dict)}
     held = set(GpuAllocation.objects.filter(host=host).values_list("index", flat=True))
-    return sorted(index for index in set(host.gpu_indices) if index not in held)
+    return sorted(index for index in set(host.gpu_indices) & reported if index not in held)
 
 
 def stock_sync(gpu_id: int) -> int | None:

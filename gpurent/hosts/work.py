@@ -24,7 +24,7 @@ from gpurent.orders.enums import ProvisioningStatus
 from gpurent.orders.models import MachineRequest
 
 from .enums import HostHealth, RentalState
-from .lifecycle import machine_request_carry, rental_create, rental_expiry_sync, rental_revoke, rental_wipe
+from .lifecycle import machine_request_carry, rental_create, rental_refresh, rental_revoke, rental_wipe
 from .models import GpuHost, HostRental
 from .registry import host_check
 from .stock import stock_sync
@@ -56,9 +56,10 @@ def hosts_work(*, now: datetime | None = None) -> dict[str, int]:
     counts = {"hosts checked": checked}
     counts["accounts made"] = _each(HostRental.objects.filter(due, state=RentalState.PENDING), rental_create, now)
     counts["accounts revoked"] = _each(HostRental.objects.filter(due, state=RentalState.REVOKING), rental_revoke, now)
-    # Active accounts whose expiry must move (a paid extension; `HostProvisioner.extended` marks them).
-    extended = HostRental.objects.filter(state=RentalState.ACTIVE, next_attempt_at__lte=now)
-    counts["expiries checked"] = _each(extended, rental_expiry_sync, now)
+    # Active accounts marked to be made right again: a paid extension (`HostProvisioner.extended`), a host that
+    # booted again (`registry.host_check`).
+    marked = HostRental.objects.filter(state=RentalState.ACTIVE, next_attempt_at__lte=now)
+    counts["accounts refreshed"] = _each(marked, rental_refresh, now)
     wipe_before = now - timedelta(days=settings.HOSTS_WIPE_AFTER_DAYS)
     counts["accounts wiped"] = _each(
         HostRental.objects.filter(due, state=RentalState.REVOKED, revoked_at__lte=wipe_before), rental_wipe, now

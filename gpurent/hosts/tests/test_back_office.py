@@ -36,6 +36,7 @@ def node(gpu):
         port=9,  # nothing listens there: no SSH call of these tests can reach anything
         gpu=gpu,
         gpu_indices=[0, 1, 2, 3],
+        inventory={"gpus": [{"index": index, "name": "A100", "memory_mib": 81_920} for index in range(4)]},
         host_key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJUGuYRqDEl2LE7zPdvoSaHv1/651IMn+SkGdm4Khijo",
         host_key_fingerprint="SHA256:xCEx7JbDd3x2dkFBo6frjzFkHBhSZZMGlIXTf6NN5OA",
     )

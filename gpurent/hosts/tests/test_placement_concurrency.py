@@ -24,12 +24,15 @@ pytestmark = [
 
 
 def add_host(gpu, name, indices):
-    # A registered host as `hosts add` leaves it (its key and inventory do not matter to placement).
+    # A registered host as `hosts add` leaves it, its inventory reporting the offered GPUs (no SSH here).
     return GpuHost.objects.create(
         name=name,
         address="127.0.0.1",
         gpu=gpu,
         gpu_indices=indices,
+        inventory={
+            "gpus": [{"index": index, "name": gpu.name, "memory_mib": gpu.memory_mib_per_card} for index in indices]
+        },
         host_key="ssh-ed25519 AAAA",
         host_key_fingerprint="x",
     )

@@ -248,9 +248,9 @@ def test_a_stop_request_runs_on_the_host(
 def test_a_provisioning_that_fails_three_times_ends_refunded(
     test_host, gpu, gpu_host, host_buyer, django_capture_on_commit_callbacks
 ):
-    # The gpu_host answers, but its GPU device files are gone: the agent refuses to make the account.
-    for index in range(8):
-        (test_host.dir / "dev" / f"nvidia{index}").unlink()
+    # The host answers and reports its GPUs, but cannot make accounts (its useradd is not on the agent's PATH).
+    config = json.loads((test_host.dir / "agent.json").read_text())
+    (test_host.dir / "agent.json").write_text(json.dumps({**config, "path": "/nonexistent"}))
     before = balance_for(host_buyer)
     order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
     assert balance_for(host_buyer) == before - order.total
@@ -289,3 +289,36 @@ def test_a_refusal_that_cannot_change_is_refunded_at_once(
     assert HostRental.objects.get(order=order).state == RentalState.REVOKED
     assert stock(gpu) == 4
     assert ledger_check() == []
+
+
+def test_a_host_that_booted_again_gives_running_rentals_their_gpus_again(
+    test_host, shop_key, gpu, gpu_host, host_buyer, customer_key, django_capture_on_commit_callbacks
+):
+    from gpurent.hosts.registry import host_check
+
+    order = pay(place(host_buyer, gpu, lots=1), host_buyer, django_capture_on_commit_callbacks)
+    rental = HostRental.objects.get(order=order)
+    assert visible_gpus(test_host, rental.username, customer_key) == ["0"]
+    # A reboot: the device files are made anew, without the rental's ACL, and the boot id changes.
+    subprocess.run(["/usr/bin/setfacl", "-b", str(test_host.dir / "dev" / "nvidia0")], check=True)
+    assert visible_gpus(test_host, rental.username, customer_key) == []
+    GpuHost.objects.filter(pk=gpu_host.pk).update(inventory={**gpu_host.inventory, "boot_id": "the-previous-boot"})
+
+    host_check(GpuHost.objects.get(pk=gpu_host.pk))
+    hosts_work(now=timezone.now())
+
+    assert visible_gpus(test_host, rental.username, customer_key) == ["0"]
+    assert HostRental.objects.get(pk=rental.pk).next_attempt_at is None
+
+
+def test_an_offered_gpu_the_host_stops_reporting_leaves_stock(test_host, gpu, gpu_host):
+    from gpurent.hosts.registry import host_check
+
+    inventory = json.loads((test_host.dir / "gpus.json").read_text())
+    inventory["gpus"] = [card for card in inventory["gpus"] if card["index"] != 3]  # GPU 3 fell off the bus
+    (test_host.dir / "gpus.json").write_text(json.dumps(inventory))
+
+    host_check(GpuHost.objects.get(pk=gpu_host.pk))
+
+    assert stock(gpu) == 3
+    assert OperatorNotice.objects.filter(code="host_error", detail__contains="no longer reports GPU [3]").exists()
