@@ -64,6 +64,11 @@ def public_key_parse(text: str) -> ParsedPublicKey:
     if match is None:
         raise InvalidRequest(invalid)
     key_type, body, comment = match["type"], match["body"], (match["comment"] or "").strip()
+    # A comment keeps printable characters only: a GPU host's agent takes key lines that hold no control or
+    # line-breaking character (tools/host-agent). DSA keys are refused: OpenSSH no longer accepts them.
+    comment = "".join(char for char in comment if char.isprintable())
+    if key_type == "ssh-dss":
+        raise InvalidRequest(invalid)
     try:
         load_ssh_public_key(f"{key_type} {body}".encode())
         blob = base64.b64decode(body, validate=True)

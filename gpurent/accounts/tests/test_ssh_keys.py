@@ -68,6 +68,28 @@ def test_public_key_parse_refuses_what_is_not_a_public_key(text):
         public_key_parse(text)
 
 
+DSA = (
+    "ssh-dss AAAAB3NzaC1kc3MAAACBAP1/U4EddRIpUt9KnC7s5Of2EbdSPO9EAMMeP4C2USZpRV1AIlH7WT2NWPq/xfW6MPbLm1Vs14E7gB00b/JmY"
+    "LdrmVClpJ+f6AR7ECLCT7up1/63xhv4O1fnxqimFQ8E+4P208UewwI1VBNaFpEy9nXzrith1yrv8iIDGZ3RSAHHAAAAFQCXYFCPFSMLzLKSuYKi64QL"
+    "8Fgc9QAAAIEA9+GghdabPd7LvKtcNrhXuXmUr7v6OuqC+VdMCz0HgmdRWVeOutRZT+ZxBxCBgLRJFnEj6EwoFhO3zwkyjMim4TwWeotUfI0o4KOuHiu"
+    "zpnWRbqN/C/ohNWLx+2J6ASQ7zKTxvqhRkImog9/hWuWfBpKLZl6Ae1UlZAFMO/7PSSoAAACBAPLH1nY0M1q1w/1+Bvu0rb3wTTfyDaTfBSbw1ua8fB3D"
+    "5QNgsVCrzC+QUsMfmuTkSX0z0g1uF0bH2rSt0Hy9PGz5wSd1pXXS0wLQLGC3bS+QXDO3Lq1bp4HuYD7LG8ELkFKHOHY4RKm8Syb4dW0f1XeMJgXgqKkw"
+    "+mTZc3WgCl1c old@box"
+)
+
+
+def test_public_key_parse_refuses_dsa_which_openssh_no_longer_accepts():
+    with pytest.raises(InvalidRequest):
+        public_key_parse(DSA)
+
+
+def test_public_key_parse_keeps_only_printable_characters_of_the_comment():
+    # A GPU host's agent refuses a key line with a control or line-breaking character in it.
+    parsed = public_key_parse(ED25519.replace("ana@laptop", "ana\x1c@\u2028lap\x85top\r"))
+    assert parsed.comment == "ana@laptop"
+    assert parsed.line == ED25519
+
+
 def test_public_key_parse_refuses_empty_and_several_lines():
     with pytest.raises(InvalidRequest, match="Paste your SSH public key"):
         public_key_parse("   ")
