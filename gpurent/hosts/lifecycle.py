@@ -4,15 +4,15 @@ processes stopped on request, revoked when the term ends or provisioning fails (
 and wiped after the retention period.
 
 Every step is one agent call made with no database lock held, between two short transactions; each is safe to
-repeat (the agent's operations are idempotent) and is claimed first (`_claim`), so two workers do not make the
-same call at once. A failed call is tried again after `HOSTS_RETRY_SECONDS`; making an account gives up after
-the last pause (the order fails and is refunded), revoking never does (operators are told each time it fails
-again after the last pause).
+repeat (the agent's operations are idempotent), is claimed first (`_claim`), so two workers do not make the
+same call at once, and writes its outcome only if the rental is still in the state it began from (`_set`). A
+failed call is tried again after `HOSTS_RETRY_SECONDS`; making an account gives up after the last pause, or at
+once on a refusal that cannot change (the order fails and is refunded); revoking never gives up (operators are
+told each time it fails again after the last pause).
 """
 
 from __future__ import annotations
 
-import logging
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -49,8 +49,6 @@ __all__ = [
     "rental_revoke",
     "rental_wipe",
 ]
-
-logger = logging.getLogger(__name__)
 
 FAILURE_REASON = "the GPU host could not prepare the machine"
 
