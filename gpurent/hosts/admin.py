@@ -79,6 +79,9 @@ class GpuHostAdmin(BoundedListAdmin):
         "last_error",
     ]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GpuHost]:
+        return super().get_queryset(request).prefetch_related("allocations")  # the free GPUs of each row
+
     @admin.display(description=_("free GPUs"))
     def free(self, host: GpuHost) -> str:
         return f"{len(free_gpus(host))} / {len(host.gpu_indices)}"

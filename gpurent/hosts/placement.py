@@ -47,7 +47,13 @@ def allocation_make(rental: HostRental) -> HostRental:
                 f"rental {rental.username} is {rental.state}, its order {order.provisioning_status}"
             )
         needed = order.lots * order.gpu.cards_per_lot
-        hosts = list(GpuHost.objects.select_for_update().filter(gpu_id=order.gpu_id).order_by("pk"))
+        # The hosts locked first; their allocations read after (made only under these locks).
+        hosts = list(
+            GpuHost.objects.select_for_update()
+            .filter(gpu_id=order.gpu_id)
+            .order_by("pk")
+            .prefetch_related("allocations")
+        )
         fitting = [
             (len(free), host.pk, host, free)
             for host in hosts

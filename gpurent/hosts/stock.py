@@ -29,7 +29,7 @@ from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import Order
 
 from .enums import HostHealth
-from .models import GpuAllocation, GpuHost
+from .models import GpuHost
 
 __all__ = ["free_gpus", "host_managed", "stock_sync"]
 
@@ -41,9 +41,10 @@ def host_managed(gpu_id: int) -> bool:
 
 def free_gpus(host: GpuHost) -> list[int]:
     """The offered GPU indices of `host` that its last inventory reports and no rental holds, lowest first (a
-    card that fell off the bus is neither sold nor placed until the host reports it again)."""
+    card that fell off the bus is neither sold nor placed until the host reports it again). Lists of hosts
+    prefetch `allocations`, so this costs no query per host."""
     reported = {card.get("index") for card in host.inventory.get("gpus", []) if isinstance(card, dict)}
-    held = set(GpuAllocation.objects.filter(host=host).values_list("index", flat=True))
+    held = {allocation.index for allocation in host.allocations.all()}
     return sorted(index for index in set(host.gpu_indices) & reported if index not in held)
 
 
@@ -58,7 +59,9 @@ def stock_sync(gpu_id: int) -> int | None:
         gpu = GpuModel.objects.select_for_update().filter(pk=gpu_id).first()
         if gpu is None or not host_managed(gpu_id):
             return None
-        hosts = GpuHost.objects.filter(gpu_id=gpu_id, health=HostHealth.HEALTHY, drained=False)
+        hosts = GpuHost.objects.filter(gpu_id=gpu_id, health=HostHealth.HEALTHY, drained=False).prefetch_related(
+            "allocations"
+        )
         free = sum(len(free_gpus(host)) // gpu.cards_per_lot for host in hosts)
         waiting = Q(payment_status=PaymentStatus.AWAITING_PAYMENT) | Q(
             payment_status=PaymentStatus.PAID,

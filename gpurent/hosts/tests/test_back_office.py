@@ -130,3 +130,28 @@ def test_an_order_given_access_by_hand_keeps_its_lots_out_of_a_host_models_stock
     )
     make_running_rental(customer, gpu, lots=2)  # ready by hand (the manual desk), no GPUs of a host
     assert stock_sync(gpu.pk) == 2  # 4 free GPUs, 2 lots out with the running rental
+
+
+def test_the_hosts_list_costs_the_same_queries_for_one_host_or_five(client, operator, node, gpu):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(operator)
+    url = reverse("admin:hosts_gpuhost_changelist")
+    client.get(url)  # warm (sessions, permissions)
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    for number in range(2, 6):
+        GpuHost.objects.create(
+            name=f"node-{number}",
+            address="127.0.0.1",
+            port=9,
+            gpu=gpu,
+            gpu_indices=[0],
+            host_key="x",
+            host_key_fingerprint="x",
+        )
+    with CaptureQueriesContext(connection) as five:
+        page = client.get(url).content.decode()
+    assert "node-5" in page
+    assert len(five.captured_queries) == len(one.captured_queries)

@@ -91,7 +91,7 @@ class Command(BaseCommand):
         )
 
     def _list(self, options: dict[str, Any]) -> None:
-        hosts = GpuHost.objects.select_related("gpu").order_by("name")
+        hosts = GpuHost.objects.select_related("gpu").prefetch_related("allocations").order_by("name")
         self.stdout.write(f"{'NAME':<20} {'MODEL':<14} {'HEALTH':<12} {'DRAINED':<8} {'FREE':<12} ADDRESS")
         for host in hosts:
             free = free_gpus(host)
