@@ -40,9 +40,13 @@ __all__ = [
 
 HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
-# Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys).
+# Printable ASCII without spaces, as Stripe accepts (UUIDs, ULIDs, and similar client-made keys). The message says
+# exactly that (issue 32: "printable characters" read as if a space were allowed).
 _KEY_PATTERN = re.compile(r"[!-~]{1,255}")
-KEY_REQUIRED_MESSAGE = gettext_lazy("An idempotency key of 1 to 255 printable characters is required.")
+KEY_REQUIRED_MESSAGE = gettext_lazy(
+    "An idempotency key is required: 1 to 255 characters, each one of the ASCII letters, digits or punctuation "
+    "marks (no spaces, no other characters), e.g. a UUID."
+)
 # A form sent again while its first submission still runs (a double click, decision 0295): the API's 409 message
 # speaks of idempotency keys, which a customer never sees.
 FORM_IN_USE_MESSAGE = gettext_lazy(
@@ -59,7 +63,8 @@ IdempotencyKeyHeader = Annotated[
         max_length=255,
         pattern=r"^[!-~]+$",
         description=(
-            "A key you choose per request (e.g. a UUID): a retry with the same key and body replays the first "
+            "A key you choose per request (e.g. a UUID): 1 to 255 ASCII letters, digits or punctuation marks "
+            "(`!` to `~`; no spaces, no other characters). A retry with the same key and body replays the first "
             "answer; the same key with another body is refused (422 `idempotency_key_reused`); while the first "
             "request with the key is still running, a retry gets 409 `idempotency_key_in_use` (retry shortly)."
         ),

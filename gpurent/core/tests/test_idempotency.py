@@ -413,3 +413,39 @@ def test_run_idempotent_known_not_durable_skips_the_flush_only_in_a_transaction_
         with connection.cursor() as cursor:
             cursor.execute("SHOW synchronous_commit")
             assert cursor.fetchone()[0] == "on"  # the session's setting is untouched
+
+
+def _estimate_with_key(client, django_user_model, key):
+    from gpurent.accounts.services import api_token_create
+
+    user = django_user_model.objects.create_user(email="keys@example.com", password="x" * 12)
+    _, secret = api_token_create(user=user, name="t")
+    return client.post(
+        "/api/v1/estimates",
+        {"model": "llama-3.1-8b"},
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key,
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key", ["a b", "tab\there", "ключ", "x" * 256])
+def test_a_refused_key_is_told_exactly_what_is_accepted(client, django_user_model, key):
+    """Issue 32: `a b` was refused with "1 to 255 printable characters", yet a space is printable. The message
+    states the rule the pattern applies: 1 to 255 ASCII letters, digits and punctuation, no spaces."""
+    response = _estimate_with_key(client, django_user_model, key)
+    assert response.status_code == 422
+    message = response.json()["error"]["message"]
+    assert "printable characters" not in message
+    assert message.startswith("Idempotency-Key: ")
+    for rule in ("1 to 255", "ASCII letters, digits or punctuation", "no spaces"):
+        assert rule in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "key", ["0f8c6a2e-5b7d-4c1e-9f3a-2d4b6c8e0a1f", "01J9ZQ8X3K", "a.b_c:d~e!#$%&'()*+,/;<=>?@[]^`{|}\\\"", "x" * 255]
+)
+def test_every_kind_of_character_the_message_names_is_accepted(client, django_user_model, key):
+    assert _estimate_with_key(client, django_user_model, key).status_code == 201

@@ -125,7 +125,7 @@ def test_quote_create_without_key_is_refused(client, demo_catalog):
     del data["idempotency_key"]
     response = client.post(QUOTE_URL, data)
     assert response.status_code == 422
-    assert "An idempotency key of 1 to 255 printable characters is required." in response.content.decode()
+    assert "An idempotency key is required: 1 to 255 characters" in response.content.decode()
     assert QuoteRequest.objects.count() == 0
 
 
