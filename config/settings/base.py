@@ -5,6 +5,7 @@ Every value that an operator may change comes from an environment variable; READ
 """
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,37 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# The networks the shop takes payments on (gpurent.payments.assets.NETWORKS, which settings cannot import).
+CHAIN_NETWORKS = ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+
+
+def env_map(name: str, *, keys: Callable[[str], bool], values: Callable[[str], bool]) -> dict[str, str]:
+    """Read a comma-separated list of `key=value` pairs (`bitcoin=3,litecoin=2`); unset or empty: `{}`.
+
+    Raises:
+        ImproperlyConfigured: an entry is not `key=value`, or `keys`/`values` refuses its key or its value; the
+            message names the variable and the entry, so a typo stops every process at start, not a payment.
+    """
+    from django.core.exceptions import ImproperlyConfigured
+
+    found: dict[str, str] = {}
+    for entry in env_list(name, []):
+        key, sep, value = (part.strip() for part in entry.partition("="))
+        if not sep or not keys(key) or not values(value):
+            raise ImproperlyConfigured(f"{name}: {entry!r} is not a valid entry (see README, Configuration)")
+        found[key] = value
+    return found
+
+
+def _network(key: str) -> bool:
+    return key in CHAIN_NETWORKS
+
+
+def _pair_key(key: str) -> bool:
+    asset, sep, network = key.partition("/")
+    return bool(sep) and asset.isalnum() and asset.isupper() and network in CHAIN_NETWORKS
 
 
 def database_from_env(default_sqlite: Path) -> dict[str, Any]:
@@ -381,6 +413,9 @@ ORDERS_MAX_EXTENSIONS_PER_RENTAL = int(os.environ.get("ORDERS_MAX_EXTENSIONS_PER
 # Payment intents: how long a quote (its rate and amount) holds, and how long a reported payment keeps the
 # order's lots while an operator verifies it (DESIGN §5).
 PAYMENTS_INTENT_TTL_MINUTES = int(os.environ.get("PAYMENTS_INTENT_TTL_MINUTES", "30"))
+# A payment first seen on chain before its intent expired is credited at the locked rate if it reaches its
+# confirmation depth at most this many hours after the expiry; later, it goes to review (decision 0380).
+PAYMENTS_LATE_CONFIRMATION_HOURS = int(os.environ.get("PAYMENTS_LATE_CONFIRMATION_HOURS", "24"))
 PAYMENTS_REPORT_HOLD_HOURS = int(os.environ.get("PAYMENTS_REPORT_HOLD_HOURS", "24"))
 # How many payment instructions one order or top-up may have: open at once (awaiting payment, before expiry;
 # more answer `too_many_open_intents`), and in all (more answer `intent_limit_reached`). Each open one holds a
@@ -421,8 +456,13 @@ PAYMENTS_RATE_URL = os.environ.get("PAYMENTS_RATE_URL", "")
 PAYMENTS_RATE_TIMEOUT_SECONDS = float(os.environ.get("PAYMENTS_RATE_TIMEOUT_SECONDS", "5"))
 # A rate older than this is refused (503 rate_unavailable): nothing is quoted from a stale price.
 PAYMENTS_RATE_MAX_AGE_SECONDS = int(os.environ.get("PAYMENTS_RATE_MAX_AGE_SECONDS", "900"))
-# Per-network overrides of the confirmations a payment needs, e.g. {"bitcoin": 6}; defaults in assets.PAIRS.
-PAYMENTS_CONFIRMATIONS: dict[str, int] = {}
+# Per-network overrides of the confirmations a payment needs, e.g. "bitcoin=6,litecoin=3"; defaults in assets.PAIRS.
+PAYMENTS_CONFIRMATIONS: dict[str, int] = {
+    network: int(depth)
+    for network, depth in env_map(
+        "PAYMENTS_CONFIRMATIONS", keys=_network, values=lambda value: value.isdigit() and int(value) > 0
+    ).items()
+}
 # Shared receiving addresses: how many quote units an amount may be bumped to be unique among the intents on
 # the address, and how long after expiry an intent keeps its amount (so a late payment matches one intent).
 PAYMENTS_SHARED_AMOUNT_MAX_BUMPS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", "100"))
@@ -430,8 +470,11 @@ PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT
 
 # --- Fresh addresses and chain watchers (gpurent/payments/derivation.py, gpurent/chains/; decisions 0140-0142) ---
 # Per network: "xpub" (derive from the registered watch-only key; without one, fall back to pool then shared)
-# or "pool" (pool, then shared). Default: "xpub" where public derivation exists; Solana is always "pool".
-PAYMENTS_ADDRESS_MODES: dict[str, str] = {}
+# or "pool" (pool, then shared), e.g. "ethereum=pool". Default: "xpub" where public derivation exists; Solana is
+# always "pool".
+PAYMENTS_ADDRESS_MODES = env_map(
+    "PAYMENTS_ADDRESS_MODES", keys=_network, values=lambda value: value in {"xpub", "pool"}
+)
 # Segwit human-readable parts for derived Bitcoin/Litecoin addresses ("rltc" on a Litecoin regtest node).
 PAYMENTS_SEGWIT_HRP: dict[str, str] = {
     network: hrp
@@ -446,14 +489,13 @@ PAYMENTS_XPUB_GAP_LIMIT = int(os.environ.get("PAYMENTS_XPUB_GAP_LIMIT", "20"))
 # Node URLs per network; empty: no watcher, payments are verified by operators as before. Credentials go in the
 # URL (http://user:pass@127.0.0.1:9332/wallet/gpurent) and are never logged.
 CHAIN_WATCH_URLS: dict[str, str] = {
-    network: url
-    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
-    if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
+    network: url for network in CHAIN_NETWORKS if (url := os.environ.get(f"CHAIN_WATCH_{network.upper()}_URL", ""))
 }
 # TronGrid's API key (sent as the TRON-PRO-API-KEY header; a full node of your own needs none). Never logged.
 CHAIN_WATCH_TRON_API_KEY = os.environ.get("CHAIN_WATCH_TRON_API_KEY", "")
-# Token contracts the Ethereum and Tron watchers read, by pair key ("USDT/tron"); defaults: the mainnet contracts.
-CHAIN_TOKEN_CONTRACTS: dict[str, str] = {}
+# Token contracts the Ethereum and Tron watchers read, by pair key ("USDT/ethereum=0x…,USDT/tron=T…"); defaults:
+# the mainnet contracts.
+CHAIN_TOKEN_CONTRACTS = env_map("CHAIN_TOKEN_CONTRACTS", keys=_pair_key, values=str.isalnum)
 # How long one watcher process holds a network before another may take over (a killed one's lease runs out).
 CHAIN_WATCH_LEASE_SECONDS = int(os.environ.get("CHAIN_WATCH_LEASE_SECONDS", "300"))
 # Seconds between scans of the background task and of `watch_chains` without --once.
@@ -465,6 +507,6 @@ CHAIN_PAGE_POLL_SECONDS = int(os.environ.get("CHAIN_PAGE_POLL_SECONDS", "15"))
 # https://explorer.solana.com/tx/{txid}).
 CHAIN_EXPLORER_TX_URLS: dict[str, str] = {
     network: pattern
-    for network in ("bitcoin", "litecoin", "ethereum", "tron", "solana")
+    for network in CHAIN_NETWORKS
     if (pattern := os.environ.get(f"CHAIN_EXPLORER_{network.upper()}_TX_URL", ""))
 }
