@@ -86,7 +86,29 @@ class LedgerLineOut(Schema):
 
 
 class BalanceOut(Schema):
-    available_usd: str
+    """The balance in three figures (decision 0373): `balance_usd` = `held_usd` + `spendable_usd`."""
+
+    balance_usd: str = Field(
+        description="The whole balance, holds included: the sum of the ledger lines (the newest line's "
+        "`balance_after_usd`)",
+        examples=["100.00"],
+    )
+    held_usd: str = Field(
+        description="The part of the balance held for orders by their open payment instructions (each intent's "
+        "`balance_share_usd`, once per order); released when the intent expires, is closed or the order is paid",
+        examples=["100.00"],
+    )
+    spendable_usd: str = Field(
+        description="What can be spent or withdrawn now: `balance_usd` minus `held_usd`. A withdrawal or an order "
+        "paid from the balance larger than this is refused with 422 `insufficient_balance` (an order may also use "
+        "what its own instructions hold)",
+        examples=["0.00"],
+    )
+    available_usd: str = Field(
+        description="Deprecated: kept with its first meaning for existing clients, the whole balance with holds "
+        "included (always equal to `balance_usd`), not what can be withdrawn: read `spendable_usd` for that",
+        examples=["100.00"],
+    )
     entries: list[LedgerLineOut] = Field(description="One page of ledger lines, newest first")
     next: str | None = Field(description="Cursor of the older lines (pass as ?cursor=), null on the last page")
 

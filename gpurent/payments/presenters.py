@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.money import Usd
 from gpurent.core.pagination import DEFAULT_PAGE_SIZE, keyset_page
-from gpurent.ledger.selectors import balance_for, ledger_lines_for
+from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
 from .models import Deposit, DepositStatus, PaymentIntent, Payout
 from .refusals import top_up_lapsed
 from .selectors import deposit_list_for, payment_reported
+from .services import balance_figures
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."
 
@@ -95,10 +96,15 @@ def deposit_out(deposit: Deposit, *, now: datetime | None = None) -> dict[str, A
 
 
 def balance_out(owner: AbstractBaseUser, cursor: str | None = None, limit: int = DEFAULT_PAGE_SIZE) -> dict[str, Any]:
-    """The balance and one page of its ledger lines, newest first; `next` is the cursor of the older lines."""
+    """The balance's figures and one page of its ledger lines, newest first; `next` is the cursor of the older lines.
+    `available_usd` keeps its first meaning, the whole balance, for existing clients (decision 0373)."""
     page = keyset_page(ledger_lines_for(owner), cursor, size=limit)
+    figures = balance_figures(owner)
     return {
-        "available_usd": balance_for(owner).to_api(),
+        "balance_usd": figures.balance.to_api(),
+        "held_usd": figures.held.to_api(),
+        "spendable_usd": figures.spendable.to_api(),
+        "available_usd": figures.balance.to_api(),
         "next": page.next,
         "entries": [
             {

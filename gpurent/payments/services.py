@@ -7,6 +7,7 @@ refunds of later work. Recording a top-up or reporting a payment moves nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -43,7 +44,9 @@ from .receiving import Allocation, address_allocate
 from .refusals import intent_refusal, top_up_refusal, top_ups_refusal
 
 __all__ = [
+    "BalanceFigures",
     "balance_available",
+    "balance_figures",
     "balance_held",
     "create_deposit",
     "deposit_create",
@@ -314,9 +317,28 @@ def spendable_for_order(order: Order) -> Usd:
     return balance_for(order.owner) - balance_held(order.owner_id, except_order_id=order.pk)
 
 
+@dataclass(frozen=True)
+class BalanceFigures:
+    """A customer's balance in the three figures the balance page, the API and the withdrawal check show
+    (decision 0373): `balance` is the whole balance (the ledger's, holds included), `held` what orders' open
+    payment instructions hold of it, `spendable` the rest: what a withdrawal or a new order may take."""
+
+    balance: Usd
+    held: Usd
+
+    @property
+    def spendable(self) -> Usd:
+        return self.balance - self.held
+
+
+def balance_figures(owner: AbstractBaseUser, *, now: datetime | None = None) -> BalanceFigures:
+    """The one source of the balance's figures (see `BalanceFigures`)."""
+    return BalanceFigures(balance=balance_for(owner), held=balance_held(owner.pk, now=now))
+
+
 def balance_available(owner: AbstractBaseUser) -> Usd:
     """The balance minus every hold: what a withdrawal or a new order may take."""
-    return balance_for(owner) - balance_held(owner.pk)
+    return balance_figures(owner).spendable
 
 
 def order_intents_close(order: Order) -> int:

@@ -26,7 +26,7 @@ from gpurent.core.idempotency_request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
-from gpurent.ledger.selectors import balance_for, ledger_lines_for
+from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
@@ -42,7 +42,7 @@ from .qr import payment_uri, qr_svg
 from .refusals import top_up_refusal, top_ups_refusal
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
-    balance_available,
+    balance_figures,
     deposit_create,
     intent_issue_for_deposit,
     intent_issue_for_order,
@@ -176,8 +176,10 @@ def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
 @require_GET
 def balance(request: HttpRequest) -> HttpResponse:
     user = _user(request)
+    figures = balance_figures(user)  # the API's and the withdrawal check's figures (decision 0373)
     context = {
-        "balance": balance_for(user),
+        "balance": figures.balance,
+        "held": figures.held,
         "lines": page_from_request(request, ledger_lines_for(user)),
         "deposits": page_from_request(
             request, deposit_list_for(user).prefetch_related("intents__payments"), size=20, param="deposits"
@@ -186,7 +188,7 @@ def balance(request: HttpRequest) -> HttpResponse:
         # The form is replaced by why a new top-up would be refused (the service's own rule, decision 0320).
         "top_up_refusal": top_ups_refusal(user.pk, now=timezone.now()),
         "payout_form": PayoutForm(auto_id="payout_%s"),
-        "available": balance_available(user),
+        "available": figures.spendable,
         "payout_minimum": payout_minimum(),
         "payout_fee": Usd(settings.PAYOUTS_FEE_CENTS),
         "payouts": page_from_request(request, payout_list_for(user), size=20, param="payouts"),

@@ -101,5 +101,12 @@ def test_another_customers_intents_deposits_reports_and_balance_are_404_or_their
         ).status_code
         == 404
     )
-    assert client.get("/api/v1/balance", **stranger).json() == {"available_usd": "0.00", "entries": [], "next": None}
+    assert client.get("/api/v1/balance", **stranger).json() == {
+        "balance_usd": "0.00",
+        "held_usd": "0.00",
+        "spendable_usd": "0.00",
+        "available_usd": "0.00",
+        "entries": [],
+        "next": None,
+    }
     assert client.post("/api/v1/intents/not-a-uuid/report", **stranger).status_code == 404
