@@ -1,7 +1,9 @@
 """Demo payment set-up for the embedded shop (`manage.py load_demo`): rates and receiving addresses.
 
 The addresses are valid in format but made from a hash, so nobody holds their keys: a payment sent to them is
-lost. Pages say so while `PAYMENTS_DEMO_NOTICE` is on (local settings). Production loads real addresses.
+lost. Pages say so while `PAYMENTS_DEMO_NOTICE` is on (local settings), and say the opposite of an address that
+is not one of them (`address_origin`): one derived from the operator's own key, or entered by the operator, is
+real. Production loads real addresses.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from .addresses import b58check_encode, b58encode, eip55_checksum
-from .models import AddressMode, ExchangeRate, ReceivingAddress
+from .models import AddressMode, DerivedAddress, ExchangeRate, PaymentIntent, ReceivingAddress
 
-__all__ = ["DEMO_RATES", "demo_addresses", "load_demo_payments"]
+__all__ = ["DEMO_RATES", "address_origin", "demo_addresses", "load_demo_payments"]
 
 # Plausible USD prices, refreshed (as_of = now) at every load so the embedded shop can quote.
 DEMO_RATES = {
@@ -42,6 +44,19 @@ def demo_addresses() -> dict[str, str]:
         "ethereum": eip55_checksum("0x" + _digest("ethereum", 20).hex()),
         "solana": b58encode(_digest("solana", 32)),
     }
+
+
+def address_origin(intent: PaymentIntent) -> str:
+    """How the intent's address was made, for the demo shop's notice: "placeholder" (one of `demo_addresses`:
+    nobody can spend from it), "derived" (from a watch-only key an operator registered: the operator's own
+    wallet) or "real" (entered by an operator, or given by the payment processor); "" before it has one."""
+    if not intent.address:
+        return ""
+    if demo_addresses().get(intent.network) == intent.address:
+        return "placeholder"
+    if DerivedAddress.objects.filter(network=intent.network, address=intent.address).exists():
+        return "derived"
+    return "real"
 
 
 def load_demo_payments() -> tuple[int, int]:

@@ -31,6 +31,7 @@ from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
+from .demo import address_origin
 from .errors import InvalidAddress
 from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
@@ -87,7 +88,8 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "share": Usd(intent.balance_share_cents),
         "order_total": Usd(intent.usd_cents + intent.balance_share_cents),
         "qr": qr_svg(uri) if uri else "",
-        "demo_notice": settings.PAYMENTS_DEMO_NOTICE,
+        # The demo shop says how the address was made: a placeholder nobody can spend from, or a real one.
+        "demo_notice": address_origin(intent) if settings.PAYMENTS_DEMO_NOTICE else "",
         **intent_chain(intent),
     }
 
