@@ -12,7 +12,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from gpurent.core.errors import ApplicationError
@@ -22,7 +21,6 @@ from .forms import EmailChangeForm
 from .views import _account_page, _account_user
 
 
-@never_cache
 @login_required
 @require_POST
 def email_change(request: HttpRequest) -> HttpResponse:
@@ -50,7 +48,6 @@ def email_change(request: HttpRequest) -> HttpResponse:
     return redirect(reverse("accounts:account") + "#email")
 
 
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:

@@ -1,5 +1,7 @@
 """Two-factor login pages: the code step of a login, and turning it on (QR code, confirm, recovery codes) or
-off from the account page. Every page is `never_cache`: secrets and recovery codes must not stay in a cache.
+off from the account page. Secrets and recovery codes must not stay in a cache: every answer to a signed-in
+visitor (or one half-way through a login) is sent with `never_cache` headers by
+`core.middleware.PrivateResponseMiddleware`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 
@@ -46,7 +47,6 @@ def _qr_svg(payload: str, title: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-@never_cache
 @require_http_methods(["GET", "POST"])
 def login_code(request: HttpRequest) -> HttpResponse:
     """The second step of a login: a code from the app or a recovery code, after the right password."""
@@ -72,7 +72,6 @@ def login_code(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/login_code.html", {"form": form, "next": _safe_next(request) or ""})
 
 
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def two_factor_setup(request: HttpRequest) -> HttpResponse:
@@ -101,7 +100,6 @@ def _setup_page(request: HttpRequest, form: TwoFactorCodeForm, status: int = 200
     return render(request, "accounts/two_factor_setup.html", context, status=status)
 
 
-@never_cache
 @login_required
 @require_POST
 def two_factor_confirm(request: HttpRequest) -> HttpResponse:
@@ -120,7 +118,6 @@ def two_factor_confirm(request: HttpRequest) -> HttpResponse:
     return _setup_page(request, form, status=422)
 
 
-@never_cache
 @login_required
 @require_POST
 def two_factor_disable_view(request: HttpRequest) -> HttpResponse:
@@ -136,7 +133,6 @@ def two_factor_disable_view(request: HttpRequest) -> HttpResponse:
     return _account_page(request, two_factor_disable_form=form)
 
 
-@never_cache
 @login_required
 @require_POST
 def recovery_codes_renew_view(request: HttpRequest) -> HttpResponse:

@@ -1,7 +1,9 @@
 """Account pages: register, log in and out, passwords, the account page with profile and API tokens.
 
 Login, password change and password reset are Django's views with this app's forms and templates. Every
-page that shows account data is `never_cache` (ASVS 14.3.2: no copy in a shared or back-button cache).
+page that shows account data is sent with Django's `never_cache` headers (ASVS 14.3.2: no copy in a shared or
+back-button cache): `core.middleware.PrivateResponseMiddleware` marks every answer to a signed-in visitor, and
+the registration form, shown before there is a session, is `never_cache` itself.
 """
 
 from __future__ import annotations
@@ -165,14 +167,12 @@ def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     return render(request, "accounts/account.html", context)
 
 
-@never_cache
 @login_required
 @require_http_methods(["GET"])
 def account(request: HttpRequest) -> HttpResponse:
     return _account_page(request)
 
 
-@never_cache
 @login_required
 @require_POST
 def profile_edit(request: HttpRequest) -> HttpResponse:
@@ -185,7 +185,6 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     return redirect("accounts:account")
 
 
-@never_cache
 @login_required
 @require_POST
 def token_create(request: HttpRequest) -> HttpResponse:
@@ -224,7 +223,6 @@ def token_create(request: HttpRequest) -> HttpResponse:
     return form_action(request, create, back=request.path, on_error=failed, respond=shown_once)
 
 
-@never_cache
 @login_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
@@ -253,7 +251,6 @@ def _own_row_action(request: HttpRequest, action: Callable[[], Outcome], *, back
     return form_action(request, action, back=back, on_error=failed)
 
 
-@never_cache
 @login_required
 @require_POST
 def ssh_key_create(request: HttpRequest) -> HttpResponse:
@@ -286,7 +283,6 @@ def ssh_key_create(request: HttpRequest) -> HttpResponse:
     return form_action(request, add, back=back, on_error=failed)
 
 
-@never_cache
 @login_required
 @require_POST
 def ssh_key_delete(request: HttpRequest, key_id: int) -> HttpResponse:

@@ -1,11 +1,14 @@
-"""Turn domain errors raised in HTML views into the right page, and refuse a path no view can look up."""
+"""Turn domain errors raised in HTML views into the right page, refuse a path no view can look up, and keep
+every answer to a signed-in customer, a guest or a token out of shared and browser caches."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from .errors import ApplicationError, NotFound, error_body
@@ -66,3 +69,33 @@ class ApiMethodNotAllowedMiddleware:
         answer = JsonResponse(error_body("method_not_allowed", _("This HTTP method is not allowed here.")), status=405)
         answer["Allow"] = response.get("Allow", "")
         return answer
+
+
+def answers_someone(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether `response` answers a visitor the shop knows: the request carries a session cookie (a signed-in
+    customer, a guest, an operator) or an `Authorization` header (an API token), or the response starts a
+    session (a login, a guest's first saved estimate). Such an answer may show that visitor's own data."""
+    if settings.SESSION_COOKIE_NAME in request.COOKIES or "HTTP_AUTHORIZATION" in request.META:
+        return True
+    return settings.SESSION_COOKIE_NAME in response.cookies
+
+
+class PrivateResponseMiddleware:
+    """Every answer to a visitor the shop knows (`answers_someone`) is sent with Django's `never_cache` headers
+    (`Cache-Control: max-age=0, no-cache, no-store, must-revalidate, private`), as the account page always was:
+    a shared browser or a proxy keeps no copy of a statement, a receipt, a support thread or an API answer once
+    the customer has left (ASVS 14.3.2; issue 32, decision 0376).
+
+    One rule for every page, download and API answer, rather than a decorator per view that a new view could
+    forget. An anonymous request (no cookie, no token) is left alone: the public pages it gets are the same for
+    every visitor and stay cacheable (the whole-page cache, `page_cache.py`, never serves a known visitor).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if answers_someone(request, response):
+            add_never_cache_headers(response)
+        return response

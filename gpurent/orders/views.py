@@ -284,9 +284,7 @@ def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
     if secret is None:
         messages.info(request, _("The one-time password was already shown. Ask support if you lost it."))
         return redirect("orders:rental", ref=order.ref)
-    response = _rental_page(request, order, revealed_secret=secret)
-    response["Cache-Control"] = "no-store"
-    return response
+    return _rental_page(request, order, revealed_secret=secret)  # never stored: PrivateResponseMiddleware
 
 
 @login_required
