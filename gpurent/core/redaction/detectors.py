@@ -46,6 +46,7 @@ from .kinds import Kind
 from .placeholders import is_placeholder
 from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
 from .seed_phrases import find_seed_phrases
+from .shapes import shape_spans
 from .wallets import solana_keypair_spans, wif_spans
 
 __all__ = ["Span", "find_spans"]
@@ -112,8 +113,11 @@ _LIBRARY_PATTERNS = tuple(
 )
 
 # PEM (five dashes) and the SSH2 format of ssh.com and PuTTY exports (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
-# OpenVPN's static key (`tls-auth`, `secret`) is a shared secret in the same frame.
-_PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V1) ?-{4,5}")
+# OpenVPN's static key (`tls-auth`, `secret`) is a shared secret in the same frame, and so is the tunnel token in
+# cloudflared's `cert.pem` (0391).
+_PEM_BEGIN = re.compile(
+    r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V1|ARGO TUNNEL TOKEN) ?-{4,5}"
+)
 # A PuTTY key file: a header line, `Key: value` lines and base64 lines, ending with the MAC line.
 _PUTTY = re.compile(r"PuTTY-User-Key-File-\d+:[^\n]*\n(?:[^\n]*\n){0,80}?[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]+")
 # A line that can continue a PEM body whose END line is missing: base64, or a header such as "Proc-Type: …".
@@ -240,6 +244,8 @@ def _pattern_spans(text: str) -> Iterator[Span]:
         yield Span(start, end, Kind.WALLET_PRIVATE_KEY)
     for start, end in find_seed_phrases(text):
         yield Span(start, end, Kind.SEED_PHRASE)
+    for start, end, kind in shape_spans(text):
+        yield Span(start, end, kind)
 
 
 def _context_spans(text: str) -> Iterator[Span]:

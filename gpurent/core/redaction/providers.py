@@ -18,6 +18,10 @@ __all__ = ["PROVIDER_PATTERNS", "WRAPPED_HEAD", "starts_a_token"]
 # checks it with `starts_a_token` instead of a look-behind, so that each pattern starts with its literal prefix,
 # which `re` scans for quickly.
 
+# After a short, word-like prefix (`as-`, `pa-`): a digit, a capital and a small letter among the next characters,
+# so that "as-is" or a hyphenated word is not a token. `{0}` is the token's length less one.
+_RANDOM = "(?=[A-Za-z0-9_-]{{0,{0}}}[0-9])(?=[A-Za-z0-9_-]{{0,{0}}}[A-Z])(?=[A-Za-z0-9_-]{{0,{0}}}[a-z])"
+
 PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"hf_[A-Za-z0-9]{30,}"), Kind.HUGGING_FACE_TOKEN),  # huggingface-access-token
     (re.compile(r"api_org_[A-Za-z0-9]{30,}"), Kind.HUGGING_FACE_TOKEN),  # huggingface-organization-api-token
@@ -103,6 +107,21 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{80,}={0,2}"), Kind.SECRET),  # AWS STS session token
     (re.compile(r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"), Kind.SECRET),  # LangSmith (trufflehog's langsmith)
     (re.compile(r"NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}"), Kind.SECRET),  # new-relic-user-api-key, insert, browser
+    # round 8 (issue 32, 0391): GPU and AI tools' tokens (gitleaks and trufflehog rules, else the provider's own form)
+    (re.compile(r"KGAT_[A-Za-z0-9]{32}"), Kind.SECRET),  # Kaggle API token (`KAGGLE_API_TOKEN`, ~/.kaggle/access_token)
+    (re.compile(r"wandb_v1_[A-Za-z0-9_]{60,}"), Kind.SECRET),  # Weights & Biases API key, v1 form
+    (re.compile(r"dckr_oat_[A-Za-z0-9_-]{32}"), Kind.SECRET),  # Docker Hub organization access token (trufflehog)
+    (re.compile(r"sb_secret_[A-Za-z0-9_-]{20,}"), Kind.SECRET),  # Supabase secret key (`sb_publishable_` is public)
+    (re.compile(rf"as-{_RANDOM.format(21)}[A-Za-z0-9]{{22}}(?![A-Za-z0-9_-])"), Kind.SECRET),  # Modal token secret
+    (re.compile(rf"pa-{_RANDOM.format(47)}[A-Za-z0-9_-]{{40,48}}(?![A-Za-z0-9_-])"), Kind.SECRET),  # Voyage AI
+    (re.compile(r"sk_[a-f0-9]{48}(?![A-Za-z0-9_-])"), Kind.SECRET),  # ElevenLabs (trufflehog's elevenlabs)
+    (re.compile(r"sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), Kind.SECRET),  # Langfuse
+    (re.compile(r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"), Kind.SECRET),  # sourcegraph-access-token
+    (re.compile(r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9_-])"), Kind.SECRET),  # infracost-api-token
+    (re.compile(r"cf(?:ut|at|k)_[A-Za-z0-9]{40}[a-f0-9]{8}"), Kind.SECRET),  # Cloudflare API token, global API key
+    (re.compile(r"fc-[a-f0-9]{32}(?![A-Za-z0-9_-])"), Kind.SECRET),  # Firecrawl
+    (re.compile(r"llx-[A-Za-z0-9]{48}"), Kind.SECRET),  # LlamaCloud
+    (re.compile(r"jina_[A-Za-z0-9]{56,80}"), Kind.SECRET),  # Jina AI
 )
 
 # The head of a provider token that a terminal or a chat wrapped at the end of a line: too short on its own for

@@ -1,83 +1,148 @@
-"""Wallet seed phrases: runs of BIP-39 English words, as a wallet shows them for backup.
+"""Wallet seed phrases: runs of BIP-39 words, as a wallet shows them for backup, in any of the ten BIP-39 lists.
 
-A seed phrase is 12, 15, 18, 21 or 24 words of the BIP-39 English list (shipped in `data/`, the list is in the
-public domain; its SHA-256 is checked at load). Ordinary English almost never strings twelve list words
-together, because the commonest words ("the", "a", "of", "to", "is", "and") are not in the list, so any run of
-at least 12 list words is treated as a seed phrase, whether its checksum is valid or not: a phrase with a typo,
-or one the customer shortened, still gives an attacker most of a wallet (decision 0061).
+A seed phrase is 12, 15, 18, 21 or 24 words of one BIP-39 list. Ordinary prose almost never strings twelve list
+words together, because the commonest words ("the", "a", "of", "de", "la", "que", "le", "il", "o") are in no list,
+so any run of at least 12 words of one list is treated as a seed phrase, whether its checksum is valid or not: a
+phrase with a typo, or one the customer shortened, still gives an attacker most of a wallet (decision 0061).
 
-Words may be separated by spaces, line breaks, commas or list numbering ("1. abandon 2. ability"), as wallets
-print them; a word glued to other characters (`abandon_ability`, `ability2`) breaks the run.
+The lists (decision 0390): English and Japanese are shipped in `data/` (the official files of the BIP, MIT, see
+`data/BIP39-LICENSE.txt`); the other eight come from bip-utils, a dependency already (it ships them, not Japanese).
+Each list's SHA-256 is checked at load against the published file. Words are compared as BIP-39 compares them,
+after NFKD, and without accents (the BIP's Spanish and French lists are designed so that "abaco" is "ábaco"), in
+any case; a text typed in NFC or NFD matches alike.
+
+Words may be separated by spaces (an ideographic space in Japanese), line breaks, commas (also "、" and "，") or
+list numbering ("1. abandon 2. ability"), as wallets print them; a word glued to other characters
+(`abandon_ability`, `ability2`) breaks the run, and Chinese characters written without a separator are one word.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
-__all__ = ["MIN_WORDS", "PHRASE_LENGTHS", "find_seed_phrases", "is_valid_mnemonic", "mnemonic_from_entropy", "wordlist"]
+__all__ = [
+    "LANGUAGES",
+    "MIN_WORDS",
+    "PHRASE_LENGTHS",
+    "find_seed_phrases",
+    "is_valid_mnemonic",
+    "mnemonic_from_entropy",
+    "wordlist",
+]
 
 PHRASE_LENGTHS = (12, 15, 18, 21, 24)
 MIN_WORDS = PHRASE_LENGTHS[0]
-_WORDLIST = Path(__file__).resolve().parent / "data" / "bip39_english.txt"
-# The published hash of the BIP-39 English list: a corrupted or edited copy must not silently weaken detection.
-_WORDLIST_SHA256 = "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda"
+_DATA = Path(__file__).resolve().parent / "data"
+# The SHA-256 of each list as published in the BIP (bitcoin/bips, bip-0039/*.txt): a corrupted or edited copy must
+# not silently weaken detection.
+_SHA256 = {
+    "english": "2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda",
+    "japanese": "2eed0aef492291e061633d7ad8117f1a2b03eb80a29d0e4e3117ac2528d05ffd",
+    "spanish": "46846a5a0139d1e3cb77293e521c2865f7bcdb82c44e8d0a06a2cd0ecba48c0b",
+    "french": "ebc3959ab7801a1df6bac4fa7d970652f1df76b683cd2f4003c941c63d517e59",
+    "italian": "d392c49fdb700a24cd1fceb237c1f65dcc128f6b34a8aacb58b59384b5c648c2",
+    "portuguese": "2685e9c194c82ae67e10ba59d9ea5345a23dc093e92276fc5361f6667d79cd3f",
+    "czech": "7e80e161c3e93d9554c2efb78d4e3cebf8fc727e9c52e03b83b94406bdcc95fc",
+    "korean": "9e95f86c167de88f450f0aaf89e87f6624a57f973c67b516e338e8e8b8897f60",
+    "chinese_simplified": "5c5942792bd8340cb8b27cd592f1015edf56a8c5b26276ee18a482428e7c5726",
+    "chinese_traditional": "417b26b3d8500a4ae3d59717d7011952db6fc2fb84b807f3f94ac734e89c1b5f",
+}
+LANGUAGES = tuple(_SHA256)
+_SHIPPED = frozenset({"english", "japanese"})
 
-# A word, not inside a longer token: no letter, digit or underscore directly before or after it.
-_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]+(?![A-Za-z0-9_])")
+# A word, not inside a longer token: letters of any script, with the combining marks a decomposed (NFD) text puts
+# after them (Latin accents, the kana voicing marks); no letter, digit or underscore directly before or after it.
+_WORD = re.compile(r"(?<!\w)[^\W\d_](?:[^\W\d_]|[\u0300-\u036f\u3099\u309a])*(?!\w)")
 # What may stand between two words of one phrase: spacing, commas, slashes, the quotes of a JSON list of words,
-# and list numbering such as "2." or "(3)".
-_GAP = re.compile(r"[\s,;|·•\-/\"']*(?:(?:\(?#?\d{1,2}[.):]?)[\s,;|·•\-/\"']*)?")
+# and list numbering such as "2." or "(3)", with their full-width forms.
+_SEPARATORS = r"[\s,;|·•\-/\"'、，；]*"
+_GAP = re.compile(rf"{_SEPARATORS}(?:(?:[(（]?#?\d{{1,2}}[.):．）：]?){_SEPARATORS})?")
 
 
 @cache
-def wordlist() -> tuple[str, ...]:
-    """The 2048 BIP-39 English words, in list order.
+def wordlist(language: str = "english") -> tuple[str, ...]:
+    """The 2048 words of a BIP-39 list (`LANGUAGES`), in list order, as the published file spells them.
 
     Raises:
-        RuntimeError: the shipped list is not the published one.
+        RuntimeError: the list read is not the published one.
     """
-    data = _WORDLIST.read_bytes()
-    if hashlib.sha256(data).hexdigest() != _WORDLIST_SHA256:
-        raise RuntimeError(f"{_WORDLIST} is not the BIP-39 English word list")
-    words = tuple(data.decode().split())
-    return words
+    if language in _SHIPPED:
+        data = (_DATA / f"bip39_{language}.txt").read_bytes()
+    else:
+        data = resources.files("bip_utils.bip.bip39").joinpath("wordlist", f"{language}.txt").read_bytes()
+    if hashlib.sha256(data).hexdigest() != _SHA256[language]:
+        raise RuntimeError(f"the BIP-39 {language} word list read is not the published one")
+    return tuple(data.decode().split())
+
+
+def _key(word: str) -> str:
+    """How BIP-39 tells words apart: NFKD, accents dropped (Latin combining marks only), case folded."""
+    if word.isascii():
+        return word.lower()
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(char for char in decomposed if not "\u0300" <= char <= "\u036f").casefold()
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 @cache
-def _index() -> dict[str, int]:
-    return {word: position for position, word in enumerate(wordlist())}
+def _lists_of() -> dict[str, frozenset[str]]:
+    """For each word (as `_key` spells it), the lists it is in."""
+    lists: dict[str, set[str]] = {}
+    for language in LANGUAGES:
+        for word in wordlist(language):
+            lists.setdefault(_key(word), set()).add(language)
+    return {word: frozenset(languages) for word, languages in lists.items()}
+
+
+@cache
+def _index(language: str) -> dict[str, int]:
+    return {_key(word): position for position, word in enumerate(wordlist(language))}
 
 
 def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
-    """The (start, end) offsets in `text` of every run of at least `MIN_WORDS` BIP-39 words."""
-    index = _index()
-    run_start = run_end = -1
-    count = 0
+    """The (start, end) offsets in `text` of every run of at least `MIN_WORDS` words of one BIP-39 list.
+
+    Runs of different lists are found in the same pass and may overlap (the two Chinese lists share characters).
+    """
+    lists_of = _lists_of()
+    runs: dict[str, tuple[int, int, int]] = {}  # language: (start, end, words) of the run open at this point
+    previous_end = -1
     for match in _WORD.finditer(text):
-        word = match.group().lower()
-        if word in index and count and _GAP.fullmatch(text, run_end, match.start()):
-            run_end, count = match.end(), count + 1
+        languages = lists_of.get(_key(match.group()), _NONE)
+        if not languages and not runs:  # most words of most texts
+            previous_end = match.end()
             continue
+        joined = previous_end >= 0 and _GAP.fullmatch(text, previous_end, match.start()) is not None
+        previous_end = match.end()
+        still: dict[str, tuple[int, int, int]] = {}
+        for language, (start, end, count) in runs.items():
+            if joined and language in languages:
+                still[language] = (start, match.end(), count + 1)
+            elif count >= MIN_WORDS:
+                yield start, end
+        for language in languages - still.keys():
+            still[language] = (match.start(), match.end(), 1)
+        runs = still
+    for start, end, count in runs.values():
         if count >= MIN_WORDS:
-            yield run_start, run_end
-        if word in index:
-            run_start, run_end, count = match.start(), match.end(), 1
-        else:
-            count = 0
-    if count >= MIN_WORDS:
-        yield run_start, run_end
+            yield start, end
 
 
-def is_valid_mnemonic(words: Sequence[str]) -> bool:
-    """Whether `words` is a BIP-39 mnemonic with a correct checksum (the last bits: SHA-256 of the entropy)."""
-    index = _index()
-    if len(words) not in PHRASE_LENGTHS or any(word.lower() not in index for word in words):
+def is_valid_mnemonic(words: Sequence[str], language: str = "english") -> bool:
+    """Whether `words` is a BIP-39 mnemonic of `language` with a correct checksum (SHA-256 of the entropy)."""
+    index = _index(language)
+    keys = [_key(word) for word in words]
+    if len(words) not in PHRASE_LENGTHS or any(key not in index for key in keys):
         return False
-    bits = "".join(f"{index[word.lower()]:011b}" for word in words)
+    bits = "".join(f"{index[key]:011b}" for key in keys)
     checksum_bits = len(bits) // 33
     entropy_bits = bits[:-checksum_bits]
     entropy = int(entropy_bits, 2).to_bytes(len(entropy_bits) // 8, "big")
@@ -85,8 +150,8 @@ def is_valid_mnemonic(words: Sequence[str]) -> bool:
     return bits[-checksum_bits:] == expected
 
 
-def mnemonic_from_entropy(entropy: bytes) -> list[str]:
-    """The BIP-39 words for `entropy` (16 to 32 bytes, a multiple of 4); used to build fake test phrases.
+def mnemonic_from_entropy(entropy: bytes, language: str = "english") -> list[str]:
+    """The BIP-39 words of `language` for `entropy` (16 to 32 bytes, a multiple of 4); builds fake test phrases.
 
     Raises:
         ValueError: the entropy has a length BIP-39 does not define.
@@ -95,5 +160,5 @@ def mnemonic_from_entropy(entropy: bytes) -> list[str]:
         raise ValueError("BIP-39 entropy is 16, 20, 24, 28 or 32 bytes")
     checksum_bits = len(entropy) * 8 // 32
     bits = "".join(f"{byte:08b}" for byte in entropy) + f"{hashlib.sha256(entropy).digest()[0]:08b}"[:checksum_bits]
-    words = wordlist()
+    words = wordlist(language)
     return [words[int(bits[i : i + 11], 2)] for i in range(0, len(bits), 11)]

@@ -23,6 +23,7 @@ from gpurent.core.redaction.detectors import (
 )
 from gpurent.core.redaction.providers import PROVIDER_PATTERNS, WRAPPED_HEAD
 from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
+from gpurent.core.redaction.shapes import ACR_PASSWORD, NGC_KEY, NGC_KEY_TEXT, NGROK_AUTHTOKEN
 from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, SOLANA_BASE64, SOLANA_HEX, WIF
 from gpurent.core.tests.redaction_corpus import base58check
 from gpurent.core.tests.redaction_corpus.fakes import Fakes
@@ -388,6 +389,40 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.SECRET, "vault write auth/approle/login role_id=ml-ci \\\n  secret_id={s}", _FAKES.uuid()),
     (Kind.SECRET, "the token we used before the migration was {s}, is it still valid?", pick(_ALNUM, 32)),
     (Kind.PASSWORD, "password for the staging db -> {s} (user app)", pick(_ALNUM, 12) + "7"),
+    # round 8 (0391): GPU and AI tools' tokens, shapes, a tunnel token (the AWS pair of 0389 has two findings per
+    # text: `test_redaction_round8.py` holds its samples)
+    *[
+        (Kind.SECRET, "bare {s} end", token)
+        for token in (
+            "KGAT_" + pick(_HEX, 32),
+            "wandb_v1_" + pick(_ALNUM, 27) + "_" + pick(_ALNUM, 49),
+            "dckr_oat_" + pick(_ALNUM, 32),
+            "sb_secret_" + pick(_ALNUM, 31),
+            "as-Ab1" + pick(_ALNUM, 19),
+            "pa-Ab1" + pick(_ALNUM, 40),
+            "sk_" + pick(_HEX, 48),
+            "sk-lf-" + _FAKES.uuid(),
+            "sgp_" + pick(_HEX, 16) + "_" + pick(_HEX, 40),
+            "ico-" + pick(_ALNUM, 32),
+            "cfat_" + pick(_ALNUM, 40) + pick(_HEX, 8),
+            "fc-" + pick(_HEX, 32),
+            "llx-" + pick(_ALNUM, 48),
+            "jina_" + pick(_ALNUM, 60),
+            "2aB" + pick(_ALNUM, 24) + "_7" + pick(_ALNUM, 20),
+            base64.b64encode(f"ab12{pick(_LOWER, 22)}:{_FAKES.uuid()}".encode()).decode(),
+            f"ab12{pick(_LOWER, 22)}:{_FAKES.uuid()}",
+            pick(_B64, 42) + "+ACR" + pick(_ALNUM, 6),
+        )
+    ],
+    (
+        Kind.PRIVATE_KEY,
+        "cert.pem:\n{s}",
+        "-----BEGIN ARGO TUNNEL TOKEN-----\n"
+        + pick(_B64, 64)
+        + "\n"
+        + pick(_B64, 20)
+        + "\n-----END ARGO TUNNEL TOKEN-----",
+    ),
 ]
 
 # A token wrapped across lines: the head (too short for its pattern) and the rest on the next line both go.
@@ -525,6 +560,10 @@ def _every_pattern():
         _PEM_BASE64,
         _HEADERLESS_KEY,
         _BASE64_JSON,
+        NGC_KEY,
+        NGC_KEY_TEXT,
+        NGROK_AUTHTOKEN,
+        ACR_PASSWORD,
     ):
         yield pattern.pattern, pattern
 
