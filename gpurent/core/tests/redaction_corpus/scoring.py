@@ -19,6 +19,9 @@
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 - **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
   the patterns (each batch measured once before any change for it), tuning 6b by the pattern author.
+- **tuning8**: what round 8 was tuned on (issue 32, 0389–0391), written by the pattern author: AWS key pairs without
+  a label, seed phrases in the nine other BIP-39 lists, GPU tools' credential shapes; clean prose in the lists'
+  languages and look-alikes.
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -43,6 +46,7 @@ PARTS = (
     "tuning5",
     "tuning6",
     "tuning6b",
+    "tuning8",
     "heldout",
     "heldout2",
     "heldout3",
