@@ -3,20 +3,26 @@
 `validate_address(network, address)` returns the address in its canonical form or raises `InvalidAddress`.
 Validation is per network on purpose: the same 20 bytes can be spelled as an Ethereum or a Tron address, and
 Litecoin's legacy `3…` P2SH collides with Bitcoin's, so "it parses" never means "it belongs to this network"
-(payments_security §4.1).
+(payments_security §4.1). Bitcoin and Litecoin follow the variant the shop runs (`networks.variant`: mainnet
+unless `PAYMENTS_SEGWIT_HRP` names a test network's prefix):
 
-| network  | accepted                                                                        | canonical form    |
+| network  | accepted (mainnet; test networks in `networks.py`)                              | canonical form    |
 |----------|---------------------------------------------------------------------------------|-------------------|
 | bitcoin  | Base58Check P2PKH (0x00) / P2SH (0x05); segwit hrp `bc`: v0 Bech32, v1+ Bech32m | bech32 lower case |
-| litecoin | Base58Check 0x30 `L…`, 0x32 `M…`, 0x05 `3…` (legacy P2SH); segwit hrp `ltc`     | bech32 lower case |
+| litecoin | Base58Check 0x30 `L…`, 0x32 `M…`; segwit hrp `ltc`                              | bech32 lower case |
 | ethereum | `0x` + 40 hex; mixed case must pass EIP-55; all-lower/all-upper accepted        | EIP-55 checksummed|
 | tron     | Base58Check of 21 bytes starting 0x41 (`T…`, 34 characters)                     | as given          |
 | solana   | Base58 of exactly 32 bytes (no checksum exists)                                 | as given          |
 
+A refusal says why when it can (docs/decisions/0370): an address of another network or test network is named
+("This is an address on Bitcoin, not on Litecoin"); Litecoin's `3…` (and `m…`/`n…`/`2…` on its test networks)
+is refused because a Bitcoin address spelled the same would pass for it; Tron's checksum-less hex form asks
+for the `T…` form. A valid address nobody can spend from (burn, system and program addresses, the zero
+address of every network) is refused with one message (`unspendable.py`, docs/decisions/0371).
+
 Ethereum: an all-lower or all-upper address carries no checksum, and wallets and explorers print them; we
 accept them and return the checksummed spelling, so what we store and show from then on is protected. A
-mixed-case address is a claim that it is checksummed, and a wrong one is a typo: refused. The zero address is
-refused everywhere it is representable, since anything sent there is burned.
+mixed-case address is a claim that it is checksummed, and a wrong one is a typo: refused.
 
 The codecs are the published algorithms, not a dependency: Base58 is a dozen lines, and Bech32/Bech32m below
 follow the BIP-350 reference implementation (Pieter Wuille, MIT) line for line; both are tested on the BIPs'
@@ -32,9 +38,11 @@ from collections.abc import Callable, Iterable
 from enum import Enum
 
 from Crypto.Hash import keccak
+from django.utils.translation import gettext as _
 
-from .assets import NETWORKS
 from .errors_crypto import InvalidAddress
+from .networks import SEGWIT_HRPS, Variant, network_label, variant
+from .unspendable import is_unspendable
 
 __all__ = [
     "Encoding",
@@ -53,6 +61,10 @@ __all__ = [
 # decoding keeps Base58's quadratic big-integer loop bounded.
 MAX_ADDRESS_LENGTH = 100
 
+# A valid address in its canonical form, and what it encodes (the hash, witness program or key), for
+# `is_unspendable`.
+Decoded = tuple[str, bytes]
+
 
 def validate_address(network: str, address: str) -> str:
     """The canonical form of `address` on `network`, after checking its format, version and checksum.
@@ -61,19 +73,94 @@ def validate_address(network: str, address: str) -> str:
     refused.
 
     Raises:
-        InvalidAddress: the address is not valid on that network; the message names the network. An unknown
-            network is refused the same way.
+        InvalidAddress: the address is not valid on that network as the shop runs it, or nobody can spend from
+            it; the message says why. An unknown network is refused the same way.
+        ImproperlyConfigured: `PAYMENTS_SEGWIT_HRP` names no known Bitcoin or Litecoin network.
     """
     validator = _VALIDATORS.get(network)
     if validator is None:
         raise InvalidAddress(f"Addresses on “{network}” are not accepted.")
     text = address.strip() if isinstance(address, str) else ""
     if not text or len(text) > MAX_ADDRESS_LENGTH or not text.isascii() or not text.isprintable():
-        raise InvalidAddress(f"This is not a valid {NETWORKS[network]} address.")
-    canonical = validator(text)
-    if canonical is None:
-        raise InvalidAddress(f"This is not a valid {NETWORKS[network]} address.")
+        raise InvalidAddress(_not_valid(network))
+    decoded = validator(text)
+    if decoded is None:
+        raise InvalidAddress(_refusal(network, text))
+    canonical, payload = decoded
+    if is_unspendable(network, canonical, payload):
+        raise InvalidAddress(
+            _(
+                "Nobody can spend from this address: it is a burn or system address, and anything sent to it is "
+                "lost. Use an address from your own wallet."
+            )
+        )
     return canonical
+
+
+def _not_valid(network: str) -> str:
+    return _("This is not a valid %(network)s address.") % {"network": network_label(network)}
+
+
+def _refusal(network: str, text: str) -> str:
+    """Why `text` is not an address on `network`: the network it belongs to where that can be told."""
+    shop = variant(network) if network in ("bitcoin", "litecoin") else None
+    if shop is not None and _base58_version(text) in shop.shared_versions:
+        if shop.name == "mainnet":
+            return _(
+                "Litecoin addresses starting with 3 are refused: they are spelled exactly like Bitcoin addresses, "
+                "so a Bitcoin address would pass for one and the coins would be lost. Use your wallet's address "
+                "starting with M, L or ltc1."
+            )
+        return _(
+            "On Litecoin test networks, addresses spelled like Bitcoin testnet ones (m…, n…, 2…) are refused: use "
+            "an address starting with Q or %(hrp)s1."
+        ) % {"hrp": shop.hrp}
+    if _TRON_HEX.fullmatch(text) and network == "tron":
+        return _(
+            "This is a Tron address in hex (41…), which carries no checksum: paste the address starting with T "
+            "that your wallet shows."
+        )
+    found = _network_of(text)
+    if found is None or found == network_label(network):
+        return _not_valid(network)
+    return _("This is an address on %(found)s, not on %(expected)s. Coins sent to the wrong network are lost.") % {
+        "found": found,
+        "expected": network_label(network),
+    }
+
+
+_TRON_HEX = re.compile(r"41[0-9a-fA-F]{40}", re.ASCII)
+_BASE58_NETWORKS = {0x00: "Bitcoin", 0x05: "Bitcoin", 0x30: "Litecoin", 0x32: "Litecoin", 0x41: "Tron"}
+_TEST_VERSIONS = {0x6F, 0xC4, 0x3A}  # Bitcoin and Litecoin test networks (0x3a: Litecoin's own P2SH)
+
+
+def _network_of(text: str) -> str | None:
+    """The network (and variant) `text` is a valid address of, as people call it, or None.
+
+    Base58Check versions 0x6f and 0xc4 are shared by every Bitcoin and Litecoin test network: "a test network".
+    """
+    hrp = text[: text.rfind("1")].lower()
+    if hrp in SEGWIT_HRPS and segwit_decode(hrp, text) is not None:
+        return SEGWIT_HRPS[hrp].label
+    version = _base58_version(text)
+    if version in _BASE58_NETWORKS:
+        return _BASE58_NETWORKS[version]
+    if version in _TEST_VERSIONS:
+        return "Litecoin testnet" if version == 0x3A else _("a test network")
+    if _HEX40.fullmatch(text):
+        return "Ethereum"
+    if _TRON_HEX.fullmatch(text):
+        return "Tron"
+    return "Solana" if _solana(text) is not None else None
+
+
+def _base58_version(text: str) -> int | None:
+    """The version byte of a Base58Check string of 21 bytes (every Base58Check address here), or None."""
+    try:
+        payload = b58check_decode(text)
+    except ValueError:
+        return None
+    return payload[0] if len(payload) == 21 else None
 
 
 # --- Base58 / Base58Check ----------------------------------------------------------------------------------------
@@ -129,15 +216,16 @@ def b58check_decode(text: str) -> bytes:
     return payload
 
 
-def _base58check_version(text: str, versions: frozenset[int], payload_length: int) -> str | None:
-    """`text` if it is Base58Check of `payload_length` bytes starting with one of `versions`, else None."""
+def _base58check_version(text: str, versions: frozenset[int], payload_length: int) -> Decoded | None:
+    """(`text`, the payload after the version) if `text` is Base58Check of `payload_length` bytes starting with
+    one of `versions`, else None."""
     try:
         payload = b58check_decode(text)
     except ValueError:
         return None
     if len(payload) != payload_length or payload[0] not in versions:
         return None
-    return text
+    return text, payload[1:]
 
 
 # --- Bech32 / Bech32m (BIP-173, BIP-350 reference implementation) ------------------------------------------------
@@ -272,16 +360,18 @@ def eip55_checksum(address: str) -> str:
 # --- per-network validators: the canonical address, or None ------------------------------------------------------
 
 
-def _segwit_or_base58(hrp: str, versions: frozenset[int]) -> Callable[[str], str | None]:
-    def validate(text: str) -> str | None:
-        if text[: len(hrp) + 1].lower() == hrp + "1":
-            return text.lower() if segwit_decode(hrp, text) is not None else None
-        return _base58check_version(text, versions, 21)
+def _bitcoin_family(network: str) -> Callable[[str], Decoded | None]:
+    def validate(text: str) -> Decoded | None:
+        shop: Variant = variant(network)
+        if text[: len(shop.hrp) + 1].lower() == shop.hrp + "1":
+            decoded = segwit_decode(shop.hrp, text)
+            return (text.lower(), decoded[1]) if decoded is not None else None
+        return _base58check_version(text, shop.versions, 21)
 
     return validate
 
 
-def _ethereum(text: str) -> str | None:
+def _ethereum(text: str) -> Decoded | None:
     match = _HEX40.fullmatch(text)
     if match is None:
         return None
@@ -290,30 +380,25 @@ def _ethereum(text: str) -> str | None:
     is_single_case = hex_part == hex_part.lower() or hex_part == hex_part.upper()
     if not is_single_case and text != checksummed:
         return None
-    if int(hex_part, 16) == 0:
-        return None
-    return checksummed
+    return checksummed, bytes.fromhex(hex_part)
 
 
-def _tron(text: str) -> str | None:
-    canonical = _base58check_version(text, frozenset({0x41}), 21)
-    if canonical is None or b58check_decode(canonical)[1:] == bytes(20):
-        return None
-    return canonical
+def _tron(text: str) -> Decoded | None:
+    return _base58check_version(text, frozenset({0x41}), 21)
 
 
-def _solana(text: str) -> str | None:
+def _solana(text: str) -> Decoded | None:
     try:
         raw = b58decode(text)
     except ValueError:
         return None
     # Re-encoding catches a spelling with extra leading "1"s that decodes to the same 32 bytes.
-    return text if len(raw) == 32 and b58encode(raw) == text else None
+    return (text, raw) if len(raw) == 32 and b58encode(raw) == text else None
 
 
-_VALIDATORS: dict[str, Callable[[str], str | None]] = {
-    "bitcoin": _segwit_or_base58("bc", frozenset({0x00, 0x05})),
-    "litecoin": _segwit_or_base58("ltc", frozenset({0x30, 0x32, 0x05})),
+_VALIDATORS: dict[str, Callable[[str], Decoded | None]] = {
+    "bitcoin": _bitcoin_family("bitcoin"),
+    "litecoin": _bitcoin_family("litecoin"),
     "ethereum": _ethereum,
     "tron": _tron,
     "solana": _solana,

@@ -13,7 +13,7 @@ SHARED_ADDRESSES = {
     "bitcoin": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
     "ethereum": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",  # EIP-55 example
     "tron": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-    "solana": "11111111111111111111111111111111",
+    "solana": "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg",  # the Solana docs' example account
     "litecoin": "LVg2kJoFNg45Nbpy53h7Fe1wKyeXVRhMH9",
 }
 RATES = {"BTC": "97000", "ETH": "3500", "USDT": "1", "USDC": "1", "SOL": "150", "TRX": "0.25", "LTC": "80"}

@@ -47,9 +47,9 @@ ETH_ADDRESS = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
         (
             "SOL",
             "solana",
-            "So11111111111111111111111111111111111111112",
+            "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg",
             1,
-            "solana:So11111111111111111111111111111111111111112?amount=0.000000001",
+            "solana:vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg?amount=0.000000001",
         ),
         # Tron has no agreed URI: the code holds the address, the page shows the amount.
         ("TRX", "tron", "TNDzfERDpxLDS2w1q6yaFC7pzqaSQ3Bg3r", 5_000_000, "TNDzfERDpxLDS2w1q6yaFC7pzqaSQ3Bg3r"),
@@ -61,8 +61,8 @@ def test_payment_uri_follows_each_networks_standard(asset, network, address, uni
 
 
 def test_payment_uri_solana_pay_carries_a_memo_url_encoded():
-    uri = payment_uri(pair_get("SOL", "solana"), "So11111111111111111111111111111111111111112", 500_000_000, "D-12 ab")
-    assert uri == "solana:So11111111111111111111111111111111111111112?amount=0.5&memo=D-12%20ab"
+    uri = payment_uri(pair_get("SOL", "solana"), "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg", 500_000_000, "D-12 ab")
+    assert uri == "solana:vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg?amount=0.5&memo=D-12%20ab"
 
 
 def test_payment_uri_refuses_a_memo_where_the_uri_has_no_place_for_it():
