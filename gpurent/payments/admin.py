@@ -14,7 +14,7 @@ from gpurent.core.admin import AuditedModelAdmin, ReadOnlyModelAdmin
 from gpurent.core.audit import audit_record
 
 from .assets import NETWORKS
-from .derivation import DERIVABLE_NETWORKS, account_key_parse
+from .derivation import DERIVABLE_NETWORKS, account_key_hints, account_key_parse
 from .errors_crypto import InvalidAddress
 from .models import (
     ChainObservation,
@@ -83,13 +83,21 @@ class ExtendedPublicKeyForm(forms.ModelForm[ExtendedPublicKey]):
     key = forms.CharField(
         label="Extended public key",
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off", "size": 120}),
-        help_text="The account key (depth 3) of a watch-only wallet: zpub/xpub for Bitcoin, Ltub/zpub for Litecoin, "
-        "xpub for Ethereum and Tron. Never a private key or a recovery phrase.",
     )
 
     class Meta:
         model = ExtendedPublicKey
         fields = ["network", "key", "label"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Built per request: which key a network takes follows the test network the shop runs (decision 0372).
+        self.fields["key"].help_text = (
+            "The account key (depth 3) of a watch-only wallet. "
+            + "; ".join(account_key_hints())
+            + ". Test networks: set PAYMENTS_SEGWIT_HRP_BITCOIN (tb, bcrt) or PAYMENTS_SEGWIT_HRP_LITECOIN (tltc, "
+            "rltc) and register the key of m/84'/1'/0'. Never a private key or a recovery phrase."
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -2,22 +2,28 @@
 
 The operator registers, per network, the *account* extended public key of a wallet they hold elsewhere
 (depth 3: m/purpose'/coin'/account'). The shop derives the external chain `…/0/i`, one index per intent, and
-never holds a private key:
+never holds a private key. Which key each network takes follows the variant the shop runs
+(`networks.account_key_rule`; the variant comes from `PAYMENTS_SEGWIT_HRP`, docs/decisions/0372):
 
-| network  | standard                    | accepted key prefixes                              | address            |
-|----------|-----------------------------|----------------------------------------------------|--------------------|
-| bitcoin  | BIP84, m/84'/0'/a'          | xpub, zpub (mainnet); tpub, vpub (test and regtest)| P2WPKH bech32      |
-| litecoin | BIP84, m/84'/2'/a'          | Ltub, xpub, zpub; ttub, tpub, vpub                 | P2WPKH bech32      |
-| ethereum | BIP44, m/44'/60'/a'         | xpub                                               | EIP-55 hex         |
-| tron     | BIP44, m/44'/195'/a'        | xpub                                               | Base58Check `T…`   |
+| network           | standard | account path | accepted key prefixes                 | address            |
+|-------------------|----------|--------------|---------------------------------------|--------------------|
+| bitcoin           | BIP84    | m/84'/0'/a'  | zpub, xpub                            | P2WPKH `bc1q…`     |
+| bitcoin test/reg  | BIP84    | m/84'/1'/a'  | vpub, tpub                            | `tb1q…`, `bcrt1q…` |
+| litecoin          | BIP84    | m/84'/2'/a'  | zpub, Ltub, xpub                      | P2WPKH `ltc1q…`    |
+| litecoin test/reg | BIP84    | m/84'/1'/a'  | ttub, tpub (Litecoin Core), vpub      | `tltc1q…`,`rltc1q…`|
+| ethereum          | BIP44    | m/44'/60'/a' | xpub                                  | EIP-55 hex         |
+| tron              | BIP44    | m/44'/195'/a'| xpub                                  | Base58Check `T…`   |
 
-Solana is absent on purpose: SLIP-10 ed25519 derivation is hardened-only, so no public key can derive a child
-(docs/decisions/0140). Keys for wrapped SegWit (ypub/upub/Mtub) are refused: their wallet watches P2SH
-addresses, not the native ones derived here, so payments would arrive where the wallet does not look.
+A key of the other variant (a test network key on a mainnet shop, or the reverse) is refused with what is
+expected: its addresses would be watched on one network by the shop and on another by the wallet. The path
+itself is not in the key, only its depth and last step: an account key is at depth 3 and its last step is
+hardened. Solana is absent on purpose: SLIP-10 ed25519 derivation is hardened-only, so no public key can
+derive a child (docs/decisions/0140). Keys for wrapped SegWit (ypub/upub/Mtub) are refused: their wallet
+watches P2SH addresses, not the native ones derived here, so payments would arrive where the wallet does not
+look.
 
-The segwit human-readable part comes from `PAYMENTS_SEGWIT_HRP` (`bc`/`ltc` by default; `rltc` on a Litecoin
-regtest node). The BIP32 arithmetic is `bip-utils` (docs/decisions/0141); this module only checks what an
-operator pastes and encodes the addresses.
+The BIP32 arithmetic and the version bytes are bip-utils' (docs/decisions/0141); this module only checks what
+an operator pastes and encodes the addresses.
 """
 
 from __future__ import annotations
@@ -29,31 +35,38 @@ from bip_utils import (
     Bip32KeyError,
     Bip32KeyNetVersions,
     Bip32Secp256k1,
+    Bip84Conf,
     EthAddrEncoder,
     P2WPKHAddrEncoder,
     TrxAddrEncoder,
 )
-from django.conf import settings
+from bip_utils.bip.bip32 import Bip32Const
 
 from .addresses import b58check_decode
 from .errors_crypto import InvalidAddress
+from .networks import ACCOUNT_KEYS, AccountKeyRule, account_key_rule, variant
 
 __all__ = [
     "DERIVABLE_NETWORKS",
+    "KEY_VERSIONS",
     "AccountKey",
+    "account_key_hints",
     "account_key_parse",
     "address_derive",
     "looks_like_private_key",
 ]
 
-_PUBLIC_VERSIONS: dict[str, bytes] = {
-    "xpub": bytes.fromhex("0488b21e"),
-    "zpub": bytes.fromhex("04b24746"),
-    "tpub": bytes.fromhex("043587cf"),
-    "vpub": bytes.fromhex("045f1c6f"),
+# The public version bytes of each accepted prefix, from bip-utils' tables (SLIP-132).
+KEY_VERSIONS: dict[str, bytes] = {
+    "xpub": Bip32Const.MAIN_NET_KEY_NET_VERSIONS.Public(),
+    "tpub": Bip32Const.TEST_NET_KEY_NET_VERSIONS.Public(),
+    "zpub": Bip84Conf.BitcoinMainNet.KeyNetVersions().Public(),
+    "vpub": Bip84Conf.BitcoinTestNet.KeyNetVersions().Public(),
+    "ttub": Bip84Conf.LitecoinTestNet.KeyNetVersions().Public(),
+    # Litecoin's own mainnet prefix; bip-utils keeps it only as BIP44 Litecoin's alternate versions.
     "Ltub": bytes.fromhex("019da462"),
-    "ttub": bytes.fromhex("0436f6e1"),
 }
+_TEST_PREFIXES = frozenset({"tpub", "vpub", "ttub"})
 _WRAPPED_SEGWIT_VERSIONS = {bytes.fromhex(v) for v in ("049d7cb2", "044a5262", "01b26ef6")}  # ypub, upub, Mtub
 _PRIVATE_VERSIONS = {
     bytes.fromhex(v)
@@ -72,13 +85,9 @@ _PRIVATE_VERSIONS = {
 _PRIVATE_PREFIXES = ("xprv", "yprv", "zprv", "tprv", "uprv", "vprv", "Ltpv", "Mtpv", "ttpv")
 _WIF_VERSIONS = {0x80, 0xEF, 0xB0}  # Bitcoin mainnet, every testnet, Litecoin mainnet
 
-DERIVABLE_NETWORKS: dict[str, tuple[str, ...]] = {
-    "bitcoin": ("xpub", "zpub", "tpub", "vpub"),
-    "litecoin": ("Ltub", "xpub", "zpub", "ttub", "tpub", "vpub"),
-    "ethereum": ("xpub",),
-    "tron": ("xpub",),
-}
+DERIVABLE_NETWORKS: tuple[str, ...] = ACCOUNT_KEYS
 _ACCOUNT_DEPTH = 3
+_HARDENED = 2**31
 _HEX_SECRET = re.compile(r"(0x)?[0-9a-fA-F]{64}", re.ASCII)
 _WORDS = re.compile(r"[a-zA-Z]+(\s+[a-zA-Z]+){11,}")
 
@@ -108,12 +117,13 @@ def looks_like_private_key(text: str) -> bool:
 
 
 def account_key_parse(network: str, text: str) -> AccountKey:
-    """Check an operator's extended public key for `network` and return it.
+    """Check an operator's extended public key for `network`, as the shop runs it, and return it.
 
     Raises:
         InvalidAddress: a private key (refused before anything else, and never repeated back), a network
-            without public derivation, an unknown or wrong prefix, a bad checksum, or a key that is not an
-            account key (depth 3).
+            without public derivation, a prefix of another network, test network or kind (the message names
+            the expected standard, path and prefixes), a bad checksum, or a key that is not an account key
+            (depth 3, hardened last step).
     """
     text = text.strip() if isinstance(text, str) else ""
     if looks_like_private_key(text):
@@ -121,8 +131,8 @@ def account_key_parse(network: str, text: str) -> AccountKey:
             "This is a private key or a recovery phrase. Never paste one here: register the wallet's "
             "extended PUBLIC key (xpub, zpub, Ltub…). Consider that secret exposed and move the funds."
         )
-    prefixes = DERIVABLE_NETWORKS.get(network)
-    if prefixes is None:
+    rule = account_key_rule(network)
+    if rule is None:
         raise InvalidAddress(f"Addresses on “{network}” cannot be derived from a public key; use the address pool.")
     try:
         payload = b58check_decode(text)
@@ -132,31 +142,46 @@ def account_key_parse(network: str, text: str) -> AccountKey:
         raise InvalidAddress("This is not an extended public key (wrong length).")
     if payload[:4] in _WRAPPED_SEGWIT_VERSIONS:
         raise InvalidAddress("Wrapped SegWit keys (ypub, upub, Mtub) are not used: register the native SegWit key.")
-    prefix = next((name for name, version in _PUBLIC_VERSIONS.items() if version == payload[:4]), None)
-    if prefix is None or prefix not in prefixes:
-        raise InvalidAddress(f"For this network, use a key starting with {', '.join(prefixes)}.")
+    prefix = next((name for name, version in KEY_VERSIONS.items() if version == payload[:4]), None)
+    if prefix is None or prefix not in rule.prefixes:
+        raise InvalidAddress(_wrong_prefix(prefix or text[:4], rule))
     if payload[4] != _ACCOUNT_DEPTH:
         raise InvalidAddress(
             f"This key is at depth {payload[4]}; register the account key (depth 3, m/purpose'/coin'/account')."
+        )
+    if int.from_bytes(payload[9:13], "big") < _HARDENED:
+        raise InvalidAddress(
+            f"This key's last step is not hardened, so it is not an account key: register the key of {rule.path}."
         )
     _node(text, prefix)  # a point that is not on the curve fails here
     return AccountKey(network=network, text=text, prefix=prefix)
 
 
+def _wrong_prefix(prefix: str, rule: AccountKeyRule) -> str:
+    """Why a key starting with `prefix` is refused, and which key `rule` expects instead."""
+    names = rule.prefixes
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    expected = f"{rule.label} takes the {rule.standard} account key of {rule.path}, starting with {listed}"
+    test_key = prefix in _TEST_PREFIXES
+    if rule.setting and prefix in KEY_VERSIONS and test_key != (rule.prefixes[0] in _TEST_PREFIXES):
+        kind = "a test network key" if test_key else "a mainnet key"
+        return f"This is {kind} ({prefix}…), but the shop runs {rule.label} ({rule.setting} “{rule.hrp}”). {expected}."
+    return f"This key ({prefix}…) is not one {rule.label} takes. {expected}."
+
+
+def account_key_hints() -> list[str]:
+    """One line per network for the form where operators paste keys, as the shop runs each network now."""
+    rules = [account_key_rule(network) for network in ACCOUNT_KEYS]
+    return [rule.hint for rule in rules if rule is not None]
+
+
 def _node(text: str, prefix: str) -> Bip32Secp256k1:
-    version = _PUBLIC_VERSIONS[prefix]
+    version = KEY_VERSIONS[prefix]
     try:
         # The private version is irrelevant for a public key; bip-utils only wants the pair.
         return Bip32Secp256k1.FromExtendedKey(text, Bip32KeyNetVersions(version, b"\0\0\0\0"))
     except (Bip32KeyError, ValueError) as error:
         raise InvalidAddress(f"This extended public key is not valid: {error}.") from None
-
-
-def segwit_hrp(network: str) -> str:
-    """The bech32 human-readable part used for derived addresses on a Bitcoin-family network."""
-    defaults = {"bitcoin": "bc", "litecoin": "ltc"}
-    configured: dict[str, str] = getattr(settings, "PAYMENTS_SEGWIT_HRP", {})
-    return configured.get(network, defaults[network])
 
 
 def address_derive(key: AccountKey, index: int) -> str:
@@ -169,7 +194,7 @@ def address_derive(key: AccountKey, index: int) -> str:
         raise ValueError(f"a receiving index is within 0..2^31-1, got {index}")
     child = _node(key.text, key.prefix).ChildKey(0).ChildKey(index).PublicKey().KeyObject()
     if key.network in ("bitcoin", "litecoin"):
-        return str(P2WPKHAddrEncoder.EncodeKey(child, hrp=segwit_hrp(key.network), wit_ver=0))
+        return str(P2WPKHAddrEncoder.EncodeKey(child, hrp=variant(key.network).hrp, wit_ver=0))
     if key.network == "ethereum":
         return str(EthAddrEncoder.EncodeKey(child))
     return str(TrxAddrEncoder.EncodeKey(child))
