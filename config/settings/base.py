@@ -190,6 +190,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Back-office pages show invisible and bidirectional characters as <U+XXXX> (decision 0377).
+    "gpurent.core.invisible.BackOfficeInvisibleMiddleware",
     "gpurent.core.middleware.ApplicationErrorMiddleware",
     # Inside LocaleMiddleware, so that its message is in the request's language.
     "gpurent.core.middleware.ApiMethodNotAllowedMiddleware",

@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.invisible import label_clean
 
 from .errors import EmailTaken, InvalidCredentials, TooManyApiTokens, TooManySshKeys, WeakPassword
 from .guests import guest_session_adopt, guest_session_for, register_guest_adopter
@@ -57,6 +58,12 @@ def _required(value: str, message: str) -> str:
     return value
 
 
+def _label(value: str, message: str) -> str:
+    """A name as a single-line label (`core.invisible.label_clean`: no bidirectional or zero-width characters);
+    `message` when nothing visible is left."""
+    return _required(label_clean(value), message)
+
+
 @transaction.atomic
 def user_register(*, request: HttpRequest | None, first_name: str, last_name: str, email: str, password: str) -> User:
     """Create a customer account; with a `request`, log it in and adopt that session's guest data.
@@ -69,8 +76,8 @@ def user_register(*, request: HttpRequest | None, first_name: str, last_name: st
         EmailTaken: an account already uses this email (compared without regard to case).
         WeakPassword: the password fails a validator; the message joins every reason.
     """
-    first_name = _required(first_name, _("Enter your first name."))[:150]
-    last_name = _required(last_name, _("Enter your last name."))[:150]
+    first_name = _label(first_name, _("Enter your first name."))[:150]
+    last_name = _label(last_name, _("Enter your last name."))[:150]
     email = _required(email, _("Enter your email address.")).lower()
     try:
         validate_email(email)
@@ -130,8 +137,8 @@ def profile_update(*, user: User, first_name: str, last_name: str) -> User:
     Raises:
         InvalidRequest: a name is empty.
     """
-    user.first_name = _required(first_name, _("Enter your first name."))[:150]
-    user.last_name = _required(last_name, _("Enter your last name."))[:150]
+    user.first_name = _label(first_name, _("Enter your first name."))[:150]
+    user.last_name = _label(last_name, _("Enter your last name."))[:150]
     user.save(update_fields=["first_name", "last_name"])
     return user
 
@@ -154,7 +161,7 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
         InvalidRequest: the name is empty or longer than 100 characters.
         TooManyApiTokens: the account already has `ACCOUNTS_MAX_LIVE_API_TOKENS` tokens that are not revoked.
     """
-    name = _required(name, _("Give the token a name."))
+    name = _label(name, _("Give the token a name."))
     if len(name) > 100:
         raise InvalidRequest(_("A token name has at most 100 characters."))
     account_lock(user)
@@ -231,7 +238,7 @@ def ssh_key_add(*, user: User, name: str, public_key: str) -> SshKey:
         InvalidRequest: no name, a private key (never stored), an invalid key, or a key already on the account.
         TooManySshKeys: the account already keeps `ACCOUNTS_MAX_SSH_KEYS` keys.
     """
-    name = _required(name, _("Give the key a name."))
+    name = _label(name, _("Give the key a name."))
     if len(name) > 100:
         raise InvalidRequest(_("A key name has at most 100 characters."))
     parsed = public_key_parse(public_key)

@@ -22,6 +22,7 @@ from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.invisible import label_clean
 from gpurent.core.redaction import redact_fields
 
 from .enums import Endpoint, GuideWorkload, QuoteStatus, Scope, SupportLevel
@@ -64,7 +65,7 @@ def _validated(details: QuoteDetails) -> QuoteDetails:
     ]
     if any(value not in allowed for value, allowed in choices):
         raise InvalidRequest(_("Choose a workload, scope, endpoint and support level from the lists."))
-    model_name, load = details.model_name.strip(), details.expected_load.strip()
+    model_name, load = label_clean(details.model_name), details.expected_load.strip()  # the quote's label
     if not model_name or len(model_name) > 200:
         raise InvalidRequest(_("Name the model, in at most 200 characters."))
     if not load or len(load) > 500:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from gpurent.accounts.models import GuestSession, User
 from gpurent.accounts.owners import Owner
 from gpurent.core.errors import NotFound
+from gpurent.core.invisible import label_clean
 from gpurent.orders.selectors import order_get_for
 from gpurent.sizing.calculation import MAX_PEAK_BYTES
 from gpurent.sizing.selectors import estimate_get_for
@@ -33,8 +34,9 @@ MAX_NUMBER = 1e15  # beyond any throughput, latency or metric a person would rec
 _TEXT_LIMIT = 10_000
 
 
-def _text(field: str, value: str, limit: int, *, required: bool = False) -> str:
-    value = value.strip()
+def _text(field: str, value: str, limit: int, *, required: bool = False, label: bool = False) -> str:
+    """`value` stripped, or as a single-line label (`label_clean`: an entry's question, a run's name)."""
+    value = label_clean(value) if label else value.strip()
     if required and not value:
         raise JournalInputInvalid(field, _("This field is required: %(field)s.") % {"field": field_label(field)})
     if len(value) > limit:
@@ -117,7 +119,7 @@ def entry_create(*, owner: Owner, draft: EntryDraft) -> JournalEntry:
     return JournalEntry.objects.create(
         user=owner.user,
         guest=owner.guest,
-        question=_text("question", draft.question, 300, required=True),
+        question=_text("question", draft.question, 300, required=True, label=True),
         hypothesis=_text("hypothesis", draft.hypothesis, _TEXT_LIMIT),
         metrics=_text("metrics", draft.metrics, _TEXT_LIMIT),
         stop_criterion=_text("stop_criterion", draft.stop_criterion, _TEXT_LIMIT),
@@ -155,7 +157,7 @@ def run_create(*, entry: JournalEntry, draft: RunDraft) -> Run:
         tolerance = ""
     measurements = {Phase.FIRST: _measurement("first", draft.first), Phase.STEADY: _measurement("steady", draft.steady)}
     fields = {
-        "name": _text("name", draft.name, 200, required=True),
+        "name": _text("name", draft.name, 200, required=True, label=True),
         "code_version": _text("code_version", draft.code_version, 200),
         "environment": _text("environment", draft.environment, 500),
         "versions": _pairs("versions", draft.versions),

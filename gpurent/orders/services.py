@@ -22,6 +22,7 @@ from gpurent.core.durability import commit_unflushed
 from gpurent.core.emails import email_enqueue
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.idempotency import lock_row_with_running_key
+from gpurent.core.invisible import label_clean
 from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty
 from gpurent.core.references import new_reference
@@ -151,7 +152,9 @@ def order_place(
         raise InvalidRequest(_("This GPU model is not on sale.")) from None
     quote = quote_for(gpu, term_days=term_days, lots=lots)
     environment, environment_note = _validated_environment(environment, environment_note)
-    if not (contact.first_name.strip() and contact.last_name.strip() and contact.email.strip()):
+    # The contact's names are labels the back office lists: no bidirectional or zero-width characters.
+    contact = Contact(label_clean(contact.first_name), label_clean(contact.last_name), contact.email.strip())
+    if not (contact.first_name and contact.last_name and contact.email):
         raise InvalidRequest(_("A contact first name, last name and email are required."))
     now = timezone.now()
     fields = {
@@ -164,9 +167,9 @@ def order_place(
         "environment_note": environment_note,
         "lot_price_cents": quote.lot_price.cents,
         "total_cents": quote.total.cents,
-        "contact_first_name": contact.first_name.strip(),
-        "contact_last_name": contact.last_name.strip(),
-        "contact_email": contact.email.strip(),
+        "contact_first_name": contact.first_name,
+        "contact_last_name": contact.last_name,
+        "contact_email": contact.email,
         "reserved_until": now + timedelta(hours=settings.ORDER_PAYMENT_WINDOW_HOURS),
     }
     # 40 random bits make a clash of references very unlikely; the unique index makes it impossible, and the

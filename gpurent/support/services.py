@@ -27,6 +27,7 @@ from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.invisible import label_clean
 from gpurent.core.redaction import Finding, redact_fields, redact_text
 from gpurent.core.references import new_reference
 from gpurent.orders.models import Order
@@ -143,6 +144,7 @@ def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> Su
         RateLimited: the owner opened too many requests recently.
     """
     texts = {name: value.strip() for name, value in data.texts().items()}
+    texts["subject"] = label_clean(texts["subject"])  # a label the back office lists (decision 0377)
     if not texts["subject"]:
         raise InvalidRequest(_("Give your request a short subject."))
     if len(texts["subject"]) > SUBJECT_MAX_CHARS:
