@@ -16,7 +16,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -31,7 +31,8 @@ from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import recent_notices
-from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
+from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, required_confirmations
+from gpurent.payments.intent_state import IntentState, intent_state
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
 from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
@@ -231,23 +232,28 @@ class PaymentsDeskAdmin(DeskAdmin):
         intent = get_object_or_404(self.get_queryset(request), pk=object_id)
         if not self.has_view_permission(request, intent):
             raise PermissionDenied
-        form = VerifyForm(request.POST or None, pair=pair_get(intent.asset, intent.network))
+        pair = pair_get(intent.asset, intent.network)
+        form = VerifyForm(request.POST or None, pair=pair)
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot verify payments."))
             elif form.is_valid():
                 return self._act(request, intent, form.cleaned_data)
+        prefetch_related_objects([intent], "payments", "chain_observations")
+        state = intent_state(intent)
         context = {
             **self.admin_site.each_context(request),
             "title": _("Verify payment"),
             "intent": intent,
-            "pair": pair_get(intent.asset, intent.network),
+            "pair": pair,
+            "confirmations": required_confirmations(pair),
             "expected": self.expected(intent),
             "form": form,
             "may_act": self.may_act(request),
             "opts": self.model._meta,
             "payments": self._payments(intent),
-            "chain": self.chain_evidence(intent),
+            "state": state,
+            "chain": self.chain_evidence(intent, state),
             "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
@@ -261,18 +267,22 @@ class PaymentsDeskAdmin(DeskAdmin):
         return payments
 
     @staticmethod
-    def chain_evidence(intent: Any) -> list[dict[str, Any]]:
-        """What the chain watcher saw for the intent, with an explorer link where CHAIN_EXPLORER_TX_URLS has a
+    def chain_evidence(intent: Any, state: IntentState) -> list[dict[str, Any]]:
+        """What the chain watcher saw for the intent, each with its state as the customer is told it (`transfer`:
+        credited, in review…, from `intent_state`), and an explorer link where CHAIN_EXPLORER_TX_URLS has a
         pattern for the network ({txid} is replaced)."""
         pattern = settings.CHAIN_EXPLORER_TX_URLS.get(intent.network, "")
         pair = pair_get(intent.asset, intent.network)
+        # The rows `state` was made from (prefetched by the caller): oldest first, one transfer per row.
+        rows = intent.chain_observations.all()
         return [
             {
                 "row": row,
+                "transfer": transfer,
                 "amount": format_units(row.amount_units, pair),
                 "explorer": pattern.replace("{txid}", row.txid) if pattern else "",
             }
-            for row in intent.chain_observations.order_by("first_seen_at", "id")
+            for row, transfer in zip(rows, state.transfers, strict=True)
         ]
 
     @admin.display(description=_("confirmed by"))

@@ -38,6 +38,23 @@ class OrderIn(InputSchema):
     environment_note: str = Field(default="", max_length=200)
 
 
+class TransferOut(Schema):
+    """One transfer a chain watcher saw to an intent's address, as the intent's page shows it."""
+
+    txid: str
+    output_index: int = Field(description="The output (Bitcoin, Litecoin) or log index (tokens); 0 otherwise")
+    amount: str = Field(description="In the intent's asset, as a decimal string")
+    confirmations: int
+    required_confirmations: int
+    state: Literal["seen", "dropped", "credited", "review", "rejected"] = Field(
+        description="`seen`: below its depth; `dropped`: it left the chain (a reorg, a replacement or a double "
+        "spend) before its depth; once recorded as a payment, the payment's state: `credited` (to the balance), "
+        "`review` (it arrived after the instructions expired; an operator decides), `rejected` (not credited)"
+    )
+    message: str = Field(description="What the intent's page says about it, in the request's language")
+    first_seen_at: datetime
+
+
 class IntentOut(Schema):
     """A payment instruction (DESIGN §11.1). Declared here because an order lists its intents; the payments
     app fills it (`payments.presenters.intent_out`) and uses it in its own endpoints."""
@@ -61,6 +78,28 @@ class IntentOut(Schema):
     checkout_link: str | None = Field(
         default=None, description="BTCPay Server's checkout page, where the intent is paid through BTCPay"
     )
+    state: Literal[
+        "awaiting_payment", "seen_on_chain", "payment_reported", "review", "confirmed", "expired", "rejected", "closed"
+    ] = Field(
+        description="The state the intent's page shows, from the same rows (decision 0382): its `status`, except "
+        "`seen_on_chain` (open or expired, and a chain watcher sees a transfer to it below its confirmation depth) "
+        "and `payment_reported` (the customer reported paying it and nothing was recorded or decided yet)"
+    )
+    state_label: str = Field(description="`state` as the pages' badge says it, in the request's language")
+    state_message: str = Field(
+        description='The sentence the page shows for `state` (e.g. "Seen on chain, 2 of 6 confirmations"); empty '
+        "for `awaiting_payment` and `expired`"
+    )
+    confirmations: int | None = Field(
+        description="Confirmations of the transfer `state` is about: the first one a watcher sees below its depth, "
+        "else the latest one; null when no watcher saw a transfer to this intent"
+    )
+    required_confirmations: int | None = Field(
+        description="The depth at which that transfer is credited (the network's setting when it was seen)"
+    )
+    transfers: list[TransferOut] = Field(
+        description="Every transfer a chain watcher saw to this intent, oldest first (empty without a watcher)"
+    )
 
 
 class OrderOut(Schema):
@@ -83,6 +122,13 @@ class OrderOut(Schema):
     refunded_usd: str = Field(examples=["0.00"], description="Returned to the balance: the order was not provided.")
     payment_status: Literal["awaiting_payment", "paid", "expired", "cancelled"]
     payment_reported: bool
+    payment_state: Literal[
+        "awaiting_payment", "review", "seen_on_chain", "payment_reported", "paid", "expired", "cancelled"
+    ] = Field(
+        description="What the order's payment badge says (pages, receipt): `payment_status`, except while it is "
+        "`awaiting_payment` and one of its intents is in `review`, `seen_on_chain` or `payment_reported` "
+        "(the first of these that applies; see the intents' `state`)"
+    )
     provisioning_status: Literal["not_started", "preparing", "ready", "ended", "failed"]
     reserved_until: datetime
     term_starts_at: datetime | None
@@ -178,6 +224,7 @@ def _order_base(order: Order) -> dict[str, Any]:
         "refunded_usd": money.refunded.to_api(),
         "payment_status": order.payment_status,
         "payment_reported": False,
+        "payment_state": order.payment_status,
         "provisioning_status": order.provisioning_status,
         "reserved_until": order.reserved_until,
         "term_starts_at": order.term_starts_at,
@@ -234,7 +281,7 @@ def list_orders(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
     orders = (
         order_list_for(cast(User, request.user))
         .select_related("access", "extends")
-        .prefetch_related("intents__payments", _extension_refs(), "ssh_keys")
+        .prefetch_related("intents__payments", "intents__chain_observations", _extension_refs(), "ssh_keys")
     )
     found = keyset_page(orders, page.cursor, size=page.limit)
     references = order_ledger_references(found.items)

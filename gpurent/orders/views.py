@@ -7,6 +7,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -225,18 +226,24 @@ def _placed_outcome(order: Order) -> Outcome:
     return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref]), "ref": order.ref})
 
 
+# What the payment badge of an order reads (`{% order_payment_status %}`, payments' `order_payment_badge`).
+PAYMENT_BADGE_PREFETCH = ("intents__payments", "intents__chain_observations")
+
+
 @login_required
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
     """My rentals: a page of orders, newest first, with their payment and provisioning shown apart."""
-    # The intents and their payments (for the "Payment reported" badge) in two queries, not two per order.
-    orders = order_list_for(_authenticated_user(request)).prefetch_related("intents__payments")
+    # The intents, their payments and what the chain watchers saw (for the payment badge: "Payment reported",
+    # "Seen on chain", "In review") in three queries, not three per order.
+    orders = order_list_for(_authenticated_user(request)).prefetch_related(*PAYMENT_BADGE_PREFETCH)
     page = page_from_request(request, orders)
     return render(request, "orders/rentals.html", {"orders": page.items, "page": page})
 
 
 def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpResponse:
     now = timezone.now()
+    prefetch_related_objects([order], *PAYMENT_BADGE_PREFETCH)
     access = OrderAccess.objects.filter(order=order).first()
     # Access is shown to the owner only while the term runs; afterwards it is hidden again.
     running = (
@@ -350,7 +357,9 @@ def rentals_csv(request: HttpRequest) -> StreamingHttpResponse:
 def rentals_printable(request: HttpRequest) -> HttpResponse:
     """A printable page of orders (newest first, "Older" links) and one of balance movements (`?lines=`): bounded
     whatever the history's length, like every list (gpurent/core/pagination.py); the CSV downloads hold it all."""
-    page = page_from_request(request, order_list_for(_authenticated_user(request)))
+    page = page_from_request(
+        request, order_list_for(_authenticated_user(request)).prefetch_related(*PAYMENT_BADGE_PREFETCH)
+    )
     references = order_ledger_references(page.items)
     money = order_money(page.items, references)
     for order in page.items:

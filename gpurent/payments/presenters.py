@@ -16,6 +16,7 @@ from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
+from .intent_state import intent_state, order_payment_badge, payment_badge
 from .models import Deposit, DepositStatus, PaymentIntent, Payout
 from .refusals import top_up_lapsed
 from .selectors import deposit_list_for, payment_reported
@@ -25,8 +26,11 @@ REPORTED_MESSAGE = "Payment reported. Awaiting verification."
 
 
 def intent_out(intent: PaymentIntent) -> dict[str, Any]:
-    """An intent in the API's shape (DESIGN §11.1): amounts as decimal strings, times with a timezone."""
+    """An intent in the API's shape (DESIGN §11.1): amounts as decimal strings, times with a timezone; `state`
+    and what the chain watcher saw from `intent_state`, as the intent's page shows them. Reads the intent's
+    payments and chain observations: prefetch both for lists."""
     pair = pair_get(intent.asset, intent.network)
+    state = intent_state(intent)
     return {
         "id": str(intent.pk),
         "asset": intent.asset,
@@ -45,30 +49,57 @@ def intent_out(intent: PaymentIntent) -> dict[str, Any]:
         "order": intent.order.ref if intent.order_id and intent.order else None,
         "deposit": intent.deposit.ref if intent.deposit_id and intent.deposit else None,
         "checkout_link": intent.checkout_link or None,
+        "state": state.code,
+        "state_label": state.label,
+        "state_message": state.message,
+        "confirmations": state.confirmations,
+        "required_confirmations": state.required_confirmations,
+        "transfers": [
+            {
+                "txid": transfer.txid,
+                "output_index": transfer.output_index,
+                "amount": transfer.amount,
+                "confirmations": transfer.confirmations,
+                "required_confirmations": transfer.required_confirmations,
+                "state": transfer.state,
+                "message": transfer.message,
+                "first_seen_at": transfer.first_seen_at,
+            }
+            for transfer in state.transfers
+        ],
     }
 
 
 def order_payment_fields(order: Order) -> dict[str, Any]:
-    """The order's payment fields the orders API leaves to payments: its intents and the reported flag."""
+    """The order's payment fields the orders API leaves to payments: its intents, the reported flag and the
+    state its badge shows (`payment_state`)."""
     # order.intents.all() uses the list's prefetch when there is one (GET /api/v1/orders), one query otherwise.
     intents = sorted(order.intents.all(), key=lambda intent: intent.created_at, reverse=True)
-    return {"intents": [intent_out(intent) for intent in intents], "payment_reported": payment_reported(intents)}
+    return {
+        "intents": [intent_out(intent) for intent in intents],
+        "payment_reported": payment_reported(intents),
+        "payment_state": order_payment_badge(order, intents)["value"],
+    }
 
 
 def deposits_with_intents_for(owner: AbstractBaseUser) -> QuerySet[Deposit]:
-    """The owner's top-ups with their intents in one more query per page (for `deposit_out`)."""
-    intents = PaymentIntent.objects.select_related("order", "deposit")
+    """The owner's top-ups with their intents, their payments and what the watchers saw, in three more queries
+    per page (for `deposit_out`)."""
+    intents = PaymentIntent.objects.select_related("order", "deposit").prefetch_related(
+        "payments", "chain_observations"
+    )
     return deposit_list_for(owner).prefetch_related(Prefetch("intents", queryset=intents))
 
 
 def deposit_badge(deposit: Deposit, *, now: datetime) -> dict[str, str]:
     """A top-up's badge on the pages: `value` (its CSS class) and `label`, with `hint` where the label alone
-    would mislead. "Payment reported" while a report on one of its intents awaits verification (it says the
-    most: someone is checking); "Lapsed" for a pending top-up that takes no new instructions (decision 0335:
-    `refusals.top_up_lapsed`, the refusal's own test); otherwise its status. Uses `deposit.intents.all()`
-    (prefetch it for lists)."""
-    if deposit.status == DepositStatus.PENDING and payment_reported(deposit.intents.all()):
-        return {"value": "payment_reported", "label": _("Payment reported")}
+    would mislead. While it is pending, the state of its intents where one says more (`payment_badge`: "In
+    review", "Seen on chain", "Payment reported": someone or something is on it); "Lapsed" for a
+    pending top-up that takes no new instructions (decision 0335: `refusals.top_up_lapsed`, the refusal's own
+    test); otherwise its status. Uses `deposit.intents.all()` with their payments and chain observations
+    (prefetch them for lists)."""
+    if deposit.status == DepositStatus.PENDING and (badge := payment_badge(deposit.intents.all())):
+        return badge
     if top_up_lapsed(deposit, now=now):
         return {
             "value": "lapsed",

@@ -20,6 +20,7 @@ from gpurent.ledger.selectors import transfers_with_references
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
+from .intent_state import order_payment_badge
 from .models import Payment
 from .selectors import order_references
 
@@ -43,6 +44,8 @@ class ReceiptPayment:
 class Receipt:
     brand: str
     order: Order
+    # The order's payment as its page says it (`intent_state.order_payment_badge`): "In review", "Paid"…
+    payment_label: str
     payments: list[ReceiptPayment]
     balance_used: Usd
     refunded: Usd
@@ -73,9 +76,11 @@ def receipt_for(order: Order) -> Receipt:
     by_reference = {transfer.reference: transfer for transfer in transfers}
     debit = by_reference.get(f"order:{order.ref}")
     refund = by_reference.get(f"refund:{order.ref}")
+    intents = order.intents.prefetch_related("payments", "chain_observations")
     return Receipt(
         brand=settings.BRAND_NAME,
         order=order,
+        payment_label=order_payment_badge(order, intents)["label"],
         payments=payments,
         balance_used=Usd(debit.amount_cents) if debit else Usd.zero(),
         refunded=Usd(refund.amount_cents) if refund else Usd.zero(),
@@ -133,7 +138,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         line(_("Extends rental"), order.extends.ref)
     line(_("Price of one lot"), order.lot_price.display())
     line(_("Total"), order.total.display(), bold=True)
-    line(_("Payment"), order.get_payment_status_display())
+    line(_("Payment"), receipt.payment_label)
     line(_("Placed"), _when(order.created_at))
     line(_("Paid"), _when(order.paid_at))
     line(_("Term"), f"{_when(order.term_starts_at)} - {_when(order.term_ends_at)}")

@@ -35,6 +35,7 @@ from .demo import address_origin
 from .errors import InvalidAddress
 from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
+from .intent_state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
@@ -90,6 +91,8 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
         "qr": qr_svg(uri) if uri else "",
         # The demo shop says how the address was made: a placeholder nobody can spend from, or a real one.
         "demo_notice": address_origin(intent) if settings.PAYMENTS_DEMO_NOTICE else "",
+        # The one state every page, the API and the desk show for it (its badge, its sentence, its transfers).
+        "state": intent_state(intent),
         **intent_chain(intent),
     }
 
@@ -112,13 +115,16 @@ def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
 @require_GET
 def intent_chain_status(request: HttpRequest, intent_id: str) -> HttpResponse:
     """The chain part of an intent, polled by htmx while the watcher may still report something new: the
-    confirmations change in place. Once the intent's status differs from the one the page was drawn with
-    (`?status=`: the watcher confirmed it, the order is paid), htmx reloads the whole page, which then shows it."""
+    confirmations change in place. Once the intent's state (`intent_state`) differs from the one the page was
+    drawn with (`?status=`: a transfer was seen, the watcher confirmed it, it went to review), htmx reloads the
+    whole page, so that its badge and every other part say the same."""
     intent = intent_get_for(_user(request), intent_id)
+    state = intent_state(intent)
     shown = request.GET.get("status")
-    if shown and shown != intent.status:
+    if shown and shown != state.code:
         return HttpResponseClientRefresh()
-    return render(request, "payments/partials/intent_chain.html", {"item": {"intent": intent, **intent_chain(intent)}})
+    item = {"intent": intent, "state": state, **intent_chain(intent)}
+    return render(request, "payments/partials/intent_chain.html", {"item": item})
 
 
 def _pair_from(request: HttpRequest) -> tuple[str, str] | None:
@@ -184,7 +190,10 @@ def balance(request: HttpRequest) -> HttpResponse:
         "held": figures.held,
         "lines": page_from_request(request, ledger_lines_for(user)),
         "deposits": page_from_request(
-            request, deposit_list_for(user).prefetch_related("intents__payments"), size=20, param="deposits"
+            request,
+            deposit_list_for(user).prefetch_related("intents__payments", "intents__chain_observations"),
+            size=20,
+            param="deposits",
         ),
         "form": TopUpForm(),
         # The form is replaced by why a new top-up would be refused (the service's own rule, decision 0320).
@@ -257,7 +266,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
 def deposit_detail(request: HttpRequest, ref: str) -> HttpResponse:
     deposit = deposit_get_for(_user(request), ref)
     # Read once, for the list and for the badge (`deposit_badge` reads `deposit.intents.all()`).
-    newest_first = PaymentIntent.objects.prefetch_related("payments").order_by("-created_at")
+    newest_first = PaymentIntent.objects.prefetch_related("payments", "chain_observations").order_by("-created_at")
     prefetch_related_objects([deposit], Prefetch("intents", queryset=newest_first))
     intents = [intent_display(intent) for intent in deposit.intents.all()]
     newest = {"pair": intents[0]["pair"].key} if intents else None

@@ -10,7 +10,6 @@ from typing import Any
 
 from django import template
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from gpurent.ledger.selectors import balance_for, transfers_with_references
 from gpurent.orders.enums import PaymentStatus
@@ -18,6 +17,7 @@ from gpurent.orders.models import Order
 
 from ..export import balance_statement_page
 from ..forms import PairForm
+from ..intent_state import order_payment_badge
 from ..models import Deposit, PaymentIntent
 from ..presenters import deposit_badge
 from ..refusals import intent_refusal
@@ -29,7 +29,7 @@ register = template.Library()
 
 @register.inclusion_tag("payments/partials/order_panel.html", takes_context=True)
 def order_payment_panel(context: template.Context, order: Order) -> dict[str, Any]:
-    intents: list[PaymentIntent] = list(intents_for_order(order).prefetch_related("payments"))
+    intents: list[PaymentIntent] = list(intents_for_order(order).prefetch_related("payments", "chain_observations"))
     references = order_references(order)
     transfers = list(transfers_with_references(references))
     balance = balance_for(order.owner)
@@ -54,10 +54,10 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
 
 @register.inclusion_tag("orders/partials/status.html")
 def order_payment_status(order: Order) -> dict[str, Any]:
-    """The order's payment badge, with "Payment reported" while a report awaits verification (DESIGN §5)."""
-    if order.payment_status == PaymentStatus.AWAITING_PAYMENT and payment_reported(order.intents.all()):
-        return {"value": "payment_reported", "label": _("Payment reported")}
-    return {"value": order.payment_status, "label": order.get_payment_status_display()}
+    """The order's payment badge (`intent_state.order_payment_badge`): "In review", "Seen on
+    chain" or "Payment reported" while it awaits its payment and one of its intents is in that state (DESIGN §5),
+    else its payment status. Reads `order.intents.all()` with their payments and chain observations."""
+    return order_payment_badge(order, order.intents.all())
 
 
 @register.inclusion_tag("payments/partials/deposit_status.html")
