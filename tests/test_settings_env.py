@@ -197,6 +197,9 @@ CASES: dict[str, tuple[dict[str, str | None], str, object]] = {
     "PROVISIONER": ({"PROVISIONER": "command"}, "PROVISIONER", "command"),
     "PROVISIONER_COMMAND": ({"PROVISIONER_COMMAND": "/srv/provision"}, "PROVISIONER_COMMAND", "/srv/provision"),
     "PROVISIONER_TIMEOUT_SECONDS": ({"PROVISIONER_TIMEOUT_SECONDS": "900"}, "PROVISIONER_TIMEOUT_SECONDS", 900),
+    # The database connection age and the task worker's heartbeat (issue 32).
+    "DATABASE_CONN_MAX_AGE": ({"DATABASE_CONN_MAX_AGE": "5"}, "DATABASES['default']['CONN_MAX_AGE']", 5),
+    "TASKS_HEARTBEAT_SECONDS": ({"TASKS_HEARTBEAT_SECONDS": "3"}, "TASKS_HEARTBEAT_SECONDS", 3),
     "TASKS_RECLAIM_AFTER_SECONDS": ({"TASKS_RECLAIM_AFTER_SECONDS": "120"}, "TASKS_RECLAIM_AFTER_SECONDS", 120),
     "HOSTS_SSH_KEY_FILE": (
         {"HOSTS_SSH_KEY_FILE": "/etc/gpurent/id_ed25519"},
