@@ -3,8 +3,9 @@
 A watcher never credits anything itself: a transfer at its confirmation depth is handed, here, to
 `payments.received.payment_receive`, the service operators and processors use too. It records the transfer as
 a `Payment` row unique per (network, txid, output index) and credits it exactly once, with every rule of the
-money path (locked rate before expiry, review after, partial and over-payments, closed intents). This module
-only translates a chain observation into that call and then marks the observation credited.
+money path (locked rate for a payment first seen before expiry, review otherwise, partial and over-payments,
+closed intents). This module only translates a chain observation into that call, its `first_seen_at` as the
+payment's first-seen time, and then marks the observation credited.
 
 No lock is held here: the service takes its own locks in the documented order (docs/money.md). A crash
 between the service call and the mark is harmless: the next scan calls the service again, which returns the
@@ -39,6 +40,9 @@ def observation_credit(*, observation_id: int) -> ChainObservation:
             amount_units=observation.amount_units,
             network=observation.network,
             source=PaymentSource.CHAIN,
+            # The first-seen rule: the shop's first sight of the transfer (in the mempool or below its depth)
+            # decides whether it was sent before the intent expired (decision 0380).
+            seen_at=observation.first_seen_at,
             evidence={
                 "block_hash": observation.block_hash,
                 "block_height": observation.block_height,

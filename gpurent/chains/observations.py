@@ -1,9 +1,15 @@
 """What a watcher saw, stored as rows: one `ChainObservation` per (network, txid, output or log index).
 
 `transfer_observe` is called for every incoming transfer a node reports to a watched address, as often as
-the node reports it; the row keeps the latest block and confirmations. A transfer whose block leaves the chain
-goes back to `seen` with no block (mempool) or to `dropped`; only a transfer at depth is credited
+the node reports it; the row keeps the latest block and confirmations. Only a transfer at depth is credited
 (`crediting.observation_credit`), and the payment service credits it at most once whatever happens after.
+
+On the chain or not (decision 0379): a transfer is `seen` while the node reports it in a block of its best
+chain, or in its mempool where the watcher reads that (Bitcoin family). Once the node no longer does — its
+block left the chain, a conflicting transaction was mined (a double spend, the payer's replacement), it was
+replaced or evicted from the mempool — the watcher records it `dropped` (`transfer_forget`, or a transfer with
+negative confirmations), never credited; it is `seen` again if the node reports it again. Its
+`first_seen_at` stays: the first-seen time decides the rate it is credited at (decision 0380).
 
 Attribution (`intent_for_transfer`): a transfer already observed keeps its intent; a derived or pool address
 belongs to one intent; on a shared address (decision 0140's fallback, Solana's usual case) the transfer
@@ -142,7 +148,8 @@ def transfer_observe(transfer: Transfer, *, required: int, credit: bool = True) 
 
 
 def transfer_forget(*, network: str, txid: str, index: int) -> None:
-    """The node says this transfer's block left the chain: not credited (if it was not yet), no block."""
+    """The node no longer reports this transfer on the chain (its block left it, it was replaced or
+    double-spent): dropped unless it was credited already, no block."""
     ChainObservation.objects.filter(network=network, txid=txid, output_index=index).exclude(
         state=ObservationState.CREDITED
     ).update(state=ObservationState.DROPPED, block_hash="", block_height=None, confirmations=0)

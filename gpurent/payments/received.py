@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -46,15 +47,21 @@ from .services import create_deposit, order_pay_from_balance, spendable_for_orde
 
 __all__ = [
     "TXID_MAX_LENGTH",
+    "locked_rate_applies",
     "money_lock_for_intent",
     "payment_receive",
     "payments_review_reject",
     "payments_review_resolve",
 ]
 
-# The window in which a payment is credited at the intent's locked rate: before `expires_at`, on an intent
-# that is not waiting for an operator's review.
-_LOCKED_RATE_STATUSES = {IntentStatus.AWAITING_PAYMENT, IntentStatus.CONFIRMED, IntentStatus.CLOSED}
+# The intents a payment first seen before their expiry is credited to at the locked rate: not one waiting for
+# an operator's review or rejected by one (`locked_rate_applies`).
+_LOCKED_RATE_STATUSES = {
+    IntentStatus.AWAITING_PAYMENT,
+    IntentStatus.EXPIRED,
+    IntentStatus.CONFIRMED,
+    IntentStatus.CLOSED,
+}
 _HEX = re.compile(r"^(0x)?[0-9a-fA-F]+$")
 # The longest transaction id a payment (and a chain observation) stores.
 TXID_MAX_LENGTH = Payment._meta.get_field("txid").max_length or 0
@@ -91,6 +98,15 @@ def money_lock_for_intent(intent_id: UUID) -> PaymentIntent:
     return PaymentIntent.objects.select_related("owner", "deposit", "order").get(pk=intent_id)
 
 
+def locked_rate_applies(intent: PaymentIntent, *, seen_at: datetime, now: datetime) -> bool:
+    """The first-seen rule (docs/money.md, decision 0380): a payment is credited at the intent's locked rate
+    when it was first seen before `expires_at` and reaches its confirmation depth (`now`) no later than
+    `PAYMENTS_LATE_CONFIRMATION_HOURS` after it, unless the intent waits for review or was rejected. Any other
+    payment — first seen after expiry, or confirmed later than that — goes to review."""
+    grace = timedelta(hours=settings.PAYMENTS_LATE_CONFIRMATION_HOURS)
+    return seen_at < intent.expires_at and now <= intent.expires_at + grace and intent.status in _LOCKED_RATE_STATUSES
+
+
 def payment_receive(
     *,
     intent_id: UUID,
@@ -101,6 +117,7 @@ def payment_receive(
     output_index: int = 0,
     actor: AbstractBaseUser | None = None,
     evidence: Mapping[str, Any] | None = None,
+    seen_at: datetime | None = None,
     now: datetime | None = None,
 ) -> Payment:
     """Record that `amount_units` (the pair's quote units) arrived for `intent_id` in transaction `txid`
@@ -108,7 +125,9 @@ def payment_receive(
 
     - The same (network, txid, output_index) again for the same intent and amount returns the existing row and
       changes nothing (a redelivery, a second worker, a watcher that sees the block again).
-    - Before the intent's `expires_at` (and unless it waits for review), the payment is credited to the
+    - First seen before the intent's `expires_at` (`seen_at`: a chain watcher's first sight of the transaction,
+      below its depth; else `now`) and recorded at most `PAYMENTS_LATE_CONFIRMATION_HOURS` after it, unless
+      the intent waits for review or was rejected (`locked_rate_applies`), the payment is credited to the
       owner's balance at the intent's locked rate, rounded down — on the cumulative value of the intent's
       locked-rate payments, so dust below a cent is carried, never lost. Each non-zero credit is a deposit of
       its own (`deposit:<ref>`; a top-up's first one credits the top-up). The intent becomes `confirmed` once
@@ -116,14 +135,16 @@ def payment_receive(
     - For an order's intent, the order is then paid from the balance in the same transaction if what the
       customer may spend covers it, and the order's other open intents are closed. A payment to a closed or
       fully paid intent is credited to the balance all the same (over-payment stays there).
-    - After expiry: the payment waits in the review queue (`state=review`, no ledger movement); an operator
-      credits it at the locked or the current rate (`payments_review_resolve`).
+    - Otherwise (first seen after expiry, confirmed too long after it): the payment waits in the review queue
+      (`state=review`, no ledger movement); an operator credits it at the locked or the current rate
+      (`payments_review_resolve`).
     The customer is e-mailed after commit. Locks: see `money_lock_for_intent` (no network call inside).
 
     Args:
         source: `operator`, `processor` or `chain` (PaymentSource).
         network: the network the transaction is on; defaults to the intent's; must match it.
         evidence: what a watcher saw (block hash, height, confirmations), kept on the row.
+        seen_at: when the payment was first seen (never later than `now`, its default).
 
     Raises:
         InvalidRequest: no txid or one longer than the column, a non-positive amount, an unknown source or
@@ -141,6 +162,7 @@ def payment_receive(
     if source not in PaymentSource.values:
         raise InvalidRequest("unknown payment source")
     now = now or timezone.now()
+    seen_at = min(seen_at or now, now)
     with transaction.atomic():
         intent = money_lock_for_intent(intent_id)
         network = (network or intent.network).strip().lower()
@@ -168,10 +190,10 @@ def payment_receive(
         except IntegrityError:
             # The same payment recorded at this moment for another intent (whose locks we do not hold).
             raise PaymentAlreadyCredited() from None
-        if now < intent.expires_at and intent.status in _LOCKED_RATE_STATUSES:
+        if locked_rate_applies(intent, seen_at=seen_at, now=now):
             _credit_at_locked_rate(intent, payment, actor=actor, now=now)
         else:
-            # The rate was locked until expiry only: an operator decides how to credit a late payment.
+            # The rate was locked for payments sent before expiry only: an operator decides how to credit this.
             if intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED, IntentStatus.REJECTED):
                 intent.status = IntentStatus.REVIEW
                 intent.save(update_fields=["status"])
@@ -207,7 +229,9 @@ def _credit_at_locked_rate(
         - usd_value(earlier, intent.rate_usd, pair).cents
     )
     _credit(intent, payment, credit=credit, rate=intent.rate_usd, locked=True, now=now)
-    if intent.status == IntentStatus.AWAITING_PAYMENT and earlier + payment.amount_units >= intent.amount_units:
+    # An expired intent too: its payment was first seen in time and reached its depth after the expiry sweep.
+    open_statuses = (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED)
+    if intent.status in open_statuses and earlier + payment.amount_units >= intent.amount_units:
         intent.status = IntentStatus.CONFIRMED
         intent.verified_at = now
         intent.verified_by_id = actor.pk if actor is not None and actor.is_authenticated else None

@@ -99,11 +99,12 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
 
 def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
     """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
-    configured for its network and the intent is open or has a transfer below its depth)."""
+    configured for its network and the intent is open or has a transfer on chain below its depth; one that
+    left the chain, replaced or double-spent, keeps no page asking)."""
     chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
     # BTCPay's addresses are not the shop's: its webhooks report them, not a watcher.
     watched = intent.network in settings.CHAIN_WATCH_URLS and not intent.processor
-    pending = any(seen.state != "credited" for seen in chain)
+    pending = any(seen.state == "seen" for seen in chain)
     return {
         "chain": chain,
         "chain_live": watched and (pending or intent.status == "awaiting_payment"),

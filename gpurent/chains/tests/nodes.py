@@ -56,6 +56,7 @@ class LitecoinRegtest:
                 "-listen=0",
                 "-server=1",
                 "-fallbackfee=0.0001",
+                "-mempoolreplacement=1",  # BIP125 replacement, on by default in Bitcoin Core (off in Litecoin's)
                 "-printtoconsole=0",
                 "-disablewallet=0",
             ],
@@ -89,8 +90,24 @@ class LitecoinRegtest:
     def mine(self, blocks: int = 1) -> list[str]:
         return list(self.node.call("generatetoaddress", blocks, self.mine_address))
 
-    def send(self, address: str, amount: Decimal) -> str:
-        return str(self.miner.call("sendtoaddress", address, str(amount)))
+    def send(self, address: str, amount: Decimal, *, replaceable: bool = False) -> str:
+        """Pay from the miner's wallet; `replaceable` signals BIP125, so `bumpfee` may replace it."""
+        return str(self.miner.call("sendtoaddress", address, str(amount), "", "", False, replaceable))
+
+    def double_spend(self, txid: str) -> str:
+        """Mine, in a block of its own, a transaction spending the same inputs as `txid` (in the mempool) back
+        to the miner: `txid` can then never be mined (the wallet reports it conflicted). Its id."""
+        spent = self.call("getrawtransaction", txid, True)["vin"]
+        inputs = [{"txid": row["txid"], "vout": row["vout"]} for row in spent]
+        value = Decimal(0)
+        for row in spent:  # the miner's own coins: its wallet has the transactions that made them
+            previous = self.call("decoderawtransaction", self.miner.call("gettransaction", row["txid"])["hex"])
+            value += Decimal(str(previous["vout"][row["vout"]]["value"]))
+        raw = self.miner.call("createrawtransaction", inputs, {self.mine_address: str(value - Decimal("0.001"))})
+        signed = self.miner.call("signrawtransactionwithwallet", raw)
+        assert signed["complete"], signed
+        self.call("generateblock", self.mine_address, [signed["hex"]])
+        return str(self.call("decoderawtransaction", signed["hex"])["txid"])
 
     def call(self, method: str, *params: Any) -> Any:
         return self.node.call(method, *params)

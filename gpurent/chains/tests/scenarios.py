@@ -29,10 +29,12 @@ from gpurent.payments.models import (
     PaymentIntent,
 )
 from gpurent.payments.services import intent_issue_for_order
+from gpurent.payments.verification import intents_expire_due
 
 __all__ = [
     "Chain",
     "a_payment_after_expiry_goes_to_review",
+    "a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it",
     "a_two_part_payment_is_credited_part_by_part",
     "a_watcher_killed_mid_scan_credits_nothing_twice",
     "an_overpayment_leaves_the_excess_on_the_balance",
@@ -116,6 +118,29 @@ def a_payment_after_expiry_goes_to_review(chain: Chain, order: Any, customer: An
     assert (intent.status, order.payment_status) == (IntentStatus.REVIEW, PaymentStatus.AWAITING_PAYMENT)
     assert _credited_deposits(customer) == 0
     assert not LedgerTransfer.objects.filter(reference__startswith="deposit:").exists()
+
+
+def a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(
+    chain: Chain, order: Any, customer: Any
+) -> None:
+    """Issue 32: seen on chain below its depth before the intent expired, at depth after the expiry sweep ran
+    (a mainnet payment sent in the second half of a 30-minute quote): credited at the locked rate and the order
+    paid, by the first-seen rule of docs/money.md. It went to review."""
+    intent = chain.intent(order, customer)
+    chain.scan()
+    chain.pay(intent.address, intent.amount_units)
+    chain.mine(1)
+    chain.scan()
+    observation = ChainObservation.objects.get(intent=intent)
+    assert observation.state == ObservationState.SEEN
+    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now())
+    intents_expire_due()
+    chain.mine(3)
+    chain.scan()
+    assert_paid_by_the_watcher(intent, order)
+    payment = Payment.objects.get(intent=intent)
+    assert (payment.state, payment.at_locked_rate, payment.credited_cents) == ("credited", True, intent.usd_cents)
+    assert payment.received_at > intent.expires_at > observation.first_seen_at
 
 
 class Killed(BaseException):

@@ -2,10 +2,13 @@
 transactions from the node's wallet, confirmations counted, reorgs, restarts."""
 
 import os
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1
+from django.urls import reverse
+from django.utils import timezone
 
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.payments.assets import format_units, pair_get
@@ -14,9 +17,11 @@ from gpurent.payments.models import (
     Deposit,
     IntentStatus,
     ObservationState,
+    PaymentIntent,
 )
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
+from gpurent.payments.verification import intents_expire_due
 
 from . import scenarios
 
@@ -135,6 +140,10 @@ def test_a_payment_after_expiry_goes_to_review(ltc, order, customer):
     scenarios.a_payment_after_expiry_goes_to_review(chain(ltc), order, customer)
 
 
+def test_a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(ltc, order, customer):
+    scenarios.a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(chain(ltc), order, customer)
+
+
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
     ltc, order, customer, monkeypatch, settings
 ):
@@ -143,3 +152,74 @@ def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_t
 
 def test_a_two_part_payment_is_credited_part_by_part_and_pays_the_order(ltc, order, customer):
     scenarios.a_two_part_payment_is_credited_part_by_part(chain(ltc), order, customer)
+
+
+def state(txid):
+    row = ChainObservation.objects.get(txid=txid)
+    return row.state, row.confirmations, row.block_height
+
+
+def test_a_payment_double_spent_after_a_reorg_leaves_the_seen_state(
+    ltc, order, customer, client, settings, django_user_model
+):
+    """Issue 32: its block left the chain and a conflicting transaction spent its coins, mined to 17
+    confirmations; it stayed "Seen on chain, 0 of 3 confirmations" for ever (listsinceblock never lists a
+    conflicted receive), on the intent page (still asking for news after the intent expired) and the desk."""
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    watcher(ltc).scan()
+    txid = ltc.send(intent.address, ltc_amount(intent.amount_units))
+    (block,) = ltc.mine(1)
+    watcher(ltc).scan()
+    ltc.call("invalidateblock", block)  # back to the mempool
+    watcher(ltc).scan()
+    assert state(txid) == (ObservationState.SEEN, 0, None)
+
+    ltc.double_spend(txid)
+    ltc.mine(16)
+    watcher(ltc).scan()
+    assert state(txid) == (ObservationState.DROPPED, 0, None)
+    PaymentIntent.objects.filter(pk=intent.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    intents_expire_due()
+    watcher(ltc).scan()
+    assert state(txid) == (ObservationState.DROPPED, 0, None)
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.EXPIRED
+    assert not Deposit.objects.filter(owner=customer).exists()
+
+    settings.CHAIN_WATCH_URLS = {"litecoin": "http://127.0.0.1:1/"}
+    client.force_login(customer)
+    page = client.get(f"/rentals/{order.ref}/").content.decode()
+    assert "Seen on chain" not in page
+    assert "left it before it was confirmed" in page
+    assert reverse("payments:intent_chain", args=[intent.pk]) not in page  # nothing more to ask the watcher
+    operator = django_user_model.objects.create_user(
+        "desk@shop.example", "passphrase 12", first_name="D", last_name="K", is_staff=True, is_superuser=True
+    )
+    client.force_login(operator)
+    detail = client.get(f"/backoffice/backoffice/paymentsdesk/{intent.pk}/change/").content.decode()
+    assert "no block\n        · 0 of 3 confirmations · Left the chain" in detail  # not "(mempool)"
+
+
+def test_a_payment_replaced_by_a_fee_bump_leaves_the_seen_state_and_its_replacement_is_credited_once(
+    ltc, order, customer
+):
+    """Issue 32: the original of a fee bump (BIP125) stayed "seen" beside its replacement, for ever once the
+    replacement was mined. It leaves the seen state at the next scan; the replacement pays the order, once."""
+    intent = intent_issue_for_order(order=order, owner=customer, asset="LTC", network="litecoin")
+    watcher(ltc).scan()
+    original = ltc.send(intent.address, ltc_amount(intent.amount_units), replaceable=True)
+    watcher(ltc).scan()
+    assert state(original) == (ObservationState.SEEN, 0, None)
+
+    bumped = ltc.miner.call("bumpfee", original)["txid"]
+    watcher(ltc).scan()
+    assert state(original)[0] == ObservationState.DROPPED
+    assert state(bumped) == (ObservationState.SEEN, 0, None)
+
+    ltc.mine(3)
+    watcher(ltc).scan()
+    watcher(ltc).scan()
+    assert state(original)[0] == ObservationState.DROPPED
+    assert state(bumped)[0] == ObservationState.CREDITED
+    scenarios.assert_paid_by_the_watcher(intent, order)
+    assert Deposit.objects.filter(owner=customer).count() == 1

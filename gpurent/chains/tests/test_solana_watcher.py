@@ -158,6 +158,12 @@ def test_a_payment_after_expiry_goes_to_review(solana, order, customer):
     scenarios.a_payment_after_expiry_goes_to_review(chain(solana), order, customer)
 
 
+def test_a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(solana, order, customer):
+    scenarios.a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(
+        chain(solana), order, customer
+    )
+
+
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
     solana, order, customer, monkeypatch, settings
 ):

@@ -96,8 +96,9 @@ class ChainCursor(models.Model):
 
 class ObservationState(models.TextChoices):
     """- `seen`: in the mempool or in a block, not yet at the network's confirmation depth.
-    - `dropped`: its block left the chain (or it was replaced) before reaching depth; never credited unless
-      it is seen in a block again.
+    - `dropped`: no longer on the chain before reaching depth: its block left the chain, a conflicting
+      transaction was mined (a double spend), it was replaced or left the node's mempool; never credited
+      unless the node reports it again (decision 0379).
     - `credited`: at depth, and recorded through the payment service (exactly once)."""
 
     SEEN = "seen", _("Seen on chain")

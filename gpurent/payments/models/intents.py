@@ -70,10 +70,13 @@ class Deposit(models.Model):
 
 class IntentStatus(models.TextChoices):
     """- `awaiting_payment`: open until `expires_at`; the customer sends exactly `amount` to `address`.
-    - `expired`: the time passed with no confirmed payment. A payment found later goes to `review`.
+    - `expired`: the time passed with no confirmed payment. A payment first seen before the expiry is still
+      credited at the locked rate when it reaches its depth (within `PAYMENTS_LATE_CONFIRMATION_HOURS`,
+      decision 0380); one first seen later goes to `review`.
     - `confirmed`: a payment was verified and credited (final).
     - `rejected`: an operator found no valid payment (final).
-    - `review`: a payment arrived after expiry; an operator decides the credit (no automatic credit).
+    - `review`: a payment was first seen after expiry (or confirmed too long after it); an operator decides
+      the credit (no automatic credit).
     - `closed`: its order was paid (through another intent or the balance) or cancelled; it takes no new
       payment on screen or in the API, and anything still sent to it is credited to the balance.
 

@@ -21,7 +21,7 @@ from gpurent.payments.errors import PaymentAlreadyCredited
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
 from gpurent.payments.received import payment_receive
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
-from gpurent.payments.verification import intent_reject
+from gpurent.payments.verification import intent_reject, intents_expire_due
 from gpurent.payments.webhooks import btcpay_signature
 
 pytestmark = pytest.mark.django_db
@@ -179,6 +179,52 @@ def test_rejecting_an_intent_declines_its_review_payments(customer, order):
     intent_reject(intent_id=intent.pk, reason="not ours")
     assert Payment.objects.get().state == "rejected"
     assert not Deposit.objects.filter(status="credited").exists()
+
+
+# --- Issue 32: the first-seen time decides whether the locked rate applies ---------------------------------------
+
+
+def test_a_payment_first_seen_before_expiry_and_confirmed_after_it_is_credited_at_the_locked_rate(customer, order):
+    intent = usdt(order, customer)
+    intents_expire_due(now=intent.expires_at)
+    payment = receive(
+        intent,
+        "tx-1",
+        intent.amount_units,
+        seen_at=intent.expires_at - timedelta(seconds=1),
+        now=intent.expires_at + timedelta(minutes=15),  # a mainnet payment sent in the quote's last minute
+    )
+    assert (payment.state, payment.at_locked_rate, payment.credited_cents) == ("credited", True, intent.usd_cents)
+    assert PaymentIntent.objects.get(pk=intent.pk).status == "confirmed"
+    assert Order.objects.get(pk=order.pk).payment_status == "paid"
+    assert ledger_check() == []
+
+
+def test_a_payment_first_seen_at_or_after_expiry_goes_to_review(customer, order):
+    intent = usdt(order, customer)
+    payment = receive(
+        intent, "tx-1", intent.amount_units, seen_at=intent.expires_at, now=intent.expires_at + timedelta(minutes=1)
+    )
+    assert payment.state == "review"
+    assert PaymentIntent.objects.get(pk=intent.pk).status == "review"
+    assert balance_for(customer) == Usd(0)
+
+
+def test_a_payment_first_seen_before_expiry_goes_to_review_once_confirmed_past_the_late_window(
+    customer, order, settings
+):
+    settings.PAYMENTS_LATE_CONFIRMATION_HOURS = 2
+    first, second = usdt(order, customer), usdt(order, customer)
+    seen = first.expires_at - timedelta(minutes=1)
+    on_time = receive(first, "tx-1", 1_000_000, seen_at=seen, now=first.expires_at + timedelta(hours=2))
+    late = receive(second, "tx-2", 1_000_000, seen_at=seen, now=second.expires_at + timedelta(hours=2, seconds=1))
+    assert (on_time.state, late.state) == ("credited", "review")
+
+
+def test_a_first_seen_time_after_the_recording_counts_as_the_recording(customer, order):
+    intent = usdt(order, customer)
+    payment = receive(intent, "tx-1", intent.amount_units, seen_at=intent.expires_at + timedelta(hours=1))
+    assert payment.state == "credited"  # recorded now, before expiry: a clock ahead never sends it to review
 
 
 # --- 3. Other intents stay live after the order is paid ---------------------------------------------------------

@@ -91,12 +91,15 @@ PRICES = {3: 1_037, 7: 12_345, 30: 49_999}
 TOP_UPS = [500, 1_234, 2_345, 6_000, 25_000, 499, 10_000_001]
 # How much arrives compared with the amount asked for.
 RECEIVED = ["exact", "over", "partial", "dust", "nothing"]
-# Whether a payment is confirmed after its intent expired (one in four).
-LATE = st.sampled_from([False, False, False, True])
+# When a payment is first seen and when recorded (at its confirmation depth), against its intent's expiry: one in
+# four after it, half of those first seen before it (credited at the locked rate by the first-seen rule).
+TIMING = st.sampled_from(
+    ["in time", "in time", "in time", "in time", "in time", "in time", "confirmed late", "seen late"]
+)
 NEW_RATES = {"USDT": ["1", "0.9987"], "BTC": ["97000", "91234.56789", "103000.5"], "ETH": ["3500", "3333.33"]}
 
 _OPEN = {IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED}
-_LOCKED_RATE = {IntentStatus.AWAITING_PAYMENT, IntentStatus.CONFIRMED, IntentStatus.CLOSED}
+_LOCKED_RATE = {IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED, IntentStatus.CONFIRMED, IntentStatus.CLOSED}
 
 
 def expected_credit_cents(units: int, rate: Decimal, asset: str, network: str) -> int:
@@ -331,7 +334,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         intent_pk = self.issue_for_order(order_pk, pair)
         if not isinstance(intent_pk, uuid.UUID):
             return intent_pk  # nothing to pay
-        self._confirm(intent_pk, received, late=False)
+        self._confirm(intent_pk, received, timing="in time")
         return intent_pk
 
     @rule(
@@ -346,7 +349,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         deposit = deposit_create(owner=self.customers[customer], amount=Usd(cents))
         intent_pk = self.issue_for_deposit(deposit.pk, pair)
         assert isinstance(intent_pk, uuid.UUID)
-        self._confirm(intent_pk, received, late=False)
+        self._confirm(intent_pk, received, timing="in time")
         return intent_pk
 
     def _remember(self, intent: PaymentIntent, customer: int) -> uuid.UUID:
@@ -387,14 +390,14 @@ class PaymentsMachine(RuleBasedStateMachine):
         """A payment for an intent still open (awaiting payment, or expired): the common case."""
         intent_pk = data.draw(st.sampled_from(self._open_intents()), label="open intent")
         received = data.draw(st.sampled_from(RECEIVED), label="received")
-        self._confirm(intent_pk, received, late=data.draw(LATE, label="late"))
+        self._confirm(intent_pk, received, timing=data.draw(TIMING, label="timing"))
 
-    @rule(intent_pk=intents, received=st.sampled_from(RECEIVED), late=LATE)
-    def confirm(self, intent_pk: uuid.UUID, received: str, late: bool) -> None:
+    @rule(intent_pk=intents, received=st.sampled_from(RECEIVED), timing=TIMING)
+    def confirm(self, intent_pk: uuid.UUID, received: str, timing: str) -> None:
         """A confirmation for any intent, closed ones included (another transaction, out of order)."""
-        self._confirm(intent_pk, received, late)
+        self._confirm(intent_pk, received, timing)
 
-    def _confirm(self, intent_pk: uuid.UUID, received: str, late: bool) -> None:
+    def _confirm(self, intent_pk: uuid.UUID, received: str, timing: str) -> None:
         model = self.intent_models[intent_pk]
         units = {
             "exact": model.amount_units,
@@ -411,18 +414,22 @@ class PaymentsMachine(RuleBasedStateMachine):
                     intent_confirm(intent_id=intent_pk, txid=bad_txid, received_units=bad_units)
             assert self._balance(model.customer) == balance
             return
-        now = model.expires_at + timedelta(seconds=1) if late else None
+        now = model.expires_at + timedelta(seconds=1) if timing != "in time" else None
+        seen_at = model.expires_at - timedelta(seconds=1) if timing == "confirmed late" else None
         deposits_before = Deposit.objects.filter(status=DepositStatus.CREDITED).count()
         order_was_awaiting = self._order_awaiting(model)
         top_up_was_pending = (
             model.deposit_pk is not None
             and Deposit.objects.filter(pk=model.deposit_pk, status=DepositStatus.PENDING).exists()
         )
-        payment = payment_receive(intent_id=intent_pk, txid=txid, amount_units=units, source="operator", now=now)
+        payment = payment_receive(
+            intent_id=intent_pk, txid=txid, amount_units=units, source="operator", seen_at=seen_at, now=now
+        )
         model.payments.append((txid, units))
         intent = PaymentIntent.objects.get(pk=intent_pk)
-        if late or model.status not in _LOCKED_RATE:
-            # A late payment (or one to an expired or rejected intent) waits for an operator, uncredited.
+        if timing == "seen late" or model.status not in _LOCKED_RATE:
+            # A payment first seen after expiry (or one to an intent in review or rejected) waits for an
+            # operator, uncredited.
             assert payment.state == PaymentState.REVIEW
             assert payment.deposit_id is None
             assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before
@@ -432,7 +439,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             assert intent.status == model.status
             event("payment: late, to review")
             return
-        event(f"payment: credited ({received}, {model.status}, {'order' if model.order_pk else 'top-up'})")
+        event(f"payment: credited ({received}, {model.status}, {timing}, {'order' if model.order_pk else 'top-up'})")
         credit = expected_credit_cents(
             model.locked_units + units, model.rate, model.asset, model.network
         ) - expected_credit_cents(model.locked_units, model.rate, model.asset, model.network)
@@ -450,8 +457,8 @@ class PaymentsMachine(RuleBasedStateMachine):
             # A top-up's first credit credits the top-up itself; any other gets a deposit of its own.
             assert (deposit.pk == model.deposit_pk) == top_up_was_pending
             assert Deposit.objects.filter(status=DepositStatus.CREDITED).count() == deposits_before + 1
-        if model.status == IntentStatus.AWAITING_PAYMENT and model.locked_units >= model.amount_units:
-            model.status = IntentStatus.CONFIRMED  # dust or a partial payment leaves it open
+        if model.status in _OPEN and model.locked_units >= model.amount_units:
+            model.status = IntentStatus.CONFIRMED  # dust or a partial payment leaves it open (or expired)
         self._credited(model, credit, order_was_awaiting=order_was_awaiting)
 
     @rule(intent_pk=intents, other_amount=st.booleans(), data=st.data())
@@ -556,7 +563,7 @@ class PaymentsMachine(RuleBasedStateMachine):
             deposit = deposit_create(owner=self.customers[customer], amount=Usd(max(missing, 500)))
             intent_pk = self.issue_for_deposit(deposit.pk, ("USDT", "tron"))
             assert isinstance(intent_pk, uuid.UUID)
-            self._confirm(intent_pk, "exact", late=False)
+            self._confirm(intent_pk, "exact", timing="in time")
         self.pay_from_balance(order_pk)
 
     @rule(order_pk=orders)
