@@ -8,9 +8,27 @@ from dataclasses import dataclass
 from .errors import InvalidInput
 from .estimate import estimate
 from .inputs import EstimateInput
+from .option_schema import option_range
 from .options import Strategy, Workload
+from .ranges import MAX_BYTES, Range
 
-__all__ = ["Fit", "KVCapacity", "fits", "fixed_card_count", "kv_token_capacity", "min_cards"]
+__all__ = [
+    "CARD_BYTES",
+    "CARD_COUNTS",
+    "USABLE_PCT",
+    "Fit",
+    "KVCapacity",
+    "fits",
+    "fixed_card_count",
+    "kv_token_capacity",
+    "min_cards",
+]
+
+# The ranges of these functions' own inputs (the CLI's --card-gib and --max-cards read them): a card's memory,
+# the share of it counted as usable, and the card counts `min_cards` may try (those a plan may have).
+CARD_BYTES = Range(1, MAX_BYTES)
+USABLE_PCT = Range(1, 100)
+CARD_COUNTS = option_range("parallel.cards")
 
 
 @dataclass(frozen=True)
@@ -37,12 +55,12 @@ def fits(peak_bytes: int, card_bytes: int, usable_pct: int = 100) -> Fit:
         usable_pct: share of the card that may be used (e.g. 90 to keep a safety margin).
 
     Raises:
-        InvalidInput: non-positive card size or a percentage outside 1..100.
+        InvalidInput: a card size outside `CARD_BYTES` or a percentage outside `USABLE_PCT`.
     """
-    if card_bytes <= 0:
-        raise InvalidInput("card_bytes", "must be > 0")
-    if not 1 <= usable_pct <= 100:
-        raise InvalidInput("usable_pct", "must be within 1..100")
+    if card_bytes not in CARD_BYTES:
+        raise InvalidInput("card_bytes", f"must be within {CARD_BYTES}")
+    if usable_pct not in USABLE_PCT:
+        raise InvalidInput("usable_pct", f"must be within {USABLE_PCT}")
     usable = card_bytes * usable_pct // 100
     return Fit(peak_bytes <= usable, usable - peak_bytes, usable)
 
@@ -110,8 +128,8 @@ def min_cards(inp: EstimateInput, card_bytes: int, max_cards: int = 8, usable_pc
     heads) are skipped; a recipe that cannot use more cards (:func:`fixed_card_count`) is tried at its
     own count only. Returns ``None`` when nothing up to ``max_cards`` fits.
     """
-    if max_cards < 1:
-        raise InvalidInput("max_cards", "must be >= 1")
+    if max_cards not in CARD_COUNTS:
+        raise InvalidInput("max_cards", f"must be within {CARD_COUNTS}")
     counts = [inp.parallel.cards] if fixed_card_count(inp) else range(1, max_cards + 1)
     for cards in counts:
         candidate = _with_cards(inp, cards)

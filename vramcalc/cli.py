@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .capacity import CARD_BYTES, CARD_COUNTS
 from .errors import InvalidInput
 from .estimate import estimate
 from .inputs import EstimateInput
 from .model import ModelSpec
-from .option_schema import options
+from .option_schema import option_range, options
 from .presets import get_preset, list_presets
 from .result import Estimate
 from .serialize import inputs_from_dict, inputs_to_dict
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seq-len", type=int)
     p.add_argument("--context", type=int, help="inference tokens kept per sequence")
     p.add_argument("--concurrent", type=int, help="inference sequences in the KV cache")
-    p.add_argument("--image", type=int, help="image resolution (square, pixels)")
+    p.add_argument("--image", type=int, help=f"image resolution (square, pixels; {option_range('image_height')})")
     p.add_argument("--no-flash", action="store_true", help="attention without a fused kernel")
     p.add_argument("--optimizer")
     p.add_argument("--checkpointing", action="store_true")
@@ -67,10 +68,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vae-tiling", action="store_true")
     p.add_argument("--cpu-offload", action="store_true")
     _generated_flags(p)
-    p.add_argument("--card-gib", type=float, help="card memory: report fit, headroom and KV capacity")
-    p.add_argument("--max-cards", type=int, default=8, help="with --card-gib: search 1..N cards")
+    p.add_argument(
+        "--card-gib",
+        type=float,
+        help=f"card memory: report fit, headroom and KV capacity (more than 0, at most {CARD_BYTES.maximum // GIB})",
+    )
+    p.add_argument(
+        "--max-cards", type=int, default=8, help=f"with --card-gib: search 1..N cards (N within {CARD_COUNTS})"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
+    _range_help(p)
     return p
+
+
+def _range_help(p: argparse.ArgumentParser) -> None:
+    """Each numeric option's flag says its range in its help (the range its field declares)."""
+    paths = {dest: path for path, dest in flag_paths().items()}
+    ranges = {option.path: option.range for option in options() if option.range is not None}
+    for action in p._actions:
+        bounds = ranges.get(paths.get(action.dest, ""))
+        if bounds is not None:
+            action.help = f"{action.help} ({bounds})" if action.help else str(bounds)
 
 
 # Options with a hand-named flag above (kept for compatibility); every other option gets a flag generated
@@ -176,6 +194,8 @@ def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_card
     from .capacity import fits, kv_token_capacity, min_cards
 
     card = round(card_gib * GIB)
+    if card not in CARD_BYTES:
+        raise InvalidInput("--card-gib", f"must be more than 0 and at most {CARD_BYTES.maximum // GIB}")
     fit = fits(result.peak_high_bytes, card)
     report: dict[str, Any] = {
         "card_bytes": card,

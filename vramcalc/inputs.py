@@ -21,13 +21,15 @@ from .options import (
     TrainingOptions,
     Workload,
 )
+from .ranges import MAX_ITEMS, MAX_PIXELS, MAX_TOKENS, check_ranges, within
 
 __all__ = ["EstimateInput"]
 
 
 @dataclass(frozen=True)
 class EstimateInput:
-    """Everything one estimate depends on. Validated on construction.
+    """Everything one estimate depends on. Validated on construction; each numeric field's range is in its
+    ``metadata`` (:mod:`vramcalc.ranges`, listed in README).
 
     Args:
         model: architecture.
@@ -54,21 +56,22 @@ class EstimateInput:
     workload: Workload = Workload.INFERENCE
     precision: Precision = field(default_factory=Precision)
     quantization: Quantization = field(default_factory=Quantization)
-    batch_size: int = 1
-    seq_len: int = 2048
-    context_len: int | None = None
-    concurrent_sequences: int = 1
-    image_height: int | None = None
-    image_width: int | None = None
+    batch_size: int = field(default=1, metadata=within(1, MAX_ITEMS))
+    seq_len: int = field(default=2048, metadata=within(1, MAX_TOKENS))
+    context_len: int | None = field(default=None, metadata=within(1, MAX_TOKENS))
+    concurrent_sequences: int = field(default=1, metadata=within(1, MAX_ITEMS))
+    image_height: int | None = field(default=None, metadata=within(8, MAX_PIXELS))
+    image_width: int | None = field(default=None, metadata=within(8, MAX_PIXELS))
     flash_attention: bool = True
     training: TrainingOptions = field(default_factory=TrainingOptions)
     lora: LoRAConfig = field(default_factory=LoRAConfig)
     parallel: ParallelPlan = field(default_factory=ParallelPlan)
     runtime: RuntimeOptions = field(default_factory=RuntimeOptions)
     diffusion: DiffusionOptions = field(default_factory=DiffusionOptions)
-    images_per_sequence: int = 0
+    images_per_sequence: int = field(default=0, metadata=within(0, MAX_ITEMS))
 
     def __post_init__(self) -> None:
+        check_ranges(self, "")
         _check_sizes(self)
         _check_workload(self)
         _check_parallel(self)
@@ -86,19 +89,8 @@ class EstimateInput:
 
 
 def _check_sizes(inp: EstimateInput) -> None:
-    for name in ("batch_size", "seq_len", "concurrent_sequences"):
-        if getattr(inp, name) < 1:
-            raise InvalidInput(name, "must be >= 1")
-    if inp.images_per_sequence < 0:
-        raise InvalidInput("images_per_sequence", "must be >= 0")
     if inp.images_per_sequence and not inp.model.image_tokens:
         raise InvalidInput("images_per_sequence", "the model has no vision encoder (choose a vision-language model)")
-    if inp.context_len is not None and inp.context_len < 1:
-        raise InvalidInput("context_len", "must be >= 1")
-    for name in ("image_height", "image_width"):
-        value = getattr(inp, name)
-        if value is not None and value < 8:
-            raise InvalidInput(name, "must be >= 8 pixels")
     if inp.model.kind is ModelKind.VISION:
         patch = inp.model.patch_size
         for name in ("image_height", "image_width"):

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .errors import InvalidInput
+from .ranges import (
+    MAX_BYTES,
+    MAX_FACTOR,
+    MAX_FRAMES,
+    MAX_LAYERS,
+    MAX_PARAMS,
+    MAX_PIXELS,
+    MAX_TOKENS,
+    MAX_VOCAB,
+    MAX_WIDTH,
+    check_ranges,
+    within,
+)
 
 __all__ = ["DiffusionSpec", "MLASpec", "MoESpec", "ModelKind", "ModelSpec"]
 
@@ -27,9 +40,10 @@ class ModelKind(StrEnum):
     DIFFUSION = "diffusion"
 
 
-def _positive(field: str, value: int, allow_zero: bool = False) -> None:
-    if value < 0 or (value == 0 and not allow_zero):
-        raise InvalidInput(field, f"must be {'>= 0' if allow_zero else '> 0'}, got {value}")
+def _positive(field: str, value: int) -> None:
+    """A size the field's range allows to be 0 (unused by some kinds of model) that this kind needs."""
+    if value <= 0:
+        raise InvalidInput(field, f"must be > 0, got {value}")
 
 
 @dataclass(frozen=True)
@@ -44,18 +58,14 @@ class MoESpec:
         dense_layers: leading layers that use a dense MLP of ``ModelSpec.intermediate_size``.
     """
 
-    num_experts: int
-    experts_per_token: int
-    expert_intermediate_size: int
-    num_shared_experts: int = 0
-    dense_layers: int = 0
+    num_experts: int = field(metadata=within(1, MAX_WIDTH))
+    experts_per_token: int = field(metadata=within(1, MAX_WIDTH))
+    expert_intermediate_size: int = field(metadata=within(1, MAX_WIDTH))
+    num_shared_experts: int = field(default=0, metadata=within(0, MAX_WIDTH))
+    dense_layers: int = field(default=0, metadata=within(0, MAX_LAYERS))
 
     def __post_init__(self) -> None:
-        _positive("model.moe.num_experts", self.num_experts)
-        _positive("model.moe.experts_per_token", self.experts_per_token)
-        _positive("model.moe.expert_intermediate_size", self.expert_intermediate_size)
-        _positive("model.moe.num_shared_experts", self.num_shared_experts, allow_zero=True)
-        _positive("model.moe.dense_layers", self.dense_layers, allow_zero=True)
+        check_ranges(self, "model.moe.")
         if self.experts_per_token > self.num_experts:
             raise InvalidInput("model.moe.experts_per_token", "cannot exceed num_experts")
 
@@ -72,18 +82,14 @@ class MLASpec:
         q_lora_rank: query compression rank, 0 when queries are not compressed.
     """
 
-    kv_lora_rank: int
-    qk_rope_head_dim: int
-    qk_nope_head_dim: int
-    v_head_dim: int
-    q_lora_rank: int = 0
+    kv_lora_rank: int = field(metadata=within(1, MAX_WIDTH))
+    qk_rope_head_dim: int = field(metadata=within(1, MAX_WIDTH))
+    qk_nope_head_dim: int = field(metadata=within(1, MAX_WIDTH))
+    v_head_dim: int = field(metadata=within(1, MAX_WIDTH))
+    q_lora_rank: int = field(default=0, metadata=within(0, MAX_WIDTH))
 
     def __post_init__(self) -> None:
-        _positive("model.mla.kv_lora_rank", self.kv_lora_rank)
-        _positive("model.mla.qk_rope_head_dim", self.qk_rope_head_dim)
-        _positive("model.mla.qk_nope_head_dim", self.qk_nope_head_dim)
-        _positive("model.mla.v_head_dim", self.v_head_dim)
-        _positive("model.mla.q_lora_rank", self.q_lora_rank, allow_zero=True)
+        check_ranges(self, "model.mla.")
 
 
 @dataclass(frozen=True)
@@ -132,33 +138,33 @@ class DiffusionSpec:
             are half its 480x720 sample: 240x360); 0: square tiles.
     """
 
-    denoiser_params: int
+    denoiser_params: int = field(metadata=within(1, MAX_PARAMS))
     denoiser_kind: str
-    denoiser_hidden: int
-    denoiser_heads: int
-    vae_params: int
-    text_encoder_params: tuple[int, ...] = ()
-    text_tokens: int = 77
-    denoiser_linear_fraction_pct: int = 95
-    latent_channels: int = 4
-    vae_scale_factor: int = 8
-    patch_size: int = 1
-    vae_tile_px: int = 512
-    text_encoder_fp32_params: int = 0
-    text_encoder_hidden: tuple[int, ...] = ()
-    unet_channels: tuple[int, ...] = ()
-    unet_layers_per_block: int = 2
-    unet_transformer_depth: tuple[int, ...] = ()
-    unet_mid_transformer_depth: int = 1
-    unet_heads: tuple[int, ...] = ()
-    vae_channels: tuple[int, ...] = (128, 256, 512, 512)
-    temporal_compression: int = 0
-    default_frames: int = 0
-    default_height_px: int = 0
-    default_width_px: int = 0
-    vae_decode_latent_frames: int = 0
-    vae_decode_extra_tensors: int = 0
-    vae_tile_width_px: int = 0
+    denoiser_hidden: int = field(metadata=within(1, MAX_WIDTH))
+    denoiser_heads: int = field(metadata=within(1, MAX_WIDTH))
+    vae_params: int = field(metadata=within(1, MAX_PARAMS))
+    text_encoder_params: tuple[int, ...] = field(default=(), metadata=within(1, MAX_PARAMS))
+    text_tokens: int = field(default=77, metadata=within(1, MAX_TOKENS))
+    denoiser_linear_fraction_pct: int = field(default=95, metadata=within(0, 100))
+    latent_channels: int = field(default=4, metadata=within(1, MAX_WIDTH))
+    vae_scale_factor: int = field(default=8, metadata=within(1, MAX_FACTOR))
+    patch_size: int = field(default=1, metadata=within(1, MAX_FACTOR))
+    vae_tile_px: int = field(default=512, metadata=within(1, MAX_PIXELS))
+    text_encoder_fp32_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
+    text_encoder_hidden: tuple[int, ...] = field(default=(), metadata=within(1, MAX_WIDTH))
+    unet_channels: tuple[int, ...] = field(default=(), metadata=within(1, MAX_WIDTH))
+    unet_layers_per_block: int = field(default=2, metadata=within(1, MAX_LAYERS))
+    unet_transformer_depth: tuple[int, ...] = field(default=(), metadata=within(0, MAX_LAYERS))
+    unet_mid_transformer_depth: int = field(default=1, metadata=within(0, MAX_LAYERS))
+    unet_heads: tuple[int, ...] = field(default=(), metadata=within(1, MAX_WIDTH))
+    vae_channels: tuple[int, ...] = field(default=(128, 256, 512, 512), metadata=within(1, MAX_WIDTH))
+    temporal_compression: int = field(default=0, metadata=within(0, MAX_FACTOR))
+    default_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
+    default_height_px: int = field(default=0, metadata=within(0, MAX_PIXELS))
+    default_width_px: int = field(default=0, metadata=within(0, MAX_PIXELS))
+    vae_decode_latent_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
+    vae_decode_extra_tensors: int = field(default=0, metadata=within(0, MAX_FACTOR))
+    vae_tile_width_px: int = field(default=0, metadata=within(0, MAX_PIXELS))
 
     @property
     def is_video(self) -> bool:
@@ -166,40 +172,17 @@ class DiffusionSpec:
         return self.temporal_compression > 0
 
     def __post_init__(self) -> None:
-        for name in ("denoiser_params", "denoiser_hidden", "denoiser_heads", "vae_params", "text_tokens"):
-            _positive(f"model.diffusion.{name}", getattr(self, name))
-        for name in ("latent_channels", "vae_scale_factor", "patch_size", "vae_tile_px"):
-            _positive(f"model.diffusion.{name}", getattr(self, name))
+        check_ranges(self, "model.diffusion.")
         if self.denoiser_kind not in ("unet", "dit"):
             raise InvalidInput("model.diffusion.denoiser_kind", "must be 'unet' or 'dit'")
-        if not 0 <= self.denoiser_linear_fraction_pct <= 100:
-            raise InvalidInput("model.diffusion.denoiser_linear_fraction_pct", "must be within 0..100")
-        for index, params in enumerate(self.text_encoder_params):
-            _positive(f"model.diffusion.text_encoder_params[{index}]", params)
-        if not 0 <= self.text_encoder_fp32_params <= max(self.text_encoder_params, default=0):
+        if self.text_encoder_fp32_params > max(self.text_encoder_params, default=0):
             raise InvalidInput(
                 "model.diffusion.text_encoder_fp32_params", "must be within 0 and the largest text encoder's count"
             )
         if self.text_encoder_hidden and len(self.text_encoder_hidden) != len(self.text_encoder_params):
             raise InvalidInput("model.diffusion.text_encoder_hidden", "needs one width per text encoder")
-        for index, width in enumerate(self.text_encoder_hidden):
-            _positive(f"model.diffusion.text_encoder_hidden[{index}]", width)
         if len(self.vae_channels) < 2:
             raise InvalidInput("model.diffusion.vae_channels", "needs at least two VAE levels")
-        for index, width in enumerate(self.vae_channels):
-            _positive(f"model.diffusion.vae_channels[{index}]", width)
-        for name in (
-            "temporal_compression",
-            "default_frames",
-            "default_height_px",
-            "default_width_px",
-            "vae_decode_latent_frames",
-            "vae_decode_extra_tensors",
-        ):
-            if getattr(self, name) < 0:
-                raise InvalidInput(f"model.diffusion.{name}", "must be >= 0")
-        if self.vae_tile_width_px < 0:
-            raise InvalidInput("model.diffusion.vae_tile_width_px", "must be >= 0")
         if self.is_video and (self.unet_channels or self.default_frames < 1):
             raise InvalidInput("model.diffusion.temporal_compression", "a video model is a DiT with default frames")
         self._check_unet()
@@ -213,14 +196,6 @@ class DiffusionSpec:
         for name in ("unet_transformer_depth", "unet_heads"):
             if len(getattr(self, name)) != levels:
                 raise InvalidInput(f"model.diffusion.{name}", "needs one entry per UNet level (unet_channels)")
-        for index in range(levels):
-            _positive(f"model.diffusion.unet_channels[{index}]", self.unet_channels[index])
-            _positive(f"model.diffusion.unet_heads[{index}]", self.unet_heads[index])
-            if self.unet_transformer_depth[index] < 0:
-                raise InvalidInput(f"model.diffusion.unet_transformer_depth[{index}]", "must be >= 0")
-        _positive("model.diffusion.unet_layers_per_block", self.unet_layers_per_block)
-        if self.unet_mid_transformer_depth < 0:
-            raise InvalidInput("model.diffusion.unet_mid_transformer_depth", "must be >= 0")
 
 
 @dataclass(frozen=True)
@@ -264,33 +239,34 @@ class ModelSpec:
 
     name: str
     kind: ModelKind = ModelKind.DECODER
-    num_layers: int = 0
-    hidden_size: int = 0
-    num_attention_heads: int = 0
-    num_kv_heads: int | None = None
-    head_dim: int | None = None
-    intermediate_size: int = 0
-    vocab_size: int = 0
+    num_layers: int = field(default=0, metadata=within(0, MAX_LAYERS))
+    hidden_size: int = field(default=0, metadata=within(0, MAX_WIDTH))
+    num_attention_heads: int = field(default=0, metadata=within(0, MAX_WIDTH))
+    num_kv_heads: int | None = field(default=None, metadata=within(1, MAX_WIDTH))
+    head_dim: int | None = field(default=None, metadata=within(1, MAX_WIDTH))
+    intermediate_size: int = field(default=0, metadata=within(0, MAX_WIDTH))
+    vocab_size: int = field(default=0, metadata=within(0, MAX_VOCAB))
     gated_mlp: bool = True
     tie_word_embeddings: bool = False
-    num_decoder_layers: int = 0
-    sliding_window: int | None = None
-    sliding_window_layers: int | None = None
+    num_decoder_layers: int = field(default=0, metadata=within(0, MAX_LAYERS))
+    sliding_window: int | None = field(default=None, metadata=within(1, MAX_TOKENS))
+    sliding_window_layers: int | None = field(default=None, metadata=within(0, MAX_LAYERS))
     moe: MoESpec | None = None
     mla: MLASpec | None = None
-    image_size: int = 0
-    patch_size: int = 0
+    image_size: int = field(default=0, metadata=within(0, MAX_PIXELS))
+    patch_size: int = field(default=0, metadata=within(0, MAX_PIXELS))
     dropout: bool = False
-    param_count: int | None = None
-    checkpoint_bytes: int | None = None
+    param_count: int | None = field(default=None, metadata=within(1, MAX_PARAMS))
+    checkpoint_bytes: int | None = field(default=None, metadata=within(1, MAX_BYTES))
     checkpoint_prequantized: bool = False
     diffusion: DiffusionSpec | None = None
-    vision_encoder_params: int = 0
-    image_tokens: int = 0
+    vision_encoder_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
+    image_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise InvalidInput("model.name", "must not be empty")
+        check_ranges(self, "model.")
         if self.kind is ModelKind.DIFFUSION:
             if self.diffusion is None:
                 raise InvalidInput("model.diffusion", "a diffusion model needs its pipeline description")
@@ -307,10 +283,6 @@ class ModelSpec:
             raise InvalidInput("model.num_kv_heads", "must divide num_attention_heads")
         if self.head_dim is None and self.hidden_size % self.num_attention_heads:
             raise InvalidInput("model.head_dim", "hidden_size is not a multiple of the heads; give head_dim")
-        if self.head_dim is not None:
-            _positive("model.head_dim", self.head_dim)
-        if self.sliding_window is not None:
-            _positive("model.sliding_window", self.sliding_window)
         if self.sliding_window_layers is not None:
             if self.sliding_window is None:
                 raise InvalidInput("model.sliding_window_layers", "needs model.sliding_window")
@@ -323,13 +295,7 @@ class ModelSpec:
             _positive("model.patch_size", self.patch_size)
         if self.moe is not None and self.moe.dense_layers > self.num_layers:
             raise InvalidInput("model.moe.dense_layers", "cannot exceed num_layers")
-        if self.param_count is not None:
-            _positive("model.param_count", self.param_count)
-        if self.checkpoint_bytes is not None:
-            _positive("model.checkpoint_bytes", self.checkpoint_bytes)
-        if (self.vision_encoder_params > 0) != (self.image_tokens > 0) or min(
-            self.vision_encoder_params, self.image_tokens
-        ) < 0:
+        if (self.vision_encoder_params > 0) != (self.image_tokens > 0):
             raise InvalidInput("model.image_tokens", "a vision-language model gives both its encoder and image tokens")
         if self.checkpoint_prequantized and self.checkpoint_bytes is None:
             raise InvalidInput("model.checkpoint_prequantized", "needs model.checkpoint_bytes")

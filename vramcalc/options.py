@@ -5,11 +5,23 @@ Each validates its own fields on construction and raises :class:`~vramcalc.error
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .dtypes import DType, KVDType
 from .errors import InvalidInput
+from .ranges import (
+    MAX_BITS,
+    MAX_CARDS,
+    MAX_FRAMES,
+    MAX_ITEMS,
+    MAX_MIB,
+    MAX_PARAMS,
+    MAX_TOKENS,
+    MAX_WIDTH,
+    check_ranges,
+    within,
+)
 
 __all__ = [
     "GGUF_MIXES",
@@ -84,16 +96,15 @@ class Quantization:
     """
 
     method: QuantMethod = QuantMethod.NONE
-    bits: int = 4
-    group_size: int | None = 128
+    bits: int = field(default=4, metadata=within(1, MAX_BITS))
+    group_size: int | None = field(default=128, metadata=within(1, MAX_WIDTH))
     double_quant: bool = False
     gguf_type: str = "q4_k_m"
 
     def __post_init__(self) -> None:
+        check_ranges(self, "quantization.")
         if self.method in (QuantMethod.GPTQ, QuantMethod.AWQ) and self.bits not in (2, 3, 4, 8):
             raise InvalidInput("quantization.bits", "GPTQ/AWQ support 2, 3, 4 or 8 bits")
-        if self.group_size is not None and self.group_size <= 0:
-            raise InvalidInput("quantization.group_size", "must be > 0 (or null for per-column)")
         if self.method is QuantMethod.GGUF and self.gguf_type not in GGUF_TYPES + GGUF_MIXES:
             raise InvalidInput("quantization.gguf_type", f"unknown GGUF type {self.gguf_type!r}")
 
@@ -183,13 +194,12 @@ class LoRAConfig:
         dropout: LoRA dropout > 0 (saves a dropped-out copy of each adapted input).
     """
 
-    rank: int = 8
+    rank: int = field(default=8, metadata=within(1, MAX_WIDTH))
     targets: LoRATargets = LoRATargets.ALL_LINEAR
     dropout: bool = False
 
     def __post_init__(self) -> None:
-        if self.rank <= 0:
-            raise InvalidInput("lora.rank", "must be > 0")
+        check_ranges(self, "lora.")
 
 
 class Strategy(StrEnum):
@@ -239,23 +249,22 @@ class ParallelPlan:
     """
 
     strategy: Strategy = Strategy.SINGLE
-    cards: int = 1
-    tensor_parallel: int = 1
+    cards: int = field(default=1, metadata=within(1, MAX_CARDS))
+    tensor_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
     offload_optimizer: bool = False
     offload_params: bool = False
     grad_bucket_view: bool = False
-    sequence_parallel: int = 1
+    sequence_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
     distributed_optimizer: bool = False
     contiguous_grad_buffer: bool = False
-    zero3_prefetch_params: int = 0
-    zero3_max_live_params: int = 0
+    zero3_prefetch_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
+    zero3_max_live_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
 
     def __post_init__(self) -> None:
-        if self.sequence_parallel < 1 or (self.cards // max(1, self.tensor_parallel)) % self.sequence_parallel:
+        check_ranges(self, "parallel.")
+        if (self.cards // self.tensor_parallel) % self.sequence_parallel:
             raise InvalidInput("parallel.sequence_parallel", "must be >= 1 and divide cards / tensor_parallel")
-        if self.cards < 1:
-            raise InvalidInput("parallel.cards", "must be >= 1")
-        if self.tensor_parallel < 1 or self.cards % self.tensor_parallel:
+        if self.cards % self.tensor_parallel:
             raise InvalidInput("parallel.tensor_parallel", "must be >= 1 and divide parallel.cards")
         if self.strategy is Strategy.SINGLE and self.cards != self.tensor_parallel:
             raise InvalidInput("parallel.cards", "strategy 'single' uses exactly tensor_parallel cards")
@@ -274,9 +283,8 @@ class ParallelPlan:
         if self.contiguous_grad_buffer and self.strategy not in megatron:
             raise InvalidInput("parallel.contiguous_grad_buffer", "is Megatron DDP's buffer: use 'single' or 'ddp'")
         for name in ("zero3_prefetch_params", "zero3_max_live_params"):
-            value = getattr(self, name)
-            if value < 0 or (value and self.strategy.shard_stage != 3):
-                raise InvalidInput(f"parallel.{name}", "must be >= 0 and needs ZeRO-3/FSDP full shard")
+            if getattr(self, name) and self.strategy.shard_stage != 3:
+                raise InvalidInput(f"parallel.{name}", "needs ZeRO-3/FSDP full shard")
 
     @property
     def data_parallel(self) -> int:
@@ -313,23 +321,15 @@ class RuntimeOptions:
     """
 
     engine: Engine = Engine.TRANSFORMERS
-    cuda_context_mib: int = 1024
-    comm_buffer_mib: int = 512
-    gpu_memory_utilization_pct: int = 90
-    max_num_batched_tokens: int = 8192
-    max_num_seqs: int = 256
-    cuda_graph_mib: int = 768
+    cuda_context_mib: int = field(default=1024, metadata=within(0, MAX_MIB))
+    comm_buffer_mib: int = field(default=512, metadata=within(0, MAX_MIB))
+    gpu_memory_utilization_pct: int = field(default=90, metadata=within(1, 100))
+    max_num_batched_tokens: int = field(default=8192, metadata=within(1, MAX_TOKENS))
+    max_num_seqs: int = field(default=256, metadata=within(1, MAX_ITEMS))
+    cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
 
     def __post_init__(self) -> None:
-        for name in ("max_num_batched_tokens", "max_num_seqs", "cuda_graph_mib"):
-            if getattr(self, name) < 0:
-                raise InvalidInput(f"runtime.{name}", "must be >= 0")
-        if self.cuda_context_mib < 0:
-            raise InvalidInput("runtime.cuda_context_mib", "must be >= 0")
-        if self.comm_buffer_mib < 0:
-            raise InvalidInput("runtime.comm_buffer_mib", "must be >= 0")
-        if not 1 <= self.gpu_memory_utilization_pct <= 100:
-            raise InvalidInput("runtime.gpu_memory_utilization_pct", "must be within 1..100")
+        check_ranges(self, "runtime.")
 
 
 @dataclass(frozen=True)
@@ -353,8 +353,7 @@ class DiffusionOptions:
     cpu_offload: bool = False
     quantize_text_encoders: bool = False
     train_text_encoder: bool = False
-    num_frames: int = 0
+    num_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
 
     def __post_init__(self) -> None:
-        if self.num_frames < 0:
-            raise InvalidInput("diffusion.num_frames", "must be >= 0 (0: the model's default)")
+        check_ranges(self, "diffusion.")

@@ -26,6 +26,7 @@ from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent_known
 from gpurent.core.pagination import list_page
 from gpurent.core.schemas import InputSchema
+from vramcalc.option_schema import input_ranges
 
 from .fit_rows import FIT_ROWS_SHOWN, stored_rows_shown
 from .models import SavedEstimate
@@ -34,33 +35,58 @@ from .services import estimate_fields_for, estimate_save_fields
 
 router = Router(tags=["estimates"], auth=api_auth)
 
+# Every numeric input's range, as the engine declares it (`vramcalc.ranges`, decision 0374).
+_RANGES = dict(input_ranges())
+
+
+def _ranges_in(group: str) -> str:
+    """The ranges of the numeric inputs under `group.` ("`cards` 1..65536, …"), for that object's description."""
+    prefix = f"{group}."
+    found = [f"`{path.removeprefix(prefix)}` {bounds}" for path, bounds in _RANGES.items() if path.startswith(prefix)]
+    return "Numeric fields and their ranges (inclusive): " + ", ".join(found) + "."
+
+
+def _number(path: str, description: str = "", **field: Any) -> Any:
+    """An optional numeric input documented with its range (the engine checks it: 422 naming the field)."""
+    bounds = _RANGES[path]
+    text = f"{description} ({bounds})" if description else f"Within {bounds}"
+    extra: dict[str, Any] = {"minimum": bounds.minimum, "maximum": bounds.maximum}
+    return Field(default=None, description=text, json_schema_extra=extra, **field)
+
 
 class EstimateIn(InputSchema):
     """Engine inputs (`vramcalc.serialize.inputs_from_dict`). `model` is a preset id (see
     `python -m vramcalc --list-presets`) or a full model object; every other field is optional and takes the
-    engine's default. Unknown fields are refused with 422, naming the field, as on every write endpoint."""
+    engine's default. Unknown fields are refused with 422, naming the field, as on every write endpoint. Every
+    number has a range (in each field's description, and `minimum`/`maximum` for the top-level ones); a value
+    outside it is refused with 422 `invalid_request` naming the field, e.g. `parallel.cards: must be within
+    1..65536`."""
 
-    model: str | dict[str, Any] = Field(examples=["llama-3.1-70b"])
+    model: str | dict[str, Any] = Field(examples=["llama-3.1-70b"], description=_ranges_in("model"))
     workload: str | None = Field(
         default=None,
         description="inference, full_finetune, lora, qlora, diffusion or vision_finetune",
         examples=["inference"],
     )
     precision: dict[str, Any] | None = Field(default=None, examples=[{"weights": "bf16", "kv_cache": "bf16"}])
-    quantization: dict[str, Any] | None = Field(default=None, examples=[{"method": "bnb_nf4"}])
-    batch_size: int | None = Field(default=None, examples=[1])
-    seq_len: int | None = Field(default=None, examples=[8192])
-    context_len: int | None = None
-    concurrent_sequences: int | None = Field(default=None, examples=[16])
-    image_height: int | None = None
-    image_width: int | None = None
+    quantization: dict[str, Any] | None = Field(
+        default=None, examples=[{"method": "bnb_nf4"}], description=_ranges_in("quantization")
+    )
+    batch_size: int | None = _number("batch_size", examples=[1])
+    seq_len: int | None = _number("seq_len", examples=[8192])
+    context_len: int | None = _number("context_len")
+    concurrent_sequences: int | None = _number("concurrent_sequences", examples=[16])
+    image_height: int | None = _number("image_height")
+    image_width: int | None = _number("image_width")
     training: dict[str, Any] | None = Field(default=None, examples=[{"activation_checkpointing": True}])
-    lora: dict[str, Any] | None = None
-    parallel: dict[str, Any] | None = Field(default=None, examples=[{"strategy": "single", "cards": 1}])
-    runtime: dict[str, Any] | None = None
-    diffusion: dict[str, Any] | None = None
+    lora: dict[str, Any] | None = Field(default=None, description=_ranges_in("lora"))
+    parallel: dict[str, Any] | None = Field(
+        default=None, examples=[{"strategy": "single", "cards": 1}], description=_ranges_in("parallel")
+    )
+    runtime: dict[str, Any] | None = Field(default=None, description=_ranges_in("runtime"))
+    diffusion: dict[str, Any] | None = Field(default=None, description=_ranges_in("diffusion"))
     flash_attention: bool | None = Field(default=None, description="Fused attention (default true)")
-    images_per_sequence: int | None = Field(default=None, description="Vision-language models: images per sequence")
+    images_per_sequence: int | None = _number("images_per_sequence", "Vision-language models: images per sequence")
 
 
 class ComponentOut(Schema):

@@ -41,7 +41,6 @@ MESSAGES: dict[str, Any] = {
         "video diffusion training is not modelled yet; video models generate only"
     ),
     "only a video model generates several frames": _("only a video model generates several frames"),
-    "must be >= 0 (0: the model's default)": _("must be >= 0 (0: the model's default)"),
     "a video model is a DiT with default frames": _("a video model is a DiT with default frames"),
     "diffusion training models AdamW, AdamW 8-bit, Lion and SGD": _(
         "diffusion training models AdamW, AdamW 8-bit, Lion and SGD"
@@ -68,12 +67,8 @@ MESSAGES: dict[str, Any] = {
     "needs one width per text encoder": _("needs one width per text encoder"),
     "only a UNet has levels": _("only a UNet has levels"),
     "must be > 0": _("must be > 0"),
-    "must be > 0 (or null for per-column)": _("must be > 0 (or null for per-column)"),
-    "must be >= 0": _("must be >= 0"),
-    "must be >= 1": _("must be >= 1"),
     "must be >= 1 and divide cards / tensor_parallel": _("must be >= 1 and divide cards / tensor_parallel"),
     "must be >= 1 and divide parallel.cards": _("must be >= 1 and divide parallel.cards"),
-    "must be >= 8 pixels": _("must be >= 8 pixels"),
     "must be a JSON object": _("must be a JSON object"),
     "must be a list": _("must be a list"),
     "must be a string": _("must be a string"),
@@ -81,9 +76,7 @@ MESSAGES: dict[str, Any] = {
     "must be an object": _("must be an object"),
     "must be true or false": _("must be true or false"),
     "must be within 0 and the largest text encoder's count": _("must be within 0 and the largest text encoder's count"),
-    "must be within 0..100": _("must be within 0..100"),
     "must be within 0..num_layers": _("must be within 0..num_layers"),
-    "must be within 1..100": _("must be within 1..100"),
     "must divide num_attention_heads": _("must divide num_attention_heads"),
     "must divide the attention heads": _("must divide the attention heads"),
     "must divide the sequence length": _("must divide the sequence length"),
@@ -110,19 +103,22 @@ MESSAGES: dict[str, Any] = {
     "unknown field": _("unknown field"),
     "shards over DDP ranks: use strategy 'ddp'": _("shards over DDP ranks: use strategy 'ddp'"),
     "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
-    "must be >= 0 and needs ZeRO-3/FSDP full shard": _("must be >= 0 and needs ZeRO-3/FSDP full shard"),
     "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
 }
 
 
 def _got(match: re.Match[str]) -> str:
-    rule = gettext("must be >= 0") if match.group(1) == ">= 0" else gettext("must be > 0")
-    return gettext("%(message)s (got %(value)s)") % {"message": rule, "value": match.group(2)}
+    return gettext("%(message)s (got %(value)s)") % {"message": gettext("must be > 0"), "value": match.group(1)}
 
 
 PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
-    (re.compile(r"^must be (>= 0|> 0), got (.+)$"), _got),
+    (re.compile(r"^must be > 0, got (.+)$"), _got),
+    # Every numeric input's range (`vramcalc.ranges`): "must be within 1..65536".
+    (
+        re.compile(r"^must be within (\d+)\.\.(\d+)$"),
+        lambda m: gettext("must be within %(minimum)s..%(maximum)s") % {"minimum": m.group(1), "maximum": m.group(2)},
+    ),
     (re.compile(r"^unknown preset (.+)$"), lambda m: gettext("unknown preset %(name)s") % {"name": m.group(1)}),
     (
         re.compile(r"^must be at least one patch \((\d+) px\)$"),

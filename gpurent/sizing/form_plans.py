@@ -9,24 +9,16 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .form_numbers import engine_number
+
 __all__ = ["MILLION_FIELDS", "TrainingPlanFields"]
 
+MILLION = 1_000_000
 # Form field (millions of parameters) → engine option (parameters).
 MILLION_FIELDS = {
     "zero3_prefetch_params": "parallel.zero3_prefetch_params",
     "zero3_max_live_params": "parallel.zero3_max_live_params",
 }
-
-
-def _millions(label: Any, help_text: Any) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label,
-        min_value=0,
-        max_value=1_000_000,
-        required=False,
-        help_text=help_text,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
-    )
 
 
 class TrainingPlanFields(forms.Form):
@@ -49,13 +41,19 @@ class TrainingPlanFields(forms.Form):
         required=False,
         help_text=_("Gradients accumulate in one fp32 buffer that is also the all-reduce bucket."),
     )
-    zero3_prefetch_params = _millions(
+    zero3_prefetch_params = engine_number(
         _("ZeRO-3 prefetch bucket (million parameters)"),
-        _("DeepSpeed stage3_prefetch_bucket_size; empty: one layer ahead, as FSDP."),
+        MILLION_FIELDS["zero3_prefetch_params"],
+        required=False,
+        help_text=_("DeepSpeed stage3_prefetch_bucket_size; empty: one layer ahead, as FSDP."),
+        unit=MILLION,
     )
-    zero3_max_live_params = _millions(
+    zero3_max_live_params = engine_number(
         _("ZeRO-3 max live parameters (millions)"),
-        _("DeepSpeed stage3_max_live_parameters; empty: no cap beyond the prefetch."),
+        MILLION_FIELDS["zero3_max_live_params"],
+        required=False,
+        help_text=_("DeepSpeed stage3_max_live_parameters; empty: no cap beyond the prefetch."),
+        unit=MILLION,
     )
 
     @staticmethod
@@ -63,4 +61,4 @@ class TrainingPlanFields(forms.Form):
         """The ZeRO-3 limits onto the engine inputs' parallel plan (training workloads only)."""
         for name, path in MILLION_FIELDS.items():
             if cleaned.get(name):
-                data["parallel"][path.split(".")[1]] = cleaned[name] * 1_000_000
+                data["parallel"][path.split(".")[1]] = cleaned[name] * MILLION

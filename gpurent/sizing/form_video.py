@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from vramcalc import InvalidInput
 from vramcalc.presets import get_preset
 
+from .form_numbers import engine_number
+
 __all__ = ["VIDEO_ONLY", "VideoFields", "is_video_preset"]
 
 VIDEO_ONLY = ("num_frames", "frame_width")
@@ -32,21 +34,17 @@ def is_video_preset(preset: str) -> bool:
 class VideoFields(forms.Form):
     """Video generation fields (a base of `EstimateForm`)."""
 
-    num_frames = forms.IntegerField(
-        label=_("Video frames"),
-        min_value=1,
-        max_value=1024,
+    num_frames = engine_number(
+        _("Video frames"),
+        "diffusion.num_frames",
         required=False,
         help_text=_("Frames of the generated clip; empty uses the model's default (CogVideoX: 49)."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
     )
-    frame_width = forms.IntegerField(
-        label=_("Frame width (pixels)"),
-        min_value=8,
-        max_value=16_384,
+    frame_width = engine_number(
+        _("Frame width (pixels)"),
+        "image_width",
         required=False,
         help_text=_("Video frames are rarely square: the image size above is then the height (CogVideoX: 480x720)."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
     )
 
     @staticmethod

@@ -47,24 +47,12 @@ from .form_choices import (
     preset_choices,
 )
 from .form_model import model_from_source
+from .form_numbers import engine_number
 from .form_plans import TrainingPlanFields
 from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
-
-
-def _number(
-    label: Any, *, minimum: int, maximum: int, required: bool = True, help_text: Any = ""
-) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label,
-        min_value=minimum,
-        max_value=maximum,
-        required=required,
-        help_text=help_text,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
-    )
 
 
 class EstimateForm(TrainingPlanFields, VideoFields):
@@ -93,62 +81,54 @@ class EstimateForm(TrainingPlanFields, VideoFields):
         label=_("Quantization"), choices=[(key, label) for key, (label, _spec) in QUANTIZATIONS.items()]
     )
     kv_cache = forms.ChoiceField(label=_("KV cache precision"), choices=KV_DTYPES)
-    batch_size = _number(
+    batch_size = engine_number(
         _("Batch size"),
-        minimum=1,
-        maximum=4096,
+        "batch_size",
         help_text=_("Training: samples per step on each card. Serving: prompts prefilled together in one step."),
     )
-    seq_len = _number(
+    seq_len = engine_number(
         _("Sequence length (tokens)"),
-        minimum=1,
-        maximum=1_048_576,
+        "seq_len",
         help_text=_("Training: tokens per sample. Serving: prompt tokens per request."),
     )
-    context_len = _number(
+    context_len = engine_number(
         _("Context kept per request"),
-        minimum=1,
-        maximum=1_048_576,
+        "context_len",
         required=False,
         help_text=_("Prompt + generated tokens in the KV cache; empty means the sequence length."),
     )
-    concurrent = _number(
+    concurrent = engine_number(
         _("Concurrent requests"),
-        minimum=1,
-        maximum=4096,
+        "concurrent_sequences",
         help_text=_("Serving: requests whose KV cache is held at the same time."),
     )
-    image_size = _number(
+    image_size = engine_number(
         _("Image size (pixels, square)"),
-        minimum=8,
-        maximum=16_384,
+        "image_height",
         required=False,
         help_text=_("Diffusion output or vision input; empty uses the model's default."),
     )
     optimizer = forms.ChoiceField(label=_("Optimizer"), choices=OPTIMIZERS)
-    lora_rank = _number(_("LoRA rank"), minimum=1, maximum=4096)
+    lora_rank = engine_number(_("LoRA rank"), "lora.rank")
     activation_checkpointing = forms.BooleanField(label=_("Activation checkpointing"), required=False)
     engine = forms.ChoiceField(label=_("Serving engine"), choices=ENGINES)
     strategy = forms.ChoiceField(label=_("Parallelism plan"), choices=STRATEGIES)
-    cards = _number(_("Cards"), minimum=1, maximum=80)
-    tensor_parallel = _number(
+    cards = engine_number(_("Cards"), "parallel.cards")
+    tensor_parallel = engine_number(
         _("Tensor-parallel degree"),
-        minimum=1,
-        maximum=64,
+        "parallel.tensor_parallel",
         help_text=_("For DDP and ZeRO/FSDP plans; a one-copy plan splits over all its cards."),
     )
 
-    images_per_sequence = _number(
+    images_per_sequence = engine_number(
         _("Images per request or sample"),
-        minimum=0,
-        maximum=64,
+        "images_per_sequence",
         required=False,
         help_text=_("Vision-language models: each image adds its image tokens to the sequence and the KV cache."),
     )
-    sequence_parallel = _number(
+    sequence_parallel = engine_number(
         _("Sequence-parallel degree"),
-        minimum=1,
-        maximum=64,
+        "parallel.sequence_parallel",
         required=False,
         help_text=_("Training: Ulysses / ring attention splits each sequence over this many cards."),
     )
@@ -179,33 +159,32 @@ class EstimateForm(TrainingPlanFields, VideoFields):
         required=False,
         help_text=_("--train_text_encoder: the CLIP text encoders train with the same recipe; T5 stays frozen."),
     )
-    gpu_memory_utilization = _number(_("vLLM GPU memory utilization (%)"), minimum=1, maximum=100, required=False)
-    cuda_context_mib = _number(
+    gpu_memory_utilization = engine_number(
+        _("vLLM GPU memory utilization (%)"), "runtime.gpu_memory_utilization_pct", required=False
+    )
+    cuda_context_mib = engine_number(
         _("CUDA context per process (MiB)"),
-        minimum=0,
-        maximum=8192,
+        "runtime.cuda_context_mib",
         required=False,
         help_text=_("300 MiB to 2 GiB depending on the GPU, driver and image; measure it once."),
     )
 
-    comm_buffer_mib = _number(
+    comm_buffer_mib = engine_number(
         _("Communication buffers per card (MiB)"),
-        minimum=0,
-        maximum=16384,
+        "runtime.comm_buffer_mib",
         required=False,
         help_text=_("NCCL buffers outside PyTorch's allocator when cards communicate."),
     )
 
-    max_num_batched_tokens = _number(
-        _("vLLM/SGLang tokens per step (max_num_batched_tokens)"), minimum=1, maximum=1_048_576, required=False
+    max_num_batched_tokens = engine_number(
+        _("vLLM/SGLang tokens per step (max_num_batched_tokens)"), "runtime.max_num_batched_tokens", required=False
     )
-    max_num_seqs = _number(
-        _("vLLM/SGLang sequences per step (max_num_seqs)"), minimum=1, maximum=65_536, required=False
+    max_num_seqs = engine_number(
+        _("vLLM/SGLang sequences per step (max_num_seqs)"), "runtime.max_num_seqs", required=False
     )
-    cuda_graph_mib = _number(
+    cuda_graph_mib = engine_number(
         _("CUDA-graph pool per card (MiB)"),
-        minimum=0,
-        maximum=16384,
+        "runtime.cuda_graph_mib",
         required=False,
         help_text=_("vLLM prints it after capturing graphs; 0 with --enforce-eager."),
     )

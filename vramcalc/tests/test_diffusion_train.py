@@ -125,11 +125,16 @@ def test_vision_language_validation() -> None:
         _run("llava-1.5-7b", "inference", images_per_sequence=-1)
     assert error.value.field == "images_per_sequence"
     base = {"name": "x", "num_layers": 2, "hidden_size": 64, "num_attention_heads": 4}
-    for extra in ({"image_tokens": 5}, {"vision_encoder_params": 5}, {"vision_encoder_params": -1, "image_tokens": -1}):
+    cases = [
+        ({"image_tokens": 5}, "model.image_tokens"),
+        ({"vision_encoder_params": 5}, "model.image_tokens"),
+        ({"vision_encoder_params": -1, "image_tokens": -1}, "model.vision_encoder_params"),  # below its range
+    ]
+    for extra, field in cases:
         model = {**base, "intermediate_size": 128, "vocab_size": 100, **extra}
         with pytest.raises(InvalidInput) as error:
             inputs_from_dict({"model": model})
-        assert error.value.field == "model.image_tokens"
+        assert error.value.field == field
 
 
 def test_unet_walk_counts_a_two_level_unet_by_hand() -> None:

@@ -120,7 +120,8 @@ def test_inputs_from_payload_names_the_field():
 
 
 def test_size_workload_absurd_sizes_are_refused(demo_catalog):
-    inp = inputs_from_payload({"model": "llama-3.1-70b", "seq_len": 1_000_000_000, "concurrent_sequences": 100_000})
+    # Within every input's range (decision 0374), yet 16M tokens for each of 65,536 requests is far beyond any card.
+    inp = inputs_from_payload({"model": "llama-3.1-70b", "seq_len": 16_777_216, "concurrent_sequences": 65_536})
     assert estimate(inp).peak_bytes > MAX_PEAK_BYTES
     with pytest.raises(EstimateTooLarge):
         size_workload(inp)
