@@ -54,14 +54,17 @@ def test_confirmations_update_live_then_the_order_shows_paid(
     intent = PaymentIntent.objects.get(order=order)
     expect(page.get_by_test_id("intent-address")).to_have_text(intent.address)
 
-    # From here on the page is never reloaded by the test; a reload would drop this marker.
-    page.evaluate("window.gpurentNotReloaded = true")
     watcher.scan()  # the node starts watching the new address
     litecoin.send(intent.address, ltc_amount(intent.amount_units))
     litecoin.mine(1)
     watcher.scan()
+    # The intent's state changed (seen on chain): the next poll reloads the page once, so that the badges of the
+    # intent and of the order say it too (decision 0382).
     chain = page.get_by_test_id("intent-chain")
     expect(chain).to_have_text("Seen on chain, 1 of 3 confirmations")
+    expect(page.get_by_test_id("intent-state")).to_have_text("Seen on chain")
+    # From here on, while only the count changes, the page is never reloaded; a reload would drop this marker.
+    page.evaluate("window.gpurentNotReloaded = true")
     litecoin.mine(1)
     watcher.scan()
     expect(chain).to_have_text("Seen on chain, 2 of 3 confirmations")
