@@ -35,6 +35,7 @@ from gpurent.core.models import OutboundEmail
 
 from .models import User
 from .services import account_lock
+from .sessions import user_sessions_end
 
 __all__ = ["EmailChangeRateLimited", "email_change_confirm", "email_change_request", "email_change_token"]
 
@@ -185,7 +186,8 @@ def email_change_target(*, user: User, token: str) -> str:
 
 @transaction.atomic
 def email_change_confirm(*, user: User, token: str) -> User:
-    """Move `user` to the address of the token and tell the old address.
+    """Move `user` to the address of the token, sign out every session of the account (the caller keeps its own)
+    and tell the old address.
 
     Raises:
         EmailChangeLinkInvalid: the token is not valid for `user` now, or the address was taken meanwhile.
@@ -201,6 +203,8 @@ def email_change_confirm(*, user: User, token: str) -> User:
             locked.save(update_fields=["email"])
     except IntegrityError as error:
         raise EmailChangeLinkInvalid() from error
+    # Whoever was signed in elsewhere, perhaps the person who learnt the old address's password, is signed out.
+    user_sessions_end(user=locked)
     with translation.override(locked.email_language()):
         _queue(
             user=locked,
@@ -219,6 +223,6 @@ def email_change_confirm(*, user: User, token: str) -> User:
             url=_absolute(reverse("pages:help")),
             link_text=_("Help and contact"),
         )
-    user.email = new_email
+    user.email, user.session_generation = new_email, locked.session_generation
     logger.info("user %s changed their email", locked.pk)
     return locked

@@ -7,6 +7,7 @@ follows links cannot confirm a change by itself.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,6 +19,7 @@ from gpurent.core.errors import ApplicationError
 
 from .email_change import email_change_confirm, email_change_request, email_change_target
 from .forms import EmailChangeForm
+from .sessions import OTHER_SESSIONS_ENDED
 from .views import _account_page, _account_user
 
 
@@ -55,9 +57,11 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if request.method == "POST":
             email_change_confirm(user=user, token=token)
+            update_session_auth_hash(request, user)  # this session stays signed in, the others are ended
             messages.success(
                 request, _("Your email is now %(email)s. You log in with it from now on.") % {"email": user.email}
             )
+            messages.info(request, OTHER_SESSIONS_ENDED)
             return redirect(reverse("accounts:account") + "#email")
         new_email = email_change_target(user=user, token=token)
     except ApplicationError as error:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -13,7 +14,11 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
+
+# Django's salt for the session hash (`AbstractBaseUser._get_session_auth_hash`): the same hash at generation 0.
+_SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
 
 
 class UserManager(BaseUserManager["User"]):
@@ -50,6 +55,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     date_joined = models.DateTimeField(_("joined"), default=timezone.now)
     # The language the customer chose (one of settings.LANGUAGES); emails go out in it. Empty: not chosen yet.
     language = models.CharField(_("language"), max_length=8, blank=True, default="")
+    # Raised to sign out every session of the account at once (`sessions.user_sessions_end`): each session keeps
+    # a hash that includes it (`get_session_auth_hash`), so the old ones no longer match (decision 0378).
+    session_generation = models.PositiveIntegerField(_("session generation"), default=0, editable=False)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -70,6 +78,20 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self) -> str:
         return self.first_name
+
+    def get_session_auth_hash(self) -> str:
+        """What every session of this account stores and must still match on each request: Django's HMAC of the
+        password hash (a new password signs out the other sessions), with `session_generation` added once it is
+        raised. At generation 0 it is Django's own hash, so sessions opened before this rule stay valid."""
+        return self._session_hash(secret=None)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret=secret)
+
+    def _session_hash(self, *, secret: str | bytes | None) -> str:
+        value = f"{self.password}|sessions:{self.session_generation}" if self.session_generation else self.password
+        return salted_hmac(_SESSION_HASH_SALT, value, secret=secret, algorithm="sha256").hexdigest()
 
     def email_language(self) -> str:
         """The language of emails to this user: the one chosen on the account, else the shop's default."""

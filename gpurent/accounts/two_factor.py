@@ -29,6 +29,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from gpurent.core.errors import ApplicationError, InvalidRequest
 
 from .models import User
+from .sessions import user_sessions_end
 
 __all__ = [
     "RECOVERY_CODE_COUNT",
@@ -97,6 +98,7 @@ def _recovery_codes_make(user: User) -> list[str]:
 
 def totp_enrol_confirm(*, user: User, code: str) -> tuple[TOTPDevice, list[str]]:
     """Confirm the pending device with a code from the app; returns it and the new recovery codes (shown once).
+    Every session of the account is signed out (`user_sessions_end`): the caller keeps its own.
 
     A wrong code is committed to the device's throttling before the error is raised (never rolled back).
 
@@ -112,6 +114,8 @@ def totp_enrol_confirm(*, user: User, code: str) -> tuple[TOTPDevice, list[str]]
             device.save(update_fields=["confirmed"])
             TOTPDevice.objects.filter(user=user).exclude(pk=device.pk).delete()
             codes = _recovery_codes_make(user)
+            # A session opened before, by someone who knew only the password, must not outlive the second factor.
+            user_sessions_end(user=user)
     if device is None:
         raise InvalidRequest(_("Start the setup again: scan the new QR code first."))
     if not verified:

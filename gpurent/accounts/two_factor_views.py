@@ -13,6 +13,7 @@ import segno
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,6 +26,7 @@ from gpurent.core.errors import ApplicationError
 
 from .forms import TwoFactorCodeForm
 from .login_flow import login_code_failed, login_finish, login_pending_user
+from .sessions import OTHER_SESSIONS_ENDED
 from .two_factor import (
     recovery_codes_renew,
     totp_enrol_confirm,
@@ -112,8 +114,10 @@ def two_factor_confirm(request: HttpRequest) -> HttpResponse:
         except ApplicationError as error:
             form.add_error("code", error.message)
         else:
+            update_session_auth_hash(request, user)  # this session stays signed in, the others are ended
             otp_login(request, device)  # this session has just shown a code: it counts as verified
             messages.success(request, _("Two-factor login is on. You will be asked for a code after your password."))
+            messages.info(request, OTHER_SESSIONS_ENDED)
             return render(request, "accounts/recovery_codes.html", {"codes": codes})
     return _setup_page(request, form, status=422)
 

@@ -41,6 +41,7 @@ def _enrol(client: Client, user: User, clock: OtpClock) -> list[str]:
     codes = _CODE.findall(response.content.decode())
     clock.next_step()
     client.logout()
+    user.refresh_from_db()  # turning it on raised the session generation: a later force_login must use the new one
     return codes
 
 
