@@ -14,6 +14,7 @@ any case; a text typed in NFC or NFD matches alike.
 Words may be separated by spaces (an ideographic space in Japanese), line breaks, commas (also "、" and "，") or
 list numbering ("1. abandon 2. ability"), as wallets print them; a word glued to other characters
 (`abandon_ability`, `ability2`) breaks the run, and Chinese characters written without a separator are one word.
+Between two Chinese characters only spacing, commas and numbering count (not the quotes of a list of strings).
 """
 
 from __future__ import annotations
@@ -62,7 +63,13 @@ _WORD = re.compile(r"(?<!\w)[^\W\d_](?:[^\W\d_]|[\u0300-\u036f\u3099\u309a])*(?!
 # What may stand between two words of one phrase: spacing, commas, slashes, the quotes of a JSON list of words,
 # and list numbering such as "2." or "(3)", with their full-width forms.
 _SEPARATORS = r"[\s,;|·•\-/\"'、，；]*"
-_GAP = re.compile(rf"{_SEPARATORS}(?:(?:[(（]?#?\d{{1,2}}[.):．）：]?){_SEPARATORS})?")
+_NUMBERING = r"(?:[(（]?#?\d{1,2}[.):．）：]?)"
+_GAP = re.compile(rf"{_SEPARATORS}(?:{_NUMBERING}{_SEPARATORS})?")
+# The Chinese lists' words are single characters, and lists of quoted characters are common outside wallets (a
+# tokenizer's vocabulary, a table of CJK code points): between two of them only spacing, commas and numbering.
+_PLAIN_SEPARATORS = r"[\s,、，]*"
+_PLAIN_GAP = re.compile(rf"{_PLAIN_SEPARATORS}(?:{_NUMBERING}{_PLAIN_SEPARATORS})?")
+_SINGLE_CHARACTERS = frozenset({"chinese_simplified", "chinese_traditional"})
 
 
 @cache
@@ -120,11 +127,13 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
         if not languages and not runs:  # most words of most texts
             previous_end = match.end()
             continue
-        joined = previous_end >= 0 and _GAP.fullmatch(text, previous_end, match.start()) is not None
+        gap = (previous_end, match.start())
+        joined = previous_end >= 0 and _GAP.fullmatch(text, *gap) is not None
+        plain = joined and _PLAIN_GAP.fullmatch(text, *gap) is not None
         previous_end = match.end()
         still: dict[str, tuple[int, int, int]] = {}
         for language, (start, end, count) in runs.items():
-            if joined and language in languages:
+            if (plain if language in _SINGLE_CHARACTERS else joined) and language in languages:
                 still[language] = (start, match.end(), count + 1)
             elif count >= MIN_WORDS:
                 yield start, end

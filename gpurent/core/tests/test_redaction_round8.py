@@ -18,7 +18,6 @@ import pytest
 from bip_utils import Bip39Languages, Bip39MnemonicEncoder
 
 from gpurent.core.redaction import Kind, marker, redact_text
-from gpurent.core.redaction.seed_phrases import LANGUAGES, is_valid_mnemonic, mnemonic_from_entropy, wordlist
 
 _RNG = random.Random(32)  # noqa: S311 (fake secrets, the same in every run)
 _ALNUM = string.ascii_letters + string.digits
@@ -114,6 +113,8 @@ _LANGUAGES = [
 
 
 def test_every_bip39_list_loads_and_matches_bip_utils():
+    from gpurent.core.redaction.seed_phrases import LANGUAGES, is_valid_mnemonic, mnemonic_from_entropy, wordlist
+
     assert set(LANGUAGES) == {"english", *_LANGUAGES}
     for language in LANGUAGES:
         words = wordlist(language)
@@ -172,6 +173,9 @@ def test_a_japanese_phrase_with_ascii_spaces_and_a_chinese_one_with_commas_go():
         # Chinese and Japanese prose: characters of the lists, but not one word per space
         "我的钱包在哪里？请帮我查一下这个订单的状态，谢谢你们的帮助。",
         "昨日借りたマシンが起動しません。確認をお願いします。",
+        # a tokenizer's vocabulary: quoted single characters, each in a Chinese list
+        'tokens = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "上", "中", "下", "天", "地", "人"]',
+        "vocab.json:\n" + "\n".join(f'  "{char}": {n},' for n, char in enumerate("的一是在不了有和人这中大为上个国")),
     ],
 )
 def test_prose_with_list_words_stays(text):

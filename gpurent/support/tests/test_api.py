@@ -89,3 +89,22 @@ def test_support_api_message_to_another_customers_request_is_not_found(client, o
 def test_support_api_requires_authentication(client, support_request):
     assert client.get("/api/v1/support/requests").status_code == 401
     assert client.get(f"/api/v1/support/requests/{support_request.ref}").status_code == 401
+
+
+def test_support_api_stores_no_aws_secret_after_its_key_id_nor_a_spanish_seed_phrase(client, auth):
+    """Issue 32: a walk-through pasted `AKIA… / <secret>` and the secret was stored and shown to the operator (0389);
+    a Spanish seed phrase went through whole (0390)."""
+    secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCY3fake8Kw2Q"
+    seed = "ábaco abdomen abeja abierto abogado abono aborto abrazo abrir abuelo abuso acabar"
+    body = {**BODY, "logs": f"AWS {FAKE_AWS_KEY} / {secret}\nmi frase: {seed}"}
+    response = post(client, auth, "/api/v1/support/requests", body)
+    assert response.status_code == 201
+    stored = SupportRequest.objects.get()
+    assert stored.logs == (
+        "AWS [REDACTED: AWS access key] / [REDACTED: AWS secret access key]\nmi frase: [REDACTED: Wallet seed phrase]"
+    )
+    assert [item["kind"] for item in response.json()["redactions"]] == [
+        "aws_access_key",
+        "aws_secret_key",
+        "seed_phrase",
+    ]

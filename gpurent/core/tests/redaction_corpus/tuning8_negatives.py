@@ -108,4 +108,14 @@ def _shape_look_alikes(f: Fakes) -> list[str]:
 
 
 def negatives(f: Fakes) -> list[str]:
-    return [*_PROSE, *_lists_short(f), *_forty_characters(f), *_shape_look_alikes(f), f"md5 {f.pick(HEX, 32)}"]
+    return [
+        *_PROSE,
+        *_lists_short(f),
+        *_forty_characters(f),
+        *_shape_look_alikes(f),
+        f"md5 {f.pick(HEX, 32)}",
+        # quoted single Chinese characters are a tokenizer's vocabulary, not a phrase (found in pip's idna tables)
+        "added_tokens: " + ", ".join(f'"{char}"' for char in "一二三四五六七八九十百千万上下"),
+        "tokenizer.json vocab:\n"
+        + "\n".join(f'    "{char}": {n},' for n, char in enumerate("的一是在不了有和人这中大为上个国", 1000)),
+    ]
