@@ -45,6 +45,9 @@ FLOORS = {
     # measured once, after round 7's patterns were final (0241): 98.3 % recall (350 of 356), 0.0 % false positives (0
     # of 500); floors one text below the measurement (349 of 356, 1 of 500)
     "heldout7": (0.980, 0.002),
+    # measured once, after round 8's patterns were final (0391): 98.1 % recall (207 of 211), 2.4 % false positives (7
+    # of 296); floors at the measurement
+    "heldout8": (0.981, 0.024),
 }
 
 

@@ -54,6 +54,7 @@ PARTS = (
     "heldout5",
     "heldout6",
     "heldout7",
+    "heldout8",
 )
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
