@@ -100,13 +100,12 @@ def intent_display(intent: PaymentIntent) -> dict[str, Any]:
 def intent_chain(intent: PaymentIntent) -> dict[str, Any]:
     """What the chain watcher saw for this intent, and whether the page should keep asking (a watcher is
     configured for its network and the intent is open or has a transfer on chain below its depth; one that
-    left the chain, replaced or double-spent, keeps no page asking)."""
-    chain = list(intent.chain_observations.order_by("first_seen_at", "id"))
+    left the chain, replaced or double-spent, keeps no page asking). Reads `intent.chain_observations.all()`, so a
+    list's prefetch serves it; the transfers themselves are shown from `intent_state`."""
     # BTCPay's addresses are not the shop's: its webhooks report them, not a watcher.
     watched = intent.network in settings.CHAIN_WATCH_URLS and not intent.processor
-    pending = any(seen.state == "seen" for seen in chain)
+    pending = any(seen.state == "seen" for seen in intent.chain_observations.all())
     return {
-        "chain": chain,
         "chain_live": watched and (pending or intent.status == "awaiting_payment"),
         "chain_poll_seconds": settings.CHAIN_PAGE_POLL_SECONDS,
     }

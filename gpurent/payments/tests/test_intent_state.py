@@ -198,3 +198,19 @@ def test_a_top_up_in_review_reads_in_review(client, customer, payment_setup, set
     page = client.get(reverse("payments:deposit", args=[deposit.ref])).content.decode()
     assert 'class="status status-review">In review<' in page
     assert "Payment confirmed on chain" not in page
+
+
+def test_an_intent_with_its_observations_prefetched_is_shown_without_asking_for_them_again(
+    intent, django_assert_num_queries
+):
+    """Lists prefetch each intent's payments and chain observations (the order panel, a top-up's page): drawing
+    an intent's chain part must read that prefetch, not one more query per intent."""
+    from django.db.models import prefetch_related_objects
+
+    from gpurent.payments.views import intent_chain
+
+    _seen(intent, confirmations=2)
+    prefetch_related_objects([intent], "payments", "chain_observations")
+    with django_assert_num_queries(0):
+        chain = intent_chain(intent)
+    assert chain["chain_live"]
