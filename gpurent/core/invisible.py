@@ -55,10 +55,23 @@ def invisible_escaped(text: str, *, template: str = "<U+{:04X}>") -> str:
     return _escapable().sub(lambda match: template.format(ord(match.group())), text)
 
 
+# What an operator's form sends back when saved: an input's value and a textarea's text. They are left as stored, so
+# that saving a form never writes the escape into the row; everything between them is what the page shows.
+_FORM_VALUES = re.compile(r'(\svalue="[^"]*"|<textarea\b[^>]*>.*?</textarea>)', re.DOTALL | re.IGNORECASE)
+
+
+def _shown_escaped(html: str) -> str:
+    """`html` with every format or control character escaped, except in form values (`_FORM_VALUES`)."""
+    parts = _FORM_VALUES.split(html)  # the form values are the odd parts
+    parts[::2] = [invisible_escaped(part, template="&lt;U+{:04X}&gt;") for part in parts[::2]]
+    return "".join(parts)
+
+
 class BackOfficeInvisibleMiddleware:
     """On the back office's HTML pages (the `admin` namespace), every format or control character is shown as
-    `<U+XXXX>` (HTML-escaped), in lists, forms and threads alike: the operator sees that a name or a message
-    holds one, and it cannot reorder the text around it. Other pages are left as they are."""
+    `<U+XXXX>` (HTML-escaped), in lists, read-only fields and threads: the operator sees that a name or a message
+    holds one, and it cannot reorder the text around it. An editable field's value and a textarea's text are left
+    as stored, so that saving the form never writes the escape into the row. Other pages are left as they are."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -74,7 +87,7 @@ class BackOfficeInvisibleMiddleware:
         ):
             return response
         text = response.content.decode(response.charset)
-        escaped = invisible_escaped(text, template="&lt;U+{:04X}&gt;")
+        escaped = _shown_escaped(text)
         if escaped != text:
             response.content = escaped.encode(response.charset)
             if response.has_header("Content-Length"):

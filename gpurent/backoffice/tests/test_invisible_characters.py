@@ -66,3 +66,13 @@ def test_customer_pages_are_left_as_they_are(client, customer):
     client.force_login(customer)
     page = client.get(reverse("support:detail", args=[request.ref])).content.decode()
     assert f"hangs {RLO}here" in page
+
+
+def test_an_editable_field_keeps_the_stored_value_so_saving_the_form_changes_nothing(client, operator, customer):
+    """The escape is for reading: an input's value and a textarea's text are sent back when the operator saves, so
+    they hold what is stored (else saving a user, e.g. to deactivate it, would store the text `<U+202E>`)."""
+    User.objects.filter(pk=customer.pk).update(last_name=f"Love{RLO}lace")
+    client.force_login(operator)
+    page = client.get(reverse("admin:accounts_user_change", args=[customer.pk])).content.decode()
+    assert f'name="last_name" value="Love{RLO}lace"' in page
+    assert "&lt;U+202E&gt;" not in page.split('name="last_name"')[1].split(">")[0]
