@@ -4,20 +4,26 @@ The amount never changes, only how it is written: `Usd(123450)` is "$1,234.50" i
 Spanish and Vietnamese and "$1.234,50" in Turkish (Unicode CLDR data through Babel). The API keeps its
 locale-free decimal strings (`Usd.to_api`); crypto amounts stay as exact decimal strings with a dot, since
 customers paste them into wallets.
+
+`amount_input` reads what a person typed into an amount field, in any of the shop's languages
+(docs/decisions/0400-amounts-typed-in-any-language.md): "150,50" and "150.50" are both 150.50; a lone separator
+before exactly three digits ("1.234", "1,000") is refused as ambiguous rather than guessed.
 """
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale
-from babel.numbers import format_currency
+from babel.numbers import format_currency, format_decimal
 from django.conf import settings
 from django.utils import translation
 
 from .money import Usd
 
-__all__ = ["usd_text"]
+__all__ = ["AmbiguousAmount", "amount_input", "decimal_text", "usd_text"]
 
 
 @lru_cache(maxsize=16)
@@ -43,3 +49,80 @@ def usd_text(amount: Usd, *, short: bool = False, language: str | None = None) -
     if short and amount.cents % 100 == 0:
         return format_currency(value, "USD", format=whole, locale=locale, currency_digits=False)
     return format_currency(value, "USD", format=standard, locale=locale)
+
+
+def _locale(language: str | None = None) -> Locale:
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    try:
+        return _patterns(language)[0]
+    except ValueError:
+        return _patterns(settings.LANGUAGE_CODE)[0]
+
+
+def decimal_text(text: str, *, places: int | None = None, grouping: bool = True, language: str | None = None) -> str:
+    """A machine decimal string ("1234.50", "0.00150000") written with the language's decimal mark and
+    grouping ("1.234,5", "0,0015"): what a person reads, never what is pasted into a wallet (that stays `text`).
+
+    Without `places` the fraction keeps every significant digit and drops trailing zeros; with it, exactly
+    `places` decimals (`text` must not have more). `grouping=False` leaves out the thousands mark, as an input
+    field's value does.
+    """
+    value = Decimal(text)
+    group = "#,##0" if grouping else "0"
+    if places is None:
+        pattern = group + ".###"
+        value = value.normalize() if "." in text else value
+    else:
+        pattern = group + ("." + "0" * places if places else "")
+    return format_decimal(value, format=pattern, locale=_locale(language), decimal_quantization=places is not None)
+
+
+class AmbiguousAmount(ValueError):
+    """One separator before exactly three digits: "1.234" is 1234 to a Spanish reader, 1.234 to an English one."""
+
+    def __init__(self, text: str, whole: str) -> None:
+        super().__init__(f"ambiguous amount: {text!r}")
+        self.whole = whole
+
+
+# ASCII digits, one optional leading minus, "." and "," between digits; nothing else (no spaces, no exponent).
+_TYPED = re.compile(r"-?[0-9]+(?:[.,][0-9]+)*", re.ASCII)
+_GROUPS = re.compile(r"[0-9]{1,3}(?:[.,][0-9]{3})*", re.ASCII)
+
+
+def amount_input(text: str) -> str:
+    """What a person typed as an amount, as the plain decimal string `Usd.parse` reads ("1.234,5" → "1234.5").
+
+    The same in every language, so a link or a habit works in all of them:
+    - no separator: whole units ("150");
+    - one separator, once, before one or two digits: the decimal mark, comma or dot ("150,5", "150.50");
+    - one separator, once, before exactly three digits ("1.234", "1,000"): `AmbiguousAmount`, never a guess;
+    - one separator repeated: grouping ("1.234.567", "1,234,567");
+    - both: the last one, once, is the decimal mark and the other groups ("1.234,56", "1,234.56").
+    Grouping must be in threes. Anything else comes back unchanged, for `Usd.parse` to refuse.
+
+    Raises:
+        AmbiguousAmount: a lone separator before exactly three digits.
+    """
+    if _TYPED.fullmatch(text) is None:
+        return text
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    marks = [char for char in digits if char in ".,"]
+    if not marks:
+        return text
+    whole, part = digits, ""
+    if len(set(marks)) == 1 and len(marks) == 1:  # "150,5", "150.50", "1.234"
+        whole, _, part = digits.partition(marks[0])
+        if len(part) == 3:
+            raise AmbiguousAmount(text, f"{sign}{whole}{part}")
+        if len(part) > 2:
+            return text
+        return f"{sign}{whole}.{part}"
+    if len(set(marks)) == 2:  # "1.234,56", "1,234.56": the last mark, once, is the decimal mark
+        whole, _, part = digits.rpartition(marks[-1])
+        if marks.count(marks[-1]) > 1 or len(part) > 2:
+            return text
+    if _GROUPS.fullmatch(whole) is None:  # grouping in threes, one mark: "1.234.567"
+        return text
+    plain = whole.replace(".", "").replace(",", "")
+    return f"{sign}{plain}.{part}" if part else f"{sign}{plain}"

@@ -1,8 +1,9 @@
 """Form fields shared by every HTML form of the shop.
 
-`UsdField` is the one money field: it parses by `Usd.parse`, the rule the API uses, so a form and an endpoint
-agree on what an amount is ("1e3", non-ASCII digits and padded text are not amounts) and the view gets exact
-cents, never a Decimal it has to convert again.
+`UsdField` is the one money field: it reads the comma or the dot as the decimal mark and grouping in threes
+(`formats.amount_input`, decision 0400), then parses by `Usd.parse`, the rule the API uses, so a form and an
+endpoint agree on what an amount is ("1e3", non-ASCII digits and padded text are not amounts) and the view gets
+exact cents, never a float or a Decimal it has to convert again. The API itself takes only the plain form.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from .formats import AmbiguousAmount, amount_input, decimal_text
 from .money import Usd
 
 __all__ = ["UsdField"]
@@ -22,7 +24,13 @@ class UsdField(forms.Field):
     """A US dollar amount with at most two decimals, cleaned to a `Usd`, between `min_value` and `max_value`."""
 
     widget = forms.TextInput
-    default_error_messages = {"invalid": _('Enter a dollar amount with at most two decimals, e.g. "250.00".')}
+    default_error_messages = {
+        "invalid": _('Enter a dollar amount with at most two decimals, e.g. "250.00".'),
+        "ambiguous": _(
+            '"%(amount)s" can be read two ways. For %(whole)s dollars write "%(whole)s" or "%(example)s"; '
+            "cents take one or two decimals."
+        ),
+    }
 
     def __init__(self, *, min_value: Usd, max_value: Usd, **kwargs: Any) -> None:
         self.min_value, self.max_value = min_value, max_value
@@ -36,12 +44,17 @@ class UsdField(forms.Field):
             return value
         try:
             # No strip: " 120" is refused here exactly as the API refuses it.
-            return Usd.parse(str(value))
+            return Usd.parse(amount_input(str(value)))
+        except AmbiguousAmount as ambiguous:
+            whole = Usd.parse(ambiguous.whole)
+            params = {"amount": value, "whole": ambiguous.whole, "example": decimal_text(whole.to_api(), places=2)}
+            raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous", params=params) from None
         except ValueError:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
 
     def prepare_value(self, value: Any) -> Any:
-        return value.to_api() if isinstance(value, Usd) else value
+        # Written as the reader writes it ("100,00" in Spanish), which `to_python` reads back exactly.
+        return decimal_text(value.to_api(), places=2, grouping=False) if isinstance(value, Usd) else value
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
         # A text input with a decimal keypad: a number input would let the browser submit "1e3" or a locale's

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from gpurent.core.formats import usd_text
+from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.idempotency_request import FORM_FIELD
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_query
@@ -35,6 +35,15 @@ def usd_short(value: Usd | int | None) -> str:
         return ""
     amount = value if isinstance(value, Usd) else Usd(int(value))
     return usd_text(amount, short=True)
+
+
+@register.filter
+def decimal(value: str | None) -> str:
+    """A machine decimal string ("370.000000", a crypto amount) written for the reader: "370", "0,0015",
+    "1.234,5" (decision 0400). What is copied into a wallet stays the machine string."""
+    if value in (None, ""):
+        return ""
+    return decimal_text(str(value))
 
 
 @register.filter(is_safe=True)

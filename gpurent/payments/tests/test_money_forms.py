@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils import translation
 
 from gpurent.core.money import Usd
 from gpurent.payments.forms import PayoutForm, TopUpForm
@@ -76,3 +77,56 @@ def test_the_pages_answer_a_bad_amount_with_a_message_and_store_nothing(
         'Enter a dollar amount with at most two decimals, e.g. "250.00".'
     ]
     assert not model.objects.exists()
+
+
+# Decision 0400: the comma or the dot is the decimal mark in every language; grouping in threes; a lone mark
+# before exactly three digits is refused, never guessed.
+TYPED_AMOUNTS = [
+    ("150,50", 15_050),
+    ("150.50", 15_050),
+    ("150,5", 15_050),
+    ("1.234,56", 123_456),
+    ("1,234.56", 123_456),
+    ("12.345", None),
+    ("12,345", None),
+    ("12.345,00", 1_234_500),
+    ("1.2.3", None),
+    ("1,23.45", None),
+    ("1.234,567", None),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "vi", "tr"])
+@pytest.mark.parametrize(("typed", "cents"), TYPED_AMOUNTS)
+def test_a_money_form_reads_the_comma_and_the_dot_as_the_decimal_mark(db, language, typed, cents):
+    with translation.override(language):
+        form = TopUpForm({"amount_usd": typed})
+        if cents is None:
+            assert list(form.errors) == ["amount_usd"]
+        else:
+            assert form.is_valid(), form.errors
+            assert form.cleaned_data["amount_usd"] == Usd(cents)
+
+
+def test_an_ambiguous_amount_is_refused_with_both_readings_named(db):
+    with translation.override("es"):
+        form = TopUpForm({"amount_usd": "12.345"})
+        assert form.errors.as_data()["amount_usd"][0].code == "ambiguous"
+        assert "12345" in form.errors["amount_usd"][0]
+        assert "12.345,00" in form.errors["amount_usd"][0]
+
+
+@pytest.mark.parametrize(("language", "shown"), [("en", 'value="100.00"'), ("es", 'value="100,00"')])
+def test_a_money_field_shows_its_value_as_the_reader_writes_it(db, language, shown):
+    with translation.override(language):
+        assert shown in str(TopUpForm()["amount_usd"])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["es", "vi", "tr"])
+def test_a_top_up_typed_with_a_decimal_comma_is_stored_in_exact_cents(client, customer, payment_setup, language):
+    client.force_login(customer)
+    client.post(
+        reverse("payments:top_up"), {"amount_usd": "150,50", "idempotency_key": "k"}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert Deposit.objects.get().requested_cents == 15_050

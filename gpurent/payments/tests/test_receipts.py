@@ -40,7 +40,7 @@ def test_receipt_page_lists_payment_balance_refund_and_references(client, custom
         order.ref,
         "IteraGPU",
         "tron-receipt-tx-1",
-        "410.000000 USDT",
+        "410 USDT",
         "Tron",
         str(payment.rate_usd),
         f"deposit:{payment.deposit.ref}",

@@ -96,6 +96,18 @@ def test_a_part_paid_intent_shows_the_worth_of_what_is_still_due(client, custome
     assert "the rest of $410.00" in html
 
 
+def test_a_crypto_amount_reads_right_in_spanish_and_copies_exactly(client, customer, order):
+    """Decision 0400: "410.000000 USDT" reads as 410 million to a Spanish reader; the page writes "410 USDT" and
+    keeps the exact machine string in the copy field and button."""
+    intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '<strong data-testid="intent-amount-read">410 USDT</strong>' in html
+    assert '<code data-testid="intent-amount">410.000000</code>' in html
+    assert 'data-copy="410.000000"' in html
+    assert "410.000000 USDT" not in html
+
+
 def test_an_unpaid_intent_is_worth_what_it_was_issued_for(client, customer, order):
     intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
     client.force_login(customer)
