@@ -14,7 +14,15 @@ from collections.abc import Iterator
 
 from .commands import COMMAND_PATTERNS
 from .kinds import Kind
-from .look_alikes import GPU_UUID, NAMES_A_SECRET_OBJECT, code_variable, in_arn, spared, words_not_values
+from .look_alikes import (
+    GPU_UUID,
+    NAMES_A_SECRET_OBJECT,
+    code_variable,
+    in_arn,
+    not_a_value_there,
+    spared,
+    words_not_values,
+)
 from .placeholders import is_placeholder
 from .prose import PROSE_PATTERNS, VALUE_THEN_NAME
 from .tool_files import TOOL_FILE_PATTERNS, USERLIST, USERLIST_NEED
@@ -379,6 +387,9 @@ def context_spans(text: str) -> Iterator[tuple[int, int, Kind]]:
             key = (match.group("key") if "key" in pattern.groupindex else "") or ""
             if key and in_arn(text, match.start("key")):
                 continue  # `arn:aws:secretsmanager:…:secret:prod/db-AbC123`: a resource type in an ARN (round 7)
+            key_span = match.span("key") if key else (match.start(), match.start())
+            if not_a_value_there(text, *key_span, *span):
+                continue  # an armor line's KEY, the next setting, a `pass` entry (round 9, 0395)
             if rule == "named" and code_variable(text, *span, key):
                 continue  # `password=auth_password,`: code that names a variable (0240)
             kind = _kind(key, value, default, rule)

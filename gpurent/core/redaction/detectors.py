@@ -158,8 +158,9 @@ def _library_spans(text: str) -> Iterator[Span]:
                 yield Span(start, end, kind, priority)
 
 
-# `sk-proj-XXXXXXXXXXXX`, `ghp_************`: the shape of a token around a placeholder, not a token.
-_PLACEHOLDER_RUN = re.compile(r"([A-Za-z0-9*])\1{7}")
+# `sk-proj-XXXXXXXXXXXX`, `ghp_************`: the shape of a token around a placeholder, not a token; and the
+# documentation's examples, marked in capitals (AWS's `AKIAIOSFODNN7EXAMPLE`; round 9, 0395).
+_PLACEHOLDER_RUN = re.compile(r"([A-Za-z0-9*])\1{7}|EXAMPLE")
 
 
 def _placeholder(token: str) -> bool:

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GPU_UUID", "NAMES_A_SECRET_OBJECT", "code_variable", "in_arn", "spared", "words_not_values"]
+__all__ = [
+    "GPU_UUID",
+    "NAMES_A_SECRET_OBJECT",
+    "code_variable",
+    "in_arn",
+    "not_a_value_there",
+    "spared",
+    "words_not_values",
+]
 
 # A digest's label right before a value ("fingerprint SHA256:…", "MD5:…"): the value is a hash, not a key.
 _DIGEST_BEFORE = re.compile(r"(?i)(?:sha-?(?:1|224|256|384|512)|md5)[:=]\Z")
@@ -139,3 +147,32 @@ def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
     if table_row and _TABLE_HEADER.match(text, end):
         return True  # `| password | status |` above `|---|`: the header names the columns
     return value.endswith(":") and value[:-1].isalpha()  # "login: ada / password: …": the next field's label
+
+
+# Round 9 (decision 0395): where a name is not the name of the value a pattern found after it.
+# A key block's armor line names the block below it ("-----BEGIN PGP PUBLIC KEY BLOCK-----"): a public key's or a
+# certificate's body is not the value of its "KEY"; a private key's block is found whole by its BEGIN line.
+_ARMOR_LINE = re.compile(r"[ \t]*-{4,5} ?(?:BEGIN|END) [^\n]*?-{4,5}[ \t]*$", re.MULTILINE)
+# A configuration line below a line that ends with a name: `AWS_SECRET_ACCESS_KEY=your-secret-access-key` and then
+# `AWS_DEFAULT_REGION=eu-west-1` is the next setting (the named rule judges it by its own name), not the value.
+_SETTING = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*=")
+# pass, the Unix password manager, names its entries by paths: `pass: ml/wandb is not in the password store.`,
+# `pass show ml/wandb` (a chosen password has capitals or symbols besides a slash).
+_PASS_ENTRY = re.compile(r"[a-z0-9._-]+(?:/[a-z0-9._-]+)+")
+_PASS_PROGRAM = re.compile(
+    r"(?<![\w-])pass[ \t]*:[ \t]*\Z|(?<![\w-])pass[ \t]+(?:show|insert|edit|generate|rm|cp|mv|otp)\b"
+)
+
+
+def not_a_value_there(text: str, key_start: int, key_end: int, start: int, end: int) -> bool:
+    """Whether the value at text[start:end] found after a name at text[key_start:key_end] is not that name's value:
+    the name is in a key block's armor line, the value is the next line's setting, or the value is an entry of the
+    `pass` password manager after its name."""
+    line_start = text.rfind("\n", 0, key_start) + 1
+    if key_end > key_start and _ARMOR_LINE.match(text, line_start):
+        return True
+    if key_end > key_start and "\n" in text[key_end:start] and _SETTING.match(text, start):
+        return True
+    if _PASS_ENTRY.fullmatch(text, start, end):
+        return _PASS_PROGRAM.search(text[max(line_start, start - 40) : start]) is not None
+    return False

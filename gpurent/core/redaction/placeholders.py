@@ -50,6 +50,10 @@ _PLACEHOLDER = re.compile(
     r"|your[_-].*|.*\*{3,}.*|.*•{3,}.*|.*….*)$",  # masked or cut: `hf_***7ow5`, `sk-••••a1b2`, `pcsk_…7hoe`
     re.I,
 )
+# Masked or cut in other ways (round 9, 0395): a prefix with its body left out (`sk-ant-api03-...`, `ghp_...`) or
+# dots in the middle (`sk-...a1b2`; a value merely followed by a sentence's "..." stays a value), a run of X
+# (`dckr_pat_XXXXXXXX`), and the documentation's examples marked in capitals (AWS's `…EXAMPLEKEY`).
+_MASKED = re.compile(r"[-_]\.{3,}$|\.{3,}[^.]|X{6,}|x{6,}|EXAMPLE")
 # A word in a value that says "put yours here": `my_api_key_here`, `sk-example-key`, `CHANGE_ME`, `dummy-token`.
 _PLACEHOLDER_PART = re.compile(
     r"(?i)(?:^|[_. -])(?:your|here|example|placeholder|change[_-]?me|dummy|replace[_-]?me|insert)(?:$|[_. -])"
@@ -107,4 +111,4 @@ def is_placeholder(value: str) -> bool:
         return True
     if _SCP_TARGET.fullmatch(value):
         return True
-    return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value))
+    return bool(_PLACEHOLDER.match(value) or _PLACEHOLDER_PART.search(value) or _MASKED.search(value))

@@ -275,6 +275,24 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "prose",
     ),
+    # the password named first, then changed later in the same sentence with a pronoun or no object at all: "La
+    # contraseña de root que pusisteis no funciona, la cambié a …", "Mật khẩu root … không dùng được, mình đã đổi thành
+    # …", "the root password … doesn't work, so I set it to …", "Root şifresi çalışmıyordu, onu … olarak değiştirdim";
+    # a chosen password's shape, as for "I changed it to …" above (round 9, 0393)
+    (
+        re.compile(
+            r"""(?i)\b(?P<key>password|passphrase|contraseña|contrasena|clave|m[ậa]t[ \t]+kh[ẩa]u|[şs]ifre\w*"""
+            r"""|parola\w*)\b[^\n.!?]{0,120}?(?:\b(?:l[ao]|les)[ \t]+(?:he[ \t]+|hemos[ \t]+)?"""
+            r"""(?:cambi\w*|puse|pusimos|restablec\w*|actualic\w*|dej[eé])[ \t]+(?:a|por|en|como)"""
+            r"""|\b(?:đổi|thay|đặt)(?:[ \t]+lại)?[ \t]+(?:thành|sang|là)"""
+            r"""|\b(?:changed|set|reset|updated|rotated|switched)[ \t]+it[ \t]+(?:to|as)|(?P<tr>\bonu))"""
+            r"""[ \t]+(?P<q>["'`]?)"""
+            r"""(?-i:(?=\S*[A-Z])(?=\S*[a-z])(?=\S*[\d!@#$%^&*])(?![^\s"'`]*(?:[/:]|\d\.\d)))"""
+            r"""(?P<secret>[^\s"'`]{8,300}?)(?P=q)(?(tr)[ \t]+olarak\b|[.,;:)!]?(?=\s|$))"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
     # Turkish puts the value right after the possessive: "root şifresi S3cret ama …"
     (
         re.compile(

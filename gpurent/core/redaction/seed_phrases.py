@@ -13,8 +13,15 @@ any case; a text typed in NFC or NFD matches alike.
 
 Words may be separated by spaces (an ideographic space in Japanese), line breaks, commas (also "、" and "，") or
 list numbering ("1. abandon 2. ability"), as wallets print them; a word glued to other characters
-(`abandon_ability`, `ability2`) breaks the run, and Chinese characters written without a separator are one word.
-Between two Chinese characters only spacing, commas and numbering count (not the quotes of a list of strings).
+(`abandon_ability`, `ability2`) breaks the run. Between two Chinese characters only spacing, commas and numbering
+count (not the quotes of a list of strings).
+
+Round 9 (decision 0394): a run whose words stand in list order ("abandon ability able about …", what `head
+english.txt` prints) is the word list itself, not a phrase (a wallet's random phrase is in list order once in 12!
+times). Chinese characters written together without any separator ("懂针黎采秩迟廷助字风滚旁") are a phrase when
+the whole run, between two characters that are not Chinese, is 12, 15, 18, 21 or 24 characters of one Chinese list
+and its BIP-39 checksum is valid: ordinary Chinese prose is made of the same common characters, so without
+separators only the checksum (and the exact length) tells a phrase from a clause.
 """
 
 from __future__ import annotations
@@ -120,10 +127,15 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
     Runs of different lists are found in the same pass and may overlap (the two Chinese lists share characters).
     """
     lists_of = _lists_of()
-    runs: dict[str, tuple[int, int, int]] = {}  # language: (start, end, words) of the run open at this point
+    # language: (start, end, words, the last word's place in the list, whether every word followed the one before
+    # it in list order) of the run open at this point
+    runs: dict[str, tuple[int, int, int, int, bool]] = {}
     previous_end = -1
     for match in _WORD.finditer(text):
-        languages = lists_of.get(_key(match.group()), _NONE)
+        key = _key(match.group())
+        languages = lists_of.get(key, _NONE)
+        if not languages and len(key) in PHRASE_LENGTHS and _glued_chinese(key):
+            yield match.start(), match.end()
         if not languages and not runs:  # most words of most texts
             previous_end = match.end()
             continue
@@ -131,18 +143,27 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
         joined = previous_end >= 0 and _GAP.fullmatch(text, *gap) is not None
         plain = joined and _PLAIN_GAP.fullmatch(text, *gap) is not None
         previous_end = match.end()
-        still: dict[str, tuple[int, int, int]] = {}
-        for language, (start, end, count) in runs.items():
+        still: dict[str, tuple[int, int, int, int, bool]] = {}
+        for language, (start, end, count, last, ordered) in runs.items():
             if (plain if language in _SINGLE_CHARACTERS else joined) and language in languages:
-                still[language] = (start, match.end(), count + 1)
-            elif count >= MIN_WORDS:
+                place = _index(language)[key]
+                still[language] = (start, match.end(), count + 1, place, ordered and place > last)
+            elif count >= MIN_WORDS and not ordered:
                 yield start, end
         for language in languages - still.keys():
-            still[language] = (match.start(), match.end(), 1)
+            still[language] = (match.start(), match.end(), 1, _index(language)[key], True)
         runs = still
-    for start, end, count in runs.values():
-        if count >= MIN_WORDS:
+    for start, end, count, _last, ordered in runs.values():
+        if count >= MIN_WORDS and not ordered:
             yield start, end
+
+
+def _glued_chinese(word: str) -> bool:
+    """Whether `word` (a run of letters with no separator) is a whole phrase of Chinese characters of one list with
+    a valid checksum (decision 0394)."""
+    if not "\u4e00" <= word[0] <= "\u9fff":
+        return False
+    return any(is_valid_mnemonic(list(word), language) for language in _SINGLE_CHARACTERS)
 
 
 def is_valid_mnemonic(words: Sequence[str], language: str = "english") -> bool:

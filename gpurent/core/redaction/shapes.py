@@ -4,7 +4,7 @@
   (`AKIA… / wJalr…`, `AKIA…:wJalr…`, a CSV row, two quoted strings, the next line) (decision 0389). A 40-character
   string alone says nothing; right after an access key id it is the other half of the pair. It must look like
   one: upper and lower case letters and a digit, `/` or `+`, and exactly 40 characters (a commit hash after a key
-  id stays).
+  id stays). AWS's documented examples (`…EXAMPLEKEY`) stay (round 9, 0395).
 - The legacy NVIDIA NGC API key: the base64 of 26 lower-case letters and digits, a colon and a UUID (84
   characters), or that text itself; the base64 is decoded to check it (decision 0391).
 - An ngrok authtoken: `2`, 26 letters and digits, `_`, a digit and 20 more (trufflehog's ngrok rule), with both
@@ -24,8 +24,9 @@ from .kinds import Kind
 __all__ = ["ACR_PASSWORD", "AWS_PAIR", "NGC_KEY", "NGC_KEY_TEXT", "NGROK_AUTHTOKEN", "shape_spans"]
 
 _ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"  # detect-secrets' AWS access key id
-# Between the id and the secret: a closing quote, spaces or tabs, one separator, one line break, an opening quote.
-_BETWEEN = r"[\"'`]?[ \t]*(?:[,:;|/=]|->|=>|→)?[ \t]*(?:\r?\n[ \t]*)?[\"'`]?"
+# Between the id and the secret: a closing quote, spaces or tabs, one separator (a dash too, as prose puts one:
+# `AKIA… — wJalr…`, round 9), one line break, an opening quote.
+_BETWEEN = r"[\"'`]?[ \t]*(?:[,:;|/=—–-]|--|->|=>|→)?[ \t]*(?:\r?\n[ \t]*)?[\"'`]?"
 AWS_PAIR = re.compile(rf"(?<![A-Za-z0-9]){_ID}{_BETWEEN}(?P<secret>[A-Za-z0-9/+]{{40}})(?![A-Za-z0-9/+=])")
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 NGC_KEY = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9]{84}(?![A-Za-z0-9+/=])")
@@ -43,7 +44,7 @@ def _mixed(value: str, *, digit: bool) -> bool:
 
 def _aws_pairs(text: str) -> Iterator[tuple[int, int, Kind]]:
     for match in AWS_PAIR.finditer(text):
-        if _mixed(match.group("secret"), digit=True):
+        if _mixed(match.group("secret"), digit=True) and "EXAMPLE" not in match.group("secret"):
             yield match.start("secret"), match.end("secret"), Kind.AWS_SECRET_KEY
 
 

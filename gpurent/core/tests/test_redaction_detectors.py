@@ -342,6 +342,8 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "I set the root password of instance #1024 to {s} and SSH fails", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "cambié la contraseña de root a {s} ayer", pick(_ALNUM, 12) + "7"),
     (Kind.PASSWORD, "root şifresini {s} olarak değiştirdim", pick(_ALNUM, 12) + "7"),
+    # round 9 (0393): the password named first, changed later in its sentence
+    (Kind.PASSWORD, "La contraseña de root no entra, la cambié a {s} ayer", "Kv" + pick(_LOWER, 6) + "7%x"),
     (Kind.PASSWORD, "I logged in with {s} as the root password", pick(_ALNUM, 12) + "7"),
     (Kind.AWS_SECRET_KEY, "rclone config create r2 s3 access_key_id $R2_ID secret_access_key {s}", pick(_HEX, 64)),
     (Kind.SECRET, "modal token set --token-id {s} --token-secret $MODAL_SECRET", "ak-" + pick(_ALNUM, 22)),
