@@ -15,6 +15,9 @@
   its misses and false positives by families (0241), so it is no longer an independent measure.
 - **heldout7**: `heldout7/*.jsonl`, written in round 7 by another engineer who did not read the patterns nor run the
   redactor on it (0285); measured once after round 7's patterns were final (0241), never tuned on.
+- **heldout8**: `heldout8/*.jsonl`, written in round 8 by another engineer who did not read the patterns nor run the
+  redactor on it (0388); measured once after round 8's patterns were final (0391); round 9 declared it consumed and
+  fixed its misses and false positives by families (0393), so it is no longer an independent measure.
 - **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 - **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
@@ -22,6 +25,11 @@
 - **tuning8**: what round 8 was tuned on (issue 32, 0389–0391), written by the pattern author: AWS key pairs without
   a label, seed phrases in the nine other BIP-39 lists, GPU tools' credential shapes; clean prose in the lists'
   languages and look-alikes.
+- **tuning9**: what round 9 was tuned on (issue 32, 0393), written by the pattern author after round 9 declared
+  held-out 8 consumed: new examples of the families of held-out 8's misses and false positives (AWS pairs with a
+  dash, Chinese seed phrases without separators, a password changed later in its sentence; public key blocks, the
+  next setting after a placeholder, documented examples, masked and cut tokens, `pass` entries, word lists in list
+  order, Chinese prose).
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -47,6 +55,7 @@ PARTS = (
     "tuning6",
     "tuning6b",
     "tuning8",
+    "tuning9",
     "heldout",
     "heldout2",
     "heldout3",
