@@ -13,17 +13,19 @@ before exactly three digits ("1.234", "1,000") is refused as ambiguous rather th
 from __future__ import annotations
 
 import re
+from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
 
 from babel import Locale
+from babel.dates import format_date, format_time, get_datetime_format
 from babel.numbers import format_currency, format_decimal
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from .money import Usd
 
-__all__ = ["AmbiguousAmount", "amount_input", "decimal_text", "usd_text"]
+__all__ = ["AmbiguousAmount", "amount_input", "date_text", "decimal_text", "usd_text"]
 
 
 @lru_cache(maxsize=16)
@@ -126,3 +128,43 @@ def amount_input(text: str) -> str:
         return text
     plain = whole.replace(".", "").replace(",", "")
     return f"{sign}{plain}.{part}" if part else f"{sign}{plain}"
+
+
+# A date as each language's readers write it (CLDR through Babel; decision 0401): "5 Dec 2026", "5 dic 2026",
+# "5 thg 12, 2026", "5 Ara 2026". English keeps the day first, as the shop always wrote it.
+_DAY = {"vi": "d MMM, y"}
+_DAY_MONTH = {"vi": "d MMM"}
+
+
+def date_text(
+    value: date | datetime | None,
+    *,
+    time: bool = False,
+    year: bool = True,
+    long: bool = False,
+    seconds: bool = False,
+    zone: bool = False,
+    language: str | None = None,
+) -> str:
+    """`value` (a datetime in the shop's time zone, UTC) written for a reader of `language`.
+
+    `long` writes the month's name as prose does ("5 de diciembre de 2026"); `time` adds the hour in the
+    language's order ("5 dic 2026, 14:00", "14:00 5 thg 12, 2026"), `seconds` its seconds, `zone` " UTC".
+    """
+    if value is None:
+        return ""
+    locale = _locale(language)
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+    code = locale.language
+    if long:
+        day = format_date(value, "d MMMM y" if code == "en" else "long", locale=locale)
+    elif year:
+        day = format_date(value, _DAY.get(code, "d MMM y"), locale=locale)
+    else:
+        day = format_date(value, _DAY_MONTH.get(code, "d MMM"), locale=locale)
+    if not (time and isinstance(value, datetime)):
+        return day
+    hour = format_time(value, "HH:mm:ss" if seconds else "HH:mm", locale=locale)
+    text = get_datetime_format("medium", locale=locale).replace("{1}", day).replace("{0}", hour)
+    return f"{text} {value:%Z}" if zone else text

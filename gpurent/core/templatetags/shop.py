@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date, datetime
 
 from django import template
 from django.middleware.csrf import get_token
@@ -11,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from gpurent.core.formats import decimal_text, usd_text
+from gpurent.core.formats import date_text, decimal_text, usd_text
 from gpurent.core.idempotency_request import FORM_FIELD
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_query
@@ -44,6 +45,22 @@ def decimal(value: str | None) -> str:
     if value in (None, ""):
         return ""
     return decimal_text(str(value))
+
+
+@register.filter
+def day(value: date | datetime | None, parts: str = "") -> str:
+    """A date as the reader's language writes it (decision 0401): `{{ when|day }}` "5 dic 2026";
+    `{{ when|day:"time" }}` "5 dic 2026, 14:00"; words in `parts` add "time", "seconds", "tz" (" UTC"),
+    "noyear" (drops the year) or "long" (the month's name, as prose: "5 de diciembre de 2026")."""
+    words = set(parts.split())
+    return date_text(
+        value,
+        time="time" in words or "seconds" in words,
+        seconds="seconds" in words,
+        zone="tz" in words,
+        year="noyear" not in words,
+        long="long" in words,
+    )
 
 
 @register.filter(is_safe=True)
