@@ -8,6 +8,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from gpurent.core.emails import email_queue
 from gpurent.core.formats import usd_text
@@ -37,7 +38,11 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
         "placed": lambda: (
             _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
             [
-                _("We reserved %(lots)d lot(s) of %(gpu)s for %(days)d days. Total: %(total)s.")
+                ngettext(
+                    "We reserved %(lots)d lot of %(gpu)s for %(days)d days. Total: %(total)s.",
+                    "We reserved %(lots)d lots of %(gpu)s for %(days)d days. Total: %(total)s.",
+                    order.lots,
+                )
                 % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": usd_text(order.total)},
                 _("Pay before %(deadline)s UTC, or the reservation lapses and the lots return to stock.")
                 % {"deadline": f"{order.reserved_until:%Y-%m-%d %H:%M}"},

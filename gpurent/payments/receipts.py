@@ -12,8 +12,10 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from fpdf import FPDF
 
+from gpurent.core.formats import date_text, decimal_text, usd_text
 from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.selectors import transfers_with_references
@@ -102,7 +104,7 @@ def _pdf() -> FPDF:
 
 
 def _when(value: datetime | None) -> str:
-    return f"{timezone.localtime(value):%Y-%m-%d %H:%M %Z}" if value else "-"
+    return date_text(value, time=True, zone=True) if value else "-"
 
 
 def receipt_pdf(receipt: Receipt) -> bytes:
@@ -132,12 +134,13 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     heading(_("Order"))
     line(_("Reference"), order.ref, bold=True)
     line(_("Customer"), f"{order.contact_first_name} {order.contact_last_name} <{order.contact_email}>")
-    line(_("GPU"), f"{order.lots} x {order.gpu.name} ({order.cards} GPUs)")
-    line(_("Term"), _("%(days)d days") % {"days": order.term_days})
+    cards = ngettext("%(cards)s GPU", "%(cards)s GPUs", order.cards) % {"cards": order.cards}
+    line(_("GPU"), f"{order.lots} × {order.gpu.name} ({cards})")
+    line(_("Term"), ngettext("%(days)d day", "%(days)d days", order.term_days) % {"days": order.term_days})
     if order.extends_id and order.extends:
         line(_("Extends rental"), order.extends.ref)
-    line(_("Price of one lot"), order.lot_price.display())
-    line(_("Total"), order.total.display(), bold=True)
+    line(_("Price of one lot"), usd_text(order.lot_price))
+    line(_("Total"), usd_text(order.total), bold=True)
     line(_("Payment"), receipt.payment_label)
     line(_("Placed"), _when(order.created_at))
     line(_("Paid"), _when(order.paid_at))
@@ -147,18 +150,18 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         line("", _("No crypto payment was received for this order."))
     for payment in receipt.payments:
         line(_("Received"), _when(payment.received_at))
-        line(_("Amount"), f"{payment.amount} {payment.asset} ({payment.network})", bold=True)
+        line(_("Amount"), f"{decimal_text(payment.amount)} {payment.asset} ({payment.network})", bold=True)
         line(_("Rate"), f"{payment.rate_usd} USD / {payment.asset}" if payment.rate_usd else "-")
-        line(_("Credited"), payment.credited.display() if payment.credited else payment.state)
+        line(_("Credited"), usd_text(payment.credited) if payment.credited else payment.state)
         line(_("Transaction id"), payment.txid)
         line(_("Deposit"), payment.deposit_ref or "-")
         pdf.ln(2)
     heading(_("Balance and refunds"))
-    line(_("Paid from the balance"), receipt.balance_used.display())
-    line(_("Refunded to the balance"), receipt.refunded.display())
+    line(_("Paid from the balance"), usd_text(receipt.balance_used))
+    line(_("Refunded to the balance"), usd_text(receipt.refunded))
     heading(_("Ledger references"))
     for transfer in receipt.transfers:
-        line(transfer.reference, f"{Usd(transfer.amount_cents).display()} · {_when(transfer.created_at)}")
+        line(transfer.reference, f"{usd_text(Usd(transfer.amount_cents))} · {_when(transfer.created_at)}")
     pdf.ln(4)
     pdf.set_font(FONT, "", 8)
     pdf.multi_cell(width, 5, str(_("Issued %(when)s.") % {"when": _when(receipt.issued_at)}))

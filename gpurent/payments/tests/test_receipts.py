@@ -5,8 +5,10 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 
+from gpurent.core.formats import date_text
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.payments.models import Payment
 from gpurent.payments.services import intent_issue_for_order
@@ -95,3 +97,18 @@ def test_receipt_pdf_keeps_every_letter_of_the_customers_language(client, custom
     text = pdf_text(response.content)
     for word in words:
         assert word in text, (word, text)
+
+
+def test_receipt_pdf_writes_counts_money_and_dates_as_the_customers_language_does(client, customer, order):
+    """Issue 29: the PDF said "(2 GPUs)", "$410.00" and "2026-12-05 14:00 UTC" in Spanish."""
+    client.force_login(customer)
+    response = client.get(reverse("payments:receipt_pdf", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es")
+    text = pdf_text(response.content)
+    with translation.override("es"):
+        placed = date_text(order.created_at, time=True, zone=True)
+    assert f"({order.cards} GPU)" in text
+    assert "GPUs" not in text
+    assert "7 días" in text
+    assert "410,00 US$" in text
+    assert "$410.00" not in text
+    assert placed in text, (placed, text)
