@@ -166,5 +166,5 @@ def date_text(
     if not (time and isinstance(value, datetime)):
         return day
     hour = format_time(value, "HH:mm:ss" if seconds else "HH:mm", locale=locale)
-    text = get_datetime_format("medium", locale=locale).replace("{1}", day).replace("{0}", hour)
+    text = str(get_datetime_format("medium", locale=locale)).replace("{1}", day).replace("{0}", hour)
     return f"{text} {value:%Z}" if zone else text
