@@ -52,6 +52,9 @@ FLOORS = {
     # of 296); round 9 declared it consumed and fixed its misses and false positives by families (0393): 100 % and 0 %
     # since, no longer independent
     "heldout8": (0.99, 0.01),
+    # measured once, after round 9's patterns were final (0393): 95.5 % recall (189 of 198), 4.0 % false positives (14
+    # of 353); floors at the measurement
+    "heldout9": (0.954, 0.040),
 }
 
 

@@ -64,6 +64,7 @@ PARTS = (
     "heldout6",
     "heldout7",
     "heldout8",
+    "heldout9",
 )
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
