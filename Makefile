@@ -29,11 +29,11 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	@echo "  Shop:        http://127.0.0.1:8000/"
 	@echo "  Back office: http://127.0.0.1:8000/backoffice/  (operator@example.com / demo-operator-passphrase)"
 	@echo "  API docs:    http://127.0.0.1:8000/api/v1/docs"
-	@echo "  (the background worker and the sweep run alongside; Ctrl-C stops all three)"
+	@echo "  (the background worker and the sweep run alongside, started again if they exit; Ctrl-C stops all three)"
 	@echo ""
 	@trap 'kill 0' EXIT; \
-	  $(PY) manage.py worker --interval 1 & \
-	  $(PY) manage.py sweep --loop 60 > /dev/null & \
+	  bash scripts/respawn.sh $(PY) manage.py worker --interval 1 & \
+	  bash scripts/respawn.sh $(PY) manage.py sweep --loop 60 > /dev/null & \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
 test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests

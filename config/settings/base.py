@@ -66,15 +66,21 @@ def _pair_key(key: str) -> bool:
     return bool(sep) and asset.isalnum() and asset.isupper() and network in CHAIN_NETWORKS
 
 
-def database_from_env(default_sqlite: Path) -> dict[str, Any]:
+def database_from_env(default_sqlite: Path, *, conn_max_age: int) -> dict[str, Any]:
     """The default database: `DATABASE_URL` when set (PostgreSQL in production), else a SQLite file.
 
+    A server connection is kept `conn_max_age` seconds after a request (0: closed at the end of each request) and
+    checked before a request reuses it (`CONN_HEALTH_CHECKS`), so one the server closed while it sat idle is
+    replaced instead of failing the request.
     SQLite runs in WAL mode with IMMEDIATE transactions: every `atomic()` block takes the write lock at
     BEGIN, so two read-then-write transactions never deadlock on a lock upgrade ("database is locked").
     """
     config: dict[str, Any] = dict(
         dj_database_url.config(
-            env="DATABASE_URL", default=f"sqlite:///{default_sqlite}", conn_max_age=60, conn_health_checks=True
+            env="DATABASE_URL",
+            default=f"sqlite:///{default_sqlite}",
+            conn_max_age=conn_max_age,
+            conn_health_checks=True,
         )
     )
     if config["ENGINE"] == "django.db.backends.sqlite3":
@@ -220,7 +226,14 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_env(BASE_DIR / "db.sqlite3")}
+# DATABASE_CONN_MAX_AGE: how long a process keeps its database connection between requests. Each gunicorn worker
+# thread keeps one, a bounded number; `runserver` answers every request in a new thread, so it must keep none
+# (config/settings/local.py defaults to 0; decision 0386).
+DATABASES = {
+    "default": database_from_env(
+        BASE_DIR / "db.sqlite3", conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
+    )
+}
 # Rendered catalog cards, guide figures and the like (gpurent/core/cache.py). Each process's memory by default;
 # Redis or the database when several web machines must see one cache (README, "Running in production").
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
@@ -351,8 +364,6 @@ PROVISIONER_COMMAND = os.environ.get("PROVISIONER_COMMAND", "")
 # GPU models with registered GPU hosts are provisioned by this one instead (gpurent.hosts, decision 0360).
 HOSTS_PROVISIONER = "gpurent.hosts.provisioner.HostProvisioner"
 PROVISIONER_TIMEOUT_SECONDS = int(os.environ.get("PROVISIONER_TIMEOUT_SECONDS", "600"))
-# A task RUNNING longer than this was left by a dead worker: the sweep queues it again once (core/tasks.py).
-# Longer than any task may run: the provisioner's timeout plus a margin.
 # GPU hosts (gpurent.hosts, docs/hosts.md): the shop's one SSH identity, a private key file readable by the shop
 # only (never stored in the database, never logged); how long one agent call may take; the pauses before the
 # second and third attempt at making a rental's account (after the third failure the order is refunded); how
@@ -363,6 +374,12 @@ HOSTS_RETRY_SECONDS = [int(part) for part in os.environ.get("HOSTS_RETRY_SECONDS
 HOSTS_WIPE_AFTER_DAYS = int(os.environ.get("HOSTS_WIPE_AFTER_DAYS", "7"))
 # How often the sweep's host work reads each host's inventory (a host that stops answering leaves stock then).
 HOSTS_CHECK_SECONDS = int(os.environ.get("HOSTS_CHECK_SECONDS", "60"))
+# `manage.py worker` beats every TASKS_HEARTBEAT_SECONDS while it lives; a task whose worker missed four beats is
+# queued again once (core/tasks.py, decision 0384), so a dead worker's task is retried within about a minute.
+TASKS_HEARTBEAT_SECONDS = int(os.environ.get("TASKS_HEARTBEAT_SECONDS", "10"))
+# A task RUNNING longer than this under a worker that never beat (`db_worker` run by hand) was left by a dead worker:
+# longer than any task may run, the provisioner's timeout plus a margin. Also how long an email claimed by another
+# task, and an email no task sent, wait before they are taken over (core/emails.py).
 TASKS_RECLAIM_AFTER_SECONDS = int(os.environ.get("TASKS_RECLAIM_AFTER_SECONDS", str(PROVISIONER_TIMEOUT_SECONDS + 300)))
 
 # Support (DESIGN §8): per-field size cap in UTF-8 bytes, and submission rate limits as [(seconds, count), ...],

@@ -3,7 +3,7 @@
 import os
 
 from .base import *  # noqa: F403 (settings modules extend the base namespace on purpose)
-from .base import env_list
+from .base import DATABASES, env_list
 
 DEBUG = True
 # A development-only key; production refuses to start without its own SECRET_KEY.
@@ -17,3 +17,8 @@ WHITENOISE_AUTOREFRESH = True
 # and say on every payment instruction that the demo addresses are unspendable.
 PAYMENTS_RATE_MAX_AGE_SECONDS = 30 * 24 * 3600
 PAYMENTS_DEMO_NOTICE = True
+# `runserver` answers each request in a new thread, and its server never closes a finished thread's database
+# connection: kept for a minute, they piled up until PostgreSQL refused more ("too many clients"). Here each
+# request closes its connection unless DATABASE_CONN_MAX_AGE says otherwise (SQLite always does; decision 0386).
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "0"))

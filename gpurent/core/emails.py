@@ -5,8 +5,9 @@
 model instances as references), and, when the transaction commits, hands its id to the background worker
 (`deliver_email` task), which renders the templates onto the row and sends it: the request that queues an
 email renders nothing (decision 0250). The worker claims the row before sending (`claimed_at`) and marks it
-sent after, so a retry or a second worker does not send it twice; a claim older than
-`TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died and is taken over. `emails_requeue_unsent` (run
+sent after, so a retry or a second worker does not send it twice; the task's own claim is taken over when the
+same task runs again after its worker died (retried within about a minute, `core.tasks`), and another task's claim
+older than `TASKS_RECLAIM_AFTER_SECONDS` belongs to a worker that died too. `emails_requeue_unsent` (run
 by the sweep) queues again the rows no worker sent, e.g. when the process died before the task was
 enqueued. A worker killed after the mail server accepted the message but before `sent_at` was written
 sends it again on the retry: at least once after such a crash, never twice otherwise. Text and HTML bodies
@@ -29,11 +30,11 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.functional import Promise
-from django_tasks import task
+from django_tasks import TaskContext, task
 
 from .models import OutboundEmail
 
-__all__ = ["deliver_email", "email_enqueue", "email_queue", "emails_requeue_unsent"]
+__all__ = ["deliver_email", "email_enqueue", "email_queue", "email_send", "emails_requeue_unsent"]
 
 logger = logging.getLogger(__name__)
 
@@ -132,16 +133,29 @@ def _store_rendered(email_id: int, rendered: dict[str, str] | None) -> None:
         OutboundEmail.objects.filter(pk=email_id, subject="").update(**rendered, context={})
 
 
-@task()
-def deliver_email(email_id: int) -> bool:
-    """Send one queued email if it was not sent yet (rendering it first if nobody did); True when this call sent it."""
+@task(takes_context=True)
+def deliver_email(context: TaskContext, email_id: int) -> bool:
+    """The worker's task: `email_send` in the name of this task, so that the same task run again after its worker
+    died (`core.tasks`) takes over the claim its first attempt left, instead of waiting for the claim to age."""
+    return email_send(email_id, claimant=str(context.task_result.id))
+
+
+def email_send(email_id: int, *, claimant: str = "") -> bool:
+    """Send one queued email if it was not sent yet (rendering it first if nobody did); True when this call sent it.
+
+    The row is claimed first, so that two workers never both send it: a claim is taken over when it is older
+    than `TASKS_RECLAIM_AFTER_SECONDS`, or at once when `claimant` (a task's id) left it itself.
+    """
     _store_rendered(email_id, _rendered(email_id))
     now = timezone.now()
+    free = Q(claimed_at__isnull=True) | Q(claimed_at__lt=_stale_before(now))
+    if claimant:
+        free |= Q(claimed_by=claimant)
     claimed = (
         OutboundEmail.objects.filter(pk=email_id, sent_at__isnull=True)
         .exclude(subject="")
-        .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=_stale_before(now)))
-        .update(claimed_at=now)
+        .filter(free)
+        .update(claimed_at=now, claimed_by=claimant)
     )
     if claimed != 1:
         return False
@@ -152,7 +166,7 @@ def deliver_email(email_id: int) -> bool:
         message.send()
     except Exception:
         # Not sent after all: release the claim so the next run of the worker retries it.
-        OutboundEmail.objects.filter(pk=email_id).update(claimed_at=None)
+        OutboundEmail.objects.filter(pk=email_id).update(claimed_at=None, claimed_by="")
         logger.exception("email %s could not be sent", email.key)
         raise
     OutboundEmail.objects.filter(pk=email_id).update(sent_at=timezone.now())

@@ -1,4 +1,5 @@
-"""Shared model bases and the two cross-cutting tables: the audit log and idempotency keys."""
+"""Shared model bases and the cross-cutting tables: the audit log, idempotency keys, outgoing email, operator
+notices and the background workers' heartbeats."""
 
 from __future__ import annotations
 
@@ -132,8 +133,11 @@ class OutboundEmail(models.Model):
     language = models.CharField(max_length=10, blank=True, default="")
     context = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # Set by the worker that is sending it; a claim older than TASKS_RECLAIM_AFTER_SECONDS is a dead worker's.
+    # Set by the task that is sending it (`claimed_by`: its id, so the same task run again after its worker died
+    # takes its own claim over at once); another task's claim older than TASKS_RECLAIM_AFTER_SECONDS is a dead
+    # worker's too.
     claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=64, blank=True, default="")
     # When the sweep last queued it again because no worker had sent it (its task was lost).
     requeued_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -167,3 +171,19 @@ class OperatorNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.detail}"
+
+
+class WorkerHeartbeat(models.Model):
+    """A background worker's sign of life: `manage.py worker` writes `beat_at` every `TASKS_HEARTBEAT_SECONDS`
+    while its process lives, even in the middle of a long task. A task RUNNING under a worker whose beat is
+    older than four beats was left by a dead worker and is queued again (`gpurent.core.tasks`, decision 0384)."""
+
+    worker_id = models.CharField(_("worker"), max_length=64, primary_key=True)
+    beat_at = models.DateTimeField(_("last beat"), db_index=True)
+
+    class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
+
+    def __str__(self) -> str:
+        return f"{self.worker_id} at {self.beat_at:%Y-%m-%d %H:%M:%S}"

@@ -1,13 +1,19 @@
-"""Background tasks whose worker died: reclaimed after a timeout and retried exactly once.
+"""Background tasks whose worker died: retried exactly once, about a minute after the worker stopped beating.
 
 django-tasks-db marks a task RUNNING when a worker claims it and never looks at it again: if the worker is
-killed (SIGKILL, OOM, a lost machine) or exits because its database connection was severed, the task stays
-RUNNING forever. `tasks_reclaim`, run by the sweep, finds tasks RUNNING for longer than
-`TASKS_RECLAIM_AFTER_SECONDS` (longer than any task may legitimately run: the provisioner's own timeout plus a
-margin) and puts them back in the queue once; a task whose second attempt died too is marked failed and
-logged for operators. The worker appends its id to `worker_ids` on every claim, so the number of attempts
-is read from the row itself. Every task is written to be run again safely (see `deliver_email` and
-`provision_paid_order`).
+killed (SIGKILL, OOM, a lost machine), the task stays RUNNING forever. `manage.py worker` therefore writes a
+heartbeat (`WorkerHeartbeat`) every `TASKS_HEARTBEAT_SECONDS`, from a thread of its own, also while a long task
+runs. Every worker, once its own beats have gone through for `MISSED_BEATS` beats in a row, runs
+`tasks_reclaim(by_heartbeat=True)` after each beat: the tasks RUNNING under a worker that missed `MISSED_BEATS`
+beats are put back in the queue once; a task whose second attempt died too is marked failed and logged for
+operators. (Only a worker that has seen the database answer all along can tell a dead worker from one that was
+cut off with it: after a database outage every beat is late.) A task whose worker never beat (`db_worker`
+started by hand) is judged by its age instead, also by the sweep: RUNNING for longer than
+`TASKS_RECLAIM_AFTER_SECONDS`, longer than any task may run.
+A worker that lost its database connection in the middle of a task lives on, so it hands the task back itself
+(`tasks_release`) once it has reconnected. The worker appends its id to `worker_ids` on every claim, so the
+number of attempts is read from the row itself. Every task is written to be run again safely (see
+`deliver_email` and `provision_paid_order`).
 """
 
 from __future__ import annotations
@@ -16,14 +22,22 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-__all__ = ["MAX_ATTEMPTS", "WorkerDied", "tasks_reclaim"]
+from .models import WorkerHeartbeat
+
+__all__ = ["MAX_ATTEMPTS", "MISSED_BEATS", "WorkerDied", "tasks_reclaim", "tasks_release", "worker_beat"]
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 2  # the first run and one retry
+# A worker that missed this many beats is dead: enough to ride out a slow database (SQLite waits up to 20 s for
+# its write lock), few enough that its task is retried within about a minute (4 × 10 s, plus the next check).
+MISSED_BEATS = 4
+# A heartbeat this old belongs to a worker long gone: its row is deleted (its tasks were reclaimed long before).
+FORGET_WORKERS_AFTER = timedelta(days=1)
 
 
 class WorkerDied(Exception):
@@ -32,20 +46,66 @@ class WorkerDied(Exception):
     django-tasks imports that path when a result's `exception_class` is read, so it must name a class."""
 
 
-def tasks_reclaim(*, now: datetime) -> int:
-    """Requeue (once) or fail the tasks left RUNNING by a dead worker; returns how many were reclaimed."""
-    cutoff = now - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS)
-    stale = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING, started_at__lt=cutoff)
-    return sum(_reclaim(result, now) for result in stale)
+def worker_beat(worker_id: str, *, now: datetime | None = None) -> None:
+    """Record that the worker `worker_id` is alive (one row per worker, written in place)."""
+    WorkerHeartbeat.objects.update_or_create(worker_id=worker_id, defaults={"beat_at": now or timezone.now()})
 
 
-def _reclaim(result: DBTaskResult, now: datetime) -> int:
+def tasks_reclaim(*, now: datetime, by_heartbeat: bool = False) -> int:
+    """Requeue (once) or fail the tasks left RUNNING by a dead worker; returns how many were reclaimed.
+
+    A worker that never beat is dead once its task is older than `TASKS_RECLAIM_AFTER_SECONDS`. With
+    `by_heartbeat` (only for a caller whose own beats went through for the last `MISSED_BEATS` beats), so is a
+    worker whose last beat is older than `MISSED_BEATS` beats.
+    """
+    dead_before = now - timedelta(seconds=MISSED_BEATS * settings.TASKS_HEARTBEAT_SECONDS)
+    unbeaten_before = now - timedelta(seconds=settings.TASKS_RECLAIM_AFTER_SECONDS)
+    running = list(
+        DBTaskResult.objects.filter(
+            status=TaskResultStatus.RUNNING, started_at__lt=dead_before if by_heartbeat else unbeaten_before
+        )
+    )
+    beats = dict(
+        WorkerHeartbeat.objects.filter(worker_id__in={_worker(result) for result in running}).values_list(
+            "worker_id", "beat_at"
+        )
+    )
+    reclaimed = 0
+    for result in running:
+        beat = beats.get(_worker(result))
+        if beat is None:  # a worker that never beat: judged by how long the task has run
+            dead = result.started_at is not None and result.started_at < unbeaten_before
+        else:
+            dead = by_heartbeat and beat < dead_before
+        if dead:
+            reclaimed += _reclaim(result, now, "was left running by a dead worker")
+    WorkerHeartbeat.objects.filter(beat_at__lt=now - FORGET_WORKERS_AFTER).delete()
+    return reclaimed
+
+
+def tasks_release(*, worker_id: str, now: datetime) -> int:
+    """Requeue (once) or fail the tasks RUNNING under `worker_id`, a live worker that lost its database connection
+    in the middle of them and could not record how they ended; returns how many."""
+    running = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
+    return sum(
+        _reclaim(result, now, "was cut off by its worker's lost database connection")
+        for result in running
+        if _worker(result) == worker_id
+    )
+
+
+def _worker(result: DBTaskResult) -> str:
+    """The worker that claimed the task last (the one running it)."""
+    return str(result.worker_ids[-1]) if result.worker_ids else ""
+
+
+def _reclaim(result: DBTaskResult, now: datetime, why: str) -> int:
     # Conditional on the row being unchanged, so two sweeps at once reclaim it once.
     unchanged = DBTaskResult.objects.filter(pk=result.pk, status=TaskResultStatus.RUNNING, started_at=result.started_at)
     if len(result.worker_ids) < MAX_ATTEMPTS:
         reclaimed = unchanged.update(status=TaskResultStatus.READY, started_at=None)
         if reclaimed:  # the sweep that lost a race to another says nothing: one line per reclaim
-            logger.warning("task %s (%s) was left running by a dead worker: queued again", result.pk, result.task_path)
+            logger.warning("task %s (%s) %s: queued again", result.pk, result.task_path, why)
         return reclaimed
     reclaimed = unchanged.update(
         status=TaskResultStatus.FAILED,

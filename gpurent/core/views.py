@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import loader
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import bad_request as django_bad_request
 
 from .errors import ApplicationError, error_body
+from .reconnect import DATABASE_LOST
 
 logger = logging.getLogger(__name__)
+
+# A lost connection is replaced by the next request's: a few seconds cover a restart or a failover.
+RETRY_AFTER_SECONDS = 5
 
 
 @never_cache
@@ -85,6 +92,22 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's 500, called for an exception nothing else answered (in a view or a middleware), while it is
+    being handled. A lost database connection (the request's own query was cut: a restart, a failover, a killed
+    connection; `gpurent.core.reconnect`) is a 503 the client may retry, not a failure of the shop's code."""
+    if isinstance(sys.exc_info()[1], DATABASE_LOST):
+        return _database_unavailable(request)
     if _wants_json(request):
         return JsonResponse(error_body("server_error", "Something went wrong on our side."), status=500)
     return render(request, "500.html", status=500)
+
+
+def _database_unavailable(request: HttpRequest) -> HttpResponse:
+    # Rendered without the request's context: a context processor could query the database again.
+    if _wants_json(request):
+        message = _("The shop lost its connection to its database while answering. Please retry in a few seconds.")
+        response: HttpResponse = JsonResponse(error_body("database_unavailable", message), status=503)
+    else:
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -1,5 +1,7 @@
-"""The sweep's reclaim of work a dead worker left: a task retried once then failed (the cap), and two sweeps at
-once reclaiming a dead task and a dead provisioning run once (issue 15, decision 0112)."""
+"""The reclaim of work a dead worker left: a task retried once then failed (the cap), a worker dead once it missed
+four beats while a live one keeps its long task, a worker's own tasks handed back after it lost its connection,
+and two sweeps at once reclaiming a dead task and a dead provisioning run once (issues 15 and 32, decisions 0112
+and 0384)."""
 
 import logging
 import threading
@@ -12,7 +14,8 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from gpurent.core import tasks
-from gpurent.core.tasks import tasks_reclaim
+from gpurent.core.models import WorkerHeartbeat
+from gpurent.core.tasks import tasks_reclaim, tasks_release
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +67,69 @@ def test_a_task_running_for_less_than_the_timeout_is_left_to_its_worker(settings
     assert tasks_reclaim(now=timezone.now()) == 0
     result.refresh_from_db()
     assert result.status == TaskResultStatus.RUNNING
+
+
+def beat(worker_id, seconds_ago):
+    WorkerHeartbeat.objects.update_or_create(
+        worker_id=worker_id, defaults={"beat_at": timezone.now() - timedelta(seconds=seconds_ago)}
+    )
+
+
+def started(result, seconds_ago):
+    DBTaskResult.objects.filter(pk=result.pk).update(started_at=timezone.now() - timedelta(seconds=seconds_ago))
+
+
+def status(result):
+    result.refresh_from_db()
+    return result.status
+
+
+def test_a_worker_that_missed_four_beats_is_dead_and_its_task_is_queued_again(settings):
+    # Issue 32: with only the 900 s age, a crashed worker's task waited at least 15 minutes.
+    settings.TASKS_HEARTBEAT_SECONDS = 10
+    result = dead_task(settings, ["worker-1"])
+    started(result, 60)
+    beat("worker-1", 35)  # three beats missed: maybe a slow database
+    assert tasks_reclaim(now=timezone.now(), by_heartbeat=True) == 0
+    beat("worker-1", 41)
+    assert tasks_reclaim(now=timezone.now(), by_heartbeat=True) == 1
+    assert status(result) == TaskResultStatus.READY
+
+
+def test_a_long_task_is_never_taken_from_a_worker_that_beats(settings):
+    result = dead_task(settings, ["worker-1"])  # running for longer than TASKS_RECLAIM_AFTER_SECONDS
+    beat("worker-1", 1)
+    assert tasks_reclaim(now=timezone.now(), by_heartbeat=True) == 0
+    assert tasks_reclaim(now=timezone.now()) == 0
+    assert status(result) == TaskResultStatus.RUNNING
+
+
+def test_the_sweep_leaves_the_tasks_of_workers_that_beat_to_the_workers(settings):
+    # After a database outage every beat is late; only a worker whose own beats went through can tell.
+    result = dead_task(settings, ["worker-1"])
+    beat("worker-1", 3600)
+    assert tasks_reclaim(now=timezone.now()) == 0
+    assert status(result) == TaskResultStatus.RUNNING
+
+
+def test_a_worker_gone_for_a_day_is_forgotten(settings):
+    beat("worker-old", 86_400 + 60)
+    beat("worker-new", 1)
+    tasks_reclaim(now=timezone.now())
+    assert list(WorkerHeartbeat.objects.values_list("worker_id", flat=True)) == ["worker-new"]
+
+
+def test_a_worker_that_lost_its_connection_hands_back_its_own_tasks_only(settings, caplog):
+    mine = dead_task(settings, ["worker-1"])
+    retried = dead_task(settings, ["worker-2", "worker-1"])
+    other = dead_task(settings, ["worker-2"])
+    for result in (mine, retried, other):
+        started(result, 1)
+    beat("worker-1", 1)
+    with caplog.at_level(logging.WARNING, logger="gpurent.core.tasks"):
+        assert tasks_release(worker_id="worker-1", now=timezone.now()) == 2
+    assert [status(mine), status(retried), status(other)] == ["READY", "FAILED", "RUNNING"]
+    assert "cut off by its worker's lost database connection: queued again" in caplog.text
 
 
 def _both_read_before_either_writes(monkeypatch, module, name):

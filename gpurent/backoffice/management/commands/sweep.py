@@ -4,14 +4,18 @@ Expires payment instructions and unpaid orders past their deadlines (their lots 
 terms that are over (access closes, lots return), reminds customers 24 hours before their term ends, and
 deletes what is past the retention periods the privacy page states (support requests, log-in records;
 orders, payments and the ledger are commercial records and are never deleted here, decision 0165), and
-recovers the work of dead workers: tasks left RUNNING are queued again once (`core.tasks`), provisioning runs
-left unfinished are marked as died, emails no worker sent are queued again (`core.emails`).
+recovers the work of dead workers: tasks left RUNNING by a worker that never beat are queued again once
+(`core.tasks`; the workers reclaim each other's by their heartbeats), provisioning runs left unfinished are
+marked as died, emails no worker sent are queued again (`core.emails`).
 When GPU hosts are registered, it queues one round of host work for the background worker
 (`gpurent.hosts.work`): host checks, accounts to make, revoke (terms that ended), move or wipe.
 When chain nodes are configured (CHAIN_WATCH_URLS), it also queues one scan of them for the background worker
 (`gpurent.chains.watchers.watch_chains_task`), so payments confirm themselves on the sweep's schedule.
-With `--loop SECONDS` it repeats until stopped: that is how `make run` schedules it in the embedded setup;
-in production, run it every minute from cron or a systemd timer.
+With `--loop SECONDS` it repeats until stopped: that is how `make run` and the systemd unit
+(deploy/systemd/gpurent-sweep.service) run it; cron every minute does the same. A round whose database
+connection is lost is logged and the next round reconnects (`gpurent.core.reconnect`); every step is its own
+transaction, so the next round does what the lost one did not. SIGTERM ends it at once (no handler: the
+default action), whatever it is doing: a transaction cut short rolls back.
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.db import close_old_connections
 from django.utils import timezone
 
 from gpurent.accounts.retention import login_records_purge
 from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
+from gpurent.core.reconnect import DATABASE_LOST, connection_lost
 from gpurent.core.tasks import tasks_reclaim
 from gpurent.hosts.work import hosts_work_enqueue
 from gpurent.orders.provisioning import provisioning_runs_reclaim
@@ -68,8 +74,18 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         while True:
-            counts = sweep_once()
-            self.stdout.write("sweep: " + ", ".join(f"{count} {what}" for what, count in counts.items()) + ".")
+            try:
+                counts = sweep_once()
+            except DATABASE_LOST as error:
+                if not options["loop"]:
+                    raise  # run once (cron): exit non-zero, the next run reconnects
+                connection_lost(error, "sweep")
+            else:
+                self.stdout.write("sweep: " + ", ".join(f"{count} {what}" for what, count in counts.items()) + ".")
+                self.stdout.flush()
             if not options["loop"]:
                 return
+            # As between two requests: the next round's first query checks the connection, so one that dies
+            # while this sleeps is replaced, not used.
+            close_old_connections()
             time.sleep(options["loop"])

@@ -1,4 +1,10 @@
-"""`python manage.py watch_chains [--once]`: read the configured nodes and confirm payments that reached depth."""
+"""`python manage.py watch_chains [--once]`: read the configured nodes and confirm payments that reached depth.
+
+It runs until stopped (deploy/systemd/gpurent-watcher.service). A round whose database connection is lost is
+logged and the next round reconnects (`gpurent.core.reconnect`); a network whose lease the lost round held is
+skipped until the lease runs out (`CHAIN_WATCH_LEASE_SECONDS`). SIGTERM ends it at once (no handler: the
+default action); a credit cut short rolls back and is made by a later scan.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
 
 from gpurent.chains.watchers import configured_watchers, watch_chains_once
+from gpurent.core.reconnect import DATABASE_LOST, connection_lost
 
 
 class Command(BaseCommand):
@@ -24,13 +32,24 @@ class Command(BaseCommand):
             )
             return
         while True:
-            for report in watch_chains_once():
+            try:
+                reports = watch_chains_once()
+            except DATABASE_LOST as error:
+                if options["once"]:
+                    raise
+                connection_lost(error, "watch_chains")
+                reports = []
+            for report in reports:
                 state = "skipped (another process holds it, or the node is down)" if report.skipped else "scanned"
                 self.stdout.write(
                     f"{report.network}: {state}; height {report.height}, {report.transfers} transfers, "
                     f"{report.credited} credited, {report.imported} addresses imported"
                     + "".join(f"; {note}" for note in report.notes)
                 )
+            self.stdout.flush()
             if options["once"]:
                 return
+            # As between two requests: the next round's first query checks the connection, so one that dies
+            # while this sleeps is replaced, not used.
+            close_old_connections()
             time.sleep(settings.CHAIN_WATCH_INTERVAL_SECONDS)
