@@ -27,6 +27,7 @@ from gpurent.core.idempotency_request import form_action
 from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import HostOperation, HostRental
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
+from gpurent.orders.history_notes import COULD_NOT_BE_PROVIDED
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 
@@ -149,9 +150,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             if data["action"] == "preparing":
                 provision_start(order=current, actor=_operator(request))
             elif data["action"] == "failed":
-                provision_fail(
-                    order=current, actor=_operator(request), reason=data["reason"] or "could not be provided"
-                )
+                provision_fail(order=current, actor=_operator(request), reason=data["reason"] or COULD_NOT_BE_PROVIDED)
             else:
                 if current.provisioning_status == ProvisioningStatus.NOT_STARTED:
                     current = provision_start(order=current, actor=_operator(request))

@@ -26,6 +26,7 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.notices import notify_operators
 from gpurent.orders.enums import ProvisioningStatus
 from gpurent.orders.errors import TransitionNotAllowed
+from gpurent.orders.history_notes import HOST_FAILED
 from gpurent.orders.models import MachineRequest, Order
 from gpurent.orders.provisioning import (
     AccessDetails,
@@ -50,7 +51,7 @@ __all__ = [
     "rental_wipe",
 ]
 
-FAILURE_REASON = "the GPU host could not prepare the machine"
+FAILURE_REASON = HOST_FAILED
 
 
 def _claim(rental: HostRental, state: str, now: datetime) -> bool:

@@ -28,6 +28,7 @@ from gpurent.catalog.enums import Term
 from gpurent.core.errors import ApplicationError, Conflict, InvalidRequest
 
 from .enums import PaymentStatus, Track
+from .history_notes import extends_note
 from .models import Order, OrderStatusChange
 from .services import _create_with_unique_ref, rental_running
 
@@ -108,7 +109,7 @@ def order_extension_place(
             track=Track.PAYMENT,
             to_status=extension.payment_status,
             actor_id=owner.pk,
-            reason=f"extends {locked.ref}",
+            reason=extends_note(locked.ref),
         )
     return extension
 

@@ -13,6 +13,7 @@ from gpurent.core.models import TimeStampedModel
 from gpurent.core.money import Usd
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
+from .history_notes import note_text
 
 
 class Order(TimeStampedModel):
@@ -137,6 +138,11 @@ class OrderStatusChange(models.Model):
         """The new status as a person reads it ("Awaiting payment")."""
         vocabulary = PaymentStatus if self.track == Track.PAYMENT else ProvisioningStatus
         return str(vocabulary(self.to_status).label)
+
+    @property
+    def reason_text(self) -> str:
+        """The note in the reader's language (the shop's own notes translated; an operator's as typed)."""
+        return note_text(self.reason)
 
 
 class OrderAccess(models.Model):

@@ -14,6 +14,7 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.models import OutboundEmail
 
 from .enums import ProvisioningStatus, Track
+from .history_notes import TERM_ENDED
 from .models import MachineRequest, MachineRequestKind, Order, OrderAccess
 from .notifications import email_key, order_notify
 from .provisioning import machine_request_run
@@ -47,7 +48,7 @@ def orders_end_terms(*, now: datetime | None = None) -> int:
             if order is None:
                 continue
             order_transition(
-                order=order, track=Track.PROVISIONING, to=ProvisioningStatus.ENDED, reason="term ended", now=now
+                order=order, track=Track.PROVISIONING, to=ProvisioningStatus.ENDED, reason=TERM_ENDED, now=now
             )
             OrderAccess.objects.filter(order=order).update(one_time_secret="", jupyter_url="")
             ended += 1

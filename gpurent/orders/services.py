@@ -29,6 +29,7 @@ from gpurent.core.references import new_reference
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .errors import CancelNeedsConfirmation, OutOfStock, TooManyUnpaidOrders, TransitionNotAllowed
+from .history_notes import CANCELLED_BY_CUSTOMER, DEADLINE_PASSED
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
 from .transitions import is_allowed
@@ -379,7 +380,7 @@ def order_cancel(*, order: Order, actor: AbstractBaseUser, confirmed: bool = Fal
     if warning and not confirmed:
         raise CancelNeedsConfirmation(warning)
     return order_transition(
-        order=order, track=Track.PAYMENT, to=PaymentStatus.CANCELLED, actor=actor, reason="cancelled by customer"
+        order=order, track=Track.PAYMENT, to=PaymentStatus.CANCELLED, actor=actor, reason=CANCELLED_BY_CUSTOMER
     )
 
 
@@ -407,7 +408,7 @@ def orders_expire_due(*, now: datetime | None = None) -> int:
             if order is None:
                 continue
             order_transition(
-                order=order, track=Track.PAYMENT, to=PaymentStatus.EXPIRED, reason="payment deadline passed", now=now
+                order=order, track=Track.PAYMENT, to=PaymentStatus.EXPIRED, reason=DEADLINE_PASSED, now=now
             )
             expired += 1
     return expired

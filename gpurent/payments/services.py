@@ -31,6 +31,7 @@ from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
+from gpurent.orders.history_notes import payment_reported_note
 from gpurent.orders.models import Order, OrderStatusChange
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_lock_keys, order_transition
@@ -225,7 +226,7 @@ def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> Paym
                     from_status=PaymentStatus.AWAITING_PAYMENT,
                     to_status=PaymentStatus.AWAITING_PAYMENT,
                     actor_id=intent.owner_id,
-                    reason=f"payment reported: {format_units(intent.amount_units, pair)} {pair.label}"[:200],
+                    reason=payment_reported_note(format_units(intent.amount_units, pair), pair.label),
                 )
         open_now = intent.status == IntentStatus.AWAITING_PAYMENT and now < intent.expires_at
         earlier = PaymentIntent.objects.filter(order_id=intent.order_id or 0, reported_at__isnull=False).exclude(

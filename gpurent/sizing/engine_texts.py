@@ -13,8 +13,12 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
-__all__ = ["TRANSLATED", "render"]
+__all__ = ["COUNTS", "TRANSLATED", "render"]
+
+# Templates that count: the value named here picks the language's plural form (ngettext_lazy with that key).
+COUNTS = {"plan.over": "cards"}
 
 TRANSLATED: dict[str, Any] = {
     "runtime.cuda_context": _(
@@ -147,7 +151,7 @@ TRANSLATED: dict[str, Any] = {
     "train.ddp_buckets": _("DDP reduces through bucket buffers unless gradient_as_bucket_view=True."),
     "train.autocast": _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
     "train.dequant": _("Quantized layers are dequantized one at a time for the matmul."),
-    "plan.over": _("%(strategy)s over %(cards)s card(s)"),
+    "plan.over": ngettext_lazy("%(strategy)s over %(cards)s card", "%(strategy)s over %(cards)s cards", "cards"),
     "plan.single": _("single replica"),
     "plan.ddp": _("DDP (replicated)"),
     "plan.fsdp": _("FSDP full shard"),
@@ -194,6 +198,9 @@ def render(record: Any) -> str | None:
     values = {name: _value(value) for name, value in params.items()}
     if any(isinstance(value, dict) and render(value) is None for value in params.values()):
         return None
+    count = COUNTS.get(str(record.get("key", "")))
+    if count is not None and isinstance(params.get(count), int):
+        return str(template % {**values, count: params[count]}).replace(str(params[count]), values[count], 1)
     try:
         return str(template) % values if values else str(template).replace("%%", "%")
     except (KeyError, TypeError, ValueError):

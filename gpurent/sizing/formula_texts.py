@@ -23,13 +23,13 @@ import re
 from functools import cache
 from typing import Any
 
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from vramcalc.text import TEMPLATES
 
 from .engine_texts import render
 
-__all__ = ["PHASES", "PHRASES", "formula_text"]
+__all__ = ["COUNTED", "PHASES", "PHRASES", "formula_text"]
 
 # English phrase (``{name}``: a value) -> translation (``%(name)s``).
 PHRASES: dict[str, Any] = {
@@ -109,6 +109,7 @@ PHRASES: dict[str, Any] = {
     "fp32 chunk (1/8 of the vocab rows)": pgettext_lazy("estimator formula", "fp32 chunk (1/8 of the vocab rows)"),
     "vocab": pgettext_lazy("estimator formula", "vocab"),
     "seqs": pgettext_lazy("estimator formula", "seqs"),
+    "{n} seqs": npgettext_lazy("estimator formula", "%(n)s seq", "%(n)s seqs", "n"),
     "tokens": pgettext_lazy("estimator formula", "tokens"),
     # KV cache.
     "sliding layers": pgettext_lazy("estimator formula", "sliding layers"),
@@ -128,11 +129,11 @@ PHRASES: dict[str, Any] = {
     "levels": pgettext_lazy("estimator formula", "levels"),
     "per layer": pgettext_lazy("estimator formula", "per layer"),
     # Images (diffusion).
-    "image(s)": pgettext_lazy("estimator formula", "image(s)"),
+    "{n} image(s)": npgettext_lazy("estimator formula", "%(n)s image", "%(n)s images", "n"),
     "{n} ch": pgettext_lazy("estimator formula", "%(n)s ch"),
     "decode tensor count": pgettext_lazy("estimator formula", "decode tensor count"),
     # Video (diffusion, decision 0223).
-    "video(s)": pgettext_lazy("estimator formula", "video(s)"),
+    "{n} video(s)": npgettext_lazy("estimator formula", "%(n)s video", "%(n)s videos", "n"),
     "frames per pass": pgettext_lazy("estimator formula", "frames per pass"),
     "frames": pgettext_lazy("estimator formula", "frames"),
 }
@@ -148,6 +149,9 @@ PHASES: dict[str, Any] = {
     "forward_backward": pgettext_lazy("estimator formula", "forward_backward"),
     "optimizer_step": pgettext_lazy("estimator formula", "optimizer_step"),
 }
+
+# Phrases that count (``{n}`` a whole number): ngettext picks the language's plural form for the count.
+COUNTED = frozenset({"{n} seqs", "{n} image(s)", "{n} video(s)"})
 
 # Engine texts (besides the ``quant.*`` notes) that a formula quotes: rendered as records, like the assumptions.
 _QUOTED = {"dtrain.plus_text_encoders"}
@@ -167,15 +171,16 @@ def _pattern(english: str, prefix: str) -> str:
 
 
 @cache
-def _compiled() -> tuple[re.Pattern[str], tuple[tuple[str, str, Any], ...]]:
-    """One alternation of every phrase, longest English first; each entry: (group, kind, key or translation)."""
+def _compiled() -> tuple[re.Pattern[str], tuple[tuple[str, str, str, Any], ...]]:
+    """One alternation of every phrase, longest English first; each entry: (group, kind, English, key or
+    translation)."""
     entries: list[tuple[str, str, Any]] = [("phrase", english, translated) for english, translated in PHRASES.items()]
     # The quantization notes the weights formula quotes from the engine (``quant.*``), translated as records.
     entries += [
         ("quant", template, key) for key, template in TEMPLATES.items() if key in _QUOTED or key.startswith("quant.")
     ]
     entries.sort(key=lambda entry: -len(re.sub(r"\{\w+\}", "", entry[1])))
-    table = tuple((f"e{index}", kind, value) for index, (kind, _english, value) in enumerate(entries))
+    table = tuple((f"e{index}", kind, english, value) for index, (kind, english, value) in enumerate(entries))
     alternation = "|".join(_pattern(english, f"e{index}") for index, (_kind, english, _value) in enumerate(entries))
     return re.compile(alternation), table
 
@@ -185,7 +190,7 @@ def formula_text(formula: str) -> str:
     pattern, table = _compiled()
 
     def replace(match: re.Match[str]) -> str:
-        for group, kind, value in table:
+        for group, kind, english, value in table:
             if match.group(group) is None:
                 continue
             values = {
@@ -196,6 +201,9 @@ def formula_text(formula: str) -> str:
             if kind == "quant":
                 rendered = render({"key": value, "params": values})
                 return match.group(0) if rendered is None else rendered
+            if english in COUNTED:  # the language's plural of the count ("1 imagen", "2 imágenes")
+                count = int(re.sub(r"\D", "", values["n"]))
+                return str(value % {"n": count}).replace(str(count), values["n"], 1)
             if "phase" in values:
                 values["phase"] = str(PHASES.get(values["phase"], values["phase"]))
             try:

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.engine_texts import TRANSLATED, render
+from gpurent.sizing.engine_texts import COUNTS, TRANSLATED, render
 from gpurent.sizing.forms import DEFAULTS
 from vramcalc.text import TEMPLATES, placeholders, text
 
@@ -30,7 +30,13 @@ def test_every_engine_template_is_marked_for_translation_with_its_current_englis
     for key, template in TEMPLATES.items():
         # The msgid is the engine's English: a changed wording asks for its translation again.
         with translation.override(None):
-            assert str(TRANSLATED[key]) == msgid_of(template), key
+            if key in COUNTS:  # counted: the plural msgid is the English with "(s)" as the plural
+                count = COUNTS[key]
+                names = {name: f"%({name})s" for name in re.findall(r"\{(\w+)\}", template)}
+                shown = TRANSLATED[key] % {**names, count: 2}
+                assert shown == msgid_of(template).replace("(s)", "s").replace(f"%({count})s", "2"), key
+            else:
+                assert str(TRANSLATED[key]) == msgid_of(template), key
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -53,7 +59,7 @@ def test_values_follow_the_locale_and_nested_texts_are_translated():
         assert render(record) is not None
         assert "32\xa0768" in (render(record) or "")
         assert render(text("train.gradients", plan=plan).to_dict()) == (
-            "Gradientes en el dtype de los pesos; FSDP con fragmentación completa (full shard) en 8 tarjeta(s)."
+            "Gradientes en el dtype de los pesos; FSDP con fragmentación completa (full shard) en 8 tarjetas."
         )
     with translation.override("en"):
         assert render(record) == str(text("train.sequence_parallel", cards=8, tokens=4096, total=32768))
@@ -259,3 +265,15 @@ def test_the_variants_cover_every_workload_and_every_engine_template():
             collect(record)
     assert workloads == {"inference", "full_finetune", "lora", "qlora", "diffusion", "vision_finetune"}
     assert sorted(set(TEMPLATES) - keys - NOT_SHOWN) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "cards", "shown"),
+    [("en", 1, "over 1 card"), ("en", 8, "over 8 cards"), ("es", 1, "en 1 tarjeta"), ("es", 2, "en 2 tarjetas")],
+)
+def test_a_card_count_reads_with_the_languages_plural(language, cards, shown):
+    """Issue 29: "1 tarjeta(s)"."""
+    with translation.override(language):
+        rendered = render(text("plan.over", strategy=text("plan.fsdp"), cards=cards).to_dict()) or ""
+    assert shown in rendered
+    assert "(s)" not in rendered

@@ -73,10 +73,12 @@ def test_no_formula_of_any_variant_keeps_an_english_word(language):
             assert left == [], (language, formula, shown)
 
 
-def test_english_formulas_are_unchanged():
+def test_english_formulas_are_unchanged_but_for_their_counts():
     with translation.override("en"):
         for formula in formulas():
-            assert formula_text(formula) == formula
+            counted = re.sub(r"\b1 (image|video)\(s\)", r"1 \1", formula)
+            counted = re.sub(r"\b1 seqs\b", "1 seq", re.sub(r"\((s)\)", r"\1", counted))
+            assert formula_text(formula) == counted
 
 
 def test_values_and_quantization_notes_are_carried_over():
@@ -121,3 +123,21 @@ def test_the_fit_table_shows_the_catalog_region_and_interconnect_translated(clie
     page = html.unescape(response.content.decode())
     assert "NVLink 5 entre las dos tarjetas (1,8 TB/s en cada sentido)" in page
     assert "between the two cards" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "formula", "shown"),
+    [
+        ("es", "1 image(s) x 1024x1024 px x 16 ch", "1 imagen x"),
+        ("es", "2 image(s) x 1024x1024 px x 16 ch", "2 imágenes x"),
+        ("es", "1 seqs x 151,936 vocab x 4 B (fp32, last token)", "1 secuencia x"),
+        ("es", "1 video(s) x 17 frames per pass", "1 vídeo x"),
+        ("en", "1,024 image(s) x 64x64 px", "1,024 images x"),
+    ],
+)
+def test_a_count_in_a_formula_reads_with_the_languages_plural(language, formula, shown):
+    """Issue 29: "1 secuencias", "image(s)"."""
+    with translation.override(language):
+        text = formula_text(formula)
+    assert shown in text
+    assert "(s)" not in text
