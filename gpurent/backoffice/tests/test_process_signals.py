@@ -75,7 +75,7 @@ def test_worker_stops_on_sigterm_in_the_middle_of_a_task_that_would_never_end(se
 def test_sweep_loop_and_chain_watcher_stop_on_sigterm_whatever_they_are_doing(tmp_path, args, ready):
     # A node that refuses connections: the watcher leases the network, fails to read it and says so.
     env = {"CHAIN_WATCH_BITCOIN_URL": "http://127.0.0.1:9", "CHAIN_WATCH_INTERVAL_SECONDS": "1"}
-    for moment in MOMENTS:
+    for moment in MOMENTS[::2]:  # no handler of ours to catch at a bad moment: fewer moments
         log = tmp_path / f"{args[0]}-{moment}.log"
         process = start(args, log, name=f"gpurent-{args[0]}", env=env)
         assert signalled_at(process, log, ready, moment) is not None, (moment, log.read_text())

@@ -43,6 +43,7 @@ from gpurent.core.tasks import MISSED_BEATS, tasks_reclaim, tasks_release, worke
 logger = logging.getLogger(__name__)
 
 STOP_GRACE_SECONDS = 10
+STOP_SIGNALS = {signal.SIGTERM.value, signal.SIGINT.value}
 MAX_PAUSE_SECONDS = 30
 
 
@@ -116,8 +117,8 @@ class ShopWorker(Worker):
                 readable = select.select([self._wakeup_read], [], [], max(0.0, wake_at - time.monotonic()))[0]
                 if self._finished.is_set():
                     return
-                if readable:
-                    os.read(self._wakeup_read, 64)
+                # Each byte is a signal's number (any signal with a Python handler): only SIGTERM and SIGINT stop.
+                if readable and STOP_SIGNALS & set(os.read(self._wakeup_read, 64)):
                     if stop_by is None:
                         stop_by = time.monotonic() + STOP_GRACE_SECONDS
                     elif time.monotonic() > stop_by - STOP_GRACE_SECONDS + 1:
