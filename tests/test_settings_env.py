@@ -306,6 +306,7 @@ def test_each_readme_variable_sets_its_setting_in_a_fresh_process():
     [
         ("PAYMENTS_CONFIRMATIONS", "bitcoin=0"),
         ("PAYMENTS_CONFIRMATIONS", "bitcoin=six"),
+        ("PAYMENTS_CONFIRMATIONS", "bitcoin=\u00b2"),  # a digit to str.isdigit, not to int()
         ("PAYMENTS_CONFIRMATIONS", "dogecoin=6"),
         ("PAYMENTS_CONFIRMATIONS", "bitcoin"),
         ("PAYMENTS_ADDRESS_MODES", "ethereum=derive"),

@@ -481,7 +481,9 @@ PAYMENTS_RATE_MAX_AGE_SECONDS = int(os.environ.get("PAYMENTS_RATE_MAX_AGE_SECOND
 PAYMENTS_CONFIRMATIONS: dict[str, int] = {
     network: int(depth)
     for network, depth in env_map(
-        "PAYMENTS_CONFIRMATIONS", keys=_network, values=lambda value: value.isdigit() and int(value) > 0
+        "PAYMENTS_CONFIRMATIONS",
+        keys=_network,
+        values=lambda value: value.isascii() and value.isdigit() and int(value) > 0,
     ).items()
 }
 # Shared receiving addresses: how many quote units an amount may be bumped to be unique among the intents on
