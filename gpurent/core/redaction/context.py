@@ -20,6 +20,7 @@ from .look_alikes import (
     code_variable,
     in_arn,
     not_a_value_there,
+    random_letters,
     spared,
     words_not_values,
 )
@@ -230,6 +231,8 @@ _NOT_KEY = re.compile(
     # RSA-2048/4096; a private key's PKCS#8 starts differently) or an OpenSSH public key blob (0213)
     r"|(?-i:(?:MCowBQYDK2VwAyEA|MFkwEwYHKoZIzj0CAQ|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|AAAAC3NzaC1lZDI1NTE5"
     r"|AAAAB3NzaC1yc2E|AAAAE2VjZHNhLXNoYTIt)[A-Za-z0-9+/=]*)"
+    # minisign's and signify's public key ("Ed", a key id and the key: 56 characters), an age recipient (0397)
+    r"|(?-i:RW[A-Za-z0-9+/]{54}|age1[02-9ac-hj-np-z]{58})"
 )
 # Dates and times after "password …:" ("Password last changed: 2026-11-30") are not passwords.
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}-\d{1,2}\S*|\d{1,2}:\d{2}\S*|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,3}")
@@ -311,8 +314,8 @@ def _kind(key: str, value: str, default: Kind, rule: str) -> Kind | None:
         return Kind.PASSWORD
     # A token-like name holds an id as often as a secret (`token: 2`, `eos_token: </s>`): real tokens are long and
     # contain a digit.
-    if len(value) < 8 or not any(char.isdigit() for char in value):
-        return None
+    if len(value) < 8 or not (any(char.isdigit() for char in value) or random_letters(value)):
+        return None  # Comet's key is 25 letters of both cases, at random (0397)
     return kind
 
 

@@ -45,6 +45,7 @@ from .context import context_spans
 from .kinds import Kind
 from .placeholders import is_placeholder
 from .providers import PROVIDER_PATTERNS, WRAPPED_HEAD, starts_a_token
+from .samples import sample_token_spans
 from .seed_phrases import find_seed_phrases
 from .shapes import shape_spans
 from .wallets import solana_keypair_spans, wif_spans
@@ -294,6 +295,14 @@ def _continuation(text: str, end: int) -> int | None:
     return match.end("rest") if random_looking else None
 
 
+# A second part after a dot, glued to a token (round 10, 0397): letters and digits, no space, a sentence's end after.
+_DOTTED_REST = re.compile(r"\.([A-Za-z0-9_-]{16,2000})(?![A-Za-z0-9_.+/=-])")
+
+
+def _random_part(part: str) -> bool:
+    return any(char.isdigit() for char in part) and any(char.isalpha() for char in part)
+
+
 def _whole_token(text: str, span: Span) -> Span:
     start, end = span.start, span.end
     # A context span starts where its pattern says (after `-p` in `mysql -pS3cret`); a provider span may not.
@@ -301,6 +310,9 @@ def _whole_token(text: str, span: Span) -> Span:
         start -= 1
     while end < len(text) and text[end] in _TOKEN_AFTER and not text[end - 1].isspace():
         end += 1
+    dotted = _DOTTED_REST.match(text, end) if end > start else None
+    if dotted is not None and _random_part(dotted.group(1)):
+        end = dotted.end()  # Lambda Cloud's `secret_<name>_<hex>.<secret>`: the part after the dot too (0397)
     if span.kind not in {Kind.SEED_PHRASE, Kind.PRIVATE_KEY}:
         end = _continuation(text, end) or end
     return Span(start, end, span.kind, span.priority)
@@ -320,4 +332,7 @@ def find_spans(text: str, depth: int = 0) -> list[Span]:
         *_pattern_spans(text),
         *_context_spans(text),
     ]
+    samples = list(sample_token_spans(text))
+    if samples:  # a token signed with a published sample key (jwt.io's, an RFC's) is no secret (round 10, 0399)
+        spans = [span for span in spans if not any(start <= span.start and span.end <= end for start, end in samples)]
     return _merged([_whole_token(text, span) for span in spans])

@@ -5,6 +5,7 @@ Each was written into the fifth tuning part as a clean text after a round-4 rule
 
 from __future__ import annotations
 
+import itertools
 import re
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "code_variable",
     "in_arn",
     "not_a_value_there",
+    "random_letters",
     "spared",
     "words_not_values",
 ]
@@ -130,9 +132,30 @@ def code_variable(text: str, start: int, end: int, key: str) -> bool:
     return "_" in value and not key.isupper()
 
 
+# Round 10 (decision 0397): a size after a name, as `kubectl describe secret` lists a Secret's data ("DB_PASSWORD:
+# 16 bytes"), or a length ("password: 12 characters", "mật khẩu: 12 ký tự", "şifre: 12 karakter").
+_SIZE_AFTER = re.compile(
+    r"(?i)[ \t]+(?:bytes?|bayt|octets?|bits?|chars?|characters?|caracteres|caract[èe]res|k[ýy][ \t]+t[ựu]|karakter\w*"
+    r"|digits?|d[íi]gitos|ch[ữu][ \t]+s[ốo]|hane)\b"
+)
+
+
+def random_letters(value: str) -> bool:
+    """Letters only, both cases mixed at random ("GrBDosQibySoRwCIPRnYUqPRZ", a Comet API key): not a camel-case
+    name ("MyProjectApiKeyName"), whose capitals start words, seldom two in a row, and are a minority (0397)."""
+    if len(value) < 20 or not (value.isascii() and value.isalpha()):
+        return False
+    upper = sum(char.isupper() for char in value)
+    pairs = sum(1 for a, b in itertools.pairwise(value) if a.isupper() and b.isupper())
+    return len(value) // 4 <= upper <= len(value) * 3 // 4 and pairs >= 2
+
+
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:
-    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name or a label."""
+    """Whether the value at text[start:end] is a digest, a YAML tag, a type, a table's column name, a label or a
+    size."""
     value = text[start:end]
+    if value.isdigit() and _SIZE_AFTER.match(text, end):
+        return True  # "DB_PASSWORD:   16 bytes" (kubectl describe secret): a size, not a value (0397)
     if _DIGEST_BEFORE.search(text, max(0, start - 8), start):
         return True
     if _YAML_TAG.fullmatch(value) and _YAML_TAG_VALUE.match(text, end):

@@ -5,6 +5,7 @@ where the secret is kept (a path, the environment, a secret manager), and `user@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 __all__ = ["is_placeholder"]
@@ -101,8 +102,28 @@ _SCP_TARGET = re.compile(r"[\w.-]+@[\w-]+(?:\.[\w-]+)+:\S*")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]{0,60}=(?P<rhs>.+)")
 
 
+# Round 10 (decision 0397): a value made of one character over and over (`0000…0000`, `aaaaaaaa`, the nil UUID
+# `00000000-0000-0000-0000-000000000000`) or of the alphabet or the digits in order (`1234567890abcdef…`) is what
+# an `.env.example` puts where the key goes, not a key.
+_SEPARATORS = frozenset("-_.:/ ")
+_IN_ORDER = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _filler(value: str) -> bool:
+    """One character repeated (8 or more), or 16 or more characters counting up, with at most one restart."""
+    body = [char for char in value.lower() if char not in _SEPARATORS]
+    if len(body) >= 8 and len(set(body)) == 1:
+        return True
+    if len(body) < 16:
+        return False
+    restarts = sum(1 for a, b in itertools.pairwise(body) if f"{a}{b}" not in _IN_ORDER and f"{a}{b}" != "90")
+    return restarts <= 1 and all(char in _IN_ORDER for char in body)
+
+
 def is_placeholder(value: str) -> bool:
     """Whether `value` stands for a secret without being one: `None`, `${DB_PASSWORD}`, `<token>`, a path."""
+    if _filler(value):
+        return True
     assignment = _ASSIGNMENT.fullmatch(value)
     if assignment is not None and is_placeholder(assignment.group("rhs")):
         return True

@@ -48,7 +48,8 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     # name and the verb: "khóa riêng tư ví MetaMask của tôi là …", "Mật khẩu SSH của tôi là …"
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’-]+){{0,8}}?,?\s+"""
+            # a word may be quoted or in code: "the password for the shared `trainer` account is …" (round 10, 0397)
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}){NAMES_SOMETHING_ELSE}(?:,?\s+[\w.@&#'’`"-]+){{0,8}}?,?\s+"""
             r"""(?:is|was|to|are|es|era|fue|là|thành|it'?s|it’s)\b\s*:?\s*"""
             r"""(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]+?)(?P=q)[.,;:)!]?(?=\s|$)"""
         ),
@@ -123,10 +124,13 @@ PROSE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.SECRET,
         "random",
     ),
-    # the key on the line after its name: "My API key:\n<key>", "private key below:\n<key>"
+    # the key on the line after its name: "My API key:\n<key>", "private key below:\n<key>"; not a public key's
+    # ("minisign public key of our releases:\n<key>", a WireGuard peer's "PublicKey"; round 10, 0397)
     (
         re.compile(
-            rf"""(?i)\b(?P<key>{PROSE_WORDS}|key){NAMES_SOMETHING_ELSE}"""
+            rf"""(?i)\b(?P<key>{PROSE_WORDS}|key(?<!public[ _-]key)(?<!pub[ _-]key)(?<!publickey)"""
+            r"""(?<!verification[ _-]key)(?<!verifying[ _-]key)(?<!signing[ _-]key)(?<!recipient[ _-]key))"""
+            rf"""{NAMES_SOMETHING_ELSE}"""
             r"""(?:[ \t]+[\w.@()'’-]{1,20}){0,4}[ \t]*:?[ \t]*\r?\n"""
             r"""[ \t]*(?:0x)?(?P<q>["'`]?)(?P<prose>[^\s"'`]{16,2000})(?P=q)[ \t]*(?=\r?\n|$)"""
         ),

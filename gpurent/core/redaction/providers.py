@@ -67,6 +67,8 @@ PROVIDER_PATTERNS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(r"gl(?:sa|c)_[A-Za-z0-9+/_]{32,400}={0,3}"), Kind.SECRET),  # grafana-*
     (re.compile(r"(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})"), Kind.SECRET),  # flyio
     (re.compile(r"sbp_[a-f0-9]{40}"), Kind.SECRET),  # Supabase
+    # Lambda Cloud: `secret_<key name>_<32 hex>.<32 letters and digits>`, both parts (round 10, 0397)
+    (re.compile(r"secret_[A-Za-z0-9_-]{1,64}_[0-9a-f]{32}\.[A-Za-z0-9]{32}"), Kind.SECRET),
     (re.compile(r"glpat-[A-Za-z0-9_-]{20,}"), Kind.GITLAB_TOKEN),  # gitlab-pat (also routable ones)
     (re.compile(r"glffct-[A-Za-z0-9_-]{20}"), Kind.GITLAB_TOKEN),  # gitlab-feature-flag-client-token
     (

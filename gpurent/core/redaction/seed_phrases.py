@@ -22,6 +22,15 @@ times). Chinese characters written together without any separator ("懂针黎采
 the whole run, between two characters that are not Chinese, is 12, 15, 18, 21 or 24 characters of one Chinese list
 and its BIP-39 checksum is valid: ordinary Chinese prose is made of the same common characters, so without
 separators only the checksum (and the exact length) tells a phrase from a clause.
+
+Round 10 (decision 0398): twelve or more list words are also what a class-label list, a spelling list, a language
+learner's vocabulary or a word game's board is made of ("silla, perro, leche, …", a 5×5 Codenames board). A run
+counts as a phrase when its checksum is valid, with at most two more list words beside the phrase (a list of random
+words passes once in 16 at 12 words, once in 256 at 24; a card printed in two columns is read in its numbers'
+order), when it is the whole text (a phrase pasted alone into a field), or when the text names a wallet or a seed
+phrase in one of the ten lists' languages ("seed phrase", "frase semilla", "cụm từ khôi phục", "kurtarma ifadesi",
+"助记词", …). A phrase with a typo or cut short keeps counting where the customer says what it is; a bare "seed"
+counts only just before the run ("seed: …"), since a sampler's seed is in every machine-learning question.
 """
 
 from __future__ import annotations
@@ -121,11 +130,9 @@ def _index(language: str) -> dict[str, int]:
     return {_key(word): position for position, word in enumerate(wordlist(language))}
 
 
-def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
-    """The (start, end) offsets in `text` of every run of at least `MIN_WORDS` words of one BIP-39 list.
-
-    Runs of different lists are found in the same pass and may overlap (the two Chinese lists share characters).
-    """
+def _runs(text: str) -> Iterator[tuple[int, int, str | None]]:
+    """(start, end, list) of every run of at least `MIN_WORDS` words of one BIP-39 list not in list order, and of
+    every glued Chinese phrase (its checksum already checked: list None)."""
     lists_of = _lists_of()
     # language: (start, end, words, the last word's place in the list, whether every word followed the one before
     # it in list order) of the run open at this point
@@ -135,7 +142,7 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
         key = _key(match.group())
         languages = lists_of.get(key, _NONE)
         if not languages and len(key) in PHRASE_LENGTHS and _glued_chinese(key):
-            yield match.start(), match.end()
+            yield match.start(), match.end(), None
         if not languages and not runs:  # most words of most texts
             previous_end = match.end()
             continue
@@ -149,13 +156,73 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
                 place = _index(language)[key]
                 still[language] = (start, match.end(), count + 1, place, ordered and place > last)
             elif count >= MIN_WORDS and not ordered:
-                yield start, end
+                yield start, end, language
         for language in languages - still.keys():
             still[language] = (match.start(), match.end(), 1, _index(language)[key], True)
         runs = still
-    for start, end, count, _last, ordered in runs.values():
+    for language, (start, end, count, _last, ordered) in runs.items():
         if count >= MIN_WORDS and not ordered:
+            yield start, end, language
+
+
+def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) offsets in `text` of every seed phrase: a run of at least `MIN_WORDS` words of one BIP-39
+    list (not in list order) with a valid checksum (give or take two words beside it), alone in the text, or in a
+    text that names a seed phrase (0398).
+
+    Runs of different lists are found in the same pass and may overlap (the two Chinese lists share characters).
+    """
+    named: bool | None = None
+    for start, end, language in _runs(text):
+        # the whole field (its numbering and spacing aside): a phrase pasted alone
+        alone = _GAP.fullmatch(text, 0, start) is not None and _GAP.fullmatch(text, end) is not None
+        if language is None or alone or _has_valid_stretch(text, start, end, language):
             yield start, end
+            continue
+        if named is None:
+            named = _NAMES_A_PHRASE.search(text) is not None
+        if named or _SEED_JUST_BEFORE.search(text, max(0, start - 40), start):
+            yield start, end
+
+
+# What names a seed phrase or a wallet, in the ten lists' languages and the shop's (round 10, decision 0398).
+_NAMES_A_PHRASE = re.compile(
+    r"(?i)\b(?:seed[ \t_-]*(?:phrase|words?)|recovery[ \t_-]*(?:phrase|words?|seed)|backup[ \t_-]*(?:phrase|words)"
+    r"|secret[ \t_-]*(?:recovery[ \t_-]*)?phrase|(?:backup|recovery)[ \t]+(?:card|sheet)|mnemonic|bip[ \t-]?39"
+    r"|wallets?|metamask|trezor|ledger[ \t]+(?:nano|live)|electrum|phantom|exodus|keplr|\d{2}[ \t-]*words?"
+    r"|frase[ \t]+(?:semilla|semente|de[ \t]+recupera\w*|di[ \t]+recupero|segreta|secreta)|semilla|mnem[oó]nic\w*"
+    r"|palabras[ \t]+(?:de[ \t]+recuperaci[oó]n|semilla|clave)|cartera|billetera|monedero|carteira|portafoglio"
+    r"|phrase[ \t]+(?:de[ \t]+r[ée]cup[ée]ration|secr[èe]te)|mn[ée]monique|portefeuille|obnovovac\w*"
+    r"|pen[ěe][žz]enk\w*|c[ụu]m[ \t]+t[ừu][ \t]+(?:kh[ôo]i[ \t]+ph[ụu]c|b[íi][ \t]+m[ậa]t|h[ạa]t[ \t]+gi[ốo]ng)"
+    r"|v[íi][ \t]+(?:ti[ềe]n|crypto|metamask)|kurtarma[ \t]+(?:ifade|kelime)\w*|gizli[ \t]+(?:ifade|kelime)\w*"
+    r"|an[ıi]msat[ıi]c[ıi]|c[üu]zdan\w*|tohum\w*)\b"
+    r"|シード|リカバリー|復元フレーズ|ニーモニック|ウォレット|시드|복구[ \t]*구문|니모닉|지갑"
+    r"|助[记記][词詞]|[钱錢]包|恢复短语|種子|种子"
+)
+_BESIDE = 2
+_NUMBER_BEFORE = re.compile(r"(\d{1,2})[.):．）：]?[ \t]*\Z")
+_SEED_JUST_BEFORE = re.compile(r"(?i)\b(?:seed|semilla|seed[ \t]+phrase)\b[^\n.]{0,30}\Z")
+
+
+def _has_valid_stretch(text: str, start: int, end: int, language: str) -> bool:
+    """Whether text[start:end] is a valid mnemonic, or holds one with at most `_BESIDE` more list words beside it."""
+    matches = list(_WORD.finditer(text, start, end))
+    words = [match.group() for match in matches]
+    if language in _SINGLE_CHARACTERS:
+        words = [char for word in words for char in word]
+    numbers = [_NUMBER_BEFORE.search(text, max(0, match.start() - 8), match.start()) for match in matches]
+    if len(words) == len(matches) and all(numbers):  # a card printed in columns: "1. sphere   13. unable"
+        by_number = {int(number.group(1)): word for number, word in zip(numbers, words, strict=True) if number}
+        if sorted(by_number) == list(range(1, len(words) + 1)):
+            words = [by_number[place] for place in sorted(by_number)]
+    # a phrase and at most two more list words beside it ("… zoo\nhelp"): every stretch of a long run would give a
+    # 5×5 board of random words a valid 12-word stretch more often than not
+    return any(
+        is_valid_mnemonic(words[first : first + length], language)
+        for length in PHRASE_LENGTHS
+        if length <= len(words) <= length + _BESIDE
+        for first in range(len(words) - length + 1)
+    )
 
 
 def _glued_chinese(word: str) -> bool:

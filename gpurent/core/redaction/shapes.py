@@ -4,7 +4,10 @@
   (`AKIA… / wJalr…`, `AKIA…:wJalr…`, a CSV row, two quoted strings, the next line) (decision 0389). A 40-character
   string alone says nothing; right after an access key id it is the other half of the pair. It must look like
   one: upper and lower case letters and a digit, `/` or `+`, and exactly 40 characters (a commit hash after a key
-  id stays). AWS's documented examples (`…EXAMPLEKEY`) stay (round 9, 0395).
+  id stays). AWS's documented examples (`…EXAMPLEKEY`) stay (round 9, 0395). Round 10 (decision 0397): the secret
+  a few words or lines further on counts too — a list ("- AKIA…" / "- wJalr…"), `aws iam create-access-key
+  --output text` (the date between them), "AKIA… + wJalr…", "key id AKIA…, and the secret IAM gave me: wJalr…":
+  the first such 40-character string within 200 characters and three line breaks after an access key id.
 - The legacy NVIDIA NGC API key: the base64 of 26 lower-case letters and digits, a colon and a UUID (84
   characters), or that text itself; the base64 is decoded to check it (decision 0391).
 - An ngrok authtoken: `2`, 26 letters and digits, `_`, a digit and 20 more (trufflehog's ngrok rule), with both
@@ -42,10 +45,24 @@ def _mixed(value: str, *, digit: bool) -> bool:
     return any(char.isupper() for char in value) and any(char.islower() for char in value) and (has_digit or not digit)
 
 
+_ID_ALONE = re.compile(rf"(?<![A-Za-z0-9]){_ID}(?![A-Za-z0-9])")
+_SECRET_SHAPE = re.compile(r"(?<![A-Za-z0-9/+=_.-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])")
+_NEARBY, _NEARBY_LINES = 200, 3
+
+
 def _aws_pairs(text: str) -> Iterator[tuple[int, int, Kind]]:
     for match in AWS_PAIR.finditer(text):
         if _mixed(match.group("secret"), digit=True) and "EXAMPLE" not in match.group("secret"):
             yield match.start("secret"), match.end("secret"), Kind.AWS_SECRET_KEY
+    for key_id in _ID_ALONE.finditer(text):
+        window = text[key_id.end() : key_id.end() + _NEARBY]
+        for secret in _SECRET_SHAPE.finditer(window):
+            if window.count("\n", 0, secret.start()) > _NEARBY_LINES:
+                break
+            value = secret.group()
+            if _mixed(value, digit=True) and "EXAMPLE" not in value:
+                yield key_id.end() + secret.start(), key_id.end() + secret.end(), Kind.AWS_SECRET_KEY
+                break
 
 
 def _ngc_id(value: str) -> bool:

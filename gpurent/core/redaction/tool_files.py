@@ -44,6 +44,26 @@ TOOL_FILE_PATTERNS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.PASSWORD,
         "any",
     ),
+    # `--gradio-auth maria:S3cret`, `--api-auth=admin:S3cret`: a flag named after "auth" with `user:password`; the
+    # user stays (several `user:password` pairs, separated by commas, go together)
+    (
+        re.compile(
+            r"""(?i)(?<![\w-])--?(?P<key>[a-z0-9_.-]{0,30}auth)(?:=|[ \t]+)["']?[^\s:"'/=]{1,64}:"""
+            r"""(?P<secret>[^\s"']{1,300})"""
+        ),
+        Kind.PASSWORD,
+        "password",
+    ),
+    # a session cookie in a cookie string (`name=value; name=value`) copied from a browser without its header; a
+    # session id in a URL's query (`?sid=…&`) is not a cookie string
+    (
+        re.compile(
+            r"""(?i)(?P<key>(?:session|sessid|sid)(?:_?id)?)=(?P<secret>[^;\s"'&]{16,4000})"""
+            r""";[ \t]*[\w.-]{1,60}="""
+        ),
+        Kind.SECRET,
+        "random",
+    ),
     # Vault AppRole: `vault write auth/approle/login role_id=… secret_id=…`, `VAULT_SECRET_ID=…`, `approle_secret_id`
     (
         re.compile(

@@ -160,6 +160,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
             "glsa_" + pick(_ALNUM, 32) + "_" + pick(_HEX, 8),
             "fo1_" + pick(_ALNUM, 43),
             "sbp_" + pick(_HEX, 40),
+            "secret_ml-team_" + pick(_HEX, 32) + "." + pick(_ALNUM, 32),
             "Abc8Q~" + pick(_ALNUM, 32),
             "EZAK" + pick(_ALNUM, 54),
             "rdme_" + pick(_LOWER, 70),
@@ -389,6 +390,9 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PASSWORD, "composer config -g gitlab-token.git.acme.dev {s}", pick(_ALNUM, 20)),
     (Kind.SECRET, "export VAULT_SECRET_ID={s}", _FAKES.uuid()),
     (Kind.SECRET, "vault write auth/approle/login role_id=ml-ci \\\n  secret_id={s}", _FAKES.uuid()),
+    # round 10 (0397): a web UI's auth flag, a cookie string without its header
+    (Kind.PASSWORD, "python launch.py --gradio-auth ada:{s} --listen", pick(_ALNUM, 12) + "7"),
+    (Kind.SECRET, "cookies: sessionid={s}; django_language=es", pick(_LOWER, 32)),
     (Kind.SECRET, "the token we used before the migration was {s}, is it still valid?", pick(_ALNUM, 32)),
     (Kind.PASSWORD, "password for the staging db -> {s} (user app)", pick(_ALNUM, 12) + "7"),
     # round 8 (0391): GPU and AI tools' tokens, shapes, a tunnel token (the AWS pair of 0389 has two findings per

@@ -18,6 +18,9 @@
 - **heldout8**: `heldout8/*.jsonl`, written in round 8 by another engineer who did not read the patterns nor run the
   redactor on it (0388); measured once after round 8's patterns were final (0391); round 9 declared it consumed and
   fixed its misses and false positives by families (0393), so it is no longer an independent measure.
+- **heldout9**: `heldout9/*.jsonl`, written in round 9 by another engineer who did not read the patterns (0392);
+  measured once after round 9's patterns were final (0393); round 10 declared it consumed and fixed its misses and
+  false positives by families (0397–0399), so it is no longer an independent measure.
 - **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 - **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
@@ -30,6 +33,11 @@
   dash, Chinese seed phrases without separators, a password changed later in its sentence; public key blocks, the
   next setting after a placeholder, documented examples, masked and cut tokens, `pass` entries, word lists in list
   order, Chinese prose).
+- **tuning10**: what round 10 was tuned on (issue 32, 0397–0399), written by the pattern author after round 10
+  declared held-out 9 consumed: new examples of the families of held-out 9's misses and false positives (AWS secrets
+  a few words or lines after their key id, keys of random letters, `--…-auth user:password`, tokens with a dotted
+  second part, quoted words before a verb, cookie strings; fillers as placeholders, public keys, sizes, tokens
+  signed with published sample keys, word lists that are no seed phrase).
 
 A text with secrets counts as caught when no part of any of its secrets is left: no run of 8 characters of a
 secret (all of it, if shorter) appears in the redacted text unless it also appears in the text around the
@@ -56,6 +64,7 @@ PARTS = (
     "tuning6b",
     "tuning8",
     "tuning9",
+    "tuning10",
     "heldout",
     "heldout2",
     "heldout3",
