@@ -140,14 +140,19 @@ _SIZE_AFTER = re.compile(
 )
 
 
+# Words glued in camel case, capitals and acronyms each followed by two or more small letters: `SSHCertPublicKeyTypes`.
+_CAMEL_CASE = re.compile(r"[a-z]*(?:[A-Z]+[a-z]{2,})*[A-Z]*")
+
+
 def random_letters(value: str) -> bool:
     """Letters only, both cases mixed at random ("GrBDosQibySoRwCIPRnYUqPRZ", a Comet API key): not a camel-case
-    name ("MyProjectApiKeyName"), whose capitals start words, seldom two in a row, and are a minority (0397)."""
+    name ("MyProjectApiKeyName", "SSHCertPublicKeyTypes"), whose capitals start words of two or more small letters
+    (0397)."""
     if len(value) < 20 or not (value.isascii() and value.isalpha()):
         return False
     upper = sum(char.isupper() for char in value)
     pairs = sum(1 for a, b in itertools.pairwise(value) if a.isupper() and b.isupper())
-    return len(value) // 4 <= upper <= len(value) * 3 // 4 and pairs >= 2
+    return len(value) // 4 <= upper <= len(value) * 3 // 4 and pairs >= 2 and not _CAMEL_CASE.fullmatch(value)
 
 
 def spared(text: str, start: int, end: int, *, table_row: bool) -> bool:

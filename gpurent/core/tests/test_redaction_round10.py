@@ -192,6 +192,7 @@ def test_a_key_of_random_letters_after_its_name_is_removed():
     key = "QwErTYuiOPasDFghJKlzXCvb"
     assert key not in redacted(f"[tracker]\napi_key = {key}")
     assert redacted("api_key = MyProjectApiKeyName") == "api_key = MyProjectApiKeyName"
+    assert redacted("    public_key: SSHCertPublicKeyTypes,") == "    public_key: SSHCertPublicKeyTypes,"
 
 
 @pytest.mark.parametrize("flag", ["--gradio-auth", "--api-auth", "--basic-auth="])
