@@ -21,6 +21,8 @@
 - **heldout9**: `heldout9/*.jsonl`, written in round 9 by another engineer who did not read the patterns (0392);
   measured once after round 9's patterns were final (0393); round 10 declared it consumed and fixed its misses and
   false positives by families (0397–0399), so it is no longer an independent measure.
+- **heldout10**: `heldout10/*.jsonl`, written in round 10 by another engineer who did not read the patterns nor run
+  the redactor on it (0396); measured once after round 10's patterns were final (0397), never tuned on.
 - **tuning3**, **tuning4**, **tuning5**: `tuning3/*.jsonl`, `tuning4/*.jsonl`, `tuning5/*.jsonl`, what rounds 3, 4
   and 5 were tuned on (tuning 5: clean texts about keys written for the round-4 rules, 0213).
 - **tuning6**, **tuning6b**: what round 6 was tuned on (0240): tuning 6 written by another engineer without reading
@@ -74,6 +76,7 @@ PARTS = (
     "heldout7",
     "heldout8",
     "heldout9",
+    "heldout10",
 )
 _DIR = Path(__file__).resolve().parent
 _WINDOW = 8
