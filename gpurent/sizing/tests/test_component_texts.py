@@ -23,7 +23,7 @@ def labels(html: str) -> list[str]:
 @pytest.mark.parametrize(
     ("language", "weights", "context", "assumption"),
     [
-        ("vi", "Trọng số", "CUDA context", "Toàn bộ trọng số nằm trên card"),
+        ("vi", "Trọng số", "Ngữ cảnh CUDA", "Toàn bộ trọng số nằm trên card"),
         ("es", "Pesos", "Contexto de CUDA", "Todos los pesos residen en la tarjeta"),
     ],
 )

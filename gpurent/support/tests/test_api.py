@@ -95,7 +95,7 @@ def test_support_api_stores_no_aws_secret_after_its_key_id_nor_a_spanish_seed_ph
     """Issue 32: a walk-through pasted `AKIA… / <secret>` and the secret was stored and shown to the operator (0389);
     a Spanish seed phrase went through whole (0390)."""
     secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCY3fake8Kw2Q"
-    seed = "ábaco abdomen abeja abierto abogado abono aborto abrazo abrir abuelo abuso acabar"
+    seed = "fogón verano óvulo humo bulto redondo manga jarabe alarma burla mazorca cariño"  # a valid checksum
     body = {**BODY, "logs": f"AWS {FAKE_AWS_KEY} / {secret}\nmi frase: {seed}"}
     response = post(client, auth, "/api/v1/support/requests", body)
     assert response.status_code == 201
