@@ -98,13 +98,14 @@ def amount_input(text: str) -> str:
     The same in every language, so a link or a habit works in all of them:
     - no separator: whole units ("150");
     - one separator, once, before one or two digits: the decimal mark, comma or dot ("150,5", "150.50");
-    - one separator, once, before exactly three digits ("1.234", "1,000"): `AmbiguousAmount`, never a guess;
+    - one separator, once, before exactly three digits and after a first group ("1.234", "1,000"; not "0,001" or
+      "1234,567", which no grouping explains: too many decimals): `AmbiguousAmount`, never a guess;
     - one separator repeated: grouping ("1.234.567", "1,234,567");
     - both: the last one, once, is the decimal mark and the other groups ("1.234,56", "1,234.56").
     Grouping must be in threes. Anything else comes back unchanged, for `Usd.parse` to refuse.
 
     Raises:
-        AmbiguousAmount: a lone separator before exactly three digits.
+        AmbiguousAmount: a lone separator before exactly three digits, after one to three not starting with 0.
     """
     if _TYPED.fullmatch(text) is None:
         return text
@@ -115,7 +116,7 @@ def amount_input(text: str) -> str:
     whole, part = digits, ""
     if len(set(marks)) == 1 and len(marks) == 1:  # "150,5", "150.50", "1.234"
         whole, _, part = digits.partition(marks[0])
-        if len(part) == 3:
+        if len(part) == 3 and len(whole) <= 3 and whole[0] != "0":  # a first group of thousands, or decimals
             raise AmbiguousAmount(text, f"{sign}{whole}{part}")
         if len(part) > 2:
             return text

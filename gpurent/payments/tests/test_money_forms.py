@@ -116,6 +116,19 @@ def test_an_ambiguous_amount_is_refused_with_both_readings_named(db):
         assert "12.345,00" in form.errors["amount_usd"][0]
 
 
+# A mark before three digits that no grouping could explain (more than three digits before it, or a leading 0) is
+# too many decimals, not an ambiguity: refused as invalid, never a 500 (the huge one used to escape as ValueError).
+@pytest.mark.parametrize("typed", ["0,001", "1234,567", "99999999999999999.999", "100000000000000000,000"])
+def test_three_decimals_no_grouping_explains_are_refused_as_invalid(db, typed):
+    with translation.override("es"):
+        form = TopUpForm({"amount_usd": typed})
+        assert form.errors.as_data()["amount_usd"][0].code == "invalid"
+
+
+def test_catalog_with_a_huge_typed_price_answers_200(client, db):
+    assert client.get(reverse("catalog:index"), {"max_price": "99999999999999999.999"}).status_code == 200
+
+
 @pytest.mark.parametrize(("language", "shown"), [("en", 'value="100.00"'), ("es", 'value="100,00"')])
 def test_a_money_field_shows_its_value_as_the_reader_writes_it(db, language, shown):
     with translation.override(language):
