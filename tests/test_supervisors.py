@@ -39,7 +39,11 @@ def test_respawn_starts_the_command_again_whenever_it_exits(tmp_path):
 def test_respawn_stops_its_command_with_it(tmp_path):
     pid_file = tmp_path / "pid"
     loop = subprocess.Popen([str(RESPAWN), "sh", "-c", f"echo $$ > {pid_file}; exec sleep 300"])
-    wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), "the command started")
+    try:
+        wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), "the command started")
+    except BaseException:
+        loop.kill()  # the loop only: its `sleep 300` ends by itself
+        raise
     command = Path(f"/proc/{pid_file.read_text().strip()}")
     loop.send_signal(signal.SIGTERM)
     assert loop.wait(timeout=60) == 0

@@ -26,11 +26,12 @@ MOMENTS = (0.0, 0.05, 0.2, 0.6, 1.5)  # seconds after the command said it starte
 
 def signalled_at(process: subprocess.Popen[bytes], log, ready: str, delay: float) -> int | None:
     """Wait until `ready` is in the log, SIGTERM the process `delay` seconds later; its exit status, or None when
-    it was still running a minute later."""
-    wait_for(lambda: ready in log.read_text(), f"{ready!r} in the log")
-    time.sleep(delay)
-    process.send_signal(signal.SIGTERM)
+    it was still running a minute later. The process is stopped in any case, also when the wait fails (a worker
+    left running would hold the test database)."""
     try:
+        wait_for(lambda: ready in log.read_text(), f"{ready!r} in the log")
+        time.sleep(delay)
+        process.send_signal(signal.SIGTERM)
         return process.wait(timeout=EXITS_WITHIN)
     except subprocess.TimeoutExpired:
         return None
@@ -56,9 +57,13 @@ def test_worker_stops_on_sigterm_in_the_middle_of_a_task_that_would_never_end(se
     log = tmp_path / "worker.log"
     env = provisioning_command(tmp_path, blocking=1)
     process = start(["worker", "--interval", "0.1"], log, name="gpurent-worker", env=env)
-    paid_order(gpu)
-    # The command blocks until its worker is gone: the worker cannot wait for the task to end.
-    wait_for(lambda: (tmp_path / "runs").exists(), "the provisioning command started")
+    try:
+        paid_order(gpu)
+        # The command blocks until its worker is gone: the worker cannot wait for the task to end.
+        wait_for(lambda: (tmp_path / "runs").exists(), "the provisioning command started")
+    except BaseException:
+        stop(process)
+        raise
     assert signalled_at(process, log, "started", 0.0) == 1, log.read_text()
     assert "stopped before its task finished" in log.read_text()
     # Left to be run again by a live worker once this one's heartbeat is old (test_worker_crash.py).
