@@ -392,7 +392,7 @@ SUPPORT_MESSAGE_RATE_LIMITS = [(3600, 30), (86400, 100)]
 GUIDES_QUOTE_RATE_LIMIT = int(os.environ.get("GUIDES_QUOTE_RATE_LIMIT", "5"))
 GUIDES_QUOTE_RATE_WINDOW_MINUTES = int(os.environ.get("GUIDES_QUOTE_RATE_WINDOW_MINUTES", "60"))
 
-# Background work: django-tasks with its database backend; `manage.py db_worker` runs the queue.
+# Background work: django-tasks with its database backend; `manage.py worker` runs the queue (decision 0384).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # Staff two-factor authentication (django-otp, TOTP): the back office asks for a code from a verified
