@@ -11,9 +11,11 @@ cut off with it: after a database outage every beat is late.) A task whose worke
 started by hand) is judged by its age instead, also by the sweep: RUNNING for longer than
 `TASKS_RECLAIM_AFTER_SECONDS`, longer than any task may run.
 A worker that lost its database connection in the middle of a task lives on, so it hands the task back itself
-(`tasks_release`) once it has reconnected. The worker appends its id to `worker_ids` on every claim, so the
-number of attempts is read from the row itself. Every task is written to be run again safely (see
-`deliver_email` and `provision_paid_order`).
+(`tasks_release`) once it has reconnected. When the cut happened inside the task's own transaction, the next
+query reconnects by itself and django-tasks-db records the task FAILED with Django's `OperationalError` (or
+`InterfaceError`): the worker then queues it again once (`task_release_cut`). The worker appends its id to
+`worker_ids` on every claim, so the number of attempts is read from the row itself. Every task is written to be
+run again safely (see `deliver_email` and `provision_paid_order`).
 """
 
 from __future__ import annotations
@@ -27,8 +29,17 @@ from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from .models import WorkerHeartbeat
+from .reconnect import DATABASE_LOST
 
-__all__ = ["MAX_ATTEMPTS", "MISSED_BEATS", "WorkerDied", "tasks_reclaim", "tasks_release", "worker_beat"]
+__all__ = [
+    "MAX_ATTEMPTS",
+    "MISSED_BEATS",
+    "WorkerDied",
+    "task_release_cut",
+    "tasks_reclaim",
+    "tasks_release",
+    "worker_beat",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +103,31 @@ def tasks_release(*, worker_id: str, now: datetime) -> int:
         for result in running
         if _worker(result) == worker_id
     )
+
+
+# How django-tasks-db names the error of a task whose own query was cut by a lost connection.
+_CUT_OFF = frozenset(f"{error.__module__}.{error.__qualname__}" for error in DATABASE_LOST)
+
+
+def task_release_cut(result: DBTaskResult) -> int:
+    """Queue again (once) a task its worker has just recorded FAILED with a lost connection's error: cut inside its
+    own transaction, it could not finish, and the record was written on the next connection, so `tasks_release`
+    never sees it RUNNING. Returns 1 when it was queued again; a second attempt cut the same way stays FAILED."""
+    if (
+        result.status != TaskResultStatus.FAILED
+        or result.exception_class_path not in _CUT_OFF
+        or len(result.worker_ids) >= MAX_ATTEMPTS
+    ):
+        return 0
+    failed = DBTaskResult.objects.filter(pk=result.pk, status=TaskResultStatus.FAILED, finished_at=result.finished_at)
+    queued = failed.update(
+        status=TaskResultStatus.READY, started_at=None, finished_at=None, exception_class_path="", traceback=""
+    )
+    if queued:
+        logger.warning(
+            "task %s (%s) was cut off by a lost database connection: queued again", result.pk, result.task_path
+        )
+    return queued
 
 
 def _worker(result: DBTaskResult) -> str:

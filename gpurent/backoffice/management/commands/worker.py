@@ -4,7 +4,8 @@ lost database connection, beats while it lives, and stops within seconds of SIGT
 - Lost database connection (a restart, a failover, `pg_terminate_backend`): logged, closed, and the loop
   carries on with a new one after a pause (1 s, doubling up to 30 s while the database does not answer). A
   task the loss cut off could not record how it ended: it is handed back to the queue (`tasks_release`) and
-  runs again once.
+  runs again once; one cut inside its own transaction, which django-tasks-db records FAILED on the next
+  connection, is queued again once too (`task_release_cut`).
 - Heartbeat: a thread writes this worker's `WorkerHeartbeat` every `TASKS_HEARTBEAT_SECONDS`, also while a long
   task runs, and then reclaims the tasks of workers that stopped beating (`tasks_reclaim`): a dead worker's task
   is retried within about a minute, and a task is never taken from a worker that is alive.
@@ -36,9 +37,10 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks_db.compat import DEFAULT_TASK_BACKEND_ALIAS, DEFAULT_TASK_QUEUE_NAME
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from gpurent.core.reconnect import DATABASE_LOST, connection_lost
-from gpurent.core.tasks import MISSED_BEATS, tasks_reclaim, tasks_release, worker_beat
+from gpurent.core.tasks import MISSED_BEATS, task_release_cut, tasks_reclaim, tasks_release, worker_beat
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +70,10 @@ class ShopWorker(Worker):
         # One attribute write, nothing that takes a lock, logs or raises: the signal may land anywhere, also while
         # this thread holds a lock. The heartbeat thread learns of the signal from the wakeup pipe.
         self.running = False
+
+    def run_task(self, db_task_result: DBTaskResult) -> None:
+        super().run_task(db_task_result)  # records the outcome, a failure included
+        task_release_cut(db_task_result)
 
     def run(self) -> None:
         # The first beat before the first claim: every task this worker runs is judged by its beats.
