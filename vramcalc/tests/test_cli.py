@@ -123,6 +123,9 @@ def test_errors_exit_2_with_field() -> None:
     code, text = _run("--preset", "llama-3.1-8b", "--batch", "0")
     assert code == 2
     assert "batch_size" in text
+    code, text = _run("--preset", "llama-3.1-8b", "--card-gib", "1e9")
+    assert code == 2
+    assert text.startswith("error: --card-gib: must be more than 0 and at most ")
 
 
 def test_config_safetensors_index_and_input_files(tmp_path: Path) -> None:

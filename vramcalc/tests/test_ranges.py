@@ -155,3 +155,8 @@ def test_the_option_schema_carries_the_ranges():
     numeric = [o for o in options() if o.hint is int or o.hint == (int | None)]
     assert len(numeric) > 15
     assert all(o.range == RANGES[o.path] for o in numeric)
+
+
+def test_a_path_that_is_not_a_numeric_option_has_no_range() -> None:
+    with pytest.raises(KeyError):
+        option_range("parallel.strategy")
