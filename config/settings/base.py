@@ -346,7 +346,8 @@ LOGGING = {
 
 # The help, privacy and terms pages (gpurent/pages): who runs the shop, how to reach them, and how long the
 # operator keeps records (the privacy page states these periods as the operator's policy).
-SHOP_OPERATOR = os.environ.get("SHOP_OPERATOR", BRAND_NAME)
+# Empty: the pages don't say who runs the shop (rather than "IteraGPU is run by IteraGPU").
+SHOP_OPERATOR = os.environ.get("SHOP_OPERATOR", "")
 SHOP_CONTACT_EMAIL = os.environ.get("SHOP_CONTACT_EMAIL", "privacy@example.com")
 SHOP_POSTAL_ADDRESS = os.environ.get("SHOP_POSTAL_ADDRESS", "")
 RETENTION_RECORDS_YEARS = int(os.environ.get("RETENTION_RECORDS_YEARS", "10"))

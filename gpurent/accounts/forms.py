@@ -213,6 +213,14 @@ class TwoFactorCodeForm(forms.Form):
     )
 
 
+class TwoFactorSetupForm(TwoFactorCodeForm):
+    """Turning two-factor login on: only the app's code, since the recovery codes come after it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["code"].help_text = _("The 6-digit code your authenticator app shows now.")
+
+
 class OperatorUserCreationForm(BaseUserCreationForm[User]):
     """The back office's "add user" form, for the email-based user model."""
 

@@ -24,7 +24,7 @@ from django_otp import login as otp_login
 
 from gpurent.core.errors import ApplicationError
 
-from .forms import TwoFactorCodeForm
+from .forms import TwoFactorCodeForm, TwoFactorSetupForm
 from .login_flow import login_code_failed, login_finish, login_pending_user
 from .sessions import OTHER_SESSIONS_ENDED
 from .two_factor import (
@@ -86,7 +86,7 @@ def two_factor_setup(request: HttpRequest) -> HttpResponse:
             messages.info(request, error.message)
             return redirect(reverse("accounts:account") + _ACCOUNT_SECTION)
         return redirect("accounts:two_factor_setup")
-    return _setup_page(request, TwoFactorCodeForm())
+    return _setup_page(request, TwoFactorSetupForm())
 
 
 def _setup_page(request: HttpRequest, form: TwoFactorCodeForm, status: int = 200) -> HttpResponse:
@@ -107,7 +107,7 @@ def _setup_page(request: HttpRequest, form: TwoFactorCodeForm, status: int = 200
 def two_factor_confirm(request: HttpRequest) -> HttpResponse:
     """A right code turns two-factor login on and shows the recovery codes, in this response only."""
     user = _account_user(request)
-    form = TwoFactorCodeForm(request.POST)
+    form = TwoFactorSetupForm(request.POST)
     if form.is_valid():
         try:
             device, codes = totp_enrol_confirm(user=user, code=form.cleaned_data["code"])

@@ -226,3 +226,11 @@ def test_api_tokens_need_the_code_and_existing_tokens_keep_working(client, user,
     assert ask(otp_code=otp_clock.code(device)).status_code == 201
     # A token is the credential of its own: a script that has one needs no code.
     assert client.get("/api/v1/orders", HTTP_AUTHORIZATION=f"Bearer {existing}").status_code == 200
+
+
+def test_the_setup_page_does_not_mention_recovery_codes_before_they_exist(client, user):
+    client.force_login(user)
+    client.post(reverse("accounts:two_factor_setup"))
+    page = client.get(reverse("accounts:two_factor_setup")).content.decode()
+    assert "authenticator app shows now" in page
+    assert "recovery code" not in page.lower()

@@ -85,3 +85,17 @@ def test_privacy_and_terms_are_completed_from_settings(settings, client):
     terms = client.get(reverse("pages:terms"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Nord Compute OÜ" in terms
     assert "12 horas" in terms
+
+
+def test_privacy_and_terms_name_no_operator_when_none_is_set(settings, client):
+    settings.SHOP_OPERATOR = ""
+    for name in ["pages:privacy", "pages:terms"]:
+        page = client.get(reverse(name)).content.decode()
+        assert "is run by" not in page
+
+
+def test_terms_send_questions_to_support_not_to_the_privacy_address(settings, client):
+    settings.SHOP_CONTACT_EMAIL = "privacy@nord.example"
+    terms = client.get(reverse("pages:terms")).content.decode()
+    assert f'href="{reverse("support:list")}"' in terms
+    assert "privacy@nord.example" not in terms
