@@ -45,12 +45,17 @@ from .notify import customer_money_email
 from .received import normalise_txid
 from .services import balance_available
 
-__all__ = ["payout_mark_sent", "payout_minimum", "payout_reject", "payout_request"]
+__all__ = ["payout_fee", "payout_mark_sent", "payout_minimum", "payout_reject", "payout_request"]
+
+
+def payout_fee() -> Usd:
+    """The fee taken from a withdrawal (`PAYOUTS_FEE_CENTS`): the one place that reads the setting."""
+    return Usd(settings.PAYOUTS_FEE_CENTS)
 
 
 def payout_minimum() -> Usd:
     """The smallest withdrawal: the setting, and always more than the fee."""
-    return Usd(max(settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS + 1))
+    return Usd(max(settings.PAYOUTS_MIN_CENTS, payout_fee().cents + 1))
 
 
 def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address: str, amount: Usd) -> Payout:
@@ -67,7 +72,7 @@ def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address
     if amount < minimum:
         raise PayoutBelowMinimum(
             _("The smallest withdrawal is %(minimum)s (the fee of %(fee)s is taken from it).")
-            % {"minimum": usd_text(minimum), "fee": usd_text(Usd(settings.PAYOUTS_FEE_CENTS))}
+            % {"minimum": usd_text(minimum), "fee": usd_text(payout_fee())}
         )
     account = customer_account(owner)
     with transaction.atomic():
@@ -81,7 +86,7 @@ def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address
             network=pair.network,
             address=canonical,
             amount_cents=amount.cents,
-            fee_cents=settings.PAYOUTS_FEE_CENTS,
+            fee_cents=payout_fee().cents,
         )
         transfer_post(
             reference=f"payout:{payout.ref}",

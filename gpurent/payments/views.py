@@ -37,7 +37,7 @@ from .export import balance_csv
 from .forms import PairForm, PayoutForm, TopUpForm
 from .intent_state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
-from .payouts import payout_minimum, payout_request
+from .payouts import payout_fee, payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .processor import intent_prepare
 from .qr import payment_uri, qr_svg
@@ -201,7 +201,7 @@ def balance(request: HttpRequest) -> HttpResponse:
         "payout_form": PayoutForm(auto_id="payout_%s"),
         "available": figures.spendable,
         "payout_minimum": payout_minimum(),
-        "payout_fee": Usd(settings.PAYOUTS_FEE_CENTS),
+        "payout_fee": payout_fee(),
         "payouts": page_from_request(request, payout_list_for(user), size=20, param="payouts"),
     }
     return render(request, "payments/balance.html", context)
@@ -252,9 +252,14 @@ def withdraw(request: HttpRequest) -> HttpResponse:
         payout = payout_request(
             owner=user, asset=pair.asset, network=pair.network, address=form.cleaned_data["address"], amount=amount
         )
-        message = _("Withdrawal %(ref)s requested: %(amount)s left your balance and will be sent soon.") % {
+        message = _(
+            "Withdrawal %(ref)s requested: %(amount)s left your balance; %(net)s (after the fee of %(fee)s) will be "
+            "sent to you soon."
+        ) % {
             "ref": payout.ref,
             "amount": usd_text(amount),
+            "net": usd_text(Usd(payout.amount_cents - payout.fee_cents)),
+            "fee": usd_text(Usd(payout.fee_cents)),
         }
         return Outcome(303, {"redirect": reverse("payments:balance") + "#payouts-heading", "message": message})
 

@@ -4,10 +4,12 @@ the payments desk), and a withdrawal asked for on the balance page and marked se
 import io
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import expect
 
 from gpurent.catalog.demo import DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD
+from gpurent.core.formats import usd_text
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
@@ -87,6 +89,10 @@ def test_a_withdrawal_asked_for_and_marked_sent_on_the_payouts_desk(
     page.get_by_label("Receive in").select_option(label="USDT on Tron (TRC-20)")
     page.get_by_label("Your address on that network").fill(TRON)
     page.get_by_label("Amount (USD)").last.fill("50")
+    net = usd_text(Usd(5_000 - settings.PAYOUTS_FEE_CENTS))
+    expect(page.get_by_test_id("payout-net")).to_have_text(
+        f"You receive {net}: the amount minus the fee of {usd_text(Usd(settings.PAYOUTS_FEE_CENTS))}."
+    )
     page.get_by_role("button", name="Withdraw").click()
     expect(page.locator(".messages")).to_contain_text("requested")
     payout = Payout.objects.get()

@@ -227,3 +227,16 @@ def test_operators_of_the_payouts_role_are_emailed_a_request(funded, operator, d
     with django_capture_on_commit_callbacks(execute=True):
         payout = request(funded)
     assert any(m.to == [operator.email] and payout.ref in m.subject for m in mail.outbox)
+
+
+def test_the_withdrawal_says_what_will_be_sent_after_the_fee(client, funded, settings):
+    settings.PAYOUTS_FEE_CENTS = 250
+    client.force_login(funded)
+    page = client.get(reverse("payments:balance")).content.decode()
+    assert "You receive the amount minus the fee of $2.50." in page
+    body = {"pair": "USDT/tron", "address": TRON, "amount_usd": "30.00", "idempotency_key": "w-net"}
+    response = client.post(reverse("payments:withdraw"), body, follow=True)
+    assert "$30.00 left your balance; $27.50 (after the fee of $2.50) will be sent to you soon." in (
+        response.content.decode()
+    )
+    assert Payout.objects.get().fee_cents == 250
