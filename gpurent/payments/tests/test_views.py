@@ -134,3 +134,14 @@ def test_pay_with_starts_on_the_pair_of_the_newest_instructions(client, customer
     assert '<option value="USDT/tron" selected>' not in client.get(page).content.decode()
     intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
     assert '<option value="USDT/tron" selected>' in client.get(page).content.decode()
+
+
+def test_a_balance_that_covers_the_order_leaves_the_crypto_options(client, customer, order):
+    deposit = deposit_create(owner=customer, amount=Usd(50_000))
+    intent = intent_issue_for_deposit(deposit=deposit, owner=customer, asset="USDT", network="tron")
+    intent_confirm(intent_id=intent.pk, txid="tx", received_units=intent.amount_units)
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "Pay $410.00 from my balance" in html
+    assert reverse("payments:order_intent", args=[order.ref]) in html
+    assert "Get payment instructions" in html
