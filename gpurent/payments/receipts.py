@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 
 from django.conf import settings
@@ -49,10 +50,17 @@ class Receipt:
     # The order's payment as its page says it (`intent_state.order_payment_badge`): "In review", "Paid"…
     payment_label: str
     payments: list[ReceiptPayment]
+    paid_in_crypto: Usd
     balance_used: Usd
     refunded: Usd
     transfers: list[LedgerTransfer]
     issued_at: datetime
+
+
+def rate_text(rate_usd: Decimal, asset: str) -> str:
+    """The locked rate as a reader writes it ("1 USDT = 1 USD", "1 BTC = 97.123,45 USD"), not with the
+    twelve decimal places it is stored with."""
+    return f"1 {asset} = {decimal_text(format(rate_usd, 'f'))} USD"
 
 
 def receipt_for(order: Order) -> Receipt:
@@ -67,7 +75,7 @@ def receipt_for(order: Order) -> Receipt:
                 asset=pair.asset,
                 network=pair.network_label,
                 amount=format_units(row.amount_units, pair),
-                rate_usd=str(row.rate_usd) if row.rate_usd is not None else "",
+                rate_usd=rate_text(row.rate_usd, pair.asset) if row.rate_usd is not None else "",
                 credited=Usd(row.credited_cents) if row.credited_cents is not None else None,
                 txid=row.txid,
                 state=row.get_state_display(),
@@ -79,12 +87,17 @@ def receipt_for(order: Order) -> Receipt:
     debit = by_reference.get(f"order:{order.ref}")
     refund = by_reference.get(f"refund:{order.ref}")
     intents = order.intents.prefetch_related("payments", "chain_observations")
+    # A payment for this order is credited to the balance and the order's debit takes it back out at once: only
+    # what the debit took beyond the order's own payments came from an earlier balance.
+    credited = sum(payment.credited.cents for payment in payments if payment.credited)
+    paid_in_crypto = Usd(min(credited, debit.amount_cents if debit else 0))
     return Receipt(
         brand=settings.BRAND_NAME,
         order=order,
         payment_label=order_payment_badge(order, intents)["label"],
         payments=payments,
-        balance_used=Usd(debit.amount_cents) if debit else Usd.zero(),
+        paid_in_crypto=paid_in_crypto,
+        balance_used=Usd(debit.amount_cents - paid_in_crypto.cents) if debit else Usd.zero(),
         refunded=Usd(refund.amount_cents) if refund else Usd.zero(),
         transfers=transfers,
         issued_at=timezone.now(),
@@ -151,12 +164,13 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     for payment in receipt.payments:
         line(_("Received"), _when(payment.received_at))
         line(_("Amount"), f"{decimal_text(payment.amount)} {payment.asset} ({payment.network})", bold=True)
-        line(_("Rate"), f"{payment.rate_usd} USD / {payment.asset}" if payment.rate_usd else "-")
+        line(_("Rate"), payment.rate_usd or "-")
         line(_("Credited"), usd_text(payment.credited) if payment.credited else payment.state)
         line(_("Transaction id"), payment.txid)
         line(_("Deposit"), payment.deposit_ref or "-")
         pdf.ln(2)
     heading(_("Balance and refunds"))
+    line(_("Paid in crypto"), usd_text(receipt.paid_in_crypto))
     line(_("Paid from the balance"), usd_text(receipt.balance_used))
     line(_("Refunded to the balance"), usd_text(receipt.refunded))
     heading(_("Ledger references"))

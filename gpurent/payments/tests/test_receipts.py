@@ -44,7 +44,7 @@ def test_receipt_page_lists_payment_balance_refund_and_references(client, custom
         "tron-receipt-tx-1",
         "410 USDT",
         "Tron",
-        str(payment.rate_usd),
+        "1 USDT = 1 USD",
         f"deposit:{payment.deposit.ref}",
         f"order:{order.ref}",
         f"refund:{order.ref}",
@@ -112,3 +112,15 @@ def test_receipt_pdf_writes_counts_money_and_dates_as_the_customers_language_doe
     assert "410,00 US$" in text
     assert "$410.00" not in text
     assert placed in text, (placed, text)
+
+
+def test_a_direct_crypto_payment_is_not_called_paid_from_the_balance(client, customer, paid_then_refunded):
+    order = paid_then_refunded
+    client.force_login(customer)
+    page = client.get(reverse("payments:receipt", args=[order.ref])).content.decode()
+    assert '<dd data-testid="receipt-crypto">$410.00</dd>' in page
+    assert '<dd data-testid="receipt-balance">$0.00</dd>' in page
+    assert "1.000000000000" not in page
+    text = pdf_text(client.get(reverse("payments:receipt_pdf", args=[order.ref])).content)
+    assert "Paid in crypto $410.00" in text.replace("\n", " ")
+    assert "1 USDT = 1 USD" in text
