@@ -172,8 +172,22 @@ def alternate(rounds: int, measure: dict[str, Callable[[], Run]]) -> dict[str, R
     }
 
 
+# Every target a part measured, in the order measured: (label, ratio, target, met). `report` appends to it and
+# the end of the run prints it again as one table, each target with its ratio and a PASS/FAIL mark (issue 30).
+# A new part adds its targets by calling `report`; nothing else to register.
+TARGETS: list[tuple[str, float, str, bool]] = []
+
+
 def report(label: str, ratio: float, target: str, met: bool) -> None:
+    TARGETS.append((label, ratio, target, met))
     print(f"  {label:58} {ratio:7.2f}×   target {target:8} {'met' if met else 'NOT met'}")
+
+
+def print_targets() -> None:
+    """Every target of this run, with its ratio and a mark."""
+    print("\ntargets")
+    for label, ratio, target, met in TARGETS:
+        print(f"  {'PASS' if met else 'FAIL'}  {label:58} {ratio:7.2f}×   target {target}")
 
 
 def _columns(cursor: psycopg.Cursor, table: str, leave_out: set[str]) -> list[str]:
@@ -585,6 +599,7 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
     if sizes:
         largest = max(sizes.values()) / (150 * 1024)
         report("largest page / 150 KB", largest, "<= 1", largest <= 1)
+    print_targets()
 
 
 class _Keyed(dict[str, str]):
