@@ -265,7 +265,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "installed_keys": list(order.ssh_keys.all()) if running else [],
         "can_extend": running and not order.is_extension and not full,
         "extensions_full": TooManyExtensions(limit).message if full else "",
-        "max_extensions": limit,
+        "extensions_left": max(limit - len(extensions), 0),
         "extension_prices": [(term, order.gpu.lot_price(term) * order.lots) for term in Term] if running else [],
         "extensions": extensions,
         "machine_requests": order.machine_requests.all()[:5],

@@ -82,7 +82,7 @@ def test_the_page_counts_them_places_the_nth_then_says_why_there_is_no_more(clie
     first = client.post(action, {"term": "3", "idempotency_key": "p1"})
     order_pay_from_balance(order=Order.objects.get(extends=rental), owner=customer)
     page = client.get(url).content.decode()
-    assert "This rental has 1 extension of the 2 one rental can have" in page
+    assert "This rental can be extended 1 more time" in page
     second = client.post(action, {"term": "3", "idempotency_key": "p2"})  # the N-th
     assert second.status_code == 302
     assert second["Location"] != first["Location"]
@@ -201,3 +201,15 @@ def test_a_page_of_rentals_at_the_bound_is_read_in_the_same_queries_and_stays_un
     assert [len(item["extensions"]) for item in items] == [DEFAULT_LIMIT] * 50
     assert queries_at_bound == queries_with_one
     assert size <= PAGE_LIMIT_BYTES, size
+
+
+def test_the_limit_is_mentioned_only_near_it_and_an_extension_has_one_deadline(client, settings, rental, customer):
+    settings.ORDERS_MAX_EXTENSIONS_PER_RENTAL = 60
+    client.force_login(customer)
+    url = reverse("orders:rental", args=[rental.ref])
+    assert 'data-testid="extensions-left"' not in client.get(url).content.decode()
+    client.post(reverse("orders:rental_extend", args=[rental.ref]), {"term": "3", "idempotency_key": "d1"})
+    extension = Order.objects.get(extends=rental)
+    page = client.get(reverse("orders:rental", args=[extension.ref])).content.decode()
+    assert 'data-testid="extension-deadline"' in page
+    assert "Your lots are reserved until" not in page
