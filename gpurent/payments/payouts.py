@@ -22,12 +22,13 @@ from django.utils.translation import gettext as _
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
-from gpurent.core.formats import usd_text
+from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.core.references import new_reference
 from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.models import LedgerAccount
+from gpurent.ledger.references import reference_text
 from gpurent.ledger.services import (
     EXTERNAL_CRYPTO,
     REVENUE_PAYOUT_FEES,
@@ -204,12 +205,12 @@ def _tell_customer(payout: Payout, event: str) -> None:
 def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
     pair = pair_get(payout.asset, payout.network)
     values = {
-        "ref": f"payout:{payout.ref}",
+        "ref": reference_text(f"payout:{payout.ref}"),
         "amount": usd_text(Usd(payout.amount_cents)),
         "net": usd_text(Usd(payout.net_cents)),
         "address": payout.address,
-        "pair": pair.label,
-        "sent": f"{format_units(payout.sent_units or 0, pair)} {pair.asset}",
+        "pair": pair.display_label,
+        "sent": f"{decimal_text(format_units(payout.sent_units or 0, pair))} {pair.asset}",
         "txid": payout.txid,
         "reason": payout.reason or "—",
     }

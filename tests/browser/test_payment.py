@@ -39,7 +39,7 @@ def test_report_survives_a_reload_and_confirmation_pays_the_order(
 
     page.reload()
     expect(page.locator(".status-paid").first).to_have_text("Paid")
-    expect(page.get_by_test_id("ledger-refs")).to_contain_text(f"order:{order.ref}")
+    expect(page.get_by_test_id("ledger-refs")).to_contain_text(f"Order {order.ref}")
     page.get_by_role("link", name="Balance", exact=True).click()
     ledger = page.get_by_test_id("ledger")
     expect(ledger).to_contain_text("+$410.00")

@@ -67,7 +67,7 @@ def test_an_order_paid_in_two_parts(
     page.reload()
     expect(page.locator(".status-paid").first).to_have_text("Paid")
     refs = page.get_by_test_id("ledger-refs")
-    expect(refs).to_contain_text(f"order:{order.ref}")
+    expect(refs).to_contain_text(f"Order {order.ref}")
     screenshot("two-part-payment-paid")
     assert Order.objects.get(pk=order.pk).payment_status == "paid"
     assert sorted(record.payments.values_list("txid", flat=True)) == ["tron-part-1", "tron-part-2"]
@@ -98,7 +98,7 @@ def test_a_withdrawal_asked_for_and_marked_sent_on_the_payouts_desk(
     payout = Payout.objects.get()
     row = page.get_by_test_id(f"payout-{payout.ref}")
     expect(row).to_contain_text("Requested")
-    expect(page.get_by_test_id("ledger")).to_contain_text(f"payout:{payout.ref}")
+    expect(page.get_by_test_id("ledger")).to_contain_text(f"Withdrawal {payout.ref}")
     expect(page.get_by_test_id("balance")).to_contain_text("$50.00")
     screenshot("withdrawal-requested")
 

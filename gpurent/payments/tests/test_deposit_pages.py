@@ -60,13 +60,13 @@ def test_the_balance_page_pages_top_ups_and_withdrawals(client, customer, deposi
     shown = [ref for ref in deposits if f">{ref}</a>" in first]
     assert len(shown) == 20
     assert deposits[-1] in shown
-    assert len(re.findall(r"<code>payout:W-TEST-\d+</code>", first)) == 20
+    assert len(re.findall(r"Withdrawal <code>W-TEST-\d+</code>", first)) == 20
     older = client.get(f"/balance/{older_link(first, 'deposits')}").content.decode()
     rest = [ref for ref in deposits if f">{ref}</a>" in older]
     assert sorted(shown + rest) == sorted(deposits)
     assert len(rest) == 4
     older = client.get(f"/balance/{older_link(first, 'payouts')}").content.decode()
-    assert re.findall(r"<code>payout:(W-TEST-\d+)</code>", older) == ["W-TEST-001", "W-TEST-000"]
+    assert re.findall(r"Withdrawal <code>(W-TEST-\d+)</code>", older) == ["W-TEST-001", "W-TEST-000"]
 
 
 def test_paging_one_list_of_the_balance_page_keeps_the_others_where_they_are(client, customer, deposits):
@@ -81,7 +81,7 @@ def test_paging_one_list_of_the_balance_page_keeps_the_others_where_they_are(cli
     older_deposits = [ref for ref in deposits if f">{ref}</a>" in on_older_deposits]
     assert len(older_deposits) == 4
     assert [ref for ref in deposits if f">{ref}</a>" in page] == older_deposits
-    assert re.findall(r"<code>payout:(W-TEST-\d+)</code>", page) == ["W-TEST-001", "W-TEST-000"]
+    assert re.findall(r"Withdrawal <code>(W-TEST-\d+)</code>", page) == ["W-TEST-001", "W-TEST-000"]
     newest = re.search(r'<a href="(\?[^"]*)#deposits-heading" rel="first"', page)
     assert newest is not None
     assert "payouts=" in html.unescape(newest.group(1))

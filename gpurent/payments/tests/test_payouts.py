@@ -78,7 +78,7 @@ def test_sent_moves_the_net_out_and_the_fee_to_revenue_and_emails_the_reference(
     assert account_balance(REVENUE_PAYOUT_FEES) == Usd(100)
     assert balance_for(funded) == Usd(5_000)
     email = next(m for m in mail.outbox if m.to == [funded.email])
-    assert f"payout:{payout.ref}" in email.body
+    assert f"Reference: Withdrawal {payout.ref}." in email.body
     assert "ab" * 32 in email.body
     assert AuditLogEntry.objects.get(action="payout.sent").actor_label == operator.email
     # A double submit changes nothing; another transaction id or a rejection is refused.
@@ -143,7 +143,8 @@ def test_the_balance_page_withdraws_once_per_key_and_shows_it(client, funded):
     payout = Payout.objects.get()
     assert balance_for(funded) == Usd(7_000)
     page = client.get(reverse("payments:balance")).content.decode()
-    assert f"payout:{payout.ref}" in page  # in the withdrawals list and the ledger
+    assert f"Withdrawal <code>{payout.ref}</code>" in page  # in the withdrawals list
+    assert f'data-reference="payout:{payout.ref}">Withdrawal <code>{payout.ref}</code>' in page  # and the ledger
     refused = client.post(reverse("payments:withdraw"), {**body, "address": "nope", "idempotency_key": "w-2"})
     assert refused.status_code == 302
     assert "not a valid" in client.get(reverse("payments:balance")).content.decode()

@@ -34,13 +34,13 @@ def test_order_page_after_confirmation_shows_paid_and_the_ledger_references(clie
     intent_confirm(intent_id=intent.pk, txid="tx", received_units=intent.amount_units)
     client.force_login(customer)
     html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
-    assert f"order:{order.ref}" in html
+    assert f'<span class="ledger-ref" data-reference="order:{order.ref}">Order <code>{order.ref}</code></span>' in html
     deposit = PaymentIntent.objects.get().payments.get().deposit
     assert deposit is not None
-    assert f"deposit:{deposit.ref}" in html
+    assert f'data-reference="deposit:{deposit.ref}">Deposit <code>{deposit.ref}</code>' in html
     assert "$410.00" in html
     balance = client.get(reverse("payments:balance")).content.decode()
-    assert f"order:{order.ref}" in balance
+    assert f'data-reference="order:{order.ref}">Order <code>{order.ref}</code>' in balance
     assert "$0.00" in balance
 
 
