@@ -12,6 +12,7 @@ before exactly three digits ("1.234", "1,000") is refused as ambiguous rather th
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date, datetime
 from decimal import Decimal
@@ -20,12 +21,22 @@ from functools import lru_cache
 from babel import Locale
 from babel.dates import format_date, format_time, get_datetime_format
 from babel.numbers import format_currency, format_decimal
+from babel.units import format_unit
 from django.conf import settings
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from .money import Usd
 
-__all__ = ["AmbiguousAmount", "amount_input", "date_text", "decimal_text", "usd_text"]
+__all__ = [
+    "AmbiguousAmount",
+    "amount_input",
+    "date_text",
+    "decimal_text",
+    "duration_text",
+    "duration_words",
+    "usd_text",
+]
 
 
 @lru_cache(maxsize=16)
@@ -169,3 +180,63 @@ def date_text(
     hour = format_time(value, "HH:mm:ss" if seconds else "HH:mm", locale=locale)
     text = str(get_datetime_format("medium", locale=locale)).replace("{1}", day).replace("{0}", hour)
     return f"{text} {value:%Z}" if zone else text
+
+
+# A time left, as a countdown writes it (decision 0442): the two largest units in words of the reader's language
+# (CLDR through Babel), joined as the catalog says; under an hour, a clock. The page's script gets the same words
+# (`duration_words`) and writes the same text every second.
+_UNITS = (("day", 86_400), ("hour", 3_600), ("minute", 60))
+
+
+@lru_cache(maxsize=16)
+def _unit_patterns(language: str) -> dict[str, dict[str, str]]:
+    locale = _locale(language)
+    patterns: dict[str, dict[str, str]] = {}
+    for unit, _size in _UNITS:
+        by_category: dict[str, str] = {}
+        for count in range(200):  # a sample of each plural category the language has (one, few, many, other…)
+            category = locale.plural_form(count)
+            if category not in by_category:
+                text = format_unit(count, f"duration-{unit}", length="long", locale=locale)
+                by_category[category] = text.replace(str(count), "{0}", 1)
+        patterns[unit] = by_category
+    return patterns
+
+
+def duration_words(language: str | None = None) -> dict[str, object]:
+    """The words a countdown needs in `language` (default: the active one), for the page's script: each unit's
+    pattern per CLDR plural category ({"day": {"one": "{0} día", "other": "{0} días"}, …}) and how two units
+    are joined ("join": "{larger} y {smaller}")."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(language):
+        # Translators: two parts of a time left, the larger unit first: "6 days and 23 hours", "2 hours and 5
+        # minutes". Keep %(larger)s and %(smaller)s.
+        join = gettext("%(larger)s and %(smaller)s") % {"larger": "{larger}", "smaller": "{smaller}"}
+    return {"join": join, **_unit_patterns(language)}
+
+
+def duration_text(seconds: int, *, language: str | None = None) -> str:
+    """`seconds` left, written for a reader of `language`: "6 días y 23 horas", "2 tiếng 5 phút", "1 gün" (a zero
+    smaller unit is left out); under an hour, minutes and seconds as a clock ("29:59"). Empty when none is left.
+
+    `payments/static/payments/payments.js` writes the same text in the browser from `duration_words`."""
+    if seconds <= 0:
+        return ""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    words = duration_words(language)
+    locale = _locale(language)
+
+    def unit_text(unit: str, count: int) -> str:
+        patterns: dict[str, str] = words[unit]  # type: ignore[assignment]
+        pattern = patterns.get(locale.plural_form(count)) or patterns["other"]
+        return pattern.replace("{0}", format_decimal(count, locale=locale))
+
+    for (unit, size), (smaller, smaller_size) in itertools.pairwise(_UNITS):
+        if seconds >= size:
+            count, rest = divmod(seconds, size)
+            if rest < smaller_size:
+                return unit_text(unit, count)
+            larger_text, smaller_text = unit_text(unit, count), unit_text(smaller, rest // smaller_size)
+            return str(words["join"]).replace("{larger}", larger_text).replace("{smaller}", smaller_text)
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes}:{rest:02d}"

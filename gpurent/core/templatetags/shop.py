@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import date, datetime
 
 from django import template
 from django.middleware.csrf import get_token
 from django.template.defaultfilters import stringfilter
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from gpurent.core.formats import date_text, decimal_text, usd_text
+from gpurent.core.formats import date_text, decimal_text, duration_text, duration_words, usd_text
 from gpurent.core.idempotency_request import FORM_FIELD
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_query
@@ -61,6 +63,21 @@ def day(value: date | datetime | None, parts: str = "") -> str:
         year="noyear" not in words,
         long="long" in words,
     )
+
+
+@register.filter
+def time_left(value: datetime | None) -> str:
+    """The time from now until `value` in the reader's words, as the countdown script writes it (decision 0442):
+    "6 días y 23 horas", "2 tiếng 5 phút", "29:59"; empty once it has passed."""
+    if value is None:
+        return ""
+    return duration_text(int((value - timezone.now()).total_seconds()))
+
+
+@register.simple_tag
+def countdown_words() -> str:
+    """The words of a countdown in the page's language, as JSON for its `data-words` attribute (escaped there)."""
+    return json.dumps(duration_words(), ensure_ascii=False, separators=(",", ":"))
 
 
 @register.filter(is_safe=True)

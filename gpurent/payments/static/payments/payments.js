@@ -10,15 +10,36 @@
       setTimeout(function () { button.textContent = label; }, 1500);
     });
   });
+  // The time left in the page's language, as the server's `time_left` writes it (core/formats.py, decision 0442):
+  // the two largest units in the words of `data-words` (per plural category, joined by its "join"), under an
+  // hour a clock; `data-left-text` places it in a sentence ("{duration} left").
+  var lang = document.documentElement.lang || "en";
+  var plural = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+  var number = window.Intl ? new Intl.NumberFormat(lang) : null;
+  function unit(words, name, count) {
+    var patterns = words[name] || {};
+    var pattern = (plural && patterns[plural.select(count)]) || patterns.other || "{0}";
+    return pattern.replace("{0}", number ? number.format(count) : String(count));
+  }
+  function duration(words, left) {
+    var units = [["day", 86400], ["hour", 3600], ["minute", 60]];
+    for (var i = 0; i < 2; i++) {
+      if (left >= units[i][1]) {
+        var count = Math.floor(left / units[i][1]), rest = left % units[i][1];
+        if (rest < units[i + 1][1]) { return unit(words, units[i][0], count); }
+        return (words.join || "{larger} {smaller}").replace("{larger}", unit(words, units[i][0], count))
+          .replace("{smaller}", unit(words, units[i + 1][0], Math.floor(rest / units[i + 1][1])));
+      }
+    }
+    return Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  }
   function tick() {
     document.querySelectorAll("time.countdown[data-expires]").forEach(function (node) {
       var left = Math.floor((new Date(node.dataset.expires) - new Date()) / 1000);
       if (left <= 0) { node.textContent = node.dataset.expiredText || "expired: get new instructions"; return; }
-      var days = Math.floor(left / 86400), hours = Math.floor((left % 86400) / 3600);
-      var minutes = Math.floor((left % 3600) / 60), seconds = left % 60;
-      var clock = (days ? days + "d " + hours + "h" : (hours ? hours + ":" + String(minutes).padStart(2, "0") : minutes))
-        + (days ? "" : ":" + String(seconds).padStart(2, "0"));
-      node.textContent = clock + " " + (node.dataset.leftText || "left");
+      var words;
+      try { words = JSON.parse(node.dataset.words || "{}"); } catch (error) { return; }
+      node.textContent = (node.dataset.leftText || "{duration}").replace("{duration}", duration(words, left));
     });
   }
   tick();
