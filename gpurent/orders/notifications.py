@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from gpurent.core.emails import email_queue
-from gpurent.core.formats import usd_text
+from gpurent.core.formats import date_text, usd_text
 from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 
@@ -33,7 +33,8 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
     """The subject and paragraphs of `event`'s email, in the active language. Each event's texts are made only
     when asked for (one `gettext` and format per sentence of that event, not of all eight)."""
     ref = order.ref
-    end = f"{order.term_ends_at:%Y-%m-%d %H:%M} UTC" if order.term_ends_at else ""
+    # Dates as the recipient's language writes them (decision 0445): "5 dic 2026, 14:00 UTC".
+    end = date_text(order.term_ends_at, time=True, zone=True)
     texts: dict[str, Callable[[], tuple[str, list[str]]]] = {
         "placed": lambda: (
             _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
@@ -45,7 +46,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
                 )
                 % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": usd_text(order.total)},
                 _("Pay before %(deadline)s UTC, or the reservation lapses and the lots return to stock.")
-                % {"deadline": f"{order.reserved_until:%Y-%m-%d %H:%M}"},
+                % {"deadline": date_text(order.reserved_until, time=True)},
             ],
         ),
         "paid": lambda: (

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from gpurent.core.emails import email_queue
+from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.money import Usd
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.money import order_money
@@ -63,7 +64,7 @@ def _what_pays(payment: Payment) -> str:
                 "So far %(received)s of the %(total)s for order %(ref)s has been received. The order is not paid "
                 "yet: the money is in your balance and pays the order as soon as your balance covers the total; "
                 "until then you can also withdraw it."
-            ) % {"received": received.display(), "total": order.total.display(), "ref": order.ref}
+            ) % {"received": usd_text(received), "total": usd_text(order.total), "ref": order.ref}
     return _("If it pays an order, the order is paid from your balance as soon as the balance covers it.")
 
 
@@ -76,9 +77,11 @@ def customer_payment_email(payment: Payment, event: str) -> None:
 def _payment_texts(payment: Payment, event: str) -> tuple[str, list[str]]:
     intent = payment.intent
     pair = pair_get(intent.asset, intent.network)
-    amount = f"{format_units(payment.amount_units, pair)} {pair.label}"
+    # Amounts as the recipient reads them (decision 0445): "370 USDT en Tron (TRC-20)", "410,00 US$"; the e-mail is
+    # read, not pasted into a wallet, so the crypto amount has the language's decimal mark and no trailing zeros.
+    amount = f"{decimal_text(format_units(payment.amount_units, pair))} {pair.display_label}"
     target = intent.order.ref if intent.order_id and intent.order else (intent.deposit.ref if intent.deposit else "")
-    credited = Usd(payment.credited_cents or 0).display()
+    credited = usd_text(Usd(payment.credited_cents or 0))
     texts = {
         "payment_credited": (
             _("Payment received: %(amount)s credited") % {"amount": credited},

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.catalog.models import GpuModel
+from gpurent.core.formats import date_text
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
 from gpurent.orders.errors import TransitionNotAllowed
@@ -154,7 +155,7 @@ def test_an_extended_rental_is_reminded_again_before_its_new_end(rental, custome
         assert orders_remind_term_end(now=rental.term_ends_at - timedelta(hours=2)) == 0
     reminders = [message for message in mail.outbox if "ends in 24 hours" in message.subject]
     assert len(reminders) == 2
-    assert rental.term_ends_at.strftime("%Y-%m-%d %H:%M") in reminders[1].body
+    assert date_text(rental.term_ends_at, time=True, zone=True) in reminders[1].body
 
 
 def test_extension_is_not_on_the_provisioning_desk(admin_client, rental, customer):

@@ -144,3 +144,28 @@ def test_a_withdrawal_sent_or_declined_is_written_in_the_customers_language(
             "The whole amount, %(amount)s, is back on your balance.",
         ],
     )
+
+
+def test_money_emails_write_amounts_and_references_as_the_customers_language(
+    customer, order, payment_setup, settings, django_capture_on_commit_callbacks
+):
+    """Decision 0445: "205 USDT en Tron (TRC-20)" and "205,00 US$", not "205.000000 USDT on Tron (TRC-20)" and
+    "$205.00"; a withdrawal's reference as "Retiro W-…", not "payout:W-…"."""
+    customer.language = "es"
+    customer.save(update_fields=["language"])
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    with django_capture_on_commit_callbacks(execute=True):
+        half = receive(intent, "tx-half", intent.amount_units // 2)
+    text = OutboundEmail.objects.get(key=f"payment_credited:{half.pk}").text
+    assert "205 USDT en Tron (TRC-20)" in text
+    assert "205,00\xa0US$" in text
+    assert "410,00\xa0US$" in text  # the order's total, in the part-paid line
+    assert ".000000" not in text and "$205.00" not in text
+    settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
+    payout = payout_request(owner=customer, asset="USDT", network="tron", address=TRON, amount=Usd(3_000))
+    with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
+        payout_mark_sent(payout_id=payout.pk, txid="cd" * 32, sent_units=28_500_000, actor=None)
+    sent = OutboundEmail.objects.get(key=f"payout_sent:{payout.pk}").text
+    assert "28,5 USDT" in sent
+    assert f"Retiro {payout.ref}" in sent
+    assert "payout:" not in sent
