@@ -1,4 +1,5 @@
-"""The glossary (DESIGN §8): twelve terms a customer meets while sizing and renting, each at a stable anchor.
+"""The glossary (DESIGN §8): the twelve terms it names plus LoRA (linked from the estimator's rank field):
+thirteen terms a customer meets while sizing and renting, each at a stable anchor.
 
 Terms are data in code rather than rows so that they are translated with the rest of the shop
 (`makemessages` picks up every string) and their anchors never change: `/glossary/#kv-cache`.
@@ -179,6 +180,23 @@ TERMS: tuple[Term, ...] = (
             ),
         ),
         see_also=("fixed-rental-term", "fsdp"),
+    ),
+    Term(
+        slug="lora",
+        name=_("LoRA (low-rank adaptation)"),
+        paragraphs=(
+            _(
+                "A way to fine-tune a large model by training two small matrices beside each chosen weight matrix "
+                "while the original weights stay frozen. The rank sets the size of those matrices: rank 16 on a "
+                "4096-wide layer adds about 131,000 trainable numbers instead of 16.8 million."
+            ),
+            _(
+                "Frozen weights need no gradients and no optimizer state, so memory is mostly the weights plus "
+                "activations; QLoRA also stores the frozen weights in 4 bits. A higher rank costs little memory; "
+                "longer sequences and larger batches cost much more."
+            ),
+        ),
+        see_also=("quantization", "vram"),
     ),
     Term(
         slug="vae",

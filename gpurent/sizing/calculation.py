@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from gpurent.catalog.enums import Stack
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
 from vramcalc import Estimate, EstimateInput, InvalidInput, estimate
@@ -73,6 +74,17 @@ class Sizing:
         priced = [row for row in self.fit if row.week_price is not None and row.fits]
         priced = priced or [row for row in self.fit if row.week_price is not None]
         return min(priced, key=lambda row: row.week_price.cents) if priced else None  # type: ignore[union-attr]
+
+    @property
+    def cheapest_cuda(self) -> GpuFit | None:
+        """When `cheapest` is not a CUDA card (an AMD card runs ROCm), the cheapest CUDA card by the same rule: most
+        workflows are written for CUDA, so the answer names both instead of switching stacks without a word."""
+        cheapest = self.cheapest
+        if cheapest is None or cheapest.gpu.stack == Stack.CUDA:
+            return None
+        cuda = [row for row in self.fit if row.week_price is not None and row.gpu.stack == Stack.CUDA]
+        cuda = [row for row in cuda if row.fits] or cuda
+        return min(cuda, key=lambda row: row.week_price.cents) if cuda else None  # type: ignore[union-attr]
 
     def inputs_dict(self) -> dict[str, Any]:
         return inputs_to_dict(self.inputs)

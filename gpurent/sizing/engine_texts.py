@@ -164,8 +164,8 @@ TRANSLATED: dict[str, Any] = {
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(
         "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "
-        "looks full; this peak is what the workload needs (see kv_token_capacity for the tokens that "
-        "fit)."
+        "looks full; this peak is what the workload needs, and the rest of the card holds more KV cache "
+        "(more tokens or more concurrent requests)."
     ),
     "note.llama_cpp": _("llama.cpp allocates the whole n_ctx KV cache up front plus per-GPU compute buffers."),
 }

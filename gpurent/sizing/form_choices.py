@@ -237,7 +237,7 @@ FIELD_TERMS: dict[str, tuple[str, ...]] = {
     "concurrent": ("kv-cache",),
     "image_size": ("vae",),
     "optimizer": ("vram",),
-    "lora_rank": ("quantization",),
+    "lora_rank": ("lora",),
     "activation_checkpointing": ("vram",),
     "engine": ("kv-cache",),
     "strategy": ("ddp", "fsdp"),

@@ -16,18 +16,19 @@ ANCHORS = [
     "cuda",
     "rocm",
     "training-checkpoint",
+    "lora",
     "vae",
     "fixed-rental-term",
     "idempotency-key",
 ]
 
 
-def test_glossary_has_the_twelve_terms_at_stable_anchors(client):
+def test_glossary_has_its_thirteen_terms_at_stable_anchors(client):
     assert [term.slug for term in TERMS] == ANCHORS
     html = client.get("/glossary/").content.decode()
     for anchor in ANCHORS:
         assert f'id="{anchor}"' in html
-    assert len(re.findall(r'class="glossary-entry"', html)) == 12
+    assert len(re.findall(r'class="glossary-entry"', html)) == 13
 
 
 def test_glossary_says_a_definition_is_not_a_promise(client):

@@ -1,12 +1,14 @@
 """The estimate and the catalog table on the demo catalog: the two questions of the issue, end to end."""
 
 import pytest
+from django.urls import reverse
 
 from gpurent.catalog.models import GpuModel
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import MAX_PEAK_BYTES, inputs_from_payload, size_workload
 from gpurent.sizing.catalog_fit import USABLE_PCT, plan_with_cards
 from gpurent.sizing.errors import EstimateInputInvalid, EstimateTooLarge
+from gpurent.sizing.forms import EXAMPLES
 from vramcalc import estimate
 from vramcalc.capacity import min_cards
 from vramcalc.units import GIB, MIB
@@ -125,3 +127,23 @@ def test_size_workload_absurd_sizes_are_refused(demo_catalog):
     assert estimate(inp).peak_bytes > MAX_PEAK_BYTES
     with pytest.raises(EstimateTooLarge):
         size_workload(inp)
+
+
+def test_an_amd_answer_says_it_runs_rocm_and_names_the_cheapest_cuda_card(demo_catalog, client):
+    # Make the MI300X the cheapest card that fits the 70B serving workload.
+    GpuModel.objects.filter(stack="ROCm").update(price_7d_cents=100)
+    sizing = size_workload(inputs_from_payload(SERVING_70B))
+    assert sizing.cheapest is not None
+    assert sizing.cheapest.gpu.stack == "ROCm"
+    cuda = sizing.cheapest_cuda
+    assert cuda is not None
+    assert cuda.gpu.stack == "CUDA"
+    assert cuda.fits
+    others = [row for row in sizing.fit if row.gpu.stack == "CUDA" and row.fits]
+    assert cuda.week_price == min(row.week_price for row in others)
+    page = client.get(reverse("sizing:estimate"), EXAMPLES[1][1]).content.decode()
+    assert 'data-testid="answer-stack"' in page
+    assert "This card runs ROCm, not CUDA: check that your software supports ROCm." in page
+    GpuModel.objects.filter(stack="ROCm").update(price_7d_cents=10_000_000)
+    assert size_workload(inputs_from_payload(SERVING_70B)).cheapest_cuda is None
+    assert 'data-testid="answer-stack"' not in client.get(reverse("sizing:estimate"), EXAMPLES[1][1]).content.decode()
