@@ -5,8 +5,8 @@ messages and 5 fields. Each text is shown whole when its HTML fits in `TEXT_HTML
 cut on a clean boundary (a line end, else a space) so that what is shown fits, with a link to the whole text
 (`.txt`). The budget is counted in bytes of the HTML the page sends, not in characters: a character costs its
 UTF-8 length (up to 4), or what escaping makes of it (`"` and `'` become 6 bytes), a line end the `<br>` it
-becomes, and a redaction marker the `<mark>` wrapped around it. So the worst case (multibyte, `<`- or
-quote-heavy text, many markers) is bounded by the same figure as plain ASCII text.
+becomes, and a redaction marker its words in the page's language in the `<mark>` wrapped around them. So the worst
+case (multibyte, `<`- or quote-heavy text, many markers) is bounded by the same figure as plain ASCII text.
 """
 
 from __future__ import annotations
@@ -15,7 +15,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["MARKER", "TEXT_HTML_BUDGET", "Shown", "shown"]
+from django.utils.html import escape
+
+from gpurent.core.redaction import marker_shown
+
+__all__ = ["MARKER", "TEXT_HTML_BUDGET", "Shown", "marker_html", "shown"]
 
 # The most bytes of HTML one text may take on the page: 25 texts (20 messages, 5 fields) × 4 000 = 100 000 bytes,
 # leaving 50 000 for the page around them (see the decision's arithmetic and the worst-case test).
@@ -23,8 +27,18 @@ TEXT_HTML_BUDGET = 4_000
 
 # A redaction marker as stored (`gpurent.core.redaction.marker`): "[REDACTED: AWS access key]".
 MARKER = re.compile(r"\[REDACTED: [A-Za-z0-9 .,-]{1,60}\]")
-# What `with_markers` wraps around a marker.
-MARKER_HTML_EXTRA = len('<mark class="redacted"></mark>')
+
+
+def marker_html(stored: str) -> str:
+    """A stored marker as the page shows it: in `<mark>`, in the active language (decision 0444)."""
+    return f'<mark class="redacted">{escape(marker_shown(stored))}</mark>'
+
+
+def _marker_cost(stored: str) -> int:
+    """Bytes of HTML a stored marker becomes on the page (in the active language, which may be longer)."""
+    return len(marker_html(stored).encode())
+
+
 # Bytes of HTML of the characters escaping (`&lt;`, `&#x27;`…) or `linebreaksbr` (`<br>`) make longer.
 _COST = {"&": 5, "<": 4, ">": 4, '"': 6, "'": 6, "\n": 4, "\r": 4}
 # A clean boundary is looked for in the last part of what fits: a line end in its last quarter, else a space in
@@ -68,7 +82,7 @@ def _fitting_end(text: str, budget: int) -> int | None:
         character = text[position]
         found = MARKER.match(text, position) if character == "[" else None
         if found is not None:
-            cost, following = len(found.group()) + MARKER_HTML_EXTRA, found.end()
+            cost, following = _marker_cost(found.group()), found.end()
         else:
             cost, following = _COST.get(character) or len(character.encode()), position + 1
         if spent + cost > budget:
@@ -81,7 +95,7 @@ def _fitting_end(text: str, budget: int) -> int | None:
 def _html_bytes_at_most(text: str) -> int:
     """An upper bound of the bytes of `text`'s HTML, the same count as `_fitting_end`'s, read with `str.count`."""
     extra = sum((cost - 1) * text.count(character) for character, cost in _COST.items())
-    return len(text.encode()) + extra + MARKER_HTML_EXTRA * len(MARKER.findall(text))
+    return len(text.encode()) + extra + sum(_marker_cost(found) - len(found) for found in MARKER.findall(text))
 
 
 def _clean_boundary(text: str, end: int) -> int:

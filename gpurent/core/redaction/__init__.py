@@ -9,9 +9,11 @@ Recall and false positives are measured on a corpus by `bench/redaction_corpus.p
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.utils import translation
@@ -20,7 +22,7 @@ from django.views.decorators.debug import sensitive_variables
 from .detectors import find_spans
 from .kinds import Kind
 
-__all__ = ["Finding", "Kind", "Redacted", "marker", "redact_fields", "redact_text", "redacted_params"]
+__all__ = ["Finding", "Kind", "Redacted", "marker", "marker_shown", "redact_fields", "redact_text", "redacted_params"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,27 @@ def marker(kind: Kind) -> str:
     """The text that stands where a secret was. Always English: it is stored, and read by operators too."""
     with translation.override("en"):
         return f"[REDACTED: {kind.label}]"
+
+
+_STORED_MARKER = re.compile(r"\[REDACTED: ([A-Za-z0-9 .,-]{1,60})\]")
+
+
+@lru_cache(maxsize=1)
+def _kinds_by_label() -> dict[str, Kind]:
+    with translation.override("en"):
+        return {str(kind.label): kind for kind in Kind}
+
+
+def marker_shown(stored: str) -> str:
+    """A stored marker as a customer reads it, in the active language: "[REDACTED: AWS access key]" is
+    "[ELIMINADO: clave de acceso de AWS]" in Spanish (decision 0444). The stored text never changes; a marker
+    whose kind this version does not know is shown as stored."""
+    found = _STORED_MARKER.fullmatch(stored)
+    kind = _kinds_by_label().get(found.group(1)) if found else None
+    if kind is None:
+        return stored
+    # Translators: stands where a secret was removed from a customer's text: "[REDACTED: AWS access key]".
+    return translation.gettext("[REDACTED: %(kind)s]") % {"kind": kind.label}
 
 
 @sensitive_variables()

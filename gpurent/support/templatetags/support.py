@@ -14,7 +14,7 @@ from gpurent.core.redaction import Finding
 
 from ..models import SupportRequest
 from ..services import LONG_TEXT_FIELDS, field_label
-from ..shortening import MARKER, Shown, shown
+from ..shortening import MARKER, Shown, marker_html, shown
 
 register = template.Library()
 
@@ -25,13 +25,15 @@ FINDINGS_LISTED = 5
 
 @register.filter
 def with_markers(text: str) -> SafeString:
-    """`text` escaped, with each `[REDACTED: …]` marker wrapped in `<mark>` so the customer sees where it was.
+    """`text` escaped, with each `[REDACTED: …]` marker wrapped in `<mark>` so the customer sees where it was, in
+    the page's language ("[ELIMINADO: Clave de acceso de AWS]"; the stored text keeps the English marker,
+    decision 0444).
 
     The text is escaped first and the markers are found in the escaped text; a marker contains no character
-    that escaping changes, so no customer text can become markup.
+    that escaping changes, so no customer text can become markup; the marker's words are escaped in turn.
     """
     escaped = str(conditional_escape(text))
-    return mark_safe(MARKER.sub(lambda match: f'<mark class="redacted">{match.group()}</mark>', escaped))  # noqa: S308
+    return mark_safe(MARKER.sub(lambda match: marker_html(match.group()), escaped))  # noqa: S308
 
 
 @register.filter

@@ -6,6 +6,7 @@ import unicodedata
 
 import pytest
 from django.template.defaultfilters import linebreaksbr
+from django.utils import translation
 
 from gpurent.support.shortening import TEXT_HTML_BUDGET, shown
 from gpurent.support.templatetags.support import FINDINGS_LISTED, findings_list, with_markers
@@ -65,12 +66,16 @@ def test_a_cut_never_splits_a_marker_or_a_letter_from_its_combining_marks():
         "ab ",
     ],
 )
-def test_the_html_of_what_is_shown_fits_the_budget_for_any_character(unit):
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_html_of_what_is_shown_fits_the_budget_for_any_character(unit, language):
+    """In Vietnamese a marker is shown in longer, multi-byte words ("[ĐÃ XÓA: Khóa truy cập AWS]"): the budget
+    counts what the page sends in its language (decision 0444)."""
     text = unit * (100_000 // len(unit.encode()))
-    result = shown(text)
-    assert result.cut
-    assert html_bytes(result.text + "…") <= TEXT_HTML_BUDGET + len("…".encode())
-    assert html_bytes(result.text) > TEXT_HTML_BUDGET // 3  # and not cut needlessly short
+    with translation.override(language):
+        result = shown(text)
+        assert result.cut
+        assert html_bytes(result.text + "…") <= TEXT_HTML_BUDGET + len("…".encode())
+        assert html_bytes(result.text) > TEXT_HTML_BUDGET // 3  # and not cut needlessly short
 
 
 def test_random_texts_are_shown_within_the_budget():
@@ -82,6 +87,24 @@ def test_random_texts_are_shown_within_the_budget():
         assert text.startswith(result.text)
         assert html_bytes(result.text) <= TEXT_HTML_BUDGET
         assert result.cut == (result.text != text)
+
+
+@pytest.mark.parametrize(
+    ("language", "shown_marker"),
+    [
+        ("en", "[REDACTED: AWS access key]"),
+        ("es", "[ELIMINADO: Clave de acceso de AWS]"),
+        ("vi", "[ĐÃ XÓA: Khóa truy cập AWS]"),
+        ("tr", "[KALDIRILDI: AWS erişim anahtarı]"),
+    ],
+)
+def test_a_marker_is_shown_in_the_readers_language_and_stored_in_english(language, shown_marker):
+    """Decision 0444: the stored text keeps "[REDACTED: AWS access key]" (operators and the API read it); the page
+    shows the marker in the reader's language. A marker of a kind this version does not know stays as stored."""
+    with translation.override(language):
+        html = str(with_markers(f"key={MARKER} <b> [REDACTED: Retired kind]"))
+    retired = '<mark class="redacted">[REDACTED: Retired kind]</mark>'
+    assert html == f'key=<mark class="redacted">{shown_marker}</mark> &lt;b&gt; {retired}'
 
 
 def test_a_notice_lists_five_findings_and_counts_the_rest():
