@@ -1,6 +1,6 @@
 """When the guide's GPU fits and when another option is better: sentences computed from the estimator's table.
 
-Each finding compares numbers the page computed (fit, lots, headroom, 7-day prices, stock, the decision
+Each finding compares numbers the page computed (fit, lots, headroom, prices on one term, stock, the decision
 table, the assumed duration); none is written by hand for a particular GPU.
 """
 
@@ -60,19 +60,26 @@ def _fit_findings(row: GpuFit) -> list[str]:
     return found
 
 
-def _other_options(row: GpuFit, sizing: Sizing) -> list[str]:
+def _other_options(row: GpuFit, sizing: Sizing, term: Term | None) -> list[str]:
+    """Another option that costs less, compared on the term the page prices this run at (the duration's term,
+    else 7 days), so a 3-day price is never set against a 7-day one."""
     found = []
-    cheapest = sizing.cheapest
-    cheaper = (
-        cheapest is not None
-        and cheapest.gpu.pk != row.gpu.pk
-        and cheapest.week_price is not None
-        and (row.week_price is None or cheapest.week_price.cents < row.week_price.cents)
-    )
-    if cheaper and cheapest is not None and cheapest.week_price is not None:
+    days = int(term or Term.WEEK)
+    own = row.prices[days].cents if row.fits and row.prices else None
+    cheaper = [
+        other
+        for other in sizing.fitting
+        if other.gpu.pk != row.gpu.pk and other.prices and (own is None or other.prices[days].cents < own)
+    ]
+    if cheaper:
+        cheapest = min(cheaper, key=lambda other: other.prices[days].cents)  # type: ignore[index]
         found.append(
-            _("Another option is cheaper for this scope: %(lots)s costs %(price)s for 7 days.")
-            % {"lots": _lots(cheapest), "price": usd_text(cheapest.week_price, short=True)}
+            _("Another option is cheaper for this scope: %(lots)s costs %(price)s for %(term)s.")
+            % {
+                "lots": _lots(cheapest),
+                "price": usd_text(cheapest.prices[days], short=True),  # type: ignore[index]
+                "term": Term(days).label,
+            }
         )
     if row.fits and (row.cards or 0) > 1:
         single = [other for other in sizing.fitting if other.cards == 1]
@@ -146,7 +153,7 @@ def findings_for(
     term: Term | None,
 ) -> list[str]:
     """The page's "when it fits, and when another option is better" sentences, most important first."""
-    found = _fit_findings(row) + _other_options(row, sizing) + _condition_findings(row, columns)
+    found = _fit_findings(row) + _other_options(row, sizing, term) + _condition_findings(row, columns)
     found += _duration_findings(guide, duration, term)
     if guide.gpu.stack == "ROCm":
         found.append(

@@ -134,3 +134,20 @@ def test_estimator_link_reopens_the_same_inputs(demo_catalog, workload):
     form = EstimateForm.from_query(query)
     assert form.is_valid(), form.errors
     assert form.cleaned_data["inputs"] == inputs_for(page.fields)
+
+
+def test_a_cheaper_option_is_priced_on_the_term_the_guide_prices_the_run_at(demo_catalog):
+    """The duration prices a training run on its shortest term (often 3 days): another option is compared on that
+    same term, never its 7-day price against this card's 3-day one."""
+    gpus = list(gpu_list())
+    checked = 0
+    for gpu in gpus:
+        for workload in GuideWorkload:
+            report = guide_report(guide(gpu.slug, workload, Scope.PILOT), gpus)
+            if report.term is None or report.term == 7:
+                continue
+            for finding in report.findings:
+                if finding.startswith("Another option is cheaper"):
+                    assert finding.endswith(f"for {report.term.label}."), finding
+                    checked += 1
+    assert checked, "no guide priced on a term other than 7 days names a cheaper option in the demo catalog"
