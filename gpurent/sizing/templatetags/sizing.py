@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from gpurent.core.formats import usd_text
 from gpurent.core.money import Usd
@@ -78,6 +80,25 @@ def signed_pct(value: float | None) -> str:
         return ""
     sign = "+" if value >= 0 else "−"
     return f"{sign}{abs(value):.1f} %"
+
+
+# The engine's version as stored with each estimate (vramcalc/version.py): "vramcalc 0.2.3 (formulas 2026-12d, ranges)".
+_ENGINE = re.compile(r"vramcalc (?P<version>[\w.+-]+) \(formulas (?P<revision>[\w.-]+)(?P<ranges>, ranges)?\)")
+
+
+@register.filter
+def engine_text(engine_version: str) -> str:
+    """The engine that made an estimate, in the reader's language: "vramcalc 0.2.3, fórmulas 2026-12d (con
+    rangos)". The stored string stays as the engine wrote it (the API and CSV give it whole); one this version
+    cannot read is shown as stored."""
+    found = _ENGINE.fullmatch(str(engine_version))
+    if found is None:
+        return str(engine_version)
+    values = {"version": found["version"], "revision": found["revision"]}
+    if found["ranges"]:
+        # Translators: the estimator's engine and the revision of its formulas; "ranges": each number has a range.
+        return gettext("vramcalc %(version)s, formulas %(revision)s (with ranges)") % values
+    return gettext("vramcalc %(version)s, formulas %(revision)s") % values
 
 
 @register.inclusion_tag("sizing/partials/chart.html")
