@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.http import QueryDict
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -61,13 +62,23 @@ class CatalogFilterForm(forms.Form):
     in_stock = forms.BooleanField(label=_("In stock only"), required=False)
     sort = forms.ChoiceField(label=_("Sort"), choices=SORT_CHOICES, required=False)
 
+    def __init__(self, data: QueryDict | None = None, **kwargs: Any) -> None:
+        # The term select shows the term the prices are for: 7 days unless one is chosen, as every card preselects.
+        if data is not None and not data.get("term"):
+            data = data.copy()
+            data["term"] = str(Term.WEEK.value)
+        super().__init__(data, **kwargs)
+
     def term_or_default(self) -> Term:
         term = self.cleaned_data.get("term") if self.is_valid() else None
         return Term(term) if term else Term.WEEK
 
     @property
     def is_filtering(self) -> bool:
-        return self.is_valid() and any(value not in (None, "", False) for value in self.cleaned_data.values())
+        chosen = {name: value for name, value in self.cleaned_data.items() if name != "term"} if self.is_valid() else {}
+        return self.is_valid() and (
+            self.term_or_default() != Term.WEEK or any(value not in (None, "", False) for value in chosen.values())
+        )
 
 
 CATALOG_ORDER = ("position", "name")

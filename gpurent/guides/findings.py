@@ -48,7 +48,9 @@ def _fit_findings(row: GpuFit) -> list[str]:
             _("The headroom is under %(pct)d %% of the card: longer inputs or a library update can push it over.")
             % {"pct": TIGHT_HEADROOM_PCT}
         )
-    if not row.in_stock:
+    if not row.in_stock and row.gpu.stock_lots == 0:
+        found.append(_("%(gpu)s is sold out right now.") % {"gpu": row.gpu.name})
+    elif not row.in_stock:
         found.append(
             ngettext(
                 "Only %(stock)d lot is in stock right now; this configuration needs %(lots)d.",
@@ -58,6 +60,22 @@ def _fit_findings(row: GpuFit) -> list[str]:
             % {"stock": row.gpu.stock_lots, "lots": row.lots}
         )
     return found
+
+
+def _in_stock_instead(row: GpuFit, sizing: Sizing) -> list[str]:
+    """When this configuration cannot be rented now, the option in stock that fits and is closest in 7-day
+    price (the page offers something to rent instead of a dead end)."""
+    if not row.fits or row.in_stock or row.week_price is None:
+        return []
+    own = row.week_price.cents
+    available = [other for other in sizing.fitting if other.in_stock and other.week_price is not None]
+    if not available:
+        return [_("Nothing else in stock fits this workload right now.")]
+    closest = min(available, key=lambda other: abs(other.week_price.cents - own))  # type: ignore[union-attr]
+    return [
+        _("In stock instead: %(lots)s, %(price)s for 7 days.")
+        % {"lots": _lots(closest), "price": usd_text(closest.week_price, short=True)}  # type: ignore[arg-type]
+    ]
 
 
 def _other_options(row: GpuFit, sizing: Sizing, term: Term | None) -> list[str]:
@@ -153,7 +171,8 @@ def findings_for(
     term: Term | None,
 ) -> list[str]:
     """The page's "when it fits, and when another option is better" sentences, most important first."""
-    found = _fit_findings(row) + _other_options(row, sizing, term) + _condition_findings(row, columns)
+    found = _fit_findings(row) + _in_stock_instead(row, sizing) + _other_options(row, sizing, term)
+    found += _condition_findings(row, columns)
     found += _duration_findings(guide, duration, term)
     if guide.gpu.stack == "ROCm":
         found.append(

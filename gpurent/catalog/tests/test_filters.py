@@ -142,3 +142,10 @@ def test_catalog_max_price_is_parsed_by_the_money_rule(client, demo_catalog, amo
 
 def test_catalog_max_price_takes_cents(client, demo_catalog):
     assert names(client.get(reverse("catalog:index"), {"term": "7", "max_price": "139.99"})) == ["RTX 4090 24GB"]
+
+
+def test_the_term_select_shows_seven_days_as_the_prices_and_cards_do(client, demo_catalog):
+    page = client.get(reverse("catalog:index")).content.decode()
+    select = page.split('name="term"', 1)[1].split("</select>", 1)[0]
+    assert re.search(r'<option value="7" selected>', select), select
+    assert 'value="3" selected' not in select

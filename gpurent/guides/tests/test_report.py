@@ -151,3 +151,19 @@ def test_a_cheaper_option_is_priced_on_the_term_the_guide_prices_the_run_at(demo
                     assert finding.endswith(f"for {report.term.label}."), finding
                     checked += 1
     assert checked, "no guide priced on a term other than 7 days names a cheaper option in the demo catalog"
+
+
+def test_a_sold_out_guide_gpu_says_so_and_offers_the_closest_option_in_stock(demo_catalog):
+    GpuModel.objects.filter(slug="h100-80gb").update(stock_lots=0)
+    gpus = list(gpu_list())
+    report = guide_report(guide("h100-80gb", GuideWorkload.LORA_FINETUNING, Scope.PILOT), gpus)
+    assert report.row.fits
+    assert "H100 80GB is sold out right now." in report.findings
+    assert not any("Only 0 lots" in finding for finding in report.findings)
+    instead = [finding for finding in report.findings if finding.startswith("In stock instead: ")]
+    assert len(instead) == 1
+    own = report.row.week_price.cents
+    in_stock = [row for row in report.sizing.fitting if row.in_stock]
+    closest = min(in_stock, key=lambda row: abs(row.week_price.cents - own))
+    assert closest.gpu.name in instead[0]
+    assert "H100" not in instead[0]
