@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PG_URL ?= postgres://postgres@127.0.0.1:5432/gpurent
 
-.PHONY: help setup db run test test-fast test-postgres test-browser test-chains lint format typecheck check-deploy messages compilemessages bench bench-http clean
+.PHONY: help setup db run test test-fast test-postgres test-browser test-chains lint format typecheck check-deploy lint-migrations messages compilemessages bench bench-http clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -69,10 +69,13 @@ typecheck: setup ## mypy (django-stubs on the apps, --strict on vramcalc)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict vramcalc bench/estimator_accuracy.py
 
-check-deploy: setup ## Django's deployment checks with the production settings
+check-deploy: setup lint-migrations ## Django's deployment checks with the production settings, and lint-migrations
 	DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))')" \
 	  ALLOWED_HOSTS=shop.example.com DATABASE_URL=$(PG_URL) $(PY) manage.py check --deploy --fail-level WARNING
 	$(PY) manage.py makemigrations --check --dry-run
+
+lint-migrations: setup ## Migrations the previous release can keep serving beside (django-migration-linter; PG_URL=postgres://...)
+	DJANGO_SETTINGS_MODULE=config.settings.migration_lint DATABASE_URL=$(PG_URL) $(PY) manage.py lintmigrations
 
 messages: setup ## Extract translatable strings into locale/*.po (the i18n owner then translates them)
 	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts --ignore=backoffice --ignore=admin.py --ignore=admin --ignore=tests --ignore=node_modules
