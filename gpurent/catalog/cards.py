@@ -1,11 +1,11 @@
-"""The catalog grid: one page of cards, each rendered once per GPU version, stock, term and language.
+"""The catalog grid: one page of cards, each rendered once per GPU version, term and language.
 
 A card's key holds the GPU's id, `updated_at` (every edit through `save()`, the back office included, moves
-it) and `stock_lots` (orders and releases change stock by UPDATE without touching `updated_at`), the term it
-quotes and, through `fragment_key`, the language and the code version. The grid of a page is keyed by the
-same versions of every card on it, its count and its links. Nothing is deleted to invalidate: a changed GPU
-gets a new key (gpurent/core/cache.py, decision 0182). Cards are rendered without the request, so no
-visitor's data can be in one.
+it), the term it quotes and, through `fragment_key`, the language and the code version. Stock is not in it:
+cards are rendered with stock holes (`shared_page`, `stock_parts.py`, decision 0425), filled per request, so an
+order changes no card. The grid of a page is keyed by the same versions of every card on it, its count and its
+links. Nothing is deleted to invalidate: a changed GPU gets a new key (gpurent/core/cache.py, decision 0182).
+Cards are rendered without the request, so no visitor's data can be in one.
 """
 
 from __future__ import annotations
@@ -44,17 +44,18 @@ def quote_from(gpu: GpuModel, form: QuoteForm) -> Quote | None:
 
 
 def _card_key(gpu: GpuModel, term: Term) -> str:
-    return fragment_key("catalog-card", gpu.pk, gpu.updated_at.isoformat(), gpu.stock_lots, term.value)
+    return fragment_key("catalog-card", gpu.pk, gpu.updated_at.isoformat(), term.value)
 
 
 def _render_card(gpu: GpuModel, term: Term) -> str:
     form = quote_form(gpu, term=term)
-    context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term)}
+    context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term), "shared_page": True}
     return render_to_string("catalog/partials/card.html", context)
 
 
 def cards_html(gpus: list[GpuModel], term: Term) -> list[SafeString]:
-    """The card of each GPU quoting `term`, from the cache where it is there (one round trip for all)."""
+    """The card of each GPU quoting `term`, with stock holes, from the cache where it is there (one round trip
+    for all)."""
     keys = [_card_key(gpu, term) for gpu in gpus]
     found = cache.get_many(keys)
     rendered: dict[str, str] = {}
@@ -70,10 +71,10 @@ def cards_html(gpus: list[GpuModel], term: Term) -> list[SafeString]:
 
 
 def grid_html(page: Page[GpuModel], term: Term, *, count: int, filtering: bool, first_url: str, next_url: str) -> str:
-    """The results block (count, cards, links to the first and next page, or the empty state)."""
-    key = fragment_key(
-        "catalog-grid", term.value, count, filtering, first_url, next_url, rows_version(page.items), len(page.items)
-    )
+    """The results block (count, cards, links to the first and next page, or the empty state), with stock
+    holes: fill them (`stock_parts.stock_fillers`) before sending it."""
+    rows = rows_version(page.items, stock=False)
+    key = fragment_key("catalog-grid", term.value, count, filtering, first_url, next_url, rows, len(page.items))
 
     def render() -> str:
         context = {

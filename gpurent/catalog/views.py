@@ -13,25 +13,28 @@ from django.views.decorators.http import require_GET
 
 from gpurent.core.cache import cached, fragment_key
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.page_cache import cached_page, page_key, store_page
+from gpurent.core.page_cache import filled, render_filled, shared_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .cards import PAGE_SIZE, grid_html, quote_form, quote_from
 from .enums import Term
 from .filters import CatalogFilterForm, catalog_order, gpus_filtered
-from .selectors import catalog_version, gpu_get, gpu_list
+from .selectors import catalog_state, gpu_get, gpu_list
+from .stock_parts import stock_fillers
 
 
 @require_GET
 def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
     """The catalog, sorted and filtered by a GET form, one keyset page of cards at a time: a full page, or
-    only the results for htmx. An anonymous visitor gets the whole page from the cache while no GPU on sale
-    changed (one small query, gpurent/core/page_cache.py); otherwise cards, the grid and the filter form come
-    from the cache while nothing they show changed."""
+    only the results for htmx. Every visitor, signed in or not, gets the page from the cache while no GPU
+    changed but for stock (one small statement reads the version and the stock of the page's GPUs,
+    gpurent/core/page_cache.py, decision 0425); otherwise cards, the grid and the filter form come from the
+    cache while nothing they show changed. "In stock only" is about stock: never a cached page."""
     partial = request.htmx and request.htmx.target == "catalog-results"
-    key = None if partial else page_key(request, "catalog", catalog_version)
-    if (hit := cached_page(key)) is not None:
-        return hit
+    about_stock = "in_stock" in request.GET
+    shared = shared_page(request, "catalog", catalog_state) if not (partial or about_stock) else None
+    if shared is not None and shared.parts is not None:
+        return shared.response(stock_fillers(shared.state.stock))
     filters = CatalogFilterForm(request.GET)
     matching = gpus_filtered(gpu_list(), filters)
     page = page_from_request(request, matching, size=PAGE_SIZE, key=catalog_order(filters))
@@ -44,10 +47,13 @@ def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
         first_url="" if page.is_first else page_link(request, None),
         next_url=page_link(request, page.next) if page.next else "",
     )
+    fillers = stock_fillers({gpu.pk: gpu.stock_lots for gpu in page.items})
     if partial:
-        return HttpResponse(results)
+        return HttpResponse(filled(request, results, fillers))
     context = {"filters_html": _filters_html(request, filters), "results": results}
-    return store_page(request, key, render(request, "catalog/index.html", context))
+    if shared is None:
+        return render_filled(request, "catalog/index.html", context, fillers=fillers)
+    return shared.render("catalog/index.html", context, ids=[gpu.pk for gpu in page.items], fillers=fillers)
 
 
 def _filters_html(request: HttpRequest, filters: CatalogFilterForm) -> str:
@@ -59,16 +65,17 @@ def _filters_html(request: HttpRequest, filters: CatalogFilterForm) -> str:
 
 @require_GET
 def gpu_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A GPU's page with its quote form (a GET form); an anonymous visitor gets it from the cache while no GPU
-    on sale changed (the key holds the path, so the slug and the query)."""
-    key = page_key(request, "gpu", catalog_version)
-    if (hit := cached_page(key)) is not None:
-        return hit
+    """A GPU's page with its quote form (a GET form), from the cache for every visitor while no GPU changed but
+    for stock (the key holds the path, so the slug and the query; stock is read live)."""
+    shared = shared_page(request, "gpu", catalog_state)
+    if shared.parts is not None:
+        return shared.response(stock_fillers(shared.state.stock))
     gpu = gpu_get(slug)
     data = request.GET if {"term", "lots"} & set(request.GET) else None
     form = quote_form(gpu, data)
     context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term)}
-    return store_page(request, key, render(request, "catalog/detail.html", context))
+    fillers = stock_fillers({gpu.pk: gpu.stock_lots})
+    return shared.render("catalog/detail.html", context, ids=[gpu.pk], fillers=fillers)
 
 
 @require_GET

@@ -50,12 +50,14 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def rows_version(rows: Iterable[Any]) -> str:
+def rows_version(rows: Iterable[Any], *, stock: bool = True) -> str:
     """A digest of (id, updated_at, stock) of catalog-like rows: changes when any row is edited, added,
-    removed, reordered, or its stock moves (stock changes by UPDATE without touching `updated_at`)."""
+    removed, reordered, or its stock moves (stock changes by UPDATE without touching `updated_at`). Without
+    `stock`, only (id, updated_at): for what shows stock through holes filled per request (decision 0425)."""
     digest = hashlib.sha256()
     for row in rows:
-        digest.update(f"{row.pk}|{row.updated_at.isoformat()}|{getattr(row, 'stock_lots', '')};".encode())
+        level = getattr(row, "stock_lots", "") if stock else ""
+        digest.update(f"{row.pk}|{row.updated_at.isoformat()}|{level};".encode())
     return digest.hexdigest()[:24]
 
 

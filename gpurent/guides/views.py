@@ -16,12 +16,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
-from gpurent.catalog.selectors import catalog_version, gpu_list
+from gpurent.catalog.selectors import catalog_state, catalog_version, gpu_list
 from gpurent.core.cache import cached, fragment_key
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import form_action
-from gpurent.core.page_cache import cached_page, page_key, store_page
+from gpurent.core.page_cache import shared_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .enums import Endpoint, GuideWorkload, Scope
@@ -52,11 +52,12 @@ GPUS_PER_INDEX_PAGE = 25
 @require_GET
 def guide_index(request: HttpRequest) -> HttpResponse:
     """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope, one
-    keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id. An
-    anonymous visitor gets it from the cache while no GPU on sale changed (gpurent/core/page_cache.py)."""
-    key = page_key(request, "guides", catalog_version)
-    if (hit := cached_page(key)) is not None:
-        return hit
+    keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id. Every
+    visitor, signed in or not, gets it from the cache while no GPU changed (it shows no stock, so orders change
+    nothing here; gpurent/core/page_cache.py, decision 0425): one small statement, whatever the catalog's size."""
+    shared = shared_page(request, "guides", catalog_state)
+    if shared.parts is not None:
+        return shared.response({})
     form = GuideFilterForm(request.GET or None)
     filters = form.filters() if form.is_bound else {"gpu": "", "workload": "", "scope": ""}
     matching = gpu_list().filter(slug=filters["gpu"]) if filters["gpu"] else gpu_list()
@@ -90,7 +91,7 @@ def guide_index(request: HttpRequest) -> HttpResponse:
         "first_url": "" if page.is_first else page_link(request, None),
         "next_url": page_link(request, page.next) if page.next else "",
     }
-    return store_page(request, key, render(request, "guides/index.html", context))
+    return shared.render("guides/index.html", context)
 
 
 def _quote_form(request: HttpRequest, guide: Guide) -> QuoteRequestForm:
