@@ -19,6 +19,7 @@ from fpdf import FPDF
 from gpurent.core.formats import date_text, decimal_text, usd_text
 from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerTransfer
+from gpurent.ledger.references import reference_text
 from gpurent.ledger.selectors import transfers_with_references
 from gpurent.orders.models import Order
 
@@ -175,7 +176,8 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     line(_("Refunded to the balance"), usd_text(receipt.refunded))
     heading(_("Ledger references"))
     for transfer in receipt.transfers:
-        line(transfer.reference, f"{usd_text(Usd(transfer.amount_cents))} · {_when(transfer.created_at)}")
+        amount = usd_text(Usd(transfer.amount_cents))
+        line(reference_text(transfer.reference), f"{amount} · {_when(transfer.created_at)}")
     pdf.ln(4)
     pdf.set_font(FONT, "", 8)
     pdf.multi_cell(width, 5, str(_("Issued %(when)s.") % {"when": _when(receipt.issued_at)}))

@@ -105,10 +105,10 @@ def test_key_rental_extension_and_receipt_on_a_phone(
     saved = tmp_path / "receipt.pdf"
     download_info.value.save_as(saved)
     text = pdf_text(saved)
-    for reference in [extension.ref, f"order:{extension.ref}", rental.ref, "IteraGPU"]:
+    for reference in [extension.ref, f"Order {extension.ref}", rental.ref, "IteraGPU"]:
         assert reference in text, reference
     page.goto(f"{live_server.url}/rentals/{extension.ref}/receipt/")
-    expect(page.get_by_test_id("receipt-references")).to_contain_text(f"order:{extension.ref}")
+    expect(page.get_by_test_id("receipt-references")).to_contain_text(f"Order {extension.ref}")
     no_sideways_scroll(page, "the receipt")
     screenshot("rental-4-receipt-phone")
     assert console_errors == []

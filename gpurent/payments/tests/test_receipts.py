@@ -45,12 +45,16 @@ def test_receipt_page_lists_payment_balance_refund_and_references(client, custom
         "410 USDT",
         "Tron",
         "1 USDT = 1 USD",
-        f"deposit:{payment.deposit.ref}",
-        f"order:{order.ref}",
-        f"refund:{order.ref}",
         "$410.00",
     ]:
         assert text in page, text
+    # Each ledger reference as a word and the ref to quote; the machine reference stays in data-reference.
+    for reference, shown in [
+        (f"deposit:{payment.deposit.ref}", f"Deposit <code>{payment.deposit.ref}</code>"),
+        (f"order:{order.ref}", f"Order <code>{order.ref}</code>"),
+        (f"refund:{order.ref}", f"Refund <code>{order.ref}</code>"),
+    ]:
+        assert f'<span class="ledger-ref" data-reference="{reference}">{shown}</span>' in page, reference
     assert (
         reverse("payments:receipt_pdf", args=[order.ref])
         in client.get(reverse("orders:rental", args=[order.ref])).content.decode()
@@ -66,11 +70,12 @@ def test_receipt_pdf_has_every_reference_and_is_a_download(client, customer, pai
     assert response["Content-Type"] == "application/pdf"
     assert f'filename="receipt-{order.ref}.pdf"' in response["Content-Disposition"]
     text = pdf_text(response.content)
-    for reference in [order.ref, "tron-receipt-tx-1", f"deposit:{payment.deposit.ref}", f"refund:{order.ref}"]:
+    for reference in [order.ref, "tron-receipt-tx-1", f"Deposit {payment.deposit.ref}", f"Refund {order.ref}"]:
         assert reference in text, reference
+    assert "deposit:" not in text
     api = client.get(f"/api/v1/orders/{order.ref}/receipt.pdf")
     assert api.status_code == 200
-    assert f"order:{order.ref}" in pdf_text(api.content)
+    assert f"Order {order.ref}" in pdf_text(api.content)
 
 
 def test_receipt_is_the_owners_only(client, django_user_model, order):
@@ -124,3 +129,18 @@ def test_a_direct_crypto_payment_is_not_called_paid_from_the_balance(client, cus
     text = pdf_text(client.get(reverse("payments:receipt_pdf", args=[order.ref])).content)
     assert "Paid in crypto $410.00" in text.replace("\n", " ")
     assert "1 USDT = 1 USD" in text
+
+
+def test_receipt_references_read_in_the_customers_language(client, customer, paid_then_refunded):
+    """Decision 0441: "Depósito D-…", "Pedido R-…", "Reembolso R-…" on the Spanish receipt, page and PDF."""
+    order = paid_then_refunded
+    payment = Payment.objects.get(intent__order=order)
+    assert payment.deposit is not None
+    client.force_login(customer)
+    page = client.get(reverse("payments:receipt", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f'data-reference="refund:{order.ref}">Reembolso <code>{order.ref}</code>' in page
+    pdf = pdf_text(client.get(reverse("payments:receipt_pdf", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content)
+    for shown in [f"Depósito {payment.deposit.ref}", f"Pedido {order.ref}", f"Reembolso {order.ref}"]:
+        assert shown in pdf, (shown, pdf)
+    assert "deposit:" not in pdf
+    assert "refund:" not in pdf
