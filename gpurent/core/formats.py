@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -52,16 +53,78 @@ def usd_text(amount: Usd, *, short: bool = False, language: str | None = None) -
     """`amount` written for a reader of `language` (default: the active one).
 
     With `short`, whole dollars drop their ".00" ("$1,234" but "$1,234.50"), as catalog prices do.
+
+    Babel's text, written without Babel on each call: how a language writes dollars (the sign and currency
+    around the digits, the grouping and decimal marks) is read once per language from Babel's own text of a
+    probe amount (`_usd_shape`), then each amount is integer arithmetic and string joins. A page of 50 ledger
+    lines writes 100 amounts; Babel's pattern machinery cost ~40 µs each (issue 30, decision 0427). A language
+    whose text does not read as that shape is written by Babel every time.
     """
     language = language or translation.get_language() or settings.LANGUAGE_CODE
+    whole = short and amount.cents % 100 == 0
+    shape = _usd_shape(language, whole)
+    if shape is None:
+        return _usd_babel(amount, whole=whole, language=language)
+    return shape.write(amount.cents)
+
+
+def _usd_babel(amount: Usd, *, whole: bool, language: str) -> str:
     try:
-        locale, standard, whole = _patterns(language)
+        locale, standard, whole_pattern = _patterns(language)
     except ValueError:
-        locale, standard, whole = _patterns(settings.LANGUAGE_CODE)
+        locale, standard, whole_pattern = _patterns(settings.LANGUAGE_CODE)
     value = amount.as_decimal()
-    if short and amount.cents % 100 == 0:
-        return format_currency(value, "USD", format=whole, locale=locale, currency_digits=False)
+    if whole:
+        return format_currency(value, "USD", format=whole_pattern, locale=locale, currency_digits=False)
     return format_currency(value, "USD", format=standard, locale=locale)
+
+
+@dataclass(frozen=True, slots=True)
+class _UsdShape:
+    """How one language writes dollars: text before and after the digits (positive, negative), the marks."""
+
+    around: tuple[str, str]
+    around_negative: tuple[str, str]
+    group: str
+    decimal: str | None  # None: whole dollars, no decimals
+
+    def write(self, cents: int) -> str:
+        dollars, part = divmod(abs(cents), 100)
+        digits = f"{dollars:,}".replace(",", self.group)
+        if self.decimal is not None:
+            digits = f"{digits}{self.decimal}{part:02d}"
+        before, after = self.around_negative if cents < 0 else self.around
+        return f"{before}{digits}{after}"
+
+
+# The probe's digits as Babel writes them: "1,234,567.89" with the language's marks, text around.
+_PROBE = re.compile(r"(?P<before>\D*)1(?P<group>\D)234(?P=group)567(?:(?P<decimal>\D)89)?(?P<after>\D*)")
+
+
+@lru_cache(maxsize=32)
+def _usd_shape(language: str, whole: bool) -> _UsdShape | None:
+    """The shape of `language`'s dollars read from Babel's text of ±$1,234,567.89 (or ±$1,234,567 `whole`), and
+    checked against Babel on amounts from 0 to 10^15 dollars; None when it does not read or check."""
+    probe = Usd(123_456_700 if whole else 123_456_789)
+    found = [_PROBE.fullmatch(_usd_babel(value, whole=whole, language=language)) for value in (probe, -probe)]
+    if found[0] is None or found[1] is None or found[0]["group"] != found[1]["group"]:
+        return None
+    positive, negative = found
+    if (positive["decimal"] is None) != whole or positive["decimal"] != negative["decimal"]:
+        return None
+    shape = _UsdShape(
+        (positive["before"], positive["after"]),
+        (negative["before"], negative["after"]),
+        positive["group"],
+        positive["decimal"],
+    )
+    checks = (0, 5, 100, 99_999, 100_000, 123_400, 10**17, -5, -100, -123_456_789)
+    for cents in checks:
+        if whole and cents % 100:
+            continue
+        if shape.write(cents) != _usd_babel(Usd(cents), whole=whole, language=language):
+            return None
+    return shape
 
 
 def _locale(language: str | None = None) -> Locale:
