@@ -18,8 +18,10 @@ in the same run on the same cases:
 does not look at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's
 constants were already documented as fitted on before the split (``PRIOR_FIT``); every case of
 ``bench/estimator_cases_heldout.json`` (figures added after the split, before any formula change) forms a
-third part, *fresh*, that nothing was ever tuned on. Constants may be fitted on the *fit* part only; the
-report prints the three parts and the targets, which bind on the held-out and fresh parts.
+third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by
+someone who never read the engine, decision 0460) forms a fourth, *fresh-2*. Constants and ranges may be fitted on
+the *fit* part only; the report prints every part with its range coverage and width, the targets (which bind on the
+parts not fitted on), and which parts informed any choice. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -56,14 +58,23 @@ from vramcalc.units import GIB  # noqa: E402 - after the sys.path line above
 DEFAULT_CASES = Path(__file__).resolve().parents[2] / "shared/benchmarks/estimator_cases.json"
 MAPPING = Path(__file__).resolve().parent / "estimator_cases_map.json"
 HELD_OUT_CASES = Path(__file__).resolve().parent / "estimator_cases_heldout.json"
+# Issue 31's fresh part: collected by someone who never read the engine, committed before any change (decision 0460).
+FRESH2_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh2.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh")
+PARTS = ("fit", "held-out", "fresh", "fresh-2")
 PART_TITLES = {
     "fit": "(constants may be fitted here)",
     "held-out": "(hash split of the public file; not tuned on since the split)",
     "fresh": "(added after the split, before any formula change; nothing was ever tuned on it)",
+    "fresh-2": "(issue 31: collected without reading the engine, committed before any change; nothing tuned on it)",
 }
+# Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
+# owe nothing to choices made after seeing their errors).
+INFORMED_CHOICES = ("fit",)
+# Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
+TARGET_COVERAGE = 0.90
+TARGET_WIDTH = 0.35
 # Cases the engine's constants were documented as fitted on before the split (vramcalc/diffusion.py:
 # VAE_HALF_TENSORS and VAE_FP32_TENSORS on the SD 1.5 and SDXL decode cases). They stay in the fit part.
 PRIOR_FIT = frozenset({"I13", "I15"})
@@ -73,8 +84,10 @@ TARGET_WITHIN_25 = 0.85
 TARGET_WORST_UNDER = -0.15
 
 
-def split_of(case_id: str, added_after_split: bool = False) -> str:
-    """``fit``, ``held-out`` or ``fresh``: fixed by the case id alone (see the module docstring)."""
+def split_of(case_id: str, added_after_split: bool | str = False) -> str:
+    """``fit``, ``held-out``, ``fresh`` or ``fresh-2``: fixed by the case id and its file (module docstring)."""
+    if isinstance(added_after_split, str):
+        return added_after_split
     if added_after_split:
         return "fresh"
     if case_id in PRIOR_FIT:
@@ -227,15 +240,16 @@ def _err(value: int, published: int) -> float:
     return (value - published) / published
 
 
-def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], set[str]]:
-    """Cases by id, mappings, and the ids added after the split (each held-out case carries its mapping)."""
+def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], dict[str, str]]:
+    """Cases by id, mappings, and the part of each case added after the split (each carries its mapping)."""
     cases = {c["id"]: c for c in json.loads(cases_path.read_text(encoding="utf-8"))["cases"]}
     mapping = json.loads(MAPPING.read_text(encoding="utf-8"))["cases"]
-    added: set[str] = set()
-    for case in json.loads(HELD_OUT_CASES.read_text(encoding="utf-8"))["cases"]:
-        cases[case["id"]] = case
-        mapping.append(case["mapping"])
-        added.add(case["id"])
+    added: dict[str, str] = {}
+    for path, part in ((HELD_OUT_CASES, "fresh"), (FRESH2_CASES, "fresh-2")):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            cases[case["id"]] = case
+            mapping.append(case["mapping"])
+            added[case["id"]] = part
     return cases, mapping, added
 
 
@@ -253,8 +267,9 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
         low, expected, high = engine_range(entry["compare"], inp)
         row = {
             "id": entry["id"],
-            "part": split_of(entry["id"], entry["id"] in added),
+            "part": split_of(entry["id"], added.get(entry["id"], False)),
             "category": entry["category"],
+            "group": entry.get("group", ""),
             "measured": case["figure_kind"] == "measured peak",
             "compare": entry["compare"],
             "published": published,
@@ -262,6 +277,7 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
             "low": low,
             "high": high,
             "in_range": low <= published <= high,
+            "width": (high - low) / published,
             "note": entry["note"],
         }
         for name in BASELINES:
@@ -287,12 +303,15 @@ def _stats(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per category and for the measured-peak subset: median |error|, share within 25%, worst underestimate."""
     groups: dict[str, list[dict[str, Any]]] = {c: [r for r in rows if r["category"] == c] for c in CATEGORIES}
+    for group in sorted({r["group"] for r in rows if r["group"]}):
+        groups[f"  {group}"] = [r for r in rows if r["group"] == group]
     groups["measured (all categories)"] = [r for r in rows if r["measured"]]
     groups["all"] = rows
     return {
         name: {
             "cases": len(group),
             "in_range": sum(r["in_range"] for r in group),
+            "median_width": statistics.median(r["width"] for r in group) if group else 0.0,
             **{key: _stats(group, key) for key in ("estimate", "high", *BASELINES)},
         }
         for name, group in groups.items()
@@ -319,21 +338,24 @@ def render(report: dict[str, Any]) -> str:
         summary = report["summary"][part]
         lines += ["", f"== {part} part {PART_TITLES[part]}"]
         lines.append(
-            f"{'group':26} {'n':>3} {'in range':>8}  {'estimator':>24}  {'weights only':>17}"
+            f"{'group':26} {'n':>3} {'in range':>8} {'width':>6}  {'estimator':>24}  {'weights only':>17}"
             f"  {'weights + KV':>17}  {'x1.2 / x4 rule':>17}"
         )
         lines.append(
-            f"{'':26} {'':>3} {'':>8}  {'med|err| <=25% worst':>24}  "
+            f"{'':26} {'':>3} {'':>8} {'':>6}  {'med|err| <=25% worst':>24}  "
             + "  ".join(f"{'med|err|  <=25%':>17}" for _ in BASELINES)
         )
         for name, s in summary.items():
+            if not s["cases"] and name.startswith("  "):
+                continue
             ours = s["estimate"]
             cells = "  ".join(f"{s[k]['median_abs_err']:>8.1%} {s[k]['within_25pct']:>8.0%}" for k in BASELINES)
             lines.append(
-                f"{name:26} {s['cases']:>3} {s['in_range']:>8}  {ours['median_abs_err']:>8.1%}"
-                f" {ours['within_25pct']:>6.0%} {ours['worst_under']:>+8.1%}  {cells}"
+                f"{name:26} {s['cases']:>3} {s['in_range']:>8} {s['median_width']:>6.0%}"
+                f"  {ours['median_abs_err']:>8.1%} {ours['within_25pct']:>6.0%} {ours['worst_under']:>+8.1%}  {cells}"
             )
         lines += targets(summary, part)
+    lines.append(f"\nParts that informed any choice of a constant or a range: {', '.join(INFORMED_CHOICES)}")
     if report["unmapped"]:
         lines.append(f"\nUnmapped cases: {', '.join(report['unmapped'])}")
     return "\n".join(lines)
@@ -355,6 +377,11 @@ def targets(summary: dict[str, Any], part: str) -> list[str]:
         f"target ({part}): no measured underestimate worse than {TARGET_WORST_UNDER:.0%}: expected"
         f" {ours['worst_under']:+.1%} -> {_verdict(ours['worst_under'] >= TARGET_WORST_UNDER)};"
         f" high end {high['worst_under']:+.1%} -> {_verdict(high['worst_under'] >= TARGET_WORST_UNDER)}",
+        f"target ({part}): range holds >= {TARGET_COVERAGE:.0%} of measured peaks:"
+        f" {measured['in_range']}/{measured['cases']} -> "
+        + _verdict(measured["cases"] > 0 and measured["in_range"] >= TARGET_COVERAGE * measured["cases"]),
+        f"target ({part}): median range width <= {TARGET_WIDTH:.0%} of the measured value:"
+        f" {measured['median_width']:.0%} -> {_verdict(measured['median_width'] <= TARGET_WIDTH)}",
     ]
     for name in CATEGORIES:
         group = summary[name]
