@@ -19,15 +19,19 @@ does not look at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, ex
 constants were already documented as fitted on before the split (``PRIOR_FIT``); every case of
 ``bench/estimator_cases_heldout.json`` (figures added after the split, before any formula change) forms a
 third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by
-someone who never read the engine, decision 0460) forms a fourth, *fresh-2*. Constants and ranges may be fitted on
-the *fit* part only; the report prints every part with its range coverage and width, the targets (which bind on the
-parts not fitted on), and which parts informed any choice. First measurements are recorded in docs/estimator.md.
+someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
+the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
+*fresh-2-held* otherwise. Constants and ranges may be fitted on *fit* and *fresh-2-fit* only (``INFORMED_CHOICES``);
+*fresh-2-held* is measured once, at the end of the work. The report prints every part with its range coverage and
+width, the targets (which bind on the parts not fitted on), and which parts informed any choice; ``--parts`` prints
+only the named parts (rows and summaries), so that one can work without seeing a held part. First measurements are
+recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
 term for that quantity predicts 0.
 
-Usage: ``python bench/estimator_accuracy.py [--cases PATH] [--json]``
+Usage: ``python bench/estimator_accuracy.py [--cases PATH] [--json] [--parts fit,held-out,fresh,fresh-2-fit]``
 """
 
 from __future__ import annotations
@@ -62,12 +66,16 @@ HELD_OUT_CASES = Path(__file__).resolve().parent / "estimator_cases_heldout.json
 FRESH2_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh2.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh", "fresh-2")
+PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2")
+# fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
+UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
 PART_TITLES = {
     "fit": "(constants may be fitted here)",
     "held-out": "(hash split of the public file; not tuned on since the split)",
     "fresh": "(added after the split, before any formula change; nothing was ever tuned on it)",
-    "fresh-2": "(issue 31: collected without reading the engine, committed before any change; nothing tuned on it)",
+    "fresh-2-fit": "(issue 31's fresh part, sha256(id) mod 2 == 0: constants and ranges may be fitted here)",
+    "fresh-2-held": "(issue 31's fresh part, the other half: nothing tuned on it, measured once after the change)",
+    "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -85,7 +93,9 @@ TARGET_WORST_UNDER = -0.15
 
 
 def split_of(case_id: str, added_after_split: bool | str = False) -> str:
-    """``fit``, ``held-out``, ``fresh`` or ``fresh-2``: fixed by the case id and its file (module docstring)."""
+    """``fit``, ``held-out``, ``fresh``, ``fresh-2-fit`` or ``fresh-2-held``: fixed by the case id and its file."""
+    if added_after_split == "fresh-2":
+        return "fresh-2-held" if int(hashlib.sha256(case_id.encode()).hexdigest(), 16) % 2 else "fresh-2-fit"
     if isinstance(added_after_split, str):
         return added_after_split
     if added_after_split:
@@ -285,8 +295,19 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
         for key in ("estimate", "high", *BASELINES):
             row[f"{key}_err"] = _err(row[key], published)
         rows.append(row)
-    summary = {part: summarize([r for r in rows if r["part"] == part]) for part in PARTS}
+    summary = {part: summarize([r for r in rows if r["part"] in UNIONS.get(part, (part,))]) for part in PARTS}
     return {"rows": rows, "summary": summary, "unmapped": missing}
+
+
+def only_parts(report: dict[str, Any], parts: list[str]) -> dict[str, Any]:
+    """The report restricted to the named parts: their rows and summaries only (a held part stays unseen)."""
+    shown = {member for part in parts for member in UNIONS.get(part, (part,))}
+    return {
+        "rows": [r for r in report["rows"] if r["part"] in shown],
+        "summary": {part: s for part, s in report["summary"].items() if part in parts},
+        "unmapped": report["unmapped"],
+        "parts": [part for part in PARTS if part in parts],
+    }
 
 
 def _stats(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
@@ -325,16 +346,16 @@ def _gib(value: int) -> str:
 def render(report: dict[str, Any]) -> str:
     """Plain-text tables: every case with its part, then each part's summary and the targets."""
     lines = [
-        f"{'case':5} {'part':8} {'category':9} {'compare':21} {'published':>9} {'low':>9} {'expected':>9}"
+        f"{'case':5} {'part':12} {'category':9} {'compare':21} {'published':>9} {'low':>9} {'expected':>9}"
         f" {'high':>9} {'err':>7} {'w-only':>7} {'w+KV':>7} {'thumb':>7}   (GiB; err vs published)",
     ]
     for r in sorted(report["rows"], key=lambda r: (r["part"], r["id"])):
         lines.append(
-            f"{r['id']:5} {r['part']:8} {r['category']:9} {r['compare']:21} {_gib(r['published'])} {_gib(r['low'])}"
+            f"{r['id']:5} {r['part']:12} {r['category']:9} {r['compare']:21} {_gib(r['published'])} {_gib(r['low'])}"
             f" {_gib(r['estimate'])} {_gib(r['high'])} {r['estimate_err']:+7.1%} {r['weights_only_err']:+7.1%}"
             f" {r['weights_kv_err']:+7.1%} {r['rule_of_thumb_err']:+7.1%}"
         )
-    for part in PARTS:
+    for part in [p for p in PARTS if p in report["summary"]]:
         summary = report["summary"][part]
         lines += ["", f"== {part} part {PART_TITLES[part]}"]
         lines.append(
@@ -356,6 +377,9 @@ def render(report: dict[str, Any]) -> str:
             )
         lines += targets(summary, part)
     lines.append(f"\nParts that informed any choice of a constant or a range: {', '.join(INFORMED_CHOICES)}")
+    hidden = [part for part in PARTS if part not in report["summary"]]
+    if hidden:
+        lines.append(f"Parts not shown in this run (--parts): {', '.join(hidden)}")
     if report["unmapped"]:
         lines.append(f"\nUnmapped cases: {', '.join(report['unmapped'])}")
     return "\n".join(lines)
@@ -400,9 +424,19 @@ def main(argv: list[str] | None = None) -> int:
     env = os.environ.get("VRAMCALC_BENCH_CASES")
     parser.add_argument("--cases", type=Path, default=Path(env) if env else DEFAULT_CASES)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--parts",
+        type=lambda text: [p for p in text.split(",") if p],
+        default=list(PARTS),
+        help=f"comma-separated parts to print, rows and summaries (default: all of {','.join(PARTS)})",
+    )
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.parts) - set(PARTS))
+    if unknown:
+        print(f"error: unknown parts {', '.join(unknown)}; choose among {', '.join(PARTS)}", file=sys.stderr)
+        return 2
     try:
-        report = evaluate(args.cases)
+        report = only_parts(evaluate(args.cases), args.parts)
     except OSError as exc:
         print(f"error: cannot read the benchmark cases ({exc}); pass --cases PATH", file=sys.stderr)
         return 2
