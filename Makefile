@@ -71,7 +71,8 @@ typecheck: setup ## mypy (django-stubs on the apps, --strict on vramcalc)
 
 check-deploy: setup lint-migrations ## Django's deployment checks with the production settings, and lint-migrations
 	DJANGO_SETTINGS_MODULE=config.settings.production SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))')" \
-	  ALLOWED_HOSTS=shop.example.com DATABASE_URL=$(PG_URL) $(PY) manage.py check --deploy --fail-level WARNING
+	  ALLOWED_HOSTS=shop.example.com DATABASE_URL=$(PG_URL) CACHE_URL=redis://127.0.0.1:6379/0 \
+	  $(PY) manage.py check --deploy --fail-level WARNING  # several web processes share Redis (decision 0405)
 	$(PY) manage.py makemigrations --check --dry-run
 
 lint-migrations: setup ## Migrations the previous release can keep serving beside (django-migration-linter; PG_URL=postgres://...)

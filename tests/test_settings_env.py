@@ -95,6 +95,14 @@ CASES: dict[str, tuple[dict[str, str | None], str, object]] = {
         "CACHES['default']['BACKEND']",
         "django.core.cache.backends.dummy.DummyCache",
     ),
+    # Several web machines behind nginx (issue 28, decisions 0405, 0407).
+    "WEB_CONCURRENCY": ({"WEB_CONCURRENCY": "2"}, "WEB_CONCURRENCY", 2),
+    "TRUSTED_PROXIES": (
+        {"TRUSTED_PROXIES": "10.0.0.10, 10.0.1.0/24"},
+        "TRUSTED_PROXIES",
+        ["10.0.0.10", "10.0.1.0/24"],
+    ),
+    "STATIC_ROOT": ({"STATIC_ROOT": "/var/lib/gpurent/static"}, "str(STATIC_ROOT)", "/var/lib/gpurent/static"),
     "LOG_LEVEL": ({"LOG_LEVEL": "WARNING"}, "LOGGING['root']['level']", "WARNING"),
     "LOCALE_DIR": ({"LOCALE_DIR": "/srv/locale"}, "str(LOCALE_PATHS[0])", "/srv/locale"),
     "ORDER_PAYMENT_WINDOW_HOURS": ({"ORDER_PAYMENT_WINDOW_HOURS": "12"}, "ORDER_PAYMENT_WINDOW_HOURS", 12),

@@ -139,6 +139,10 @@ def cache_from_url(url: str) -> dict[str, Any]:
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 DEBUG = False
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
+# The proxies (nginx) whose `X-Real-IP` header names the visitor, as addresses or networks (`10.0.0.10,10.0.1.0/24`):
+# behind them REMOTE_ADDR would be the proxy's address for everyone (gpurent/core/client_address.py, decision 0407).
+# Empty: REMOTE_ADDR is the visitor's address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
 
 BRAND_NAME = os.environ.get("BRAND_NAME", "IteraGPU")
 
@@ -176,6 +180,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The visitor's address from a trusted proxy's X-Real-IP, before anything reads REMOTE_ADDR (decision 0407).
+    "gpurent.core.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A NUL in the path is a 404 before a view looks it up (PostgreSQL cannot compare with one).
@@ -237,6 +243,10 @@ DATABASES = {
 # Rendered catalog cards, guide figures and the like (gpurent/core/cache.py). Each process's memory by default;
 # Redis or the database when several web machines must see one cache (README, "Running in production").
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
+# How many gunicorn workers serve the shop on this machine: gunicorn's own variable, which deploy/gunicorn.conf.py
+# reads with the same default. More than one needs a shared CACHE_URL (`check --deploy`, gpurent/core/checks.py,
+# decision 0405); several web machines always do.
+WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "4"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -320,7 +330,8 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes the files nginx serves under /static/ (deploy/nginx/gpurent.conf).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

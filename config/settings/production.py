@@ -9,7 +9,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403 (settings modules extend the base namespace on purpose)
-from .base import ALLOWED_HOSTS, env_bool
+from .base import ALLOWED_HOSTS, CACHES, env_bool
 
 DEBUG = False
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -23,9 +23,17 @@ if not os.environ.get("DATABASE_URL") and not env_bool("ALLOW_SQLITE_IN_PRODUCTI
 CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# A node's health is asked over plain HTTP on the private network, by the operator and by monitoring
+# (`curl -H 'Host: shop.example.com' http://10.0.0.11:8000/healthz`, deploy/README.md): answered, not redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = 31_536_000
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+# Sessions live in PostgreSQL, which every web machine shares; with Redis as the cache they are read from it first and
+# written to both (decision 0406). Never through a cache of each process: a logout on one would leave the session
+# alive in another's memory.
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 LANGUAGE_COOKIE_SECURE = True
