@@ -1,6 +1,8 @@
 """Production settings: Django's deployment checks pass, and the settings refuse to start half-configured."""
 
+import configparser
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -93,3 +95,26 @@ def test_production_sessions_are_in_postgresql_and_read_through_redis_only(cache
     result = run_manage("shell", "-v", "0", "-c", code, **{**PRODUCTION_ENV, "CACHE_URL": cache_url})
     assert result.stdout.strip() == engine, result.stderr
 
+
+def test_the_environment_file_template_lists_every_setting():
+    # deploy/gpurent.env is what an operator fills in: each variable of README's table, set or commented.
+    from tests.test_settings_env import readme_variables
+
+    template = (ROOT / "deploy" / "gpurent.env").read_text()
+    named = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)[=:]", template, flags=re.M))
+    missing = set(readme_variables()) - named - {"DJANGO_SETTINGS_MODULE"}  # set by the units themselves
+    assert sorted(missing) == [], "add these variables to deploy/gpurent.env"
+    for line in template.splitlines():
+        if line and not line.startswith("#"):
+            assert re.fullmatch(r'[A-Z][A-Z0-9_]*=("[^"]*"|[^\s"]*)', line), line
+
+
+def test_the_web_unit_runs_gunicorn_with_the_deploy_config_and_restarts_it():
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.read_string((ROOT / "deploy" / "systemd" / "gpurent-web.service").read_text())
+    service = parser["Service"]
+    # The command tests/test_multinode.py runs, in the unit's working directory.
+    assert service["ExecStart"] == "/srv/gpurent/.venv/bin/gunicorn -c deploy/gunicorn.conf.py config.wsgi"
+    assert (service["Restart"], service["EnvironmentFile"]) == ("always", "/etc/gpurent/env")
+    assert service["Environment"] == "DJANGO_SETTINGS_MODULE=config.settings.production"
+    assert service["Type"] == "notify"  # gunicorn's master says when it is ready
