@@ -22,7 +22,16 @@ from django.utils import timezone
 
 from gpurent.payments.models import ChainCursor
 
-__all__ = ["ChainWatcher", "Lease", "LeasedWatcher", "ScanReport", "cursor_get", "cursor_save", "rescan_start"]
+__all__ = [
+    "ChainWatcher",
+    "Lease",
+    "LeasedWatcher",
+    "ScanReport",
+    "cursor_get",
+    "cursor_save",
+    "rescan_start",
+    "tip_save",
+]
 
 
 @dataclass
@@ -58,6 +67,8 @@ class LeasedWatcher:
                 report.skipped = True
                 return report
             self._scan(report)
+            if report.height is not None:
+                tip_save(self.network, tip=report.height, now=now)
         return report
 
     def _scan(self, report: ScanReport) -> None:
@@ -87,6 +98,11 @@ def cursor_get(network: str) -> ChainCursor:
 
 def cursor_save(network: str, *, height: int, block_hash: str) -> None:
     ChainCursor.objects.filter(network=network).update(height=height, block_hash=block_hash, updated_at=timezone.now())
+
+
+def tip_save(network: str, *, tip: int, now: datetime | None = None) -> None:
+    """Record the node's tip that a complete scan saw: `/metrics` reports the lag behind it (decision 0413)."""
+    ChainCursor.objects.filter(network=network).update(tip_height=tip, tip_seen_at=now or timezone.now())
 
 
 class Lease:

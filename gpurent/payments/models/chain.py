@@ -74,6 +74,9 @@ class DerivedAddress(models.Model):
 class ChainCursor(models.Model):
     """The last block a watcher of `network` read completely; the next scan starts after it.
 
+    `tip_height` is the node's highest block as the last complete scan saw it, at `tip_seen_at`: `/metrics`
+    reports the watcher's lag (`tip_height - height`) and how long ago a scan completed (decision 0413).
+
     The lease (`lease_owner` until `leased_until`) lets one watcher process scan a network at a time without
     holding a database lock across node calls: it is taken and released by conditional UPDATEs, and a crashed
     process's lease simply runs out.
@@ -85,6 +88,8 @@ class ChainCursor(models.Model):
     lease_owner = models.CharField(max_length=64, blank=True)
     leased_until = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    tip_height = models.PositiveBigIntegerField(null=True, blank=True)
+    tip_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("chain cursor")
