@@ -104,6 +104,8 @@ CASES: dict[str, tuple[dict[str, str | None], str, object]] = {
     ),
     "STATIC_ROOT": ({"STATIC_ROOT": "/var/lib/gpurent/static"}, "str(STATIC_ROOT)", "/var/lib/gpurent/static"),
     "LOG_LEVEL": ({"LOG_LEVEL": "WARNING"}, "LOGGING['root']['level']", "WARNING"),
+    # Production writes JSON lines by default (issue 28).
+    "LOG_FORMAT": ({"LOG_FORMAT": "text"}, "LOGGING['handlers']['console']['formatter']", "text"),
     "LOCALE_DIR": ({"LOCALE_DIR": "/srv/locale"}, "str(LOCALE_PATHS[0])", "/srv/locale"),
     "ORDER_PAYMENT_WINDOW_HOURS": ({"ORDER_PAYMENT_WINDOW_HOURS": "12"}, "ORDER_PAYMENT_WINDOW_HOURS", 12),
     "ORDERS_MAX_UNPAID_PER_ACCOUNT": ({"ORDERS_MAX_UNPAID_PER_ACCOUNT": "7"}, "ORDERS_MAX_UNPAID_PER_ACCOUNT", 7),
@@ -321,6 +323,7 @@ def test_each_readme_variable_sets_its_setting_in_a_fresh_process():
         ("PAYMENTS_ADDRESS_MODES", "Ethereum=pool"),
         ("CHAIN_TOKEN_CONTRACTS", "USDT=0x5FbDB2315678afecb367f032d93F642f64180aa3"),
         ("CHAIN_TOKEN_CONTRACTS", "USDT/ethereum="),
+        ("LOG_FORMAT", "xml"),
     ],
 )
 def test_a_malformed_map_stops_the_settings_naming_the_variable(name, value):

@@ -180,6 +180,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request id, the request's metrics and its log line cover everything below (decision 0410).
+    "gpurent.core.observability.ObservabilityMiddleware",
     # The visitor's address from a trusted proxy's X-Real-IP, before anything reads REMOTE_ADDR (decision 0407).
     "gpurent.core.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -346,14 +348,37 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{BRAND_NAME} <noreply@localhost>")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # paramiko logs every SSH connection at INFO; gpurent.hosts.agent logs each call to a host's agent itself.
-    "loggers": {"paramiko": {"level": "WARNING"}},
-}
+
+def logging_config(log_format: str) -> dict[str, Any]:
+    """LOGGING: every line to standard error, as JSON (`json`) or text (`text`), with the request id and its
+    message scrubbed (gpurent/core/logs.py, decision 0412); `LOG_FORMAT` picks, `LOG_LEVEL` sets the level."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    if log_format not in {"json", "text"}:
+        raise ImproperlyConfigured("LOG_FORMAT must be json or text")
+    level = os.environ.get("LOG_LEVEL", "INFO")
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"context": {"()": "gpurent.core.logs.ContextFilter"}},
+        "formatters": {
+            "json": {"()": "gpurent.core.logs.JsonFormatter"},
+            "text": {"()": "gpurent.core.logs.TextFormatter"},
+        },
+        "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"], "formatter": log_format}},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            # paramiko logs every SSH connection at INFO; gpurent.hosts.agent logs each call to a host's agent itself.
+            "paramiko": {"level": "WARNING"},
+            # Django's own lines go through the handler above too (its default console handler would print them
+            # a second time, unscrubbed, under DEBUG).
+            "django": {"handlers": [], "level": level},
+            "django.server": {"handlers": [], "level": level, "propagate": True},
+        },
+    }
+
+
+LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text"))
 
 # The help, privacy and terms pages (gpurent/pages): who runs the shop, how to reach them, and how long the
 # operator keeps records (the privacy page states these periods as the operator's policy).
@@ -405,7 +430,8 @@ GUIDES_QUOTE_RATE_LIMIT = int(os.environ.get("GUIDES_QUOTE_RATE_LIMIT", "5"))
 GUIDES_QUOTE_RATE_WINDOW_MINUTES = int(os.environ.get("GUIDES_QUOTE_RATE_WINDOW_MINUTES", "60"))
 
 # Background work: django-tasks with its database backend; `manage.py worker` runs the queue (decision 0384).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Its rows also hold the id of the request that enqueued each task (gpurent/core/task_backend.py).
+TASKS = {"default": {"BACKEND": "gpurent.core.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}}
 
 # Staff two-factor authentication (django-otp, TOTP): the back office asks for a code from a verified
 # device. On in production; off in the embedded setup so the demo operator can log in with a password.

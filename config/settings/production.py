@@ -9,7 +9,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403 (settings modules extend the base namespace on purpose)
-from .base import ALLOWED_HOSTS, CACHES, env_bool
+from .base import ALLOWED_HOSTS, CACHES, env_bool, logging_config
 
 DEBUG = False
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -43,3 +43,5 @@ STORAGES = {
 }
 DEMO_OPERATOR_ENABLED = False
 STAFF_REQUIRE_2FA = True
+# One JSON object per line for the log collector (gpurent/core/logs.py); LOG_FORMAT=text for a person reading.
+LOGGING = logging_config(os.environ.get("LOG_FORMAT", "json"))

@@ -167,9 +167,11 @@ def email_send(email_id: int, *, claimant: str = "") -> bool:
     except Exception:
         # Not sent after all: release the claim so the next run of the worker retries it.
         OutboundEmail.objects.filter(pk=email_id).update(claimed_at=None, claimed_by="")
-        logger.exception("email %s could not be sent", email.key)
+        # By id and template, never by key: some keys name a recipient's address.
+        logger.exception("email %s (%s) could not be sent", email.pk, email.template or "rendered")
         raise
     OutboundEmail.objects.filter(pk=email_id).update(sent_at=timezone.now())
+    logger.info("email %s (%s) sent", email.pk, email.template or "rendered")
     return True
 
 

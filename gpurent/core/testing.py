@@ -3,14 +3,17 @@ here, never from one another's test modules). Used by tests only; nothing in the
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -23,6 +26,7 @@ __all__ = [
     "PauseBefore",
     "Request",
     "bearer_posts",
+    "logged_lines",
     "post_all",
     "public_key",
     "retry_while_the_first_runs",
@@ -210,3 +214,28 @@ def post_all(server: str, requests: Sequence[Post], *, socket_timeout: float = 6
     if len(requests) > 1 and in_flight < max(2, (len(requests) + 1) // 2):
         raise AssertionError(f"the burst did not overlap: {in_flight} of {len(requests)} sent before the first answer")
     return answers
+
+
+@contextmanager
+def logged_lines(level: int = logging.DEBUG) -> Iterator[list[dict[str, Any]]]:
+    """Every line logged inside the block, at `level` and above, as the production handler writes it (the
+    shop's filter and JSON formatter, gpurent/core/logs.py), each parsed back into a dict; filled on exit."""
+    from gpurent.core.logs import ContextFilter, JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(ContextFilter())
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    levels = {name: logging.getLogger(name).level for name in ("", "django", "django.request", "django_tasks")}
+    root.addHandler(handler)
+    for name in levels:
+        logging.getLogger(name).setLevel(level)
+    lines: list[dict[str, Any]] = []
+    try:
+        yield lines
+    finally:
+        root.removeHandler(handler)
+        for name, previous in levels.items():
+            logging.getLogger(name).setLevel(previous)
+        lines.extend(json.loads(line) for line in stream.getvalue().splitlines())

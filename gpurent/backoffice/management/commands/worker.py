@@ -40,6 +40,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from gpurent.core.reconnect import DATABASE_LOST, connection_lost
+from gpurent.core.task_backend import task_context
 from gpurent.core.tasks import MISSED_BEATS, task_release_cut, tasks_reclaim, tasks_release, worker_beat
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,9 @@ class ShopWorker(Worker):
         self.running = False
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
-        super().run_task(db_task_result)  # records the outcome, a failure included
+        # The task's log lines carry the id of the request that enqueued it, and its own (core/task_backend.py).
+        with task_context(db_task_result):
+            super().run_task(db_task_result)  # records the outcome, a failure included
         task_release_cut(db_task_result)
 
     def run(self) -> None:
