@@ -5,6 +5,7 @@ from django_otp.admin import OTPAdminSite
 
 from gpurent.accounts import views as account_views
 from gpurent.core import views as core_views
+from gpurent.monitoring import views as monitoring_views
 
 from .api import api
 
@@ -27,6 +28,7 @@ urlpatterns = [
     path("language/", account_views.language_set, name="set_language"),
     path("csrf-token/", core_views.csrf_token, name="csrf_token"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("metrics", monitoring_views.metrics, name="metrics"),
     path("api/v1/", api.urls),
     path("backoffice/", admin.site.urls),
     path("favicon.ico", core_views.favicon),

@@ -27,6 +27,8 @@ ALLOWED = {
     "support": {"core", "catalog", "accounts", "orders"},
     "guides": {"core", "catalog", "accounts", "glossary", "sizing", "vramcalc"},
     "pages": {"core"},
+    # /metrics counts the business of every app (gpurent/monitoring, decision 0410); nothing imports it.
+    "monitoring": {"core", "catalog", "accounts", "orders", "ledger", "hosts", "payments"},
 }
 
 

@@ -221,6 +221,8 @@ PUBLIC: dict[str, Args] = {
     "set_language": NONE,
     "csrf_token": NONE,
     "healthz": NONE,
+    # Prometheus's scrape: 404 to a visitor unless a token or an allow-list is set (decision 0411), never stored.
+    "metrics": NONE,
     "favicon.ico": NONE,
     # The public API: its documents, the catalog, the guides, account creation and BTCPay's webhook.
     "api:api-root": NONE,
@@ -233,7 +235,7 @@ PUBLIC: dict[str, Args] = {
 }
 
 # Public forms and plumbing that are never stored on purpose (`never_cache`: a CSRF token, a live answer).
-NEVER_STORED = {"accounts:register", "accounts:login", "accounts:login_code", "csrf_token", "healthz"}
+NEVER_STORED = {"accounts:register", "accounts:login", "accounts:login_code", "csrf_token", "healthz", "metrics"}
 
 # The back office: every page is the operator's (Django's admin sends `never_cache` itself, and a staff member is
 # signed in, so the middleware marks them too): checked on a few pages below.

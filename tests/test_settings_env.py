@@ -106,6 +106,17 @@ CASES: dict[str, tuple[dict[str, str | None], str, object]] = {
     "LOG_LEVEL": ({"LOG_LEVEL": "WARNING"}, "LOGGING['root']['level']", "WARNING"),
     # Production writes JSON lines by default (issue 28).
     "LOG_FORMAT": ({"LOG_FORMAT": "text"}, "LOGGING['handlers']['console']['formatter']", "text"),
+    "METRICS_TOKEN": ({"METRICS_TOKEN": "scrape-token"}, "METRICS_TOKEN", "scrape-token"),
+    "METRICS_ALLOWED_IPS": (
+        {"METRICS_ALLOWED_IPS": "10.0.0.30, 192.0.2.0/24"},
+        "METRICS_ALLOWED_IPS",
+        ["10.0.0.30", "192.0.2.0/24"],
+    ),
+    "PROMETHEUS_MULTIPROC_DIR": (
+        {"PROMETHEUS_MULTIPROC_DIR": "/run/gpurent-metrics"},
+        "METRICS_MULTIPROCESS_DIR",
+        "/run/gpurent-metrics",
+    ),
     "LOCALE_DIR": ({"LOCALE_DIR": "/srv/locale"}, "str(LOCALE_PATHS[0])", "/srv/locale"),
     "ORDER_PAYMENT_WINDOW_HOURS": ({"ORDER_PAYMENT_WINDOW_HOURS": "12"}, "ORDER_PAYMENT_WINDOW_HOURS", 12),
     "ORDERS_MAX_UNPAID_PER_ACCOUNT": ({"ORDERS_MAX_UNPAID_PER_ACCOUNT": "7"}, "ORDERS_MAX_UNPAID_PER_ACCOUNT", 7),
@@ -256,7 +267,7 @@ def readme_variables() -> list[str]:
 def settings_variables() -> set[str]:
     """The variables config/settings/{base,local,production}.py read (test.py's own are for the suite)."""
     found: set[str] = set()
-    reader = re.compile(r"(?:os\.environ\.get|env_bool|env_list|env_map)\(\s*f?\"([A-Za-z0-9_{}().]+)\"")
+    reader = re.compile(r"(?:os\.environ\.get|env_bool|env_list|env_map|env_networks)\(\s*f?\"([A-Za-z0-9_{}().]+)\"")
     for module in ("base", "local", "production"):
         for name in reader.findall((ROOT / "config" / "settings" / f"{module}.py").read_text()):
             if "{" in name:
@@ -323,6 +334,7 @@ def test_each_readme_variable_sets_its_setting_in_a_fresh_process():
         ("PAYMENTS_ADDRESS_MODES", "Ethereum=pool"),
         ("CHAIN_TOKEN_CONTRACTS", "USDT=0x5FbDB2315678afecb367f032d93F642f64180aa3"),
         ("CHAIN_TOKEN_CONTRACTS", "USDT/ethereum="),
+        ("METRICS_ALLOWED_IPS", "10.0.0.300"),
         ("LOG_FORMAT", "xml"),
     ],
 )

@@ -4,6 +4,7 @@ Environment-specific modules (`local`, `test`, `production`) import this one and
 Every value that an operator may change comes from an environment variable; README lists them all.
 """
 
+import ipaddress
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +56,23 @@ def env_map(name: str, *, keys: Callable[[str], bool], values: Callable[[str], b
             raise ImproperlyConfigured(f"{name}: {entry!r} is not a valid entry (see README, Configuration)")
         found[key] = value
     return found
+
+
+def env_networks(name: str) -> list[str]:
+    """Read a comma-separated list of IP addresses and networks (`10.0.0.5,192.0.2.0/24`); unset: `[]`.
+
+    Raises:
+        ImproperlyConfigured: an entry is neither an address nor a network (naming the variable and the entry).
+    """
+    from django.core.exceptions import ImproperlyConfigured
+
+    entries = env_list(name, [])
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {entry!r} is not an IP address or network") from error
+    return entries
 
 
 def _network(key: str) -> bool:
@@ -379,6 +397,17 @@ def logging_config(log_format: str) -> dict[str, Any]:
 
 
 LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text"))
+
+# `/metrics` for Prometheus (gpurent/monitoring, docs/operations.md, decisions 0410, 0411): answered to a scraper
+# with this bearer token and/or from one of these addresses or networks (REMOTE_ADDR: behind a trusted proxy, the
+# address it names, decision 0407; never a header a client writes); with neither set it answers 404. `PROMETHEUS_MULTIPROC_DIR` (read by prometheus-client
+# itself, before the process starts) makes every web process of a machine count into one directory.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = env_networks("METRICS_ALLOWED_IPS")
+METRICS_MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+# The business metrics are counted in the database at most once per this many seconds, whoever scrapes (kept in
+# the default cache: one count for every node when it is Redis).
+METRICS_BUSINESS_CACHE_SECONDS = 15
 
 # The help, privacy and terms pages (gpurent/pages): who runs the shop, how to reach them, and how long the
 # operator keeps records (the privacy page states these periods as the operator's policy).

@@ -25,7 +25,8 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 # A node's health is asked over plain HTTP on the private network, by the operator and by monitoring
 # (`curl -H 'Host: shop.example.com' http://10.0.0.11:8000/healthz`, deploy/README.md): answered, not redirected.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Prometheus scrapes /metrics the same way, on each node (docs/operations.md, decision 0411).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = 31_536_000
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
