@@ -39,7 +39,7 @@ def catalog(language: str, directory: Path = ROOT / "locale") -> tuple[tuple[str
         if not message.id:
             continue
         msgid = message.id if isinstance(message.id, str) else message.id[0]
-        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string)
+        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string or ())
         if any(strings):
             found.append((msgid, strings))
     return tuple(found)

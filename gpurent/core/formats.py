@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from babel import Locale
 from babel.dates import format_date, format_time, get_datetime_format
@@ -266,7 +267,7 @@ def _unit_patterns(language: str) -> dict[str, dict[str, str]]:
     return patterns
 
 
-def duration_words(language: str | None = None) -> dict[str, object]:
+def duration_words(language: str | None = None) -> dict[str, Any]:
     """The words a countdown needs in `language` (default: the active one), for the page's script: each unit's
     pattern per CLDR plural category ({"day": {"one": "{0} día", "other": "{0} días"}, …}) and how two units
     are joined ("join": "{larger} y {smaller}")."""
@@ -290,7 +291,7 @@ def duration_text(seconds: int, *, language: str | None = None) -> str:
     locale = _locale(language)
 
     def unit_text(unit: str, count: int) -> str:
-        patterns: dict[str, str] = words[unit]  # type: ignore[assignment]
+        patterns: dict[str, str] = words[unit]
         pattern = patterns.get(locale.plural_form(count)) or patterns["other"]
         return pattern.replace("{0}", format_decimal(count, locale=locale))
 
