@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from django.db import connection
@@ -43,40 +45,89 @@ def _database_url() -> str:
 
 
 @contextmanager
+def gunicorn_nodes(
+    envs: Sequence[dict[str, str]], args: Sequence[str] = ("-w", "4", "--threads", "4")
+) -> Iterator[list[GunicornNode]]:
+    """One gunicorn per environment, serving config.wsgi on free 127.0.0.1 ports with exactly that environment and
+    the options `args`, started together; yields them once each one's `/healthz` answers, and stops them afterwards.
+
+    Each process leads a process group of its own, so a test may kill a whole node (master and workers) with
+    `os.killpg`. Its log goes to a file, not a pipe: tracebacks of failing requests would fill an unread pipe and
+    block the workers (the test would then time out instead of showing the failure).
+    """
+    nodes: list[GunicornNode] = []
+    try:
+        for env in envs:
+            port, log = _free_port(), tempfile.TemporaryFile()  # noqa: SIM115 (GunicornNode.stop closes it)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", *args, "-b", f"127.0.0.1:{port}", "config.wsgi"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
+            nodes.append(GunicornNode(f"http://127.0.0.1:{port}", process, log))
+        for node in nodes:
+            node.wait_until_healthy()
+        yield nodes
+    finally:
+        for node in nodes:  # all at once, then wait for each
+            if node.process.poll() is None:
+                node.process.terminate()
+        for node in nodes:
+            node.stop()
+
+
+@contextmanager
+def gunicorn_node(env: dict[str, str], args: Sequence[str] = ("-w", "4", "--threads", "4")) -> Iterator[GunicornNode]:
+    """`gunicorn_nodes` for one node."""
+    with gunicorn_nodes([env], args) as [node]:
+        yield node
+
+
+@dataclass
+class GunicornNode:
+    """A gunicorn started by `gunicorn_nodes`: its base URL, process and log file."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: IO[bytes]
+
+    def log_start(self) -> str:
+        self.log.seek(0)
+        return self.log.read(4000).decode(errors="replace")
+
+    def wait_until_healthy(self) -> None:
+        for _ in range(150):  # up to ~30 s for the workers to boot
+            if self.process.poll() is not None:
+                pytest.fail(f"gunicorn exited with status {self.process.returncode}: " + self.log_start())
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        pytest.fail("gunicorn did not start: " + self.log_start())
+
+    def stop(self) -> None:
+        """SIGTERM (requests in progress finish), then SIGKILL to the whole group if it takes too long."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
+        self.log.close()
+
+
+@contextmanager
 def _gunicorn(extra_env: dict[str, str]) -> Iterator[str]:
     """gunicorn with 4 worker processes on 127.0.0.1 against the test database; yields its base URL."""
-    port = _free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": _database_url(), **extra_env}
-    # The server's log goes to a file, not a pipe: tracebacks of failing requests would fill an unread pipe and
-    # block the workers (the test would then time out instead of showing the failure).
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "4", "--threads", "4"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(100):  # up to ~20 s for the workers to boot
-                try:
-                    with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    time.sleep(0.2)
-            else:
-                log.seek(0)
-                pytest.fail("gunicorn did not start: " + log.read(4000).decode(errors="replace"))
-            yield base
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=30)
+    with gunicorn_node(env) as node:
+        yield node.base
 
 
 @pytest.fixture
