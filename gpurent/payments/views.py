@@ -26,11 +26,11 @@ from gpurent.core.idempotency_request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
-from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
+from .balance_page import form_fields, ledger_rows
 from .demo import address_origin
 from .errors import InvalidAddress
 from .export import balance_csv
@@ -185,10 +185,13 @@ def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
 def balance(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     figures = balance_figures(user)  # the API's and the withdrawal check's figures (decision 0373)
+    lines, rows = ledger_rows(request, user)  # rendered once per page of entries (decision 0428)
     context = {
+        "lines": lines,
+        "ledger_rows": rows,
+        "fields": form_fields(),
         "balance": figures.balance,
         "held": figures.held,
-        "lines": page_from_request(request, ledger_lines_for(user)),
         "deposits": page_from_request(
             request,
             deposit_list_for(user).prefetch_related("intents__payments", "intents__chain_observations"),

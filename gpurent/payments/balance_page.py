@@ -1,0 +1,58 @@
+"""The parts of the balance page that do not change from one view to the next, rendered once (decision 0428).
+
+- The ledger's rows: entries and their transfers are append-only (decision 0008; refused by a trigger on
+  PostgreSQL), so a page of them renders the same every time, for a language and code version. The page reads
+  only its entries' ids (`id_page_from_request`, one column, no model instances); its rows are rendered once per
+  set of ids and language (two amounts, a date and a reference per line, 50 lines) and read from the cache
+  after. Keyed by the ids themselves: only the owner's query can name them.
+- The forms' fields: the top-up and withdrawal widgets, the same for every customer, once per language.
+
+What changes stays live: the balance, what is held and available, the refusal, the top-ups and withdrawals
+(their status moves), the CSRF token and each form's idempotency key.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from gpurent.core.cache import cached, fragment_key
+from gpurent.core.pagination import Page, id_page_from_request
+from gpurent.ledger.models import LedgerEntry
+from gpurent.ledger.selectors import ledger_lines_for
+
+from .forms import PayoutForm, TopUpForm
+
+__all__ = ["form_fields", "ledger_rows"]
+
+
+def ledger_rows(request: HttpRequest, user: AbstractBaseUser) -> tuple[Page[int], SafeString]:
+    """The page of the customer's ledger the request names (newest first: ids only) and its rows' HTML."""
+    page = id_page_from_request(request, ledger_lines_for(user))
+    if not page.items:
+        return page, mark_safe("")
+    key = fragment_key("ledger-rows", ",".join(map(str, page.items)))
+
+    def render() -> str:
+        lines = LedgerEntry.objects.filter(id__in=page.items).select_related("transfer").order_by("-id")
+        return render_to_string("payments/partials/ledger_rows.html", {"lines": lines})
+
+    return page, mark_safe(cached(key, render))  # noqa: S308 (rendered by our own template with autoescape)
+
+
+def form_fields() -> dict[str, SafeString]:
+    """The widgets of the top-up and withdrawal forms (unbound: the same for everyone), by name."""
+
+    def render() -> dict[str, str]:
+        top_up, payout = TopUpForm(), PayoutForm(auto_id="payout_%s")
+        return {
+            "top_up_amount": str(top_up["amount_usd"]),
+            "payout_pair": str(payout["pair"]),
+            "payout_address": str(payout["address"]),
+            "payout_amount": str(payout["amount_usd"]),
+        }
+
+    fields = cached(fragment_key("balance-form-fields"), render)
+    return {name: mark_safe(html) for name, html in fields.items()}  # noqa: S308 (Django's widgets, escaped)
