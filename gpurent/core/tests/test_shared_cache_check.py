@@ -9,7 +9,7 @@ from gpurent.core.checks import shared_cache_errors
 
 def _ids(settings, url: str, web_processes: int) -> list[str]:
     settings.CACHES = {"default": cache_from_url(url)}
-    return [error.id for error in shared_cache_errors(web_processes)]
+    return [str(error.id) for error in shared_cache_errors(web_processes)]
 
 
 @pytest.mark.parametrize("url", ["locmem://", "file:///var/cache/gpurent"])
@@ -33,6 +33,7 @@ def test_the_error_names_the_count_and_the_fix(settings):
     assert error.level == checks.ERROR
     assert "4 web processes" in error.msg
     assert "LocMemCache" in error.msg
+    assert error.hint is not None
     assert "CACHE_URL=redis://" in error.hint
     assert "deploy/README.md" in error.hint
 
