@@ -204,6 +204,8 @@ MIDDLEWARE = [
     "gpurent.core.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # HEAD is answered wherever GET is: the views below see a GET; the body is dropped (decision 0426).
+    "gpurent.core.middleware.HeadAsGetMiddleware",
     # A NUL in the path is a 404 before a view looks it up (PostgreSQL cannot compare with one).
     "gpurent.core.middleware.NulInPathMiddleware",
     # gzip for pages that carry no secret of the visitor (BREACH; gpurent/core/compression.py, decision 0184).
@@ -308,7 +310,8 @@ EMAIL_CHANGE_RATE_LIMITS = [(3600, 3), (86400, 10)]
 # [(seconds, count), ...], counted in the default cache (gpurent/accounts/throttling.py, decision 0111).
 REGISTRATION_RATE_LIMITS = [(3600, 10), (86400, 30)]
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Django's database sessions, read in one SQL statement built once per process (decision 0429).
+SESSION_ENGINE = "gpurent.accounts.session_store.db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -36,6 +36,36 @@ class ApplicationErrorMiddleware:
             context = {"message": exception.message, "code": exception.code}
             return render(request, "error.html", context, status=exception.status)
         return None
+
+
+class HeadAsGetMiddleware:
+    """`HEAD` is answered wherever `GET` is, with the `GET` answer's status and headers and no body (RFC 9110
+    §9.3.2; issue 30, decision 0426).
+
+    Views that take only `GET` say so with `require_GET` (which refuses `HEAD` with a 405: `HEAD /` did) and
+    django-ninja routes `GET` only; one rule here, rather than `require_safe` on every view and a second method on
+    every API route, which a new view or route could forget. The view sees a `GET` (so the page cache serves it);
+    the request is `HEAD` again for the middleware outside this one (the log line says `HEAD`). A streamed answer
+    (a download) is closed without being read, so a `HEAD` never produces a large export.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        request.method = "GET"
+        try:
+            response = self.get_response(request)
+        finally:
+            request.method = "HEAD"
+        if isinstance(response, StreamingHttpResponse):
+            response.streaming_content = iter(())  # the generator is dropped unread (and closed with it)
+        elif isinstance(response, HttpResponse):
+            # `Content-Length` stays what the GET answer's would be (set by CommonMiddleware, inside this one).
+            response.content = b""
+        return response
 
 
 class NulInPathMiddleware:
