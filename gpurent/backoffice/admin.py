@@ -333,5 +333,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         return form_action(request, act, back=request.path, on_error=on_error)
 
 
-# The provisioning and payouts desks live in their own modules (each registers itself when imported).
+# The provisioning and payouts desks and the dashboard live in their own modules (each registers itself when
+# imported).
 from . import payouts_admin, provisioning_admin  # noqa: E402, F401
+from .dashboard import page as dashboard_page  # noqa: E402, F401

@@ -45,3 +45,15 @@ class PayoutsDesk(Payout):
         verbose_name = _("withdrawal to send")
         verbose_name_plural = _("payouts desk")
         permissions = [("send_payout", _("Can mark withdrawals sent and reject them"))]
+
+
+class Dashboard(Order):
+    """The operator's dashboard (`dashboard/`): revenue, money received, GPU occupancy, the order funnel and the
+    open queues, from the ledger and the order history. Not a list of rows: the proxy gives the page its place in
+    the back office and its one permission, `view_dashboard` (role `reports`; decision 0415)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("Business dashboard")
+        verbose_name_plural = _("Business dashboard")
+        default_permissions = ("view",)
