@@ -70,6 +70,11 @@ class Order(TimeStampedModel):
             models.Index(fields=["payment_status", "reserved_until"]),
             # Keyset pages of one customer's orders, newest first (gpurent.core.pagination).
             models.Index(fields=["owner", "id"], name="order_owner_id"),
+            # The operator's dashboard (backoffice/dashboard, decision 0416): the references of each term, read
+            # whole from the index to name a ledger transfer's term; terms that start or end in a period.
+            models.Index(fields=["term_days", "ref"], name="order_term_ref"),
+            models.Index(fields=["term_starts_at"], name="order_term_starts"),
+            models.Index(fields=["term_ends_at"], name="order_term_ends"),
         ]
         constraints = [
             models.CheckConstraint(

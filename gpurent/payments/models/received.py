@@ -87,7 +87,11 @@ class Payment(models.Model):
                 name="payment_credited_has_amount",
             ),
         ]
-        indexes = [models.Index(fields=["state", "received_at"])]
+        indexes = [
+            models.Index(fields=["state", "received_at"]),
+            # The operator's dashboard: money credited in a period (backoffice/dashboard, decision 0416).
+            models.Index(fields=["credited_at"], name="payment_credited_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.network}:{self.txid}:{self.output_index}"
