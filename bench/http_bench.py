@@ -1,4 +1,4 @@
-"""HTTP benchmark: the shop under gunicorn (production settings, PostgreSQL), targets of issue 16 as ratios.
+"""HTTP benchmark: the shop under gunicorn (production settings, PostgreSQL), targets of issues 16 and 30 as ratios.
 
     .venv/bin/python bench/http_bench.py [--server postgres://postgres@127.0.0.1:5432] [--big 1000000]
                                          [--rounds 5] [--seconds 1.0] [--db gpurent_httpbench] [--parts 1,2,3,4,5]
@@ -18,6 +18,10 @@ Parts 2 and 3 also measure each write's floor (bench/floor/): the same request t
 replays the statements the endpoint sent, in the same transactions, without the endpoint's Python, and
 `/bench-floor-batched/...`, which sends them all in one round trip. A target that floor misses cannot be met by
 an implementation that sends the same statements.
+
+Parts 7, 8 and 9 (bench/http_pages.py, issue 30) run after part 4 and before part 5: signed-in pages, the
+catalog while other clients place orders, and the signed-in guide index at 7 and 700 models. The run ends with
+every target measured, each with its ratio and a PASS/FAIL mark.
 """
 
 from __future__ import annotations
@@ -324,7 +328,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement and round")
     parser.add_argument("--db", default=DB, help="the database it creates and drops (two runs need two names)")
-    parser.add_argument("--parts", default="1,2,3,4,5", help="which numbered parts to run, e.g. 1,5")
+    parser.add_argument("--parts", default="1,2,3,4,5,7,8,9", help="which numbered parts to run, e.g. 1,5")
     args = parser.parse_args()
     db = args.db
     if not db.isidentifier():
@@ -558,6 +562,17 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
             (statements, small_buffers), (_, big_buffers) = buffers_read(path, few), buffers_read(path, many)
             print(f"  {label:22} {statements:2} SELECTs   10^3: {small_buffers:4} buffers   big: {big_buffers:4}"
                   f"   {big_buffers / small_buffers:.2f}×")  # fmt: skip
+
+    if {"7", "8", "9"} & parts:  # issue 30's page targets (bench/http_pages.py), before part 5 grows the catalog
+        import http_pages
+
+        bench = sys.modules[__name__]
+        if "7" in parts:
+            http_pages.signed_in_pages(bench, dsn, port, rounds, seconds, gpu.slug)
+        if "8" in parts:
+            http_pages.catalog_under_orders(bench, port, rounds, seconds, gpu.slug)
+        if "9" in parts:
+            http_pages.guides_at_7_and_700(bench, dsn, port, rounds, seconds)
 
     if "5" in parts:
         print("\n5. catalog at 7, 70 and 700 GPU models (4 clients)")
