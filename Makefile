@@ -78,8 +78,13 @@ check-deploy: setup lint-migrations ## Django's deployment checks with the produ
 lint-migrations: setup ## Migrations the previous release can keep serving beside (django-migration-linter; PG_URL=postgres://...)
 	DJANGO_SETTINGS_MODULE=config.settings.migration_lint DATABASE_URL=$(PG_URL) $(PY) manage.py lintmigrations
 
+# The back office's desks stay English (decision 0160), its dashboard is translated (decision 0418): every back-office
+# module and template is left out but the dashboard's (gpurent/backoffice/dashboard/, templates/backoffice/dashboard*).
+BACKOFFICE_ENGLISH = --ignore='gpurent/backoffice/[!dt]*' --ignore='gpurent/backoffice/templates/backoffice/[!d]*' \
+  --ignore=gpurent/payments/templates/emails/backoffice
+
 messages: setup ## Extract translatable strings into locale/*.po (the i18n owner then translates them)
-	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts --ignore=backoffice --ignore=admin.py --ignore=admin --ignore=tests --ignore=node_modules
+	$(PY) manage.py makemessages -a --no-obsolete --ignore=.venv --ignore=vramcalc --ignore=artifacts $(BACKOFFICE_ENGLISH) --ignore=admin.py --ignore=admin --ignore=tests --ignore=node_modules
 
 compilemessages: setup ## Compile locale/*.po into the .mo files Django reads (gettext's msgfmt; not in git)
 	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install gettext (apt-get install gettext)"; exit 1; }

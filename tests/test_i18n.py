@@ -21,8 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 LANGUAGES = ["es", "vi", "tr"]
-# Operator-only back-office text stays English (docs/decisions/0160-language-without-url-prefix.md).
-IGNORED = [".venv", "vramcalc", "artifacts", "backoffice", "admin.py", "admin", "tests", "node_modules"]
+# Operator-only back-office text stays English (docs/decisions/0160-language-without-url-prefix.md), but for the
+# dashboard's (decision 0418): the same patterns as the Makefile's `messages` target.
+BACKOFFICE_ENGLISH = [
+    "gpurent/backoffice/[!dt]*",
+    "gpurent/backoffice/templates/backoffice/[!d]*",
+    "gpurent/payments/templates/emails/backoffice",
+]
+IGNORED = [".venv", "vramcalc", "artifacts", *BACKOFFICE_ENGLISH, "admin.py", "admin", "tests", "node_modules"]
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +216,14 @@ def test_the_unmarked_text_check_finds_unmarked_text(tmp_path):
 
 def test_every_customer_template_text_is_marked_for_translation():
     unmarked = {str(path.relative_to(ROOT)): unmarked_text(path) for path in customer_templates()}
+    assert {path: texts for path, texts in unmarked.items() if texts} == {}
+
+
+def test_the_dashboard_templates_are_marked_for_translation():
+    """The back office stays English but for its dashboard (decision 0418), whose templates are checked too."""
+    paths = sorted((ROOT / "gpurent/backoffice/templates/backoffice").glob("dashboard*.html"))
+    assert len(paths) >= 4
+    unmarked = {str(path.relative_to(ROOT)): unmarked_text(path) for path in paths}
     assert {path: texts for path, texts in unmarked.items() if texts} == {}
 
 
