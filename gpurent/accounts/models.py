@@ -40,7 +40,7 @@ class UserManager(BaseUserManager["User"]):
         """
         if args or set(kwargs) != {"pk"}:
             return super().get(*args, **kwargs)
-        key = self.model._meta.pk.get_prep_value(kwargs["pk"])  # type: ignore[union-attr]
+        key = self.model._meta.pk.get_prep_value(kwargs["pk"])
         found = list(self.raw(_user_by_pk_sql(self.db), [key]))
         if not found:
             raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
@@ -62,7 +62,7 @@ def _user_by_pk_sql(alias: str) -> str:
     quote, meta = connections[alias].ops.quote_name, User._meta
     columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
     # S608: the names come from the model, the key is a parameter.
-    return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"  # type: ignore[union-attr]  # noqa: S608
+    return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
 
 
 class User(AbstractBaseUser, PermissionsMixin):

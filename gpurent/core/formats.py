@@ -28,11 +28,14 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from vramcalc.units import format_bytes
+
 from .money import Usd
 
 __all__ = [
     "AmbiguousAmount",
     "amount_input",
+    "bytes_text",
     "date_text",
     "decimal_text",
     "duration_text",
@@ -107,10 +110,10 @@ def _usd_shape(language: str, whole: bool) -> _UsdShape | None:
     """The shape of `language`'s dollars read from Babel's text of ±$1,234,567.89 (or ±$1,234,567 `whole`), and
     checked against Babel on amounts from 0 to 10^15 dollars; None when it does not read or check."""
     probe = Usd(123_456_700 if whole else 123_456_789)
-    found = [_PROBE.fullmatch(_usd_babel(value, whole=whole, language=language)) for value in (probe, -probe)]
-    if found[0] is None or found[1] is None or found[0]["group"] != found[1]["group"]:
+    positive = _PROBE.fullmatch(_usd_babel(probe, whole=whole, language=language))
+    negative = _PROBE.fullmatch(_usd_babel(-probe, whole=whole, language=language))
+    if positive is None or negative is None or positive["group"] != negative["group"]:
         return None
-    positive, negative = found
     if (positive["decimal"] is None) != whole or positive["decimal"] != negative["decimal"]:
         return None
     shape = _UsdShape(
@@ -152,6 +155,13 @@ def decimal_text(text: str, *, places: int | None = None, grouping: bool = True,
     else:
         pattern = group + ("." + "0" * places if places else "")
     return format_decimal(value, format=pattern, locale=_locale(language), decimal_quantization=places is not None)
+
+
+def bytes_text(n_bytes: int, *, language: str | None = None) -> str:
+    """Bytes in binary units with the language's decimal mark: "14.96 GiB", "14,96 GiB" (`vramcalc`'s
+    `format_bytes`, whose text stays the engine's and the API's, written for a reader)."""
+    number, _space, unit = format_bytes(n_bytes).partition(" ")
+    return f"{decimal_text(number, places=2 if '.' in number else 0, language=language)} {unit}"
 
 
 class AmbiguousAmount(ValueError):

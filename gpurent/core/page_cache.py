@@ -217,7 +217,7 @@ def shared_page(request: HttpRequest, namespace: str, read_state: Callable[[Sequ
     any (then `response(fillers)`; otherwise `render(...)`)."""
     if not _shareable(request):
         return SharedPage(request, None, read_state(()), None, None)
-    user = request.user  # type: ignore[attr-defined]
+    user = request.user
     visitor = "signed-in" if user.is_authenticated else "visitor"
     path = request.get_full_path()
     hint = (f"{namespace}|{visitor}|{path}", str(getattr(request, "LANGUAGE_CODE", "")))

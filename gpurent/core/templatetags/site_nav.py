@@ -34,7 +34,8 @@ def site_nav(context: template.Context) -> SafeString:
     token = context.get("csrf_token")
     if token is None:  # rendered without a request: as `{% csrf_token %}` would, no field (the token is lazy:
         # reading it sets the CSRF cookie, so it is read only where the navigation has a form)
-        return mark_safe(render_to_string("partials/site_nav.html", context.flatten()))  # noqa: S308 (our template)
+        flat = {str(name): value for name, value in context.flatten().items()}
+        return mark_safe(render_to_string("partials/site_nav.html", flat))  # noqa: S308 (our template)
     match = getattr(request, "resolver_match", None)
     key = (
         get_language() or "",

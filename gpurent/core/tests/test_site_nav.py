@@ -41,6 +41,8 @@ def test_the_navigation_follows_the_language_and_the_visitor(client, django_user
     browser.force_login(user)
     first, second = navs(browser.get("/glossary/"))
     assert "Log out" in first
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', first)[1]
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', first)
+    assert found is not None
+    token = found[1]
     assert token in second  # one token for the page, as {% csrf_token %} gives
     assert browser.post(reverse("accounts:logout"), {"csrfmiddlewaretoken": token}).status_code == 302
