@@ -5,5 +5,6 @@
   queues;
 - `occupancy.py`: GPUs rented per model over time, and their share of today's fleet;
 - `charts.py`: the charts' geometry, drawn as SVG by the templates (`backoffice/dashboard*.html`);
+- `numbers.py`: counts, percentages and durations in the reader's language;
 - `page.py`: the back-office page (the `Dashboard` proxy's admin), which formats for the reader's language.
 """

@@ -56,6 +56,11 @@ class ModelOccupancy:
         """Cards rented on average over bucket `index` (to a tenth)."""
         return (Decimal(self.card_seconds[index]) / period.bucket_seconds(index)).quantize(Decimal("0.1"))
 
+    def average_over(self, period: Period) -> Decimal:
+        """Cards rented on average over the whole period (to a tenth)."""
+        whole = sum(period.bucket_seconds(index) for index in range(len(period.buckets)))
+        return (Decimal(sum(self.card_seconds)) / whole).quantize(Decimal("0.1"))
+
     def utilisation(self, period: Period) -> Decimal | None:
         """The share of today's fleet rented over the whole period, in percent (None: no fleet)."""
         if self.fleet_cards == 0:

@@ -93,33 +93,21 @@ def _money_block(period: Period, series: Sequence[Series], title: str, descripti
 def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[str, Any]:
     _, axis = _bucket_names(period)
     shown = [m for m in models if any(m.card_seconds)]
-    average = {
-        m.gpu_id: (Decimal(sum(m.card_seconds)) / sum(period.bucket_seconds(i) for i in range(len(period.buckets))))
-        for m in models
-    }
+    buckets = range(len(period.buckets))
     chart = charts.line_chart(
-        [
-            (
-                m.name,
-                [m.average_cards(period, i) for i in range(len(period.buckets))],
-                count_text(average[m.gpu_id].quantize(Decimal("0.1"))),
-            )
-            for m in shown
-        ],
+        [(m.name, [m.average_cards(period, i) for i in buckets], count_text(m.average_over(period))) for m in shown],
         axis_labels=axis,
         fmt=count_text,
     )
-    rows = []
-    for m in models:
-        use = m.utilisation(period)
-        rows.append(
-            {
-                "name": m.name,
-                "fleet": count_text(m.fleet_cards),
-                "average": count_text(average[m.gpu_id].quantize(Decimal("0.1"))),
-                "utilisation": percent_text(use) if use is not None else "—",
-            }
-        )
+    rows = [
+        {
+            "name": m.name,
+            "fleet": count_text(m.fleet_cards),
+            "average": count_text(m.average_over(period)),
+            "utilisation": percent_text(use) if (use := m.utilisation(period)) is not None else "—",
+        }
+        for m in models
+    ]
     return {"chart": chart, "rows": rows, "any": bool(shown)}
 
 
