@@ -28,8 +28,6 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from vramcalc.units import format_bytes
-
 from .money import Usd
 
 __all__ = [
@@ -158,10 +156,14 @@ def decimal_text(text: str, *, places: int | None = None, grouping: bool = True,
 
 
 def bytes_text(n_bytes: int, *, language: str | None = None) -> str:
-    """Bytes in binary units with the language's decimal mark: "14.96 GiB", "14,96 GiB" (`vramcalc`'s
-    `format_bytes`, whose text stays the engine's and the API's, written for a reader)."""
-    number, _space, unit = format_bytes(n_bytes).partition(" ")
-    return f"{decimal_text(number, places=2 if '.' in number else 0, language=language)} {unit}"
+    """Bytes in binary units for a reader, with the language's marks: "14.96 GiB", "14,96 GiB", "12 B" (the units
+    and rounding of `vramcalc.units.format_bytes`, whose text stays the engine's, the API's and the CLI's)."""
+    size = abs(n_bytes)
+    for unit, power in (("GiB", 3), ("MiB", 2), ("KiB", 1)):
+        if size >= 1024**power:
+            number = (Decimal(n_bytes) / 1024**power).quantize(Decimal("0.01"))
+            return f"{decimal_text(str(number), places=2, language=language)} {unit}"
+    return f"{n_bytes} B"
 
 
 class AmbiguousAmount(ValueError):

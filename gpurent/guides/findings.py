@@ -10,10 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from gpurent.catalog.enums import Term
-from gpurent.core.formats import usd_text
+from gpurent.core.formats import bytes_text, usd_text
 from gpurent.sizing.calculation import Sizing
 from gpurent.sizing.catalog_fit import GpuFit
-from vramcalc.units import format_bytes
 
 from .assumptions import Duration
 from .decision import ConditionColumn
@@ -37,11 +36,11 @@ def _fit_findings(row: GpuFit) -> list[str]:
                 "%(gpu)s does not fit this workload within 10 lots: the estimated peak is %(peak)s per card, "
                 "%(short)s more than a card can use."
             )
-            % {"gpu": row.gpu.name, "peak": format_bytes(row.peak_bytes), "short": format_bytes(-row.headroom_bytes)}
+            % {"gpu": row.gpu.name, "peak": bytes_text(row.peak_bytes), "short": bytes_text(-row.headroom_bytes)}
         ]
     found = [
         _("It fits on %(lots)s with %(free)s of headroom per card.")
-        % {"lots": _lots(row), "free": format_bytes(row.headroom_bytes)}
+        % {"lots": _lots(row), "free": bytes_text(row.headroom_bytes)}
     ]
     if row.headroom_bytes * 100 < row.usable_bytes * TIGHT_HEADROOM_PCT:
         found.append(

@@ -6,7 +6,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from gpurent.core.formats import date_text
+from gpurent.core.formats import bytes_text, date_text
 
 WHEN = datetime(2026, 12, 5, 14, 0, tzinfo=UTC)
 
@@ -30,3 +30,21 @@ def test_a_date_is_written_as_its_readers_write_it(language, day, with_time, pro
 def test_the_day_filter_follows_the_active_language(language, shown):
     with translation.override(language):
         assert Template('{% load shop %}{{ when|day:"time" }}').render(Context({"when": WHEN})) == shown
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en", "175.09 GiB"), ("es", "175,09 GiB"), ("vi", "175,09 GiB"), ("tr", "175,09 GiB")],
+)
+def test_sizes_are_written_with_the_languages_decimal_mark(language, expected):
+    assert bytes_text(188_000_000_000, language=language) == expected
+    assert bytes_text(-1536 * 1024 * 1024, language=language) == expected.replace("175", "-1").replace("09", "50")
+    assert bytes_text(12, language=language) == "12 B"
+
+
+def test_sizes_keep_the_engines_units_and_rounding():
+    """The units and rounding of `vramcalc.units.format_bytes` (its text: "1023 B", "1.00 KiB", "80.00 GiB")."""
+    cases = {0: "0 B", 1023: "1023 B", 1024: "1.00 KiB", 10**6: "976.56 KiB", 80 * 1024**3 - 1: "80.00 GiB"}
+    for n_bytes, engine in cases.items():
+        assert bytes_text(n_bytes, language="en") == engine
+    assert bytes_text(5 * 1024**4, language="en") == "5,120.00 GiB"

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 
-from vramcalc.units import format_bytes
+from gpurent.core.formats import bytes_text, decimal_text
 
 register = template.Library()
 
 
 @register.filter
 def measured(value: float | None) -> str:
-    """A measured number without noise: "1,234.5", "0.8123", "—" when not measured."""
+    """A measured number without noise, in the page's language: "1,234.5" ("1.234,5"), "0.8123", "—" when not
+    measured."""
     if value is None:
         return "—"
     if abs(value) >= 1:
-        return f"{value:,.2f}".rstrip("0").rstrip(".")
-    return f"{value:.4g}"
+        return decimal_text(f"{value:.2f}")
+    return decimal_text(format(Decimal(f"{value:.4g}"), "f"))
 
 
 @register.filter
@@ -25,5 +28,5 @@ def peaks(values: list[int] | None) -> str:
     if not values:
         return "—"
     if len(values) == 1:
-        return format_bytes(values[0])
-    return " · ".join(f"GPU {index}: {format_bytes(value)}" for index, value in enumerate(values))
+        return bytes_text(values[0])
+    return " · ".join(f"GPU {index}: {bytes_text(value)}" for index, value in enumerate(values))

@@ -8,9 +8,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
-from gpurent.core.formats import usd_text
+from gpurent.core.formats import bytes_text, usd_text
 from gpurent.core.money import Usd
-from vramcalc.units import format_bytes
 
 from ..calculation import Sizing
 from ..caveats import caveat_text
@@ -26,7 +25,7 @@ def human_bytes(value: int | None) -> str:
     """Bytes in binary units for people: "14.96 GiB" (negative values keep their sign)."""
     if value is None:
         return ""
-    return format_bytes(int(value))
+    return bytes_text(int(value))
 
 
 @register.filter
