@@ -229,10 +229,18 @@ class OpenWork:
     to_provision: int  # paid rentals whose machine is not ready yet
 
 
-def open_work() -> OpenWork:
+def open_work(*, to_provision: int | None = None) -> OpenWork:
+    """The queues; `to_provision` when the caller has counted it already (`occupancy.orders_now().waiting`)."""
     payouts = Payout.objects.filter(status=PayoutStatus.REQUESTED).aggregate(
         count=Count("pk"), cents=Coalesce(Sum("amount_cents"), 0), oldest=Min("created_at")
     )
+    if to_provision is None:
+        # As the provisioning desk counts them: an extension needs no machine (it moves its rental's term end).
+        to_provision = Order.objects.filter(
+            extends__isnull=True,
+            payment_status=PaymentStatus.PAID,
+            provisioning_status__in=[ProvisioningStatus.NOT_STARTED, ProvisioningStatus.PREPARING],
+        ).count()
     return OpenWork(
         payouts=payouts["count"],
         payouts_cents=payouts["cents"],
@@ -241,10 +249,5 @@ def open_work() -> OpenWork:
             reported_at__isnull=False, status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED]
         ).count(),
         in_review=Payment.objects.filter(state=PaymentState.REVIEW).count(),
-        # As the provisioning desk counts them: an extension needs no machine (it moves its rental's term end).
-        to_provision=Order.objects.filter(
-            extends__isnull=True,
-            payment_status=PaymentStatus.PAID,
-            provisioning_status__in=[ProvisioningStatus.NOT_STARTED, ProvisioningStatus.PREPARING],
-        ).count(),
+        to_provision=to_provision,
     )

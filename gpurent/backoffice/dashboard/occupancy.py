@@ -2,9 +2,11 @@
 
 A rental occupies its cards from the moment its term starts (access ready) to the moment it ends (its term end,
 moved by paid extensions). Summing every rental over every day would read each rental once per day; instead
-the database groups the moments terms start and end by model and day (two GROUP BY queries) and counts what ran
-at the period's start (a third), and the days are then walked in order, one running sum per model: the cost is
-the number of rentals that start or end in the period, whatever their length.
+the database groups the moments terms start and end by model and day (two GROUP BY queries, read through the
+indexes on `term_starts_at` and `term_ends_at`) and counts what ran at the period's start (in `orders_now`, one
+pass over the orders that also counts the fleet and the provisioning queue), and the days are then walked in
+order, one running sum per model: the cost is the number of rentals that start or end in the period, whatever
+their length.
 
 Card-seconds are exact to the second: a rental that starts at 18:00 adds its cards × 6 h to that day. The shop
 keeps no history of its fleet, so utilisation divides by today's fleet (free stock + reserved + rented cards).
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import DateField, F, IntegerField, Q, QuerySet, Sum, Value
+from django.db.models import Count, DateField, F, IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import ExtractHour, ExtractMinute, ExtractSecond, Trunc
 from django.utils import timezone
 
@@ -26,20 +28,17 @@ from gpurent.orders.models import Order
 
 from .periods import Period
 
-__all__ = ["ModelOccupancy", "occupancy_by_model"]
+__all__ = ["ModelOccupancy", "OrdersNow", "occupancy_by_model", "orders_now"]
 
 DAY_SECONDS = 86_400
 # Orders that hold cards of the fleet today: reserved (unpaid, within the deadline) or paid and not over.
-_HOLDING = Q(extends__isnull=True) & (
-    Q(payment_status=PaymentStatus.AWAITING_PAYMENT)
-    | Q(
-        payment_status=PaymentStatus.PAID,
-        provisioning_status__in=[
-            ProvisioningStatus.NOT_STARTED,
-            ProvisioningStatus.PREPARING,
-            ProvisioningStatus.READY,
-        ],
-    )
+_HOLDING = Q(payment_status=PaymentStatus.AWAITING_PAYMENT) | Q(
+    payment_status=PaymentStatus.PAID,
+    provisioning_status__in=[
+        ProvisioningStatus.NOT_STARTED,
+        ProvisioningStatus.PREPARING,
+        ProvisioningStatus.READY,
+    ],
 )
 
 
@@ -95,32 +94,56 @@ def _moments(field: str, period: Period) -> dict[tuple[int, date], tuple[int, in
     return {(row["gpu_id"], row["day"]): (int(row["moved"]), int(row["rest"])) for row in rows}
 
 
-def _fleet() -> list[tuple[int, str, int]]:
-    """(model id, name, cards today) of every model, in catalog order: its free stock and the cards orders hold."""
-    held = dict(
-        Order.objects.filter(_HOLDING).values("gpu_id").annotate(held=Sum("cards")).values_list("gpu_id", "held")
-    )
-    models = GpuModel.objects.order_by("position", "name").values_list("pk", "name", "stock_lots", "cards_per_lot")
-    return [(pk, name, stock * per_lot + int(held.get(pk, 0))) for pk, name, stock, per_lot in models]
+@dataclass(frozen=True, slots=True)
+class OrdersNow:
+    """What one pass over the orders says, per GPU model: the cards orders hold today (reserved or rented: the
+    fleet is these and the free stock), the cards rented when the period began, and how many paid rentals wait
+    for a machine (the provisioning desk's queue, shown with the open work)."""
+
+    held: dict[int, int]
+    running: dict[int, int]
+    waiting: int
 
 
-def occupancy_by_model(period: Period) -> list[ModelOccupancy]:
-    """Every GPU model of the catalog, in catalog order, with its card-seconds rented per bucket."""
-    running = dict(
-        _rentals()
-        .filter(term_starts_at__lt=period.start, term_ends_at__gt=period.start)
+def orders_now(period: Period) -> OrdersNow:
+    """One GROUP BY over the orders with a filtered SUM or COUNT per figure (a CASE on SQLite)."""
+    rows = (
+        Order.objects.filter(extends__isnull=True)
         .values("gpu_id")
-        .annotate(rented=Sum("cards"))
-        .values_list("gpu_id", "rented")
+        .annotate(
+            held=Sum("cards", filter=_HOLDING),
+            running=Sum("cards", filter=Q(term_starts_at__lt=period.start, term_ends_at__gt=period.start)),
+            # As the provisioning desk counts them (an extension needs no machine: it moves its rental's end).
+            waiting=Count(
+                "pk",
+                filter=Q(
+                    payment_status=PaymentStatus.PAID,
+                    provisioning_status__in=[ProvisioningStatus.NOT_STARTED, ProvisioningStatus.PREPARING],
+                ),
+            ),
+        )
         .order_by()
     )
+    held, running, waiting = {}, {}, 0
+    for row in rows:
+        held[row["gpu_id"]], running[row["gpu_id"]] = int(row["held"] or 0), int(row["running"] or 0)
+        waiting += row["waiting"]
+    return OrdersNow(held=held, running=running, waiting=waiting)
+
+
+def occupancy_by_model(period: Period, orders: OrdersNow | None = None) -> list[ModelOccupancy]:
+    """Every GPU model of the catalog, in catalog order, with its card-seconds rented per bucket (`orders`: the
+    pass over the orders when the caller has made it already)."""
+    orders = orders or orders_now(period)
     starts, ends = _moments("term_starts_at", period), _moments("term_ends_at", period)
     first, today = period.buckets[0], timezone.localdate(period.end)
     days = [first + timedelta(days=n) for n in range((today - first).days + 1)]
     per_bucket = 7 if period.bucket == "week" else 1
     result = []
-    for gpu_id, name, fleet in _fleet():
-        active = int(running.get(gpu_id, 0))
+    models = GpuModel.objects.order_by("position", "name").values_list("pk", "name", "stock_lots", "cards_per_lot")
+    for gpu_id, name, stock, per_lot in models:
+        fleet = stock * per_lot + orders.held.get(gpu_id, 0)
+        active = orders.running.get(gpu_id, 0)
         buckets = [0] * len(period.buckets)
         for number, day in enumerate(days):
             midnight = timezone.make_aware(datetime.combine(day, time.min))

@@ -39,7 +39,7 @@ from .figures import (
     revenue_by_term,
 )
 from .numbers import count_text, duration_text, percent_text
-from .occupancy import ModelOccupancy, occupancy_by_model
+from .occupancy import ModelOccupancy, occupancy_by_model, orders_now
 from .periods import DEFAULT_DAYS, Period, PeriodForm, period_of
 
 __all__ = ["DashboardAdmin"]
@@ -154,7 +154,7 @@ def _work_block(work: OpenWork) -> dict[str, Any]:
 
 def dashboard_context(period: Period) -> dict[str, Any]:
     """Every figure of the page for `period`, written for the reader (about a dozen queries in all)."""
-    funnel = funnel_of(period)
+    funnel, orders = funnel_of(period), orders_now(period)
     return {
         "period": period,
         "since": date_text(period.buckets[0]),
@@ -172,9 +172,9 @@ def dashboard_context(period: Period) -> dict[str, Any]:
             _("Payments credited to balances, by the asset and network they were paid in: %(total)s in the period."),
             "received",
         ),
-        "occupancy": _occupancy_block(period, occupancy_by_model(period)),
+        "occupancy": _occupancy_block(period, occupancy_by_model(period, orders)),
         "funnel": _funnel_block(funnel, medians_of(period, funnel)),
-        "work": _work_block(open_work()),
+        "work": _work_block(open_work(to_provision=orders.waiting)),
     }
 
 
