@@ -6,6 +6,7 @@ from gpurent.accounts.api import router as accounts_router
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.api_ssh_keys import router as ssh_keys_router
 from gpurent.catalog.api import router as catalog_router
+from gpurent.exports.api import router as exports_router
 from gpurent.core.api import ShopAPI, install_error_handlers
 from gpurent.guides.api import router as guides_router
 from gpurent.journal.api import router as journal_router
@@ -33,6 +34,7 @@ api.add_router("/estimates", sizing_router)
 api.add_router("", payments_router)
 api.add_router("/webhooks", webhooks_router)
 api.add_router("/journal", journal_router)
+api.add_router("/exports", exports_router)
 api.add_router("/support", support_router)
 # Guides may not import accounts (the dependency rule); the root widens its quote endpoints to personal tokens.
 guides_router.auth = api_auth

@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("gpurent.orders.urls")),
     path("", include("gpurent.payments.urls")),
     path("journal/", include("gpurent.journal.urls")),
+    path("downloads/", include("gpurent.exports.urls")),
     path("support/", include("gpurent.support.urls")),
     path("guides/", include("gpurent.guides.urls")),
     path("", include("gpurent.pages.urls")),

@@ -24,6 +24,7 @@ ALLOWED = {
     "ledger": {"core", "accounts"},
     "sizing": {"core", "catalog", "accounts", "glossary", "vramcalc"},
     "journal": {"core", "catalog", "accounts", "orders", "sizing", "vramcalc"},
+    "exports": {"core", "accounts", "orders", "payments", "journal"},
     "support": {"core", "catalog", "accounts", "orders"},
     "guides": {"core", "catalog", "accounts", "glossary", "sizing", "vramcalc"},
     "pages": {"core"},

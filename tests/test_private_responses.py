@@ -66,6 +66,7 @@ class World:
     entry_id: str
     run_id: str
     quote_id: str
+    export_id: str
     email_token: str
     reset_uid: str
     reset_token: str
@@ -76,6 +77,7 @@ NONE: Args = lambda w: {}  # noqa: E731
 ORDER: Args = lambda w: {"ref": w.order_ref}  # noqa: E731
 SUPPORT: Args = lambda w: {"ref": w.support_ref}  # noqa: E731
 ENTRY: Args = lambda w: {"entry_id": w.entry_id}  # noqa: E731
+EXPORT: Args = lambda w: {"export_id": w.export_id}  # noqa: E731
 
 # Route name -> (method, its arguments). A POST is sent with an empty form or body: the answer (the form again
 # with its errors, a 4xx, a redirect) is what a customer's browser would keep, and it must not be kept either.
@@ -137,6 +139,9 @@ CUSTOMER: dict[str, tuple[str, Args]] = {
     "journal:run_create": ("GET", ENTRY),
     "journal:run": ("GET", lambda w: {"entry_id": w.entry_id, "run_id": w.run_id}),
     "journal:compare": ("GET", ENTRY),
+    "exports:new": ("GET", lambda w: {"kind": "balance.csv"}),
+    "exports:detail": ("GET", EXPORT),
+    "exports:file": ("GET", EXPORT),
     "support:list": ("GET", NONE),
     "support:create": ("GET", NONE),
     "support:detail": ("GET", SUPPORT),
@@ -183,6 +188,9 @@ CUSTOMER: dict[str, tuple[str, Args]] = {
     "api:get_run": ("GET", lambda w: {"entry_id": w.entry_id, "run_id": w.run_id}),
     "api:export_journal_json": ("GET", NONE),
     "api:export_journal_md": ("GET", NONE),
+    "api:export_create": ("POST", NONE),
+    "api:export_read": ("GET", EXPORT),
+    "api:export_download": ("GET", EXPORT),
     "api:export_entry_json": ("GET", lambda w: {"entry_id": w.entry_id}),
     "api:export_entry_md": ("GET", lambda w: {"entry_id": w.entry_id}),
     "api:list_requests": ("GET", NONE),
@@ -315,10 +323,20 @@ def world(gpu) -> World:
         entry_id=str(entry.public_id),
         run_id=str(run.public_id),
         quote_id=str(quote.public_id),
+        export_id=str(_ready_export(user).public_id),
         email_token=email_change_token(user, "new-private@example.com"),
         reset_uid=urlsafe_base64_encode(force_bytes(user.pk)),
         reset_token=default_token_generator.make_token(user),
     )
+
+
+def _ready_export(user: User) -> Any:
+    from gpurent.exports.services import export_request
+    from gpurent.exports.writing import export_write
+
+    export = export_request(owner=Owner(user=user), kind="balance.csv", language="en")
+    export_write(export.pk, writer="test")
+    return export
 
 
 def _unpaid_order(user: User, gpu: Any) -> Any:

@@ -191,6 +191,7 @@ INSTALLED_APPS = [
     "gpurent.payments",
     "gpurent.chains",
     "gpurent.journal",
+    "gpurent.exports",
     "gpurent.support",
     "gpurent.guides",
     "gpurent.pages",

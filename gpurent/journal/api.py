@@ -11,18 +11,19 @@ from datetime import datetime
 from typing import Any, Literal, cast
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut, PageIn, api_page
+from gpurent.core.downloads import DownloadTooLarge
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
-from .export import entry_data, entry_document, entry_markdown, journal_download, run_data
+from .export import JOURNAL_DIRECT_MAX, entry_data, entry_document, entry_markdown, journal_whole, run_data
 from .models import JournalEntry
 from .records import EntryDraft, MeasurementDraft, RunDraft
 from .selectors import LATEST_RUNS, entries_with_runs_for, entry_get_for, run_get
@@ -270,15 +271,37 @@ def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
-@router.get("/export.json", response={200: None, **_READ}, summary="Export my whole journal as JSON")
-def export_journal_json(request: HttpRequest) -> StreamingHttpResponse:
+_WHOLE = (
+    "Sent whole with `Content-Length` and `Repr-Digest` (SHA-256); 409 `download_too_large` past "
+    f"{JOURNAL_DIRECT_MAX:,} entries and runs together: prepare the file with `POST /api/v1/exports` instead."
+)
+
+
+@router.get(
+    "/export.json",
+    response={200: None, 409: ErrorOut, **_READ},
+    summary="Export my whole journal as JSON",
+    description=_WHOLE,
+)
+def export_journal_json(request: HttpRequest) -> HttpResponse:
     # The API's JSON has always been ASCII (non-ASCII characters escaped); the page's download is UTF-8 text.
-    return journal_download(_owner(request), "json", "journal.json", ensure_ascii=True)
+    return _whole(journal_whole(_owner(request), "json", "journal.json", ensure_ascii=True))
 
 
-@router.get("/export.md", response={200: None, **_READ}, summary="Export my whole journal as Markdown")
-def export_journal_md(request: HttpRequest) -> StreamingHttpResponse:
-    return journal_download(_owner(request), "md", "journal.md")
+@router.get(
+    "/export.md",
+    response={200: None, 409: ErrorOut, **_READ},
+    summary="Export my whole journal as Markdown",
+    description=_WHOLE,
+)
+def export_journal_md(request: HttpRequest) -> HttpResponse:
+    return _whole(journal_whole(_owner(request), "md", "journal.md"))
+
+
+def _whole(response: HttpResponse | None) -> HttpResponse:
+    if response is None:
+        raise DownloadTooLarge()
+    return response
 
 
 @router.get(

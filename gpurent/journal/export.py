@@ -1,10 +1,11 @@
 """An entry, or the whole journal, as a JSON document and as Markdown (downloads and the API).
 The Markdown is written in the active language (the customer's); the JSON keeps stable keys.
 
-The whole journal grows with the customer's history, so it is streamed: written one keyset page of entries at a
-time (`selectors.journal_pages_for_export`, a fixed number of queries a page) into the same bytes the whole
-document would have been (decision 0290), each page freed by reference counting once the next is read
-(decision 0325). One entry is a bounded document and is written whole.
+The whole journal grows with the customer's history, so it is written one keyset page of entries at a time
+(`selectors.journal_pages_for_export`, a fixed number of queries a page) into the same bytes the whole document
+would have been (decision 0290), each page freed by reference counting once the next is read (decision 0325).
+A short journal is answered at once, with its length and digest; a longer one is written by the background
+worker into a stored file (`gpurent.exports`, decision 0430). One entry is a bounded document and is written whole.
 
 The JSON shape of an entry is the API's (`api.EntryOut`). Estimates and observations stay apart here too:
 an estimate carries `"kind": "estimate"` and is only ever the entry's linked estimate; measurements carry
@@ -20,27 +21,31 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.accounts.owners import Owner
+from gpurent.core.downloads import Pieces, count_up_to, download_whole
 from vramcalc.units import format_bytes
 
 from .enums import Phase
 from .models import JournalEntry, Measurement, Run
 from .observations import peak_check
-from .selectors import journal_pages_for_export
+from .selectors import entry_list_for, journal_pages_for_export
 
 __all__ = [
     "FORMAT",
+    "JOURNAL_DIRECT_MAX",
     "entry_data",
     "entry_document",
     "entry_markdown",
-    "journal_download",
     "journal_json",
     "journal_markdown",
+    "journal_pieces",
+    "journal_rows",
+    "journal_whole",
     "run_data",
 ]
 
@@ -298,30 +303,48 @@ def journal_markdown(pages: Iterable[list[JournalEntry]], *, brand: str, now: da
     return _without_trailing_space(parts())
 
 
-def _in_language(language: str, parts: Iterator[str]) -> Iterator[str]:
-    """`parts`, each written in `language`: a streamed body is written after the view has returned, when the
-    request's language may no longer be the active one."""
-    while True:
-        with translation.override(language):
-            part = next(parts, None)
-        if part is None:
-            return
-        yield part
+# A journal of at most this many entries and runs together is answered at once (`core.downloads.download_whole`);
+# a longer one is prepared by the background worker (gpurent.exports, decision 0430).
+JOURNAL_DIRECT_MAX = 2_000
 
 
-def journal_download(
-    owner: Owner, kind: Literal["json", "md"], filename: str, *, ensure_ascii: bool = False
-) -> StreamingHttpResponse:
-    """The owner's whole journal as a streamed download (the page and the API both answer with this)."""
-    now = timezone.now()
-    pages = journal_pages_for_export(owner)
+def journal_rows(owner: Owner, limit: int | None = None) -> int:
+    """The rows of the owner's whole-journal export: entries and runs (counting each no further than `limit + 1`
+    when given)."""
+    entries = entry_list_for(owner).order_by()
+    runs = Run.objects.filter(entry__in=entries.values("pk")).order_by()
+    if limit is None:
+        return entries.count() + runs.count()
+    return count_up_to(entries, limit) + count_up_to(runs, limit)
+
+
+def journal_pieces(owner: Owner, kind: Literal["json", "md"], *, now: datetime, ensure_ascii: bool = False) -> Pieces:
+    """The owner's whole journal as JSON or Markdown, a page of entries at a time, each piece with the entries
+    and runs written so far; written in the active language."""
+    written = 0
+
+    def counted() -> Iterator[list[JournalEntry]]:
+        nonlocal written
+        for page in journal_pages_for_export(owner):
+            written += len(page) + sum(len(entry.runs.all()) for entry in page)
+            yield page
+
     if kind == "json":
-        parts, content_type = journal_json(pages, ensure_ascii=ensure_ascii, now=now), "application/json"
+        parts = journal_json(counted(), ensure_ascii=ensure_ascii, now=now)
     else:
-        parts, content_type = journal_markdown(pages, brand=settings.BRAND_NAME, now=now), "text/markdown"
-    response = StreamingHttpResponse(
-        _in_language(translation.get_language() or settings.LANGUAGE_CODE, parts),
-        content_type=f"{content_type}; charset=utf-8",
-    )
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+        parts = journal_markdown(counted(), brand=settings.BRAND_NAME, now=now)
+    for part in parts:
+        yield part, written
+
+
+def journal_whole(
+    owner: Owner, kind: Literal["json", "md"], filename: str, *, ensure_ascii: bool = False
+) -> HttpResponse | None:
+    """The owner's whole journal as one response with its length and digest (the page and the API both answer
+    with this) when it has at most `JOURNAL_DIRECT_MAX` entries and runs; None for a longer one, which the
+    background worker prepares instead (decision 0430)."""
+    if journal_rows(owner, JOURNAL_DIRECT_MAX) > JOURNAL_DIRECT_MAX:
+        return None
+    content_type = "application/json" if kind == "json" else "text/markdown"
+    pieces = journal_pieces(owner, kind, now=timezone.now(), ensure_ascii=ensure_ascii)
+    return download_whole(pieces, filename=filename, content_type=content_type)

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,7 +24,7 @@ from gpurent.core.pagination import page_from_request
 
 from .comparison import runs_compare
 from .errors import JournalInputInvalid
-from .export import entry_document, entry_markdown, journal_download
+from .export import entry_document, entry_markdown, journal_whole
 from .forms import EntryForm, RunForm
 from .models import JournalEntry
 from .observations import estimated_peak, observed_peak, peak_check
@@ -208,10 +208,15 @@ def entry_export_json(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse
 
 
 @require_GET
-def journal_export_md(request: HttpRequest) -> StreamingHttpResponse:
-    return journal_download(owner_for(request), "md", f"journal-{timezone.now():%Y-%m-%d}.md")
+def journal_export_md(request: HttpRequest) -> HttpResponse:
+    """The whole journal as Markdown at once when it is short; a longer one is prepared by the background worker,
+    on the page it redirects to (decision 0430)."""
+    response = journal_whole(owner_for(request), "md", f"journal-{timezone.now():%Y-%m-%d}.md")
+    return response or redirect("exports:new", kind="journal.md")
 
 
 @require_GET
-def journal_export_json(request: HttpRequest) -> StreamingHttpResponse:
-    return journal_download(owner_for(request), "json", f"journal-{timezone.now():%Y-%m-%d}.json")
+def journal_export_json(request: HttpRequest) -> HttpResponse:
+    """The whole journal as JSON, as `journal_export_md` does."""
+    response = journal_whole(owner_for(request), "json", f"journal-{timezone.now():%Y-%m-%d}.json")
+    return response or redirect("exports:new", kind="journal.json")

@@ -7,20 +7,21 @@ from datetime import datetime
 from typing import Any, Literal, cast
 
 from django.db.models import Prefetch
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
+from gpurent.core.downloads import DownloadTooLarge
 from gpurent.core.idempotency import Outcome as IdempotentOutcome
 from gpurent.core.idempotency import finish_early
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 
-from .export import csv_download, order_ledger_references, orders_csv
+from .export import ORDERS_CSV_DIRECT_MAX, order_ledger_references, orders_csv_whole
 from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .money import order_money
@@ -298,10 +299,19 @@ def _extension_refs() -> Prefetch[str]:
     return Prefetch("extensions", queryset=Order.objects.only("ref", "created_at", "extends_id"))
 
 
-@router.get("/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my orders as CSV")
-def orders_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
-    """Every order with the references a customer needs to keep; cells a spreadsheet would run are escaped."""
-    return csv_download(orders_csv(order_list_for(cast(User, request.user))), "rentals")
+@router.get(
+    "/summary.csv",
+    response={200: None, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut},
+    summary="Download my orders as CSV",
+    description="Every order with the references a customer needs to keep; cells a spreadsheet would run are "
+    "escaped. Sent whole with `Content-Length` and `Repr-Digest` (SHA-256); 409 `download_too_large` past "
+    f"{ORDERS_CSV_DIRECT_MAX:,} orders: prepare the file with `POST /api/v1/exports` instead.",
+)
+def orders_summary_csv(request: HttpRequest) -> HttpResponse:
+    response = orders_csv_whole(order_list_for(cast(User, request.user)))
+    if response is None:
+        raise DownloadTooLarge()
+    return response
 
 
 @router.post(

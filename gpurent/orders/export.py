@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from django.db.models import QuerySet
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse
 from django.utils import timezone
 
+from gpurent.core.downloads import Pieces, count_up_to, download_whole
 from gpurent.core.pagination import keyset_chunks
 
 from .models import Order
@@ -18,9 +19,12 @@ from .money import order_money
 
 __all__ = [
     "CSV_COLUMNS",
-    "csv_download",
+    "ORDERS_CSV_DIRECT_MAX",
+    "csv_filename",
     "order_ledger_references",
     "orders_csv",
+    "orders_csv_rows",
+    "orders_csv_whole",
     "register_reference_source",
     "spreadsheet_safe",
 ]
@@ -81,11 +85,19 @@ def _when(value: datetime | None) -> str:
     return value.isoformat() if value is not None else ""
 
 
-def csv_download(lines: Iterable[str], name: str) -> StreamingHttpResponse:
-    """A CSV download sent as it is written (`name-YYYY-MM-DD.csv`): a whole history never sits in memory."""
-    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}-{timezone.now():%Y-%m-%d}.csv"'
-    return response
+def csv_filename(name: str) -> str:
+    """A CSV download's file name: `name-YYYY-MM-DD.csv`, dated today (UTC)."""
+    return f"{name}-{timezone.now():%Y-%m-%d}.csv"
+
+
+# A history of at most this many orders is answered at once (`core.downloads.download_whole`); a longer one is
+# prepared by the background worker (gpurent.exports, decision 0430).
+ORDERS_CSV_DIRECT_MAX = 5_000
+
+
+def orders_csv_rows(orders: QuerySet[Order], limit: int | None = None) -> int:
+    """How many lines `orders_csv(orders)` writes (counting no further than `limit + 1` when given)."""
+    return orders.count() if limit is None else count_up_to(orders, limit)
 
 
 def csv_line(cells: Iterable[str]) -> str:
@@ -95,16 +107,18 @@ def csv_line(cells: Iterable[str]) -> str:
     return buffer.getvalue()
 
 
-def orders_csv(orders: QuerySet[Order]) -> Iterator[str]:
+def orders_csv(orders: QuerySet[Order]) -> Pieces:
     """One row per order, newest first, with every reference a customer needs to keep (the order's and every
-    ledger reference that moved its money, space-separated), times in ISO 8601 UTC. Lines are made one keyset
-    page of orders at a time (a fixed number of queries per page), so the whole history never sits in memory."""
-    yield csv_line(CSV_COLUMNS)
+    ledger reference that moved its money, space-separated), times in ISO 8601 UTC. Made one keyset page of
+    orders at a time (a fixed number of queries per page), one piece per page with the orders written so far,
+    so the whole history never sits in memory."""
+    yield csv_line(CSV_COLUMNS), 0
+    written = 0
     for chunk in keyset_chunks(orders):
         references = order_ledger_references(chunk)
         money = order_money(chunk, references)
-        for order in chunk:
-            yield csv_line(
+        lines = [
+            csv_line(
                 [
                     order.ref,
                     _when(order.created_at),
@@ -126,3 +140,15 @@ def orders_csv(orders: QuerySet[Order]) -> Iterator[str]:
                     " ".join(references.get(order.pk, [])),
                 ]
             )
+            for order in chunk
+        ]
+        written += len(chunk)
+        yield "".join(lines), written
+
+
+def orders_csv_whole(orders: QuerySet[Order]) -> HttpResponse | None:
+    """The orders CSV as one response with its length and digest when there are at most `ORDERS_CSV_DIRECT_MAX`
+    orders; None for more, which the background worker prepares instead (decision 0430)."""
+    if orders_csv_rows(orders, ORDERS_CSV_DIRECT_MAX) > ORDERS_CSV_DIRECT_MAX:
+        return None
+    return download_whole(orders_csv(orders), filename=csv_filename("rentals"), content_type="text/csv")

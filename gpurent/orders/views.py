@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import prefetch_related_objects
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -33,7 +33,7 @@ from gpurent.core.schemas import contains_nul
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
 from .enums import Environment, ProvisioningStatus
-from .export import csv_download, order_ledger_references, orders_csv
+from .export import order_ledger_references, orders_csv_whole
 from .extensions import TooManyExtensions, order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
@@ -348,8 +348,10 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def rentals_csv(request: HttpRequest) -> StreamingHttpResponse:
-    return csv_download(orders_csv(order_list_for(_authenticated_user(request))), "rentals")
+def rentals_csv(request: HttpRequest) -> HttpResponse:
+    """The orders CSV at once for a short history; a longer one is prepared by the background worker, on the
+    page it redirects to (decision 0430)."""
+    return orders_csv_whole(order_list_for(_authenticated_user(request))) or redirect("exports:new", kind="rentals.csv")
 
 
 @login_required

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, cast
 
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Query, Router, Schema, Status
@@ -14,6 +14,7 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
+from gpurent.core.downloads import DownloadTooLarge
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency import Outcome
 from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
@@ -21,10 +22,9 @@ from gpurent.core.money import Usd
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
-from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
-from .export import balance_csv
+from .export import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
 from .processor import intent_prepare
@@ -244,12 +244,19 @@ def balance(request: HttpRequest, page: Query[PageIn]) -> dict[str, Any]:
 
 
 @router.get(
-    "/balance/summary.csv", response={200: None, 401: ErrorOut, 403: ErrorOut}, summary="Download my balance as CSV"
+    "/balance/summary.csv",
+    response={200: None, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut},
+    summary="Download my balance as CSV",
+    description="Every line of the balance, oldest first, with its ledger reference (`deposit:`, `order:`, "
+    "`refund:`, `payout:`, `payout-returned:`) and, for withdrawals, the address and the transaction id once sent. "
+    "Sent whole with `Content-Length` and `Repr-Digest` (SHA-256); 409 `download_too_large` past "
+    f"{BALANCE_CSV_DIRECT_MAX:,} lines: prepare the file with `POST /api/v1/exports` instead.",
 )
-def balance_summary_csv(request: HttpRequest) -> StreamingHttpResponse:
-    """Every line of the balance, oldest first, with its ledger reference (`deposit:`, `order:`, `refund:`,
-    `payout:`, `payout-returned:`) and, for withdrawals, the address and the transaction id once sent."""
-    return csv_download(balance_csv(_user(request)), "balance")
+def balance_summary_csv(request: HttpRequest) -> HttpResponse:
+    response = balance_csv_whole(_user(request))
+    if response is None:
+        raise DownloadTooLarge()
+    return response
 
 
 class PayoutIn(InputSchema):

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,14 +26,13 @@ from gpurent.core.idempotency_request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
-from gpurent.orders.export import csv_download
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
 from .balance_page import form_fields, ledger_rows
 from .demo import address_origin
 from .errors import InvalidAddress
-from .export import balance_csv
+from .export import balance_csv_whole
 from .forms import PairForm, PayoutForm, TopUpForm
 from .intent_state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
@@ -231,9 +230,10 @@ def top_up(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def balance_csv_download(request: HttpRequest) -> StreamingHttpResponse:
-    """Every line of the balance with its reference (and the withdrawals' transactions), as CSV."""
-    return csv_download(balance_csv(_user(request)), "balance")
+def balance_csv_download(request: HttpRequest) -> HttpResponse:
+    """Every line of the balance with its reference (and the withdrawals' transactions), as CSV: at once for a
+    short history; a longer one is prepared by the background worker, on the page it redirects to (decision 0430)."""
+    return balance_csv_whole(_user(request)) or redirect("exports:new", kind="balance.csv")
 
 
 @login_required

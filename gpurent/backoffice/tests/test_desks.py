@@ -184,7 +184,7 @@ def test_sweep_command_runs_every_step(django_user_model):
     assert out.getvalue().startswith(
         "sweep: 0 intents expired, 0 unpaid orders expired, 0 terms ended, 0 reminders, 0 tasks reclaimed, "
         "0 provisioning runs reclaimed, 0 emails requeued, 0 support requests past retention deleted, "
-        "0 log-in records past retention deleted."
+        "0 log-in records past retention deleted, 0 prepared downloads deleted."
     )
 
 

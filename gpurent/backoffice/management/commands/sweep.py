@@ -3,7 +3,8 @@
 Expires payment instructions and unpaid orders past their deadlines (their lots return to stock), ends the
 terms that are over (access closes, lots return), reminds customers 24 hours before their term ends, and
 deletes what is past the retention periods the privacy page states (support requests, log-in records;
-orders, payments and the ledger are commercial records and are never deleted here, decision 0165), and
+orders, payments and the ledger are commercial records and are never deleted here, decision 0165) and the
+files prepared for download a day after they were ready (`gpurent.exports`, decision 0430), and
 recovers the work of dead workers: tasks left RUNNING by a worker that never beat are queued again once
 (`core.tasks`; the workers reclaim each other's by their heartbeats), provisioning runs left unfinished are
 marked as died, emails no worker sent are queued again (`core.emails`).
@@ -34,6 +35,7 @@ from gpurent.chains.watchers import watch_chains_task
 from gpurent.core.emails import emails_requeue_unsent
 from gpurent.core.reconnect import DATABASE_LOST, connection_lost
 from gpurent.core.tasks import tasks_reclaim
+from gpurent.exports.services import exports_purge
 from gpurent.hosts.work import hosts_work_enqueue
 from gpurent.orders.provisioning import provisioning_runs_reclaim
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
@@ -54,6 +56,7 @@ def sweep_once(now: datetime | None = None) -> dict[str, int]:
         "emails requeued": emails_requeue_unsent(now=now),
         "support requests past retention deleted": support_requests_purge(now=now),
         "log-in records past retention deleted": login_records_purge(now=now),
+        "prepared downloads deleted": exports_purge(now=now),
     }
     if hosts_work_enqueue(now=now):
         counts["host work queued"] = 1
