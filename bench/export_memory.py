@@ -1,17 +1,19 @@
-"""Benchmark: peak memory of the streamed whole-history downloads as the history grows (issue 16, decision 0325).
+"""Benchmark: peak memory of the whole-history downloads as the history grows (issues 16 and 30, decisions 0325, 0430).
 
     .venv/bin/python bench/export_memory.py [--sizes 1000,4000,12000]
         [--database-url postgres://postgres@127.0.0.1:5432/gpurent_exportmem]   (default: a scratch SQLite file)
 
 For each size, one customer gets that many journal entries (each with one run and its two measurements, the
-first and the steady phase) and that many rental orders; then the whole-journal JSON and Markdown downloads
-(`journal_download`, decision 0290) and the rentals CSV (`orders_csv`, decision 0270; the CSV download with the
-most columns and queries a page) are drained chunk by chunk, the chunks thrown away as a client would receive
-them, under `tracemalloc`. Reported: the peak of traced memory above what was allocated before the drain, and
-how many full (generation-2) collections the interpreter ran during it. Everything a size needs is created
-before its drains, the garbage collector is run once before each drain, and a first customer of 10 entries
-is drained and not shown (it loads what a process loads once), so a drain starts from the same state. A flat
-peak across sizes is what a download a page at a time must show.
+first and the steady phase), that many rental orders and ten times as many balance lines; then the worker writes
+each whole-history file into its stored parts (`gpurent.exports.writing.export_write`, decision 0430): the
+whole-journal JSON and Markdown (`journal_pieces`, decision 0290), the rentals CSV (`orders_csv`, decision 0270;
+the CSV with the most columns and queries a page) and the balance statement (`balance_csv`), under `tracemalloc`.
+Reported: the peak of traced memory above what was allocated before the writing, and how many full
+(generation-2) collections the interpreter ran during it. Everything a size needs is created before its files
+are written, the garbage collector is run once before each, and a first customer of 10 entries is written and
+not shown (it loads what a process loads once), so each writing starts from the same state. A flat peak across
+sizes is what a file written a page at a time must show (a page of rows, and one stored part of `PART_BYTES` on
+its way to the database).
 
 Then, on the largest journal, the median time per page of 200 entries of writing the page as the JSON export does
 (`entry_data` and `json.dumps`), of `release` (what `keyset_chunks` does after each page, decision 0325), and of a
@@ -42,18 +44,16 @@ from inprocess import scratch_database  # noqa: E402
 MIB = 1024 * 1024
 
 
-def drained(make: Callable[[], Iterable[bytes | str]]) -> tuple[float, int, int]:
-    """Peak traced memory (MiB above the start), full collections run, and bytes written, while draining."""
+def peak_of(write: Callable[[], object]) -> tuple[float, int]:
+    """Peak traced memory (MiB above the start) and full collections run while `write` runs."""
     gc.collect()
     full_before = gc.get_stats()[2]["collections"]
     tracemalloc.start()
     start, _ = tracemalloc.get_traced_memory()
-    written = 0
-    for chunk in make():
-        written += len(chunk)
+    write()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return (peak - start) / MIB, gc.get_stats()[2]["collections"] - full_before, written
+    return (peak - start) / MIB, gc.get_stats()[2]["collections"] - full_before
 
 
 def page_costs(pages: Iterable[list[Any]], write: Callable[[Any], object]) -> tuple[float, float, float]:
@@ -105,18 +105,37 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     from conftest import make_gpu
     from gpurent.accounts.models import User
     from gpurent.accounts.owners import Owner
-    from gpurent.journal.export import entry_data, journal_download
+    from gpurent.exports.models import Export
+    from gpurent.exports.writing import export_write
+    from gpurent.journal.export import entry_data
     from gpurent.journal.models import JournalEntry, Measurement, Run
     from gpurent.journal.selectors import journal_pages_for_export
-    from gpurent.orders.export import orders_csv
+    from gpurent.ledger.models import LedgerEntry, LedgerTransfer
+    from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account
     from gpurent.orders.models import Order
-    from gpurent.orders.selectors import order_list_for
+
+    def balance_lines(user: User, count: int) -> None:
+        """`count` credits of $1 to the customer, in bulk (a transfer and the customer's entry each)."""
+        external, account = system_account(EXTERNAL_CRYPTO), customer_account(user)
+        transfers = LedgerTransfer.objects.bulk_create(
+            LedgerTransfer(
+                reference=f"deposit:B{user.pk}-{n}", amount_cents=100, debit_account=external, credit_account=account
+            )
+            for n in range(count)
+        )
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(transfer=t, account=account, direction="credit", amount_cents=100, balance_after_cents=100 * n)
+            for n, t in enumerate(transfers, start=1)
+        )
 
     setup_test_environment()
     call_command("migrate", verbosity=0, interactive=False)
     gpu = make_gpu()
     print(f"database: scratch {connection.vendor}; peak traced memory above the start, MiB")
-    print(f"{'size':>7} {'journal JSON':>13} {'journal MD':>11} {'rentals CSV':>12}   full gc runs (JSON, MD, CSV)")
+    print(
+        f"{'size':>7} {'journal JSON':>13} {'journal MD':>11} {'rentals CSV':>12} {'balance CSV':>12}"
+        "   full gc runs (JSON, MD, CSV, balance)   MB written"
+    )
     # The first size is a warm-up of 10 entries, not shown: it loads what a first download loads once per process
     # (translations, URL patterns, imports).
     for number, size in enumerate([10] + [int(size) for size in args.sizes.split(",")]):
@@ -153,18 +172,21 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             )
             for n in range(size)
         )
-        owner = Owner(user=user)
-        figures = [
-            drained(lambda owner=owner: journal_download(owner, "json", "journal.json").streaming_content),
-            drained(lambda owner=owner: journal_download(owner, "md", "journal.md").streaming_content),
-            drained(lambda user=user: orders_csv(order_list_for(user))),
-        ]
-        peaks = " ".join(f"{peak:>{width}.1f}" for (peak, _, _), width in zip(figures, (13, 11, 12), strict=True))
-        runs_gc = ", ".join(str(full) for _, full, _ in figures)
+        balance_lines(user, 10 * size)
+        figures, written = [], 0
+        for kind in ("journal.json", "journal.md", "rentals.csv", "balance.csv"):
+            # Made directly, not by `export_request`: the test settings' tasks run at once, and the writing is timed.
+            export = Export.objects.create(user=user, kind=kind, filename=kind, language="en")
+            figures.append(peak_of(lambda export=export: export_write(export.pk, writer="bench")))
+            written += Export.objects.get(pk=export.pk).size_bytes
+        widths = (13, 11, 12, 12)
+        peaks = " ".join(f"{peak:>{width}.1f}" for (peak, _), width in zip(figures, widths, strict=True))
+        runs_gc = ", ".join(str(full) for _, full in figures)
         if number:
-            print(f"{size:>7,} {peaks}   {runs_gc}", flush=True)
+            print(f"{size:>7,} {peaks}   {runs_gc:<36}   {written / 1e6:.1f}", flush=True)
     costs = page_costs(
-        journal_pages_for_export(owner), lambda entry: json.dumps(entry_data(entry), cls=DjangoJSONEncoder, indent=2)
+        journal_pages_for_export(Owner(user=user)),
+        lambda entry: json.dumps(entry_data(entry), cls=DjangoJSONEncoder, indent=2),
     )
     print(f"journal of {size:,} entries, median ms per page: write {costs[0]:.1f}, release {costs[1]:.2f}, ", end="")
     print(f"gc.collect() {costs[2]:.1f} ({len(gc.get_objects()):,} objects tracked)")

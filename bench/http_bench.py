@@ -19,6 +19,8 @@ replays the statements the endpoint sent, in the same transactions, without the 
 `/bench-floor-batched/...`, which sends them all in one round trip. A target that floor misses cannot be met by
 an implementation that sends the same statements.
 
+Part 10 (bench/http_exports.py, issue 30) runs after part 4, on its big history: the balance statement of
+`--big` lines is prepared by a `manage.py worker` the part starts, downloaded over HTTP and checked whole.
 Parts 7, 8 and 9 (bench/http_pages.py, issue 30) run after part 4 and before part 5: signed-in pages, the
 catalog while other clients place orders, and the signed-in guide index at 7 and 700 models. The run ends with
 every target measured, each with its ratio and a PASS/FAIL mark.
@@ -328,7 +330,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="per measurement and round")
     parser.add_argument("--db", default=DB, help="the database it creates and drops (two runs need two names)")
-    parser.add_argument("--parts", default="1,2,3,4,5,7,8,9", help="which numbered parts to run, e.g. 1,5")
+    parser.add_argument("--parts", default="1,2,3,4,10,5,7,8,9", help="which numbered parts to run, e.g. 1,5")
     args = parser.parse_args()
     db = args.db
     if not db.isidentifier():
@@ -495,6 +497,9 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
         print(f"  floor: the order's statements without its Python / healthz throughput: {floor:.3f}×")
         print(f"  floor: the same statements sent in one round trip / healthz throughput: {batched:.3f}×")
         print(f"  orders / raw UPDATE throughput: {runs['order'].per_second / runs['raw UPDATE'].per_second:.3f}×")
+        # Issue 30: the endpoint against the same statements without its Python (bench/floor/, decision 0345).
+        to_floor = runs["order"].per_second / runs["floor"].per_second
+        report("orders / their floor (same statements) throughput", to_floor, ">= 0.85", to_floor >= 0.85)
 
     if "3" in parts:
         print("\n3. an estimate vs a catalog call (1 client, same token)")
@@ -511,6 +516,11 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
         print(f"  floor: the same statements sent in one round trip, cost / catalog call cost: {batched:.2f}×")
         built = runs["catalog API (built)"].per_second / runs["estimate"].per_second
         print(f"  estimate cost / built catalog call cost (no target): {built:.2f}×")
+        # Issue 30: the endpoint against the same statements without its Python (bench/floor/, decision 0345).
+        to_floor = runs[floor_of(estimate).name].per_second / runs["estimate"].per_second
+        report("estimate cost / its floor's cost (same statements)", to_floor, "<= 1.25", to_floor <= 1.25)
+        fresh = runs[floor_of(estimate).name].per_second / runs["estimate (new inputs)"].per_second
+        print(f"  estimate (new inputs) cost / the floor's cost (no target): {fresh:.2f}×")
 
     if "4" in parts:
         print(f"\n4. histories: 10^3 vs {args.big:,} rows (2 clients)")
@@ -562,6 +572,13 @@ def _measure(args, dsn, port, gpu, small, big, started) -> None:  # type: ignore
             (statements, small_buffers), (_, big_buffers) = buffers_read(path, few), buffers_read(path, many)
             print(f"  {label:22} {statements:2} SELECTs   10^3: {small_buffers:4} buffers   big: {big_buffers:4}"
                   f"   {big_buffers / small_buffers:.2f}×")  # fmt: skip
+
+    if "10" in parts:  # issue 30's download target (bench/http_exports.py), on part 4's big history
+        import http_exports
+
+        if "4" not in parts:
+            ledger_history(dsn, big_id, args.big)
+        http_exports.statement_at_big(sys.modules[__name__], port, big_api, args.big)
 
     if {"7", "8", "9"} & parts:  # issue 30's page targets (bench/http_pages.py), before part 5 grows the catalog
         import http_pages

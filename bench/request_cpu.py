@@ -8,9 +8,12 @@ named request through Django's test client with production settings, one custome
 warm-up requests, and prints the median `time.process_time()` (CPU of this process: Python and the database
 driver, not PostgreSQL's own) and wall time per request. `healthz` is the baseline to divide by; `built` is the
 token catalog call built by ninja (an htmx request is never served from the cache); `order` places an order
-for the first GPU (its stock raised first, the unpaid-order limit lifted). `--profile NAME` adds a cProfile of
-that request. CPU time is less sensitive than throughput to other work on the machine, but still moves with it:
-compare before and after in alternating runs.
+for the first GPU (its stock raised first, the unpaid-order limit lifted). `estimate-floor` and `order-floor` are
+the same requests to `/bench-floor/...` (bench/floor/: the endpoint's statements replayed without its Python, as
+`http_bench.py` parts 2 and 3 measure them over HTTP), so the difference to `estimate` and `order` is the CPU of
+the endpoint's own Python (issue 30). `--profile NAME` adds a cProfile of that request. CPU time is less
+sensitive than throughput to other work on the machine, but still moves with it: compare before and after in
+alternating runs.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from inprocess import ESTIMATE, add_database_arguments, first_gpu_in_stock, scratch_django
 
-NAMES = ("healthz", "catalog", "built", "estimate", "order")
+NAMES = ("healthz", "catalog", "built", "estimate", "order", "estimate-floor", "order-floor")
 
 
 def main() -> None:
@@ -51,7 +54,7 @@ def main() -> None:
 
 def run(args: argparse.Namespace) -> None:
     from django.contrib.auth import get_user_model
-    from django.test import Client
+    from django.test import Client, override_settings
 
     from gpurent.accounts.services import api_token_create
 
@@ -72,7 +75,11 @@ def run(args: argparse.Namespace) -> None:
         "built": lambda: client.get("/api/v1/catalog", HTTP_HX_REQUEST="true", **bearer),
         "estimate": lambda: post("/api/v1/estimates", estimate),
         "order": lambda: post("/api/v1/orders", order),
+        "estimate-floor": lambda: post("/bench-floor/api/v1/estimates", estimate),
+        "order-floor": lambda: post("/bench-floor/api/v1/orders", order),
     }
+    # The floor routes (bench/floor/urls.py: the shop's routes, then the floor's), for every request alike.
+    override_settings(ROOT_URLCONF="floor.urls").enable()
     for name in args.names:
         send = requests[name]
         for _ in range(20):
