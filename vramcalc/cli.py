@@ -16,7 +16,7 @@ from .inputs import EstimateInput
 from .model import ModelSpec
 from .option_schema import option_range, options
 from .presets import get_preset, list_presets
-from .result import Estimate
+from .result import Estimate, Note
 from .serialize import inputs_from_dict, inputs_to_dict
 from .units import GIB, format_bytes
 
@@ -216,6 +216,8 @@ def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
         f"Peak per card: {format_bytes(result.peak_bytes)} expected, range {format_bytes(result.peak_low_bytes)}"
         f" - {format_bytes(result.peak_high_bytes)} (phase: {result.peak_phase})\n"
     )
+    if result.range_meaning:
+        out.write(f"Range: {result.range_meaning}\n")
     out.write(
         f"As measured: allocated {format_bytes(result.peak_allocated_bytes)} (max_memory_allocated), reserved "
         f"{format_bytes(result.peak_reserved_bytes)} (max_memory_reserved), "
@@ -232,7 +234,20 @@ def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
     for warning in result.warnings:
         out.write(f"Approximation: {warning.text}\n")
     for item in result.not_modelled:
-        out.write(f"Not modelled: {item.text}\n")
+        out.write(f"Not modelled: {item.text}{likely_size(item)}\n")
+
+
+def likely_size(item: Note) -> str:
+    """ " Likely size: 0.75 GiB, may lower the peak." for a not-modelled effect with a size, else ""."""
+    if not item.high_bytes:
+        return ""
+    size = format_bytes(item.high_bytes)
+    if item.low_bytes and item.low_bytes != item.high_bytes:
+        size = f"{format_bytes(item.low_bytes)} to {size}"
+    elif not item.low_bytes:
+        size = f"up to {size}"
+    way = {1: ", may raise the peak (in the range)", -1: ", may lower the peak (in the range)"}.get(item.direction, "")
+    return f" Likely size: {size}{way}."
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -15,7 +15,7 @@ from .errors import InvalidInput
 from .fmt import num, show
 from .inputs import EstimateInput
 from .model import DiffusionSpec
-from .options import QuantMethod
+from .options import DiffusionTask, QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
 from .text import Text, joined, text
@@ -25,8 +25,10 @@ __all__ = [
     "DECODE",
     "DENOISE",
     "ENCODE",
+    "IMAGE_ENCODE",
     "VAE_FP32_TENSORS",
     "VAE_HALF_TENSORS",
+    "WITH_IMAGE",
     "diffusion_components",
     "fp32_kept_params",
     "text_encoder_bytes",
@@ -35,7 +37,10 @@ __all__ = [
 ENCODE = "text_encode"
 DENOISE = "denoise"
 DECODE = "vae_decode"
+IMAGE_ENCODE = "vae_encode"
 ALL = (ENCODE, DENOISE, DECODE)
+# Image-to-image and inpainting encode the input image first (decision 0465).
+WITH_IMAGE = (IMAGE_ENCODE, ENCODE, DENOISE, DECODE)
 
 # VAE decoder peak: live full-resolution tensors of the VAE's second width (``vae_channels[1]``, 256 in the
 # SD/SDXL/SD3/Flux VAEs: the last upsampler brings it to full resolution) in the last up-blocks (input, norm
@@ -92,8 +97,15 @@ def text_encoder_bytes(inp: EstimateInput, spec: DiffusionSpec, quantize_text: b
     return encoders, note
 
 
+def phases_of(inp: EstimateInput) -> tuple[str, ...]:
+    """The phases of a generation: image-to-image and inpainting start with the VAE encode of the input."""
+    return ALL if inp.diffusion.task is DiffusionTask.TEXT_TO_IMAGE else WITH_IMAGE
+
+
 def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     offload = inp.diffusion.cpu_offload
+    every = phases_of(inp)
+    vae_phases = (IMAGE_ENCODE, DECODE) if every == WITH_IMAGE else (DECODE,)
     note = storage_note(inp.quantization)
     dense = dense_bytes(inp)
     denoiser = _quantized(spec.denoiser_params, spec.denoiser_linear_fraction_pct, spec.denoiser_hidden, inp)
@@ -112,7 +124,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             encoders,
             show(f"{' + '.join(num(p) for p in spec.text_encoder_params) or '0'} params", encoders),
             text("diffusion.storage_where", storage=text_note, where=where),
-            (ENCODE,) if offload else ALL,
+            (ENCODE,) if offload else every,
         ),
         Component(
             "weights",
@@ -120,7 +132,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             denoiser,
             show(f"{num(spec.denoiser_params)} params ({spec.denoiser_linear_fraction_pct}% linear)", denoiser),
             denoiser_assumption,
-            (DENOISE,) if offload else ALL,
+            (DENOISE,) if offload else every,
         ),
         Component(
             "vae_weights",
@@ -128,7 +140,7 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
             vae,
             show(f"{num(spec.vae_params)} params x {dense} B", vae),
             text("diffusion.vae_where", where=where),
-            (DECODE,) if offload else ALL,
+            vae_phases if offload else every,
         ),
     ]
 
@@ -200,4 +212,28 @@ def diffusion_components(inp: EstimateInput) -> list[Component]:
     spec = inp.model.diffusion
     if spec is None:  # pragma: no cover - ModelSpec validation requires it for kind == diffusion
         raise InvalidInput("model.diffusion", "a diffusion model needs its pipeline description")
-    return [*_weights(inp, spec), _denoiser_activations(inp, spec), _vae_decode(inp, spec)]
+    parts = [*_weights(inp, spec), _denoiser_activations(inp, spec), _vae_decode(inp, spec)]
+    if inp.diffusion.task is not DiffusionTask.TEXT_TO_IMAGE:
+        parts.append(_vae_encode(inp, spec))
+    return parts
+
+
+def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    """The VAE encoder over the input image: its first level runs at full resolution with the VAE's first width
+    (the same tensor count per pixel as the decoder's last level, decision 0465); tiling and slicing apply."""
+    height, width = pixels(inp, spec)
+    if inp.diffusion.vae_tiling:
+        height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
+    images = 1 if inp.diffusion.vae_slicing else inp.batch_size
+    b_vae = dense_bytes(inp)
+    channels = spec.vae_channels[0]
+    size = images * height * width * channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    return Component(
+        "vae_encode",
+        "VAE encode activations",
+        size,
+        show(f"{images} image(s) x {height}x{width} px x {channels} ch x decode tensor count", size),
+        text(f"diffusion.vae_encode.{inp.diffusion.task.value}"),
+        (IMAGE_ENCODE,),
+        dynamic=True,
+    )

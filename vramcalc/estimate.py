@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from .architecture import param_counts
+from .calibration import COVERAGE_PCT, band_for, bounds, limits, meaning
 from .components.runtime import comm_component, context_component, fragmentation_component
-from .diffusion import ALL as DIFFUSION_PHASES
 from .diffusion import DECODE, diffusion_components
+from .diffusion import phases_of as diffusion_phases
 from .diffusion_train import PHASES as DIFFUSION_TRAINING_PHASES
 from .diffusion_train import diffusion_training_components
 from .infer import PHASES as SERVING_PHASES
@@ -19,6 +21,7 @@ from .text import Text, text
 from .train import BOTH as TRAINING_PHASES
 from .train import training_components
 from .uncertainty import Caveat, not_modelled, spread_for, warnings_for
+from .unmodelled import unmodelled
 from .version import ENGINE_VERSION
 
 __all__ = ["estimate"]
@@ -53,7 +56,7 @@ def estimate(inp: EstimateInput) -> Estimate:
         phases = DIFFUSION_TRAINING_PHASES
         components = diffusion_training_components(inp)
     elif inp.workload is Workload.DIFFUSION:
-        phases = DIFFUSION_PHASES
+        phases = diffusion_phases(inp)
         components = diffusion_components(inp)
     elif inp.workload.is_training:
         phases = TRAINING_PHASES
@@ -86,6 +89,9 @@ def estimate(inp: EstimateInput) -> Estimate:
     if inp.runtime.engine is Engine.LLAMA_CPP and not inp.workload.is_training:
         notes.append(text("note.llama_cpp"))
     decode = next((p.bytes for p in totals if p.phase == DECODE), None)
+    left_out = _left_out(inp, frag_by_phase[peak.phase].bytes)
+    low, high = bounds(inp, peak.bytes, warnings, left_out)
+    band = band_for(inp)
     return Estimate(
         engine_version=ENGINE_VERSION,
         workload=inp.workload.value,
@@ -98,9 +104,21 @@ def estimate(inp: EstimateInput) -> Estimate:
         kv_bytes_per_token=kv_per_token,
         vae_decode_peak_bytes=decode,
         notes=tuple(notes),
-        peak_low_bytes=max(p.low_bytes for p in totals),
-        peak_high_bytes=max(p.high_bytes for p in totals),
+        peak_low_bytes=low,
+        peak_high_bytes=high,
         peak_allocated_bytes=reserved - frag_by_phase[peak.phase].bytes,
         warnings=tuple(Note(c.key, c.text) for c in warnings),
-        not_modelled=tuple(Note(c.key, c.text) for c in not_modelled(inp)),
+        not_modelled=left_out,
+        range_coverage_pct=COVERAGE_PCT,
+        range_kind=band.key,
+        range_low_pct=limits(inp, warnings)[0],
+        range_high_pct=limits(inp, warnings)[1],
+        range_meaning=meaning(inp, warnings),
     )
+
+
+def _left_out(inp: EstimateInput, fragmentation: int) -> tuple[Note, ...]:
+    """What the estimate leaves out: the effects with a likely size first, then the workload's general ones."""
+    total = 0 if inp.model.kind is ModelKind.DIFFUSION else param_counts(inp.model).total
+    sized = [Note(u.key, u.text, u.low_bytes, u.high_bytes, u.direction) for u in unmodelled(inp, total, fragmentation)]
+    return (*sized, *(Note(c.key, c.text) for c in not_modelled(inp) if c.key not in {n.key for n in sized}))

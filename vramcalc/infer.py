@@ -96,12 +96,18 @@ def _server_runtime(inp: EstimateInput) -> list[Component]:
     ]
 
 
-def _mlp_working(model: ModelSpec) -> tuple[int, str]:
+def _mlp_working(model: ModelSpec, server: bool) -> tuple[int, str]:
     moe = model.moe
     per = 3 if model.gated_mlp else 2
     if moe is None:
         return per * model.intermediate_size, f"{per}f"
     active = moe.experts_per_token + moe.num_shared_experts
+    if server:
+        # vLLM/SGLang's fused MoE kernel keeps three intermediate caches per routed token and expert at once:
+        # gate and up (2N), their product (N) and the down projection's output (h) before the weighted sum.
+        routed = moe.experts_per_token * (3 * moe.expert_intermediate_size + model.hidden_size)
+        shared = per * moe.expert_intermediate_size * moe.num_shared_experts
+        return routed + shared, f"{moe.experts_per_token}·(3·f_expert + h)"
     return per * moe.expert_intermediate_size * active, f"{per}·{active}·f_expert"
 
 
@@ -116,7 +122,7 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     model = inp.model
     t = inp.parallel.tensor_parallel
     h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
-    mlp, mlp_expr = _mlp_working(model)
+    mlp, mlp_expr = _mlp_working(model, inp.runtime.engine.is_server)
     per_token = 2 * h + max(2 * a * d + 2 * k * d, mlp) // t
     b_act = compute_bytes(inp)
     seq = sequence_tokens(inp)

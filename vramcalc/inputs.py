@@ -11,6 +11,7 @@ from .errors import InvalidInput
 from .model import ModelKind, ModelSpec
 from .options import (
     DiffusionOptions,
+    DiffusionTask,
     LoRAConfig,
     ParallelPlan,
     Precision,
@@ -111,6 +112,8 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput("workload", "video diffusion training is not modelled yet; video models generate only")
     if inp.diffusion.num_frames > 1 and not video:
         raise InvalidInput("diffusion.num_frames", "only a video model generates several frames")
+    if inp.diffusion.task is not DiffusionTask.TEXT_TO_IMAGE and (workload is not Workload.DIFFUSION or video):
+        raise InvalidInput("diffusion.task", "image-to-image and inpainting are modelled for image generation")
     if kind is ModelKind.DIFFUSION and workload in diffusion_training and method is not QuantMethod.NONE:
         raise InvalidInput("quantization.method", "diffusion training is modelled on unquantized weights")
     if workload is Workload.VISION_FINETUNE and kind is not ModelKind.VISION:
@@ -136,10 +139,20 @@ def _check_parallel(inp: EstimateInput) -> None:
     if plan.sequence_parallel > 1 and inp.seq_len % plan.sequence_parallel:
         raise InvalidInput("parallel.sequence_parallel", "must divide the sequence length")
     if plan.strategy is Strategy.PIPELINE and training:
-        raise InvalidInput("parallel.strategy", "pipeline split is modelled for inference only")
+        raise InvalidInput("parallel.strategy", "for training, split the layers into pipeline stages instead")
+    for name, used in (
+        ("pipeline_parallel", plan.pipeline_parallel > 1),
+        ("tp_sequence_parallel", plan.tp_sequence_parallel),
+    ):
+        if used and not training:
+            raise InvalidInput(f"parallel.{name}", "is modelled for training")
     diffusion = inp.workload is Workload.DIFFUSION or model.kind is ModelKind.DIFFUSION
     if diffusion and (plan.tensor_parallel > 1 or plan.strategy not in (Strategy.SINGLE, Strategy.DDP)):
         raise InvalidInput("parallel.strategy", "diffusion runs as single card or replicas (ddp)")
+    if diffusion and plan.pipeline_parallel > 1:
+        raise InvalidInput("parallel.pipeline_parallel", "diffusion runs as single card or replicas (ddp)")
+    if 1 < plan.pipeline_parallel > model.total_layers:
+        raise InvalidInput("parallel.pipeline_parallel", "cannot split fewer layers than stages")
     t = plan.tensor_parallel
     if t > 1 and model.kind is not ModelKind.DIFFUSION:
         if model.num_attention_heads % t:

@@ -10,13 +10,13 @@ from enum import StrEnum
 
 from .dtypes import DType, KVDType
 from .errors import InvalidInput
+from .parallel_plan import ParallelPlan, PipelineSchedule, Strategy
 from .ranges import (
     MAX_BITS,
-    MAX_CARDS,
     MAX_FRAMES,
     MAX_ITEMS,
+    MAX_LAYERS,
     MAX_MIB,
-    MAX_PARAMS,
     MAX_TOKENS,
     MAX_WIDTH,
     check_ranges,
@@ -27,11 +27,13 @@ __all__ = [
     "GGUF_MIXES",
     "GGUF_TYPES",
     "DiffusionOptions",
+    "DiffusionTask",
     "Engine",
     "LoRAConfig",
     "LoRATargets",
     "OptimizerKind",
     "ParallelPlan",
+    "PipelineSchedule",
     "Precision",
     "QuantMethod",
     "Quantization",
@@ -165,6 +167,15 @@ class TrainingOptions:
             memory after their layer's forward and fetched back for its backward (torchtune
             ``enable_activation_offloading``, DeepSpeed ``cpu_checkpointing``); the card keeps the layer being
             computed and the one in transfer.
+        checkpoint_every: with ``activation_checkpointing``, one layer in every ``n`` is checkpointed and the
+            others keep all their activations (torchtitan's layer-selective ``selective_ac_option = n``); 1 is
+            full checkpointing.
+        selective_op_checkpointing: per-operation selective checkpointing (torchtitan ``selective_ac_option =
+            "op"``): each layer keeps its input, the attention output and the outputs of every other matmul, and
+            recomputes the rest; not combined with full ``activation_checkpointing``.
+        float8: Float8 training (torchao ``Float8Linear`` or Transformer Engine): linears compute in fp8 and
+            FSDP/ZeRO-3 all-gather their weights in fp8 (1 B per parameter); saved activations stay in the
+            compute precision.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -174,6 +185,18 @@ class TrainingOptions:
     chunked_loss: bool = False
     compiled: bool = False
     activation_offloading: bool = False
+    checkpoint_every: int = field(default=1, metadata=within(1, MAX_LAYERS))
+    selective_op_checkpointing: bool = False
+    float8: bool = False
+
+    def __post_init__(self) -> None:
+        check_ranges(self, "training.")
+        if self.checkpoint_every > 1 and not self.activation_checkpointing:
+            raise InvalidInput("training.checkpoint_every", "needs activation checkpointing")
+        if self.selective_op_checkpointing and self.activation_checkpointing:
+            raise InvalidInput(
+                "training.selective_op_checkpointing", "choose full or per-operation checkpointing, not both"
+            )
 
 
 class LoRATargets(StrEnum):
@@ -200,96 +223,6 @@ class LoRAConfig:
 
     def __post_init__(self) -> None:
         check_ranges(self, "lora.")
-
-
-class Strategy(StrEnum):
-    """How ``ParallelPlan.cards`` share the work (combined with ``tensor_parallel``).
-
-    single: one replica (on ``tensor_parallel`` cards). ddp: replicas, nothing sharded.
-    zero1/zero2/zero3: DeepSpeed ZeRO stages (FSDP SHARD_GRAD_OP is zero2, FULL_SHARD is zero3).
-    pipeline: layers split across cards (accelerate ``device_map``, inference only).
-    """
-
-    SINGLE = "single"
-    DDP = "ddp"
-    ZERO1 = "zero1"
-    ZERO2 = "zero2"
-    ZERO3 = "zero3"
-    FSDP = "fsdp"
-    PIPELINE = "pipeline"
-
-    @property
-    def shard_stage(self) -> int:
-        """ZeRO stage (0 for unsharded strategies); FSDP full shard counts as 3."""
-        return {Strategy.ZERO1: 1, Strategy.ZERO2: 2, Strategy.ZERO3: 3, Strategy.FSDP: 3}.get(self, 0)
-
-
-@dataclass(frozen=True)
-class ParallelPlan:
-    """Parallelism over ``cards`` cards; memory is always reported per card.
-
-    Args:
-        strategy: see :class:`Strategy`.
-        cards: total cards.
-        tensor_parallel: tensor-parallel degree ``t``; data-parallel degree is ``cards / t``.
-        offload_optimizer: ZeRO/FSDP optimizer states (and step) on CPU.
-        offload_params: ZeRO-3/FSDP parameters (and gradients) on CPU.
-        grad_bucket_view: DDP ``gradient_as_bucket_view=True`` (no separate bucket copy).
-        sequence_parallel: sequence/context-parallel degree (DeepSpeed Ulysses, ring attention): each card
-            holds ``seq_len / sequence_parallel`` tokens of activations and logits; it must divide the
-            data-parallel degree (the cards that shard the sequence).
-        distributed_optimizer: Megatron-style distributed optimizer under DDP: fp32 master weights, optimizer
-            states and the step's temporaries sharded over the data-parallel ranks (as ZeRO-1).
-        contiguous_grad_buffer: Megatron DDP: gradients accumulate into one contiguous fp32 ``main_grad``
-            buffer whose slices are the all-reduce buckets (4 B per trainable parameter, no bucket copy).
-        zero3_prefetch_params: ZeRO-3 ``stage3_prefetch_bucket_size`` in parameters: gathered ahead of the
-            unit being computed; 0 prefetches one unit (FSDP's default).
-        zero3_max_live_params: ZeRO-3 ``stage3_max_live_parameters``: a cap on gathered parameters resident
-            at once; 0 means no cap beyond the prefetch.
-    """
-
-    strategy: Strategy = Strategy.SINGLE
-    cards: int = field(default=1, metadata=within(1, MAX_CARDS))
-    tensor_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
-    offload_optimizer: bool = False
-    offload_params: bool = False
-    grad_bucket_view: bool = False
-    sequence_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
-    distributed_optimizer: bool = False
-    contiguous_grad_buffer: bool = False
-    zero3_prefetch_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
-    zero3_max_live_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
-
-    def __post_init__(self) -> None:
-        check_ranges(self, "parallel.")
-        if (self.cards // self.tensor_parallel) % self.sequence_parallel:
-            raise InvalidInput("parallel.sequence_parallel", "must be >= 1 and divide cards / tensor_parallel")
-        if self.cards % self.tensor_parallel:
-            raise InvalidInput("parallel.tensor_parallel", "must be >= 1 and divide parallel.cards")
-        if self.strategy is Strategy.SINGLE and self.cards != self.tensor_parallel:
-            raise InvalidInput("parallel.cards", "strategy 'single' uses exactly tensor_parallel cards")
-        if self.strategy is Strategy.PIPELINE and self.tensor_parallel != 1:
-            raise InvalidInput("parallel.tensor_parallel", "pipeline split is modelled without tensor parallel")
-        if self.offload_optimizer and self.strategy.shard_stage == 0:
-            raise InvalidInput("parallel.offload_optimizer", "needs a ZeRO/FSDP strategy")
-        if self.offload_params and self.strategy.shard_stage != 3:
-            raise InvalidInput("parallel.offload_params", "needs ZeRO-3/FSDP full shard")
-        self._check_megatron_and_zero3()
-
-    def _check_megatron_and_zero3(self) -> None:
-        megatron = (Strategy.SINGLE, Strategy.DDP)
-        if self.distributed_optimizer and self.strategy is not Strategy.DDP:
-            raise InvalidInput("parallel.distributed_optimizer", "shards over DDP ranks: use strategy 'ddp'")
-        if self.contiguous_grad_buffer and self.strategy not in megatron:
-            raise InvalidInput("parallel.contiguous_grad_buffer", "is Megatron DDP's buffer: use 'single' or 'ddp'")
-        for name in ("zero3_prefetch_params", "zero3_max_live_params"):
-            if getattr(self, name) and self.strategy.shard_stage != 3:
-                raise InvalidInput(f"parallel.{name}", "needs ZeRO-3/FSDP full shard")
-
-    @property
-    def data_parallel(self) -> int:
-        """Data-parallel (or sharding, or pipeline) degree ``N = cards / t``."""
-        return self.cards // self.tensor_parallel
 
 
 class Engine(StrEnum):
@@ -332,6 +265,18 @@ class RuntimeOptions:
         check_ranges(self, "runtime.")
 
 
+class DiffusionTask(StrEnum):
+    """What an image-generation run starts from.
+
+    text_to_image: noise. image_to_image: an input image, encoded to latents by the VAE encoder first.
+    inpainting: an input image and a mask (the masked image is encoded the same way).
+    """
+
+    TEXT_TO_IMAGE = "text_to_image"
+    IMAGE_TO_IMAGE = "image_to_image"
+    INPAINTING = "inpainting"
+
+
 @dataclass(frozen=True)
 class DiffusionOptions:
     """Image-generation switches.
@@ -345,6 +290,7 @@ class DiffusionOptions:
         train_text_encoder: diffusion training also trains the CLIP text encoders (``--train_text_encoder``),
             with the denoiser's recipe (LoRA on the same targets, or all weights); T5 encoders stay frozen.
         num_frames: frames of a generated video (video models only); 0 uses the model's default.
+        task: see :class:`DiffusionTask`; image-to-image and inpainting add the VAE encode of the input image.
     """
 
     guidance: bool = True
@@ -354,6 +300,7 @@ class DiffusionOptions:
     quantize_text_encoders: bool = False
     train_text_encoder: bool = False
     num_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
+    task: DiffusionTask = DiffusionTask.TEXT_TO_IMAGE
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -86,14 +86,27 @@ class PhaseTotal:
 
 @dataclass(frozen=True)
 class Note:
-    """A caveat of the estimate: ``key`` is stable (for translation), ``text`` is English."""
+    """A caveat of the estimate: ``key`` is stable (for translation), ``text`` is English.
+
+    Attributes:
+        low_bytes: for an effect not modelled, its likely size on one card, low end (0: only an upper bound).
+        high_bytes: its likely size, high end (0: no size is stated).
+        direction: +1 the measured peak may be higher by up to ``high_bytes`` (the range's high end includes it),
+            -1 lower (the low end includes it), 0 it depends on a setting the inputs do not state.
+    """
 
     key: str
     text: str
+    low_bytes: int = 0
+    high_bytes: int = 0
+    direction: int = 0
 
-    def to_dict(self) -> dict[str, str]:
-        """Plain-JSON form."""
-        return {"key": self.key, "text": self.text}
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-JSON form (the likely size only where one is stated)."""
+        found: dict[str, Any] = {"key": self.key, "text": self.text}
+        if self.high_bytes:
+            found |= {"low_bytes": self.low_bytes, "high_bytes": self.high_bytes, "direction": self.direction}
+        return found
 
 
 @dataclass(frozen=True)
@@ -118,7 +131,13 @@ class Estimate:
         vae_decode_peak_bytes: the VAE-decode phase total (diffusion), else ``None``.
         notes: caveats that apply to this estimate as a whole (English; texts with keys, see ``note_texts``).
         warnings: approximations this estimate relies on (they widen the range).
-        not_modelled: what the estimate leaves out for this workload.
+        not_modelled: what the estimate leaves out for these inputs, with the likely size where it is known.
+        range_coverage_pct: the share of measured peaks the range is meant to hold (0 for an estimate made before
+            ranges were calibrated).
+        range_kind: the kind of workload whose band built the range (``serving``, ``training_several_cards`` …).
+        range_low_pct: the band's low end, percent of the expected peak.
+        range_high_pct: the band's high end, percent of the expected peak.
+        range_meaning: what the range means, in words (English; a text with a key for translation).
     """
 
     engine_version: str
@@ -137,6 +156,11 @@ class Estimate:
     peak_allocated_bytes: int = 0
     warnings: tuple[Note, ...] = ()
     not_modelled: tuple[Note, ...] = ()
+    range_coverage_pct: int = 0
+    range_kind: str = ""
+    range_low_pct: int = 0
+    range_high_pct: int = 0
+    range_meaning: str = ""
 
     def component(self, key: str) -> Component | None:
         """The component with ``key``, or ``None``."""
@@ -171,4 +195,12 @@ class Estimate:
             "note_texts": [_structured(n) for n in self.notes],
             "warnings": [n.to_dict() for n in self.warnings],
             "not_modelled": [n.to_dict() for n in self.not_modelled],
+            "range": {
+                "coverage_pct": self.range_coverage_pct,
+                "kind": self.range_kind,
+                "low_pct": self.range_low_pct,
+                "high_pct": self.range_high_pct,
+                "meaning": self.range_meaning,
+                "meaning_text": _structured(self.range_meaning),
+            },
         }

@@ -61,6 +61,10 @@ TEMPLATES: dict[str, str] = {
     "doubles the batch.",
     "diffusion.tiled": "Tiled decode: the peak is one tile's.",
     "diffusion.vae_decode": "Convolutions at full output resolution; the peak grows with pixel count.",
+    "diffusion.vae_encode.image_to_image": "Image-to-image: the input image is encoded to latents first; the "
+    "encoder's first level runs at full resolution.",
+    "diffusion.vae_encode.inpainting": "Inpainting: the masked input image is encoded to latents first; the "
+    "encoder's first level runs at full resolution.",
     # Video diffusion (video.py, decision 0223)
     "video.tokens": "Video: {frames} frames are {latent} latent frames (the 3D VAE keeps the first frame and "
     "compresses {t} frames into one); the tokens are latent frames x latent height x latent width / patch² "
@@ -97,6 +101,20 @@ TEMPLATES: dict[str, str] = {
     "train.paged": "Paged states can spill to host memory; not counted on the card.",
     "train.checkpointing": "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time.",
     "train.saved": "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP.",
+    "train.op_checkpointing": "Per-operation selective checkpointing: each layer keeps its input, the attention "
+    "output and every other matmul output; the rest is recomputed, one layer at a time.",
+    "train.layer_checkpointing": "Selective checkpointing: one layer in {n} keeps only its input, the others keep "
+    "all their activations; one layer is rebuilt at a time.",
+    "train.pipeline": "Pipeline parallel over {stages} stages: this card holds {layers} layers and the activations "
+    "of {flight} micro-batch(es) in flight.",
+    "train.tp_sequence_parallel": "Sequence parallelism inside tensor parallelism: norm and dropout activations and "
+    "layer inputs are split over the {tp} tensor-parallel cards.",
+    "train.ring_attention": "Ring attention over {cards} cards: the keys and values of the whole sequence are "
+    "gathered for the layer being computed, and their gradients in backward.",
+    "train.stage_gathered": "With pipeline stages FSDP keeps the stage's parameters gathered between micro-batches "
+    "(torchtitan: no reshard after forward).",
+    "train.stage_gradients": "With pipeline stages gradients accumulate unsharded until the last micro-batch "
+    "reduces them.",
     "train.sequence_parallel": "Sequence parallel over {cards} cards: each holds {tokens} of the {total} tokens "
     "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
     "train.no_fused_attention": "Attention scores are materialised (no fused attention).",
@@ -126,6 +144,19 @@ TEMPLATES: dict[str, str] = {
     "plan.contiguous_grad_buffer": "contiguous fp32 grad buffer",
     "plan.offload_all": "params+optimizer offloaded",
     "plan.offload_optimizer": "optimizer offloaded",
+    # What a range means (calibration.py, decision 0462)
+    "range.meaning": "The measured peak falls in this range in about 9 runs out of 10: {low} % to {high} % around "
+    "the expected peak, how far {cases} published measurements of {kind} fell from the estimate, plus the likely "
+    "size of what is not modelled.",
+    "range.kind.serving": "serving",
+    "range.kind.generation": "image and video generation",
+    "range.kind.training_one_card": "training on one card",
+    "range.kind.training_several_cards": "training on several cards",
+    "range.widened": "Widened for what the estimate is less sure of: {reasons}.",
+    "range.kind.quantized_base": "a quantized base model",
+    "range.kind.offloading": "offloading to host memory",
+    "range.kind.pipeline": "pipeline stages",
+    "range.kind.vision_language": "images in the sequence",
     # Notes on the whole estimate (estimate.py)
     "note.per_card": "Per card, busiest card; memory is never pooled across cards.",
     "note.server": "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "

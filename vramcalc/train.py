@@ -9,7 +9,7 @@ while gradients fill.
 from __future__ import annotations
 
 from .architecture import linear_shapes, param_counts
-from .components.activations import autocast_upcasts, compute_bytes, layer_activation, sequence_tokens
+from .components.activations import autocast_upcasts, compute_bytes
 from .components.training import (
     largest_tensor,
     master_bytes,
@@ -30,8 +30,9 @@ from .options import QuantMethod, Strategy
 from .parallel import ShardDivisors, shard_divisors, sharded
 from .result import Component
 from .text import joined, text
+from .train_activations import training_activations
 
-__all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "training_components"]
+__all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "stage_params", "training_components"]
 
 FB = "forward_backward"
 STEP = "optimizer_step"
@@ -45,7 +46,7 @@ def training_components(inp: EstimateInput) -> list[Component]:
     div = shard_divisors(inp.parallel)
     comps = _weights(inp, div)
     comps += _states(inp, div)
-    comps += _activations(inp)
+    comps += training_activations(inp)
     comps += _transients(inp, div)
     return [c for c in comps if c.bytes > 0]
 
@@ -59,7 +60,7 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps.append(vision)
     if inp.workload.is_adapter:
         params, expr = trainable_params(inp)
-        size = sharded(params * dense_bytes(inp) // inp.parallel.tensor_parallel, div.weights)
+        size = sharded(stage_params(inp, params) * dense_bytes(inp) // inp.parallel.tensor_parallel, div.weights)
         comps.append(
             Component(
                 key="adapter_weights",
@@ -75,7 +76,7 @@ def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
 
 def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     params, expr = trainable_params(inp)
-    per_tp = params // inp.parallel.tensor_parallel
+    per_tp = stage_params(inp, params) // inp.parallel.tensor_parallel
     contiguous = inp.parallel.contiguous_grad_buffer and not inp.training.optimizer_in_backward
     grad_bytes = 4 if contiguous else dense_bytes(inp)
     if inp.training.optimizer_in_backward:
@@ -116,64 +117,9 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     ]
 
 
-def _activations(inp: EstimateInput) -> list[Component]:
-    model = inp.model
-    sp = inp.parallel.sequence_parallel
-    tokens = sequence_tokens(inp) // sp
-    b = inp.batch_size
-    layer = layer_activation(inp, tokens, b)
-    layers = model.total_layers
-    b_act = compute_bytes(inp)
-    inputs = tokens * b * model.hidden_size * b_act
-    # Offloaded: the layer being computed and the one in transfer stay on the card, the rest is in host memory.
-    kept = min(2, layers) if inp.training.activation_offloading else layers
-    if inp.training.activation_checkpointing:
-        size = kept * inputs + layer.total
-        formula = f"{kept} layer inputs x {num(tokens * b)} tokens x h x {b_act} B + one layer recomputed"
-        sentences = [text("train.checkpointing")]
-    else:
-        size = kept * layer.total + inputs
-        formula = f"{kept} layers x {num(tokens * b)} tokens x [{layer.expression}] + embedding output"
-        sentences = [text("train.saved")]
-    if sp > 1:
-        sentences.append(text("train.sequence_parallel", cards=sp, tokens=tokens, total=tokens * sp))
-    if inp.training.activation_offloading:
-        sentences.append(text("train.activation_offload"))
-    if not inp.flash_attention:
-        sentences.append(text("train.no_fused_attention"))
-    assumption = joined(*sentences) if len(sentences) > 1 else sentences[0]
-    comps = [Component("activations", "Activations", size, show(formula, size), assumption, (FB,), dynamic=True)]
-    logits = _logits(inp, tokens * b)
-    if logits is not None:
-        comps.append(logits)
-    return comps
-
-
-def _logits(inp: EstimateInput, tokens: int) -> Component | None:
-    model = inp.model
-    if not model.has_vocab_logits:
-        return None
-    b_act = compute_bytes(inp)
-    t = inp.parallel.tensor_parallel
-    if inp.training.chunked_loss:
-        per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
-    else:
-        per_entry = b_act + (4 if b_act < 4 else 0) + 4
-        how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"
-    size = tokens * model.vocab_size * per_entry // t
-    return Component(
-        "logits",
-        "Logits / loss spike",
-        size,
-        show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
-        text("train.logits"),
-        (FB,),
-        dynamic=True,
-    )
-
-
 def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
-    params, _expr = trainable_params(inp)
+    trainable, _expr = trainable_params(inp)
+    params = stage_params(inp, trainable)
     t = inp.parallel.tensor_parallel
     step, how = step_transient_bytes(inp, params // t)
     step = sharded(step, div.optimizer)
@@ -189,9 +135,11 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         )
     ]
     counts = param_counts(inp.model)
-    if inp.parallel.strategy.shard_stage == 3:
-        comps.append(_gathered(inp, counts.largest_layer, counts.total))
     plan = inp.parallel
+    if plan.strategy.shard_stage == 3 and plan.pipeline_parallel > 1:
+        comps += _stage_gathered(inp, stage_params(inp, counts.total))
+    elif plan.strategy.shard_stage == 3:
+        comps.append(_gathered(inp, counts.largest_layer, counts.total))
     if (
         plan.strategy is Strategy.DDP
         and plan.data_parallel > 1
@@ -208,8 +156,10 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
                 BOTH,
             )
         )
-    if autocast_upcasts(inp):
-        linear = counts.linear * compute_bytes(inp) // t
+    # FSDP/ZeRO-3 gather the parameters in the compute precision (FSDP2's MixedPrecisionPolicy param_dtype,
+    # DeepSpeed bf16): there is no separate autocast copy of fp32 weights.
+    if autocast_upcasts(inp) and plan.strategy.shard_stage != 3:
+        linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t
         comps.append(
             Component(
                 "autocast_copies",
@@ -238,16 +188,77 @@ def _gathered(inp: EstimateInput, unit: int, total: int) -> Component:
         live = min(live, max(unit, plan.zero3_max_live_params))
         expr = f"min({expr}, max live {num(plan.zero3_max_live_params)})"
     live = min(live, total)
-    gathered = live * weights.total // total // plan.tensor_parallel
+    gathered = live * _gathered_bytes(inp, weights.total, total) // total // plan.tensor_parallel
     return Component(
         "gathered_params",
         "Gathered parameters (ZeRO-3/FSDP)",
         gathered,
-        show(f"{expr} x stored bytes", gathered),
+        show(f"{expr} x {_gathered_how(inp)}", gathered),
         assumption,
         (FB,),
         dynamic=True,
     )
+
+
+def _gathered_bytes(inp: EstimateInput, stored: int, total: int) -> int:
+    """Bytes of the whole model as gathered: stored bytes, fp32 weights in the compute precision, fp8 with Float8."""
+    if inp.training.float8 and inp.quantization.method is QuantMethod.NONE:
+        return total
+    if autocast_upcasts(inp):
+        return stored * compute_bytes(inp) // dense_bytes(inp)
+    return stored
+
+
+def _gathered_how(inp: EstimateInput) -> str:
+    if inp.training.float8 and inp.quantization.method is QuantMethod.NONE:
+        return "1 B fp8"
+    if autocast_upcasts(inp):
+        return f"{compute_bytes(inp)} B {inp.precision.compute.value}"
+    return "stored bytes"
+
+
+def _stage_gathered(inp: EstimateInput, stage: int) -> list[Component]:
+    """FSDP with pipeline stages (torchtitan): a stage's parameters stay gathered between its micro-batches
+    (``reshard_after_forward`` is off) and its gradients accumulate unsharded until the last micro-batch."""
+    t = inp.parallel.tensor_parallel
+    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+    total = param_counts(inp.model).total
+    gathered = stage * _gathered_bytes(inp, weights.total, total) // total // t
+    trainable, _expr = trainable_params(inp)
+    grads = stage_params(inp, trainable) * compute_bytes(inp) // t
+    return [
+        Component(
+            "gathered_params",
+            "Gathered parameters (ZeRO-3/FSDP)",
+            gathered,
+            show(f"{num(stage)} params / {t} x {_gathered_how(inp)}", gathered),
+            text("train.stage_gathered"),
+            BOTH,
+        ),
+        Component(
+            "unsharded_gradients",
+            "Unsharded gradients of the stage",
+            grads,
+            show(f"{num(stage_params(inp, trainable))} trainable / {t} x {compute_bytes(inp)} B", grads),
+            text("train.stage_gradients"),
+            (FB,),
+        ),
+    ]
+
+
+def stage_params(inp: EstimateInput, params: int) -> int:
+    """The share of ``params`` on one pipeline stage: ``ceil(layers / stages)`` of the blocks plus the larger of
+    the embedding and the LM head (all of ``params`` without pipeline parallelism)."""
+    stages = inp.parallel.pipeline_parallel
+    if stages == 1:
+        return params
+    layers = inp.model.total_layers
+    share = -(-layers // stages)
+    if inp.workload.is_adapter:
+        return params * share // layers
+    embedding = min(params, param_counts(inp.model).embedding)
+    head = embedding // (1 if inp.model.tie_word_embeddings else 2)
+    return (params - embedding) * share // layers + head
 
 
 def _dequant(inp: EstimateInput) -> list[Component]:

@@ -78,7 +78,9 @@ class EstimateIn(InputSchema):
     concurrent_sequences: int | None = _number("concurrent_sequences", examples=[16])
     image_height: int | None = _number("image_height")
     image_width: int | None = _number("image_width")
-    training: dict[str, Any] | None = Field(default=None, examples=[{"activation_checkpointing": True}])
+    training: dict[str, Any] | None = Field(
+        default=None, examples=[{"activation_checkpointing": True}], description=_ranges_in("training")
+    )
     lora: dict[str, Any] | None = Field(default=None, description=_ranges_in("lora"))
     parallel: dict[str, Any] | None = Field(
         default=None, examples=[{"strategy": "single", "cards": 1}], description=_ranges_in("parallel")
@@ -103,6 +105,21 @@ class ComponentOut(Schema):
 class NoteOut(Schema):
     key: str
     text: str
+    low_bytes: int | None = Field(None, description="Not modelled: the effect's likely size on one card, low end")
+    high_bytes: int | None = Field(None, description="Not modelled: the effect's likely size on one card, high end")
+    direction: int | None = Field(
+        None,
+        description="1: the measured peak may be higher by up to high_bytes (the range's high end includes it); "
+        "-1: lower (the low end includes it); 0: it depends on a setting the inputs do not state",
+    )
+
+
+class RangeOut(Schema):
+    coverage_pct: int = Field(description="Share of measured peaks the range is meant to hold (90: 9 runs in 10)")
+    kind: str = Field(description="The kind of workload whose calibrated band built the range")
+    low_pct: int = Field(description="The band's low end, percent of the expected peak (before not-modelled sizes)")
+    high_pct: int = Field(description="The band's high end, percent of the expected peak")
+    meaning: str = Field(description="What the range means, in English")
 
 
 class ResultOut(Schema):
@@ -120,7 +137,12 @@ class ResultOut(Schema):
     components: list[ComponentOut]
     notes: list[str]
     warnings: list[NoteOut] = Field(default_factory=list, description="Approximations the estimate relies on")
-    not_modelled: list[NoteOut] = Field(default_factory=list, description="What it leaves out for this workload")
+    not_modelled: list[NoteOut] = Field(
+        default_factory=list, description="What it leaves out for these inputs, each with its likely size where known"
+    )
+    range: RangeOut | None = Field(
+        None, description="What peak_low_bytes..peak_high_bytes means (absent on estimates saved before engine 0.3.0)"
+    )
 
 
 class PricesOut(Schema):

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["CAVEATS", "caveat_text"]
+from vramcalc.units import format_bytes
+
+__all__ = ["CAVEATS", "SHORT", "caveat_text", "likely_size", "short_name", "sized"]
 
 CAVEATS: dict[str, Any] = {
     "declared_param_count": _(
@@ -33,9 +36,61 @@ CAVEATS: dict[str, Any] = {
         "follows the model's own decoder (frames per pass, extra tensors), read from its code, not measured."
     ),
     "vision_encoder_activations": _(
-        "The vision encoder's own activations (one image batch through the ViT) beyond the image tokens it adds."
+        "The vision encoder's own activations over the image patches (before they are merged into image tokens)."
+    ),
+    "cuda_graph_pool_counted": _(
+        "The CUDA-graph pool is counted in the peak; a server that captures its graphs after sizing the KV cache "
+        "reports a profiled peak without it."
+    ),
+    "server_vision_profile": _(
+        "The server's start-up profiling pass runs the vision encoder over dummy images (one scheduler step of "
+        "them, or max_num_seqs of them in older versions) and reserves its activation peak before sizing the KV "
+        "cache."
+    ),
+    "deepspeed_buffers": _(
+        "DeepSpeed's communication buckets (4.5 x reduce_bucket_size + allgather_bucket_size with overlap_comm) "
+        "and, under ZeRO-3, the parameters it keeps gathered because it will use them again soon "
+        "(stage3_max_reuse_distance, up to stage3_max_live_parameters)."
+    ),
+    "expandable_segments": _(
+        "PyTorch's allocator slack is counted; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True most of it "
+        "is returned and the peak is lower by up to that much."
     ),
 }
+
+
+# Short names of the effects whose likely size the engine states, for the line under the range (decision 0463).
+SHORT: dict[str, Any] = {
+    "cuda_graph_pool_counted": _("CUDA-graph pool counted"),
+    "server_vision_profile": _("the vision encoder's profiling pass"),
+    "vision_encoder_activations": _("vision encoder activations"),
+    "deepspeed_buffers": _("DeepSpeed buckets and reused parameters"),
+    "expandable_segments": _("allocator slack (expandable_segments)"),
+}
+
+
+def sized(notes: Any) -> list[dict[str, Any]]:
+    """The not-modelled notes of a stored result that state a likely size (older estimates have none)."""
+    return [n for n in notes or [] if isinstance(n, dict) and n.get("high_bytes")]
+
+
+def short_name(note: dict[str, Any]) -> str:
+    """The short name of a sized effect in the customer's language (its full text when it has none)."""
+    return str(SHORT.get(str(note.get("key", "")), caveat_text(note)))
+
+
+def likely_size(note: dict[str, Any]) -> str:
+    """ "likely up to 1.2 GiB more" / "up to 768 MiB less": the size and which way it moves the peak."""
+    high = format_bytes(int(note.get("high_bytes") or 0))
+    low = format_bytes(int(note.get("low_bytes") or 0))
+    direction = note.get("direction")
+    if direction == 1 and note.get("low_bytes"):
+        return gettext("likely %(low)s to %(high)s more") % {"low": low, "high": high}
+    if direction == 1:
+        return gettext("likely up to %(high)s more") % {"high": high}
+    if direction == -1:
+        return gettext("up to %(high)s less") % {"high": high}
+    return gettext("up to %(high)s less if that setting is used") % {"high": high}
 
 
 def caveat_text(note: Any) -> str:

@@ -54,6 +54,8 @@ LABELS: dict[tuple[str, str], Any] = {
     ("engine_runtime", "Sampler warm-up"): _("Sampler warm-up"),
     ("workspace", "Prefill activations / workspace"): _("Prefill activations / workspace"),
     ("gathered_params", "Gathered parameters (ZeRO-3/FSDP)"): _("Gathered parameters (ZeRO-3/FSDP)"),
+    ("unsharded_gradients", "Unsharded gradients of the stage"): _("Unsharded gradients of the stage"),
+    ("context_parallel_buffers", "Ring-attention key/value buffers"): _("Ring-attention key/value buffers"),
     ("ddp_buckets", "DDP gradient buckets"): _("DDP gradient buckets"),
     ("autocast_copies", "Autocast weight copies"): _("Autocast weight copies"),
 }

@@ -67,7 +67,6 @@ MESSAGES: dict[str, Any] = {
     "needs one width per text encoder": _("needs one width per text encoder"),
     "only a UNet has levels": _("only a UNet has levels"),
     "must be > 0": _("must be > 0"),
-    "must be >= 1 and divide cards / tensor_parallel": _("must be >= 1 and divide cards / tensor_parallel"),
     "must be >= 1 and divide parallel.cards": _("must be >= 1 and divide parallel.cards"),
     "must be a JSON object": _("must be a JSON object"),
     "must be a list": _("must be a list"),
@@ -89,10 +88,8 @@ MESSAGES: dict[str, Any] = {
     "needs model.sliding_window": _("needs model.sliding_window"),
     "not modelled with sharded gradients (ZeRO-2/3)": _("not modelled with sharded gradients (ZeRO-2/3)"),
     "only diffusion models run the 'diffusion' workload": _("only diffusion models run the 'diffusion' workload"),
-    "pipeline split is modelled for inference only": _("pipeline split is modelled for inference only"),
     "pipeline split is modelled without tensor parallel": _("pipeline split is modelled without tensor parallel"),
     "sequence parallelism is modelled for training": _("sequence parallelism is modelled for training"),
-    "strategy 'single' uses exactly tensor_parallel cards": _("strategy 'single' uses exactly tensor_parallel cards"),
     "tensor entry must be an object": _("tensor entry must be an object"),
     "the checkpoint is already quantized; its bytes are used": _(
         "the checkpoint is already quantized; its bytes are used"
@@ -105,6 +102,27 @@ MESSAGES: dict[str, Any] = {
     "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
     "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
+    "needs activation checkpointing": _("needs activation checkpointing"),
+    "choose full or per-operation checkpointing, not both": _("choose full or per-operation checkpointing, not both"),
+    "must divide cards / tensor_parallel": _("must divide cards / tensor_parallel"),
+    "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)": _(
+        "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)"
+    ),
+    "strategy 'single' uses exactly tensor_parallel x pipeline_parallel cards": _(
+        "strategy 'single' uses exactly tensor_parallel x pipeline_parallel cards"
+    ),
+    "splits activations over tensor_parallel > 1 cards": _("splits activations over tensor_parallel > 1 cards"),
+    "is how sequence_parallel > 1 cards attend": _("is how sequence_parallel > 1 cards attend"),
+    "is for training; strategy 'pipeline' splits inference": _("is for training; strategy 'pipeline' splits inference"),
+    "needs pipeline_parallel > 1": _("needs pipeline_parallel > 1"),
+    "for training, split the layers into pipeline stages instead": _(
+        "for training, split the layers into pipeline stages instead"
+    ),
+    "is modelled for training": _("is modelled for training"),
+    "cannot split fewer layers than stages": _("cannot split fewer layers than stages"),
+    "image-to-image and inpainting are modelled for image generation": _(
+        "image-to-image and inpainting are modelled for image generation"
+    ),
 }
 
 

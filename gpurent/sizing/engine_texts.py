@@ -161,6 +161,55 @@ TRANSLATED: dict[str, Any] = {
     "plan.contiguous_grad_buffer": _("contiguous fp32 grad buffer"),
     "plan.offload_all": _("params+optimizer offloaded"),
     "plan.offload_optimizer": _("optimizer offloaded"),
+    "diffusion.vae_encode.image_to_image": _(
+        "Image-to-image: the input image is encoded to latents first; the encoder's first level runs at full "
+        "resolution."
+    ),
+    "diffusion.vae_encode.inpainting": _(
+        "Inpainting: the masked input image is encoded to latents first; the encoder's first level runs at full "
+        "resolution."
+    ),
+    "train.op_checkpointing": _(
+        "Per-operation selective checkpointing: each layer keeps its input, the attention output and every "
+        "other matmul output; the rest is recomputed, one layer at a time."
+    ),
+    "train.layer_checkpointing": _(
+        "Selective checkpointing: one layer in %(n)s keeps only its input, the others keep all their "
+        "activations; one layer is rebuilt at a time."
+    ),
+    "train.pipeline": _(
+        "Pipeline parallel over %(stages)s stages: this card holds %(layers)s layers and the activations of "
+        "%(flight)s micro-batch(es) in flight."
+    ),
+    "train.tp_sequence_parallel": _(
+        "Sequence parallelism inside tensor parallelism: norm and dropout activations and layer inputs are "
+        "split over the %(tp)s tensor-parallel cards."
+    ),
+    "train.ring_attention": _(
+        "Ring attention over %(cards)s cards: the keys and values of the whole sequence are gathered for the "
+        "layer being computed, and their gradients in backward."
+    ),
+    "train.stage_gathered": _(
+        "With pipeline stages FSDP keeps the stage's parameters gathered between micro-batches (torchtitan: "
+        "no reshard after forward)."
+    ),
+    "train.stage_gradients": _(
+        "With pipeline stages gradients accumulate unsharded until the last micro-batch reduces them."
+    ),
+    "range.meaning": _(
+        "The measured peak falls in this range in about 9 runs out of 10: %(low)s %% to %(high)s %% around "
+        "the expected peak, how far %(cases)s published measurements of %(kind)s fell from the estimate, plus"
+        " the likely size of what is not modelled."
+    ),
+    "range.kind.serving": _("serving"),
+    "range.kind.generation": _("image and video generation"),
+    "range.kind.training_one_card": _("training on one card"),
+    "range.kind.training_several_cards": _("training on several cards"),
+    "range.widened": _("Widened for what the estimate is less sure of: %(reasons)s."),
+    "range.kind.quantized_base": _("a quantized base model"),
+    "range.kind.offloading": _("offloading to host memory"),
+    "range.kind.pipeline": _("pipeline stages"),
+    "range.kind.vision_language": _("images in the sequence"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(
         "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "

@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from vramcalc import ModelKind
 from vramcalc.presets import list_presets
 
+from .form_recipes import RECIPE_ENGINE_FIELDS, RECIPE_FIELDSET, RECIPE_OPTIONS, RECIPE_SWITCHES, RECIPE_TRAINING
+
 FAMILY_LABELS = {
     ModelKind.DECODER: _("Language models"),
     ModelKind.ENCODER_DECODER: _("Encoder–decoder models (T5 family)"),
@@ -114,7 +116,7 @@ ADVANCED_SWITCHES = {
     "cpu_offload": "diffusion.cpu_offload",
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
     "train_text_encoder": "diffusion.train_text_encoder",
-}
+} | RECIPE_SWITCHES
 
 # What the page shows before a customer changes anything; also the base of the "Try" links.
 DEFAULTS: dict[str, str] = {
@@ -222,7 +224,7 @@ ENGINE_FIELDS = {
     "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
     "runtime.cuda_context_mib": "cuda_context_mib",
     "runtime.comm_buffer_mib": "comm_buffer_mib",
-}
+} | RECIPE_ENGINE_FIELDS
 
 
 # The glossary entries each field links to (anchors of `gpurent.glossary.terms`).
@@ -259,6 +261,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
     (_("Fine-tuning recipe"), "training", ("optimizer", "lora_rank", "activation_checkpointing")),
     (_("Serving"), "serving", ("engine",)),
     (_("Parallelism"), "parallel", ("strategy", "cards", "tensor_parallel", "sequence_parallel")),
+    RECIPE_FIELDSET,
     (
         _("Advanced"),
         "advanced",
@@ -282,6 +285,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "zero3_prefetch_params",
             "zero3_max_live_params",
             "guidance",
+            "diffusion_task",
             "num_frames",
             "frame_width",
             "vae_tiling",
@@ -340,6 +344,7 @@ FORM_OPTIONS = {
     "parallel.zero3_prefetch_params": "zero3_prefetch_params",
     "parallel.zero3_max_live_params": "zero3_max_live_params",
 } | {path: name for name, path in ADVANCED_SWITCHES.items()}
+FORM_OPTIONS |= RECIPE_OPTIONS
 
 # Which field groups and fields apply to each workload (the rest are hidden, server-side).
 SERVING_ONLY = (
@@ -370,9 +375,10 @@ TRAINING_ONLY = (
     "contiguous_grad_buffer",
     "zero3_prefetch_params",
     "zero3_max_live_params",
+    *RECIPE_TRAINING,
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
-DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders")
+DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders", "diffusion_task")
 # Shown only when a diffusion model trains (decision 0220).
 DIFFUSION_TRAINING_ONLY = ("train_text_encoder",)
 # Fields that do not apply to image models (no token sequence, no KV cache).

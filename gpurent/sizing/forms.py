@@ -49,13 +49,14 @@ from .form_choices import (
 from .form_model import model_from_source
 from .form_numbers import engine_number
 from .form_plans import TrainingPlanFields
+from .form_recipes import RecipeFields
 from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
 
 
-class EstimateForm(TrainingPlanFields, VideoFields):
+class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     """The estimator's fields. `clean()` builds the engine inputs into `cleaned_data["inputs"]`."""
 
     preset = forms.ChoiceField(label=_("Model preset"), required=False)
@@ -318,6 +319,7 @@ class EstimateForm(TrainingPlanFields, VideoFields):
         if workload in TRAINING:
             TrainingPlanFields.plan_numbers(cleaned, data)
         VideoFields.video_inputs(cleaned, data, str(cleaned.get("preset") or ""))
+        RecipeFields.recipe_inputs(cleaned, data, workload in TRAINING)
         diffusion_training = workload in TRAINING and data["model"].kind is ModelKind.DIFFUSION
         for name, path in ADVANCED_SWITCHES.items():
             section, leaf = path.split(".")

@@ -88,6 +88,9 @@ PHRASES: dict[str, Any] = {
     "paged": pgettext_lazy("estimator formula", "paged"),
     # Activations and logits.
     "layer inputs": pgettext_lazy("estimator formula", "layer inputs"),
+    "{n} micro-batch(es) in flight": npgettext_lazy(
+        "estimator formula", "%(n)s micro-batch in flight", "%(n)s micro-batches in flight", "n"
+    ),
     "one layer recomputed": pgettext_lazy("estimator formula", "one layer recomputed"),
     "embedding output": pgettext_lazy("estimator formula", "embedding output"),
     "block inputs": pgettext_lazy("estimator formula", "block inputs"),
@@ -151,7 +154,7 @@ PHASES: dict[str, Any] = {
 }
 
 # Phrases that count (``{n}`` a whole number): ngettext picks the language's plural form for the count.
-COUNTED = frozenset({"{n} seqs", "{n} image(s)", "{n} video(s)"})
+COUNTED = frozenset({"{n} seqs", "{n} image(s)", "{n} video(s)", "{n} micro-batch(es) in flight"})
 
 # Engine texts (besides the ``quant.*`` notes) that a formula quotes: rendered as records, like the assumptions.
 _QUOTED = {"dtrain.plus_text_encoders"}

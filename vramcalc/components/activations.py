@@ -22,6 +22,7 @@ __all__ = [
     "autocast_upcasts",
     "compute_bytes",
     "layer_activation",
+    "op_checkpoint_activation",
     "sequence_tokens",
 ]
 
@@ -106,10 +107,13 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
     split = 2 * a * d + 2 * k * d + mlp
     tokens = tokens_per_seq * batch
     replicated = 2 if compiled else 4  # norm inputs (+ norm outputs unless recomputed by the compiler)
-    per_token = (replicated * h + _lora_dropout_elements(inp)) * b_act + split * b_act // t
-    expression = f"({replicated}h + (2ad + 2kd + {mlp_expr})/{t}) x {b_act} B"
+    # Megatron-style sequence parallelism splits what tensor parallelism replicates (norms, dropout) over t.
+    t_sp = t if inp.parallel.tp_sequence_parallel else 1
+    per_token = (replicated * h + _lora_dropout_elements(inp)) * b_act // t_sp + split * b_act // t
+    shown = f"{replicated}h/{t_sp}" if t_sp > 1 else f"{replicated}h"
+    expression = f"({shown} + (2ad + 2kd + {mlp_expr})/{t}) x {b_act} B"
     if model.dropout:
-        per_token += 2 * h  # 1-byte dropout masks after attention and MLP
+        per_token += 2 * h // t_sp  # 1-byte dropout masks after attention and MLP
         expression += " + 2h masks"
     heads = max(1, a // t)
     if inp.flash_attention:
@@ -121,3 +125,30 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
         scores = heads * tokens_per_seq * tokens_per_seq * batch * per_score
         expression += f" + a·s² x {per_score} B scores"
     return LayerActivation(tokens * per_token, scores, expression)
+
+
+def op_checkpoint_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> LayerActivation:
+    """Bytes one layer keeps under per-operation selective checkpointing (torchtitan's ``op`` policy).
+
+    The policy saves the outputs of matmuls and of the attention kernel and recomputes the rest, but recomputes
+    every second matmul of a layer (counted in forward order: q, k, v, o, then the MLP's). Kept per token: the
+    layer input, the attention output and the 1st, 3rd, 5th and 7th matmul outputs (gated MLP: q, v, gate, down;
+    two-matrix MLP: q, v, up), column-parallel outputs divided by ``t``.
+    """
+    model = inp.model
+    t = inp.parallel.tensor_parallel
+    t_sp = t if inp.parallel.tp_sequence_parallel else 1
+    h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
+    if model.mla is not None:
+        d = model.mla.qk_nope_head_dim + model.mla.qk_rope_head_dim
+        k = a
+    mlp, _expr = _mlp_elements(model, 1)
+    matmuls = [a * d * t_sp // t, k * d * t_sp // t, k * d * t_sp // t, h * t_sp]
+    matmuls += [mlp * t_sp // t, mlp * t_sp // t, h * t_sp] if model.gated_mlp else [mlp * t_sp // t, h * t_sp]
+    kept = h + a * d * t_sp // t + sum(matmuls[0::2])
+    b_act = compute_bytes(inp)
+    tokens = tokens_per_seq * batch
+    scores = 4 * max(1, a // t) * tokens  # fp32 logsumexp of the saved attention output
+    outputs = "2ad/{t} + kd/{t} + f/{t} + h" if model.gated_mlp else "2ad/{t} + kd/{t} + f/{t}"
+    expression = f"(h + {outputs.format(t=t)})/{t_sp} x {b_act} B"
+    return LayerActivation(tokens * kept * b_act // t_sp, scores, expression + " + fp32 logsumexp")

@@ -83,6 +83,13 @@ def per_card_weights(inp: EstimateInput, weights: WeightBytes) -> tuple[int, str
         per_layer = weights.linear + weights.other
         stage = per_layer * stage_layers // layers + weights.embedding // (1 if inp.model.tie_word_embeddings else 2)
         return stage, f"ceil({layers}/{p}) of {layers} blocks + embedding on the first stage"
+    stages = plan.pipeline_parallel
+    if stages > 1:
+        layers = inp.model.total_layers
+        share = -(-layers // stages)
+        head = weights.embedding // (1 if inp.model.tie_word_embeddings else 2)
+        stage = (weights.linear * share // layers + head) // t + weights.other * share // layers
+        return stage, f"ceil({layers}/{stages}) of {layers} blocks + embedding on the first stage, / {t}"
     if t == 1:
         return weights.total, "whole model"
     split = (weights.linear + weights.embedding) // t + weights.other

@@ -242,3 +242,18 @@ def test_vae_widths_come_from_the_model() -> None:
         assert wide_part.bytes == 2 * narrow_part.bytes
     with pytest.raises(InvalidInput, match="two VAE levels"):
         dataclasses.replace(model.diffusion, vae_channels=(128,))
+
+
+def test_lora_on_the_text_encoders_adds_their_adapters_to_the_trainable_parameters() -> None:
+    base = {"image_height": 512, "image_width": 512, "lora": {"rank": 16, "targets": "all_linear"}}
+    trained = _run("sd-1.5", "lora", diffusion={"train_text_encoder": True}, **base)
+    frozen = _run("sd-1.5", "lora", **base)
+    assert trained.bytes_of("adapter_weights") > frozen.bytes_of("adapter_weights")
+    qv = _run("sd-1.5", "lora", diffusion={"train_text_encoder": True}, **{**base, "lora": {"targets": "qv"}})
+    assert qv.bytes_of("adapter_weights") < trained.bytes_of("adapter_weights")
+
+
+def test_a_dit_checkpointed_keeps_block_inputs_and_rebuilds_one_block() -> None:
+    plain = _run("flux.1-dev", "lora").bytes_of("activations")
+    checkpointed = _run("flux.1-dev", "lora", training={"activation_checkpointing": True}).bytes_of("activations")
+    assert 0 < checkpointed < plain

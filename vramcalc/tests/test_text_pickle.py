@@ -22,3 +22,10 @@ def test_a_text_and_a_join_come_back_from_pickle_as_records():
         assert restored == original
         assert restored.to_dict() == original.to_dict()
     assert copy.deepcopy(both).parts == both.parts
+
+
+def test_placeholders_are_the_named_fields_of_a_template() -> None:
+    from vramcalc.text import placeholders
+
+    assert placeholders("{low} % to {high} % of {cases}") == {"low", "high", "cases"}
+    assert placeholders("no fields") == set()

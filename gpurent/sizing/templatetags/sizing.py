@@ -12,9 +12,10 @@ from gpurent.core.formats import bytes_text, usd_text
 from gpurent.core.money import Usd
 
 from ..calculation import Sizing
-from ..caveats import caveat_text
+from ..caveats import caveat_text, likely_size, short_name, sized
 from ..chart import WIDTH, chart_rows, component_css
 from ..component_texts import component_assumption, component_label, estimate_notes
+from ..engine_texts import render
 from ..formula_texts import formula_text as _formula_text
 
 register = template.Library()
@@ -32,6 +33,33 @@ def human_bytes(value: int | None) -> str:
 def caveat(note: Any) -> str:
     """An engine caveat in the customer's language."""
     return caveat_text(note)
+
+
+@register.filter
+def sized_not_modelled(result: Any) -> list[dict[str, Any]]:
+    """The effects not modelled whose likely size the estimate states."""
+    return sized(result.get("not_modelled") if isinstance(result, dict) else None)
+
+
+@register.filter
+def effect_name(note: Any) -> str:
+    """A sized effect's short name in the customer's language."""
+    return short_name(note)
+
+
+@register.filter
+def effect_size(note: Any) -> str:
+    """A sized effect's likely size and direction in the customer's language ("likely up to 1.2 GiB more")."""
+    return likely_size(note) if isinstance(note, dict) and note.get("high_bytes") else ""
+
+
+@register.filter
+def range_meaning(result: Any) -> str:
+    """What the estimate's range means, in the customer's language (empty for an estimate saved before 0.3.0)."""
+    found = result.get("range") if isinstance(result, dict) else None
+    if not isinstance(found, dict) or not found.get("meaning"):
+        return ""
+    return render(found.get("meaning_text")) or str(found["meaning"])
 
 
 @register.filter

@@ -58,9 +58,9 @@ def test_the_form_shows_the_engines_refusal_in_vietnamese_without_internal_names
     form = {**DEFAULTS, "workload": "full_finetune", "strategy": "pipeline", "cards": "2", "preset": "llama-3.2-1b"}
     response = client.post(reverse("sizing:result"), form, HTTP_ACCEPT_LANGUAGE="vi", **HTMX)
     html = response.content.decode()
-    assert "chia theo pipeline chỉ được mô hình hóa cho suy luận" in html
+    assert "khi huấn luyện, hãy chia các lớp thành các giai đoạn pipeline" in html
     assert "parallel.strategy" not in html
-    assert "modelled for inference only" not in html
+    assert "pipeline stages instead" not in html
 
 
 @pytest.mark.django_db
@@ -82,4 +82,4 @@ def test_the_api_message_follows_the_request_language_and_keeps_its_code(client,
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["code"] == "invalid_request"
-    assert error["message"] == "parallel.strategy: pipeline bölmesi yalnızca çıkarım için modellenir"
+    assert error["message"] == "parallel.strategy: eğitim için katmanları bunun yerine pipeline aşamalarına bölün"

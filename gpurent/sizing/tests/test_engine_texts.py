@@ -186,6 +186,35 @@ VARIANTS: list[dict[str, str]] = [
     },
     {"preset": "flux.1-dev", "workload": "lora", "image_size": "512", "activation_checkpointing": "on"},
     {"preset": "cogvideox-2b", "workload": "diffusion", "weights": "fp16", "num_frames": "25", "vae_tiling": "on"},
+    # Issue 31 (decisions 0464, 0465): pipeline stages with FSDP, TP-SP, layer-selective checkpointing, Float8;
+    # ring attention with per-operation checkpointing; image-to-image and inpainting.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "full_finetune",
+        "weights": "fp32",
+        "compute": "bf16",
+        "strategy": "fsdp",
+        "cards": "16",
+        "tensor_parallel": "2",
+        "tp_sequence_parallel": "on",
+        "pipeline_parallel": "4",
+        "pipeline_schedule": "interleaved_1f1b",
+        "activation_checkpointing": "on",
+        "checkpoint_every": "2",
+        "float8": "on",
+    },
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "full_finetune",
+        "strategy": "fsdp",
+        "cards": "8",
+        "seq_len": "16384",
+        "sequence_parallel": "4",
+        "context_parallel_ring": "on",
+        "selective_op_checkpointing": "on",
+    },
+    {"preset": "sdxl-base-1.0", "workload": "diffusion", "diffusion_task": "image_to_image", "image_size": "1024"},
+    {"preset": "sd-1.5", "workload": "diffusion", "diffusion_task": "inpainting", "cpu_offload": "on"},
 ]
 
 # Texts the form cannot bring onto the page: a zero-byte line is not shown (paged optimizer states, a step fused
@@ -263,6 +292,7 @@ def test_the_variants_cover_every_workload_and_every_engine_template():
         workloads.add(variant["workload"])
         for record in [c["assumption_text"] for c in result["components"]] + result["note_texts"]:
             collect(record)
+        collect(result["range"]["meaning_text"])  # shown under the range (decision 0462)
     assert workloads == {"inference", "full_finetune", "lora", "qlora", "diffusion", "vision_finetune"}
     assert sorted(set(TEMPLATES) - keys - NOT_SHOWN) == []
 

@@ -85,6 +85,88 @@ CASES = [
             "--training-activation-offloading --parallel-distributed-optimizer --parallel-contiguous-grad-buffer"
         ),
     ),
+    # Issue 31 (decision 0464): pipeline stages with FSDP, sequence parallelism inside TP, layer-selective
+    # checkpointing and Float8; then ring attention with per-operation checkpointing; then image-to-image (0465).
+    Case(
+        "pipeline",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 4096,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "checkpoint_every": 2, "float8": True},
+            "parallel": {
+                "strategy": "fsdp",
+                "cards": 16,
+                "tensor_parallel": 2,
+                "tp_sequence_parallel": True,
+                "pipeline_parallel": 4,
+                "pipeline_schedule": "interleaved_1f1b",
+                "pipeline_microbatches": 8,
+            },
+        },
+        form={
+            "workload": "full_finetune",
+            "activation_checkpointing": "on",
+            "checkpoint_every": "2",
+            "float8": "on",
+            "strategy": "fsdp",
+            "cards": "16",
+            "tensor_parallel": "2",
+            "tp_sequence_parallel": "on",
+            "pipeline_parallel": "4",
+            "pipeline_schedule": "interleaved_1f1b",
+            "pipeline_microbatches": "8",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 4096 --checkpointing "
+            "--training-checkpoint-every 2 --training-float8 --strategy fsdp --cards 16 --tp 2 "
+            "--parallel-tp-sequence-parallel --parallel-pipeline-parallel 4 "
+            "--parallel-pipeline-schedule interleaved_1f1b --parallel-pipeline-microbatches 8"
+        ),
+    ),
+    Case(
+        "ring",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 16384,
+            "training": {"optimizer": "adamw", "activation_checkpointing": False, "selective_op_checkpointing": True},
+            "parallel": {
+                "strategy": "fsdp",
+                "cards": 8,
+                "tensor_parallel": 1,
+                "sequence_parallel": 4,
+                "context_parallel_ring": True,
+            },
+        },
+        form={
+            "workload": "full_finetune",
+            "seq_len": "16384",
+            "selective_op_checkpointing": "on",
+            "strategy": "fsdp",
+            "cards": "8",
+            "sequence_parallel": "4",
+            "context_parallel_ring": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 16384 --training-selective-op-checkpointing "
+            "--strategy fsdp --cards 8 --parallel-sequence-parallel 4 --parallel-context-parallel-ring"
+        ),
+    ),
+    Case(
+        "img2img",
+        library={
+            "model": "sdxl-base-1.0",
+            "workload": "diffusion",
+            "precision": {"weights": "bf16", "compute": "bf16", "kv_cache": "bf16"},
+            "seq_len": 4096,
+            "image_height": 1024,
+            "image_width": 1024,
+            "diffusion": {"guidance": True, "task": "inpainting"},
+        },
+        form={"preset": "sdxl-base-1.0", "workload": "diffusion", "image_size": "1024", "diffusion_task": "inpainting"},
+        cli="--preset sdxl-base-1.0 --workload diffusion --image 1024 --diffusion-task inpainting",
+    ),
 ]
 
 

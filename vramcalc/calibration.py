@@ -1,0 +1,131 @@
+"""Calibrated ranges: what a range means, and how wide it is for each kind of workload (decision 0462).
+
+The range of a peak is not a sum of guesses: it is how far measured peaks of the same kind of workload fell from
+the engine's expected value, read from published measurements. Each :class:`Band` holds, for one kind, the
+relative distance below and above the expected peak that held all but about one measured peak in ten of the
+benchmark parts constants may be chosen on (``fit`` and ``fresh-2-fit``, ``bench/estimator_accuracy.py``); never
+from a part kept for testing. On top of the band, each effect the engine does not model for the inputs and whose
+likely size it can state (:mod:`vramcalc.unmodelled`) moves the end it would move by that size, and an
+approximation the inputs rely on (:func:`vramcalc.uncertainty.warnings_for`) widens the band by its factor.
+The fit verdict (:mod:`vramcalc.capacity`) uses the high end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .inputs import EstimateInput
+from .model import ModelKind
+from .options import QuantMethod, Workload
+from .result import Note
+from .text import Text, joined, text
+from .uncertainty import Caveat
+
+__all__ = ["BANDS", "COVERAGE_PCT", "WIDER", "Band", "band_for", "bounds", "limits", "meaning", "wider_for"]
+
+# The share of measured peaks a range is meant to hold: "about 9 runs out of 10".
+COVERAGE_PCT = 90
+
+
+@dataclass(frozen=True)
+class Band:
+    """How far measured peaks of one kind of workload fell from the expected value.
+
+    Attributes:
+        key: the kind (``serving``, ``generation``, ``training_one_card``, ``training_several_cards``).
+        low_pct: the low end, percent of the expected value (negative).
+        high_pct: the high end, percent of the expected value.
+        cases: measured peaks of that kind the band was chosen on.
+    """
+
+    key: str
+    low_pct: int
+    high_pct: int
+    cases: int
+
+
+# Chosen on the measured peaks of the parts `fit` and `fresh-2-fit` (bench `--bands` prints, per kind, how far each
+# needs the range to reach once the likely sizes of what is not modelled are added), so that about nine in ten
+# fall inside; rounded outwards to 5 % (decision 0462).
+BANDS: dict[str, Band] = {
+    "serving": Band("serving", -15, 10, 5),
+    "generation": Band("generation", -10, 15, 8),
+    "training_one_card": Band("training_one_card", -5, 20, 13),
+    "training_several_cards": Band("training_several_cards", -35, 35, 12),
+}
+# What the engine is less sure of widens the band to at least these ends (same parts, same rule).
+WIDER: dict[str, Band] = {
+    "quantized_base": Band("quantized_base", -30, 40, 6),
+    "offloading": Band("offloading", -35, 60, 5),
+    "pipeline": Band("pipeline", -35, 65, 1),
+    "vision_language": Band("vision_language", -15, 25, 2),
+}
+
+
+def band_for(inp: EstimateInput) -> Band:
+    """The band of the kind of workload ``inp`` describes (before any widening)."""
+    if inp.workload.is_training:
+        return BANDS["training_one_card" if inp.parallel.cards == 1 else "training_several_cards"]
+    if inp.workload is Workload.DIFFUSION or inp.model.kind is ModelKind.DIFFUSION:
+        return BANDS["generation"]
+    return BANDS["serving"]
+
+
+def wider_for(inp: EstimateInput) -> tuple[Band, ...]:
+    """The widenings that apply to ``inp``: images in a language model's sequence; under training a quantized base,
+    offloading, pipeline stages."""
+    if not inp.workload.is_training:
+        return (WIDER["vision_language"],) if inp.image_tokens else ()
+    plan, found = inp.parallel, []
+    if inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized:
+        found.append(WIDER["quantized_base"])
+    if plan.offload_optimizer or plan.offload_params or inp.training.activation_offloading:
+        found.append(WIDER["offloading"])
+    if plan.pipeline_parallel > 1:
+        found.append(WIDER["pipeline"])
+    return tuple(found)
+
+
+def limits(inp: EstimateInput, warnings: tuple[Caveat, ...]) -> tuple[int, int]:
+    """The band's low and high ends in percent of the expected value, widened for ``inp`` and ``warnings``."""
+    bands = (band_for(inp), *wider_for(inp))
+    factor = max((w.factor_pct for w in warnings), default=100)
+    return min(b.low_pct for b in bands) * factor // 100, max(b.high_pct for b in bands) * factor // 100
+
+
+def bounds(inp: EstimateInput, value: int, warnings: tuple[Caveat, ...], unmodelled: tuple[Note, ...]) -> tuple[int, int]:
+    """The low and high ends of the range around ``value`` bytes (a peak, or the allocator part of it).
+
+    Args:
+        inp: the inputs (they pick the band and its widenings).
+        value: the expected bytes.
+        warnings: approximations the estimate relies on (they widen the band by their factor).
+        unmodelled: the estimate's not-modelled notes; those that move the peak by default move the end they
+            would move by their likely size.
+    """
+    low_pct, high_pct = limits(inp, warnings)
+    low = value + value * low_pct // 100 - sum(u.high_bytes for u in unmodelled if u.direction < 0)
+    high = value + value * high_pct // 100 + sum(u.high_bytes for u in unmodelled if u.direction > 0)
+    return max(low, 0), high
+
+
+def _pct(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def meaning(inp: EstimateInput, warnings: tuple[Caveat, ...]) -> Text:
+    """What the range means, in words: its coverage, the band it was built from and what widened it."""
+    band = band_for(inp)
+    low_pct, high_pct = limits(inp, warnings)
+    said = text(
+        "range.meaning",
+        kind=text(f"range.kind.{band.key}"),
+        low=_pct(low_pct),
+        high=_pct(high_pct),
+        cases=band.cases,
+    )
+    wider = wider_for(inp)
+    if not wider:
+        return said
+    reasons = joined(*(text(f"range.kind.{w.key}") for w in wider), sep=", ")
+    return joined(said, text("range.widened", reasons=reasons))

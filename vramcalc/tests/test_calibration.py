@@ -1,0 +1,144 @@
+"""Calibrated ranges (decision 0462) and the effects not modelled with their likely sizes (decision 0463)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from vramcalc import Estimate, Note, estimate
+from vramcalc.calibration import BANDS, COVERAGE_PCT, WIDER, bounds, limits, wider_for
+from vramcalc.cli import likely_size, render
+from vramcalc.serialize import inputs_from_dict
+from vramcalc.uncertainty import warnings_for
+from vramcalc.units import GIB, MIB
+from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS
+
+
+def _inputs(**fields: Any) -> Any:
+    return inputs_from_dict({"model": "llama-3.1-8b", **fields})
+
+
+def _left_out(result: Estimate, key: str) -> Note:
+    return next(n for n in result.not_modelled if n.key == key)
+
+
+def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
+    inp = _inputs(context_len=8192)
+    result = estimate(inp)
+    band = BANDS["serving"]
+    frag = _left_out(result, "expandable_segments")
+    assert frag.direction == 0  # a setting the inputs do not state: named, the range is not moved
+    assert result.peak_low_bytes == result.peak_bytes + result.peak_bytes * band.low_pct // 100
+    assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
+    assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
+    assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
+    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −15 %")
+    assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
+
+
+def test_each_kind_of_workload_has_its_band() -> None:
+    kinds = {
+        "serving": _inputs(),
+        "generation": inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion"}),
+        "training_one_card": _inputs(workload="lora"),
+        "training_several_cards": _inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 8}),
+    }
+    for kind, inp in kinds.items():
+        assert estimate(inp).range_kind == kind
+        assert wider_for(inp) == ()
+
+
+def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
+    qlora = _inputs(workload="qlora", quantization={"method": "bnb_nf4"})
+    offload = _inputs(workload="full_finetune", parallel={"strategy": "zero3", "cards": 2, "offload_optimizer": True})
+    stages = _inputs(workload="full_finetune", parallel={"strategy": "ddp", "cards": 4, "pipeline_parallel": 4})
+    vlm = inputs_from_dict({"model": "qwen2-vl-7b", "images_per_sequence": 1})
+    assert wider_for(qlora) == (WIDER["quantized_base"],)
+    assert wider_for(offload) == (WIDER["offloading"],)
+    assert wider_for(stages) == (WIDER["pipeline"],)
+    assert wider_for(vlm) == (WIDER["vision_language"],)
+    assert limits(qlora, ()) == (WIDER["quantized_base"].low_pct, WIDER["quantized_base"].high_pct)
+    assert limits(offload, ()) == (
+        min(BANDS["training_several_cards"].low_pct, WIDER["offloading"].low_pct),
+        WIDER["offloading"].high_pct,
+    )
+    said = estimate(stages).range_meaning
+    assert "Widened for what the estimate is less sure of: pipeline stages." in said
+    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct
+
+
+def test_an_approximation_widens_the_band_by_its_factor() -> None:
+    eager = _inputs(workload="lora", flash_attention=False)
+    factor = max(w.factor_pct for w in warnings_for(eager))
+    band = BANDS["training_one_card"]
+    assert limits(eager, warnings_for(eager)) == (band.low_pct * factor // 100, band.high_pct * factor // 100)
+
+
+def test_effects_that_move_the_peak_move_the_end_they_move() -> None:
+    inp = _inputs(workload="lora")
+    up, down, either = Note("a", "a", 0, 3 * GIB, 1), Note("b", "b", GIB, 2 * GIB, -1), Note("c", "c", 0, GIB, 0)
+    low, high = bounds(inp, 10 * GIB, (), (up, down, either))
+    band = BANDS["training_one_card"]
+    assert high == 10 * GIB + 10 * GIB * band.high_pct // 100 + 3 * GIB
+    assert low == 10 * GIB + 10 * GIB * band.low_pct // 100 - 2 * GIB
+    assert bounds(inp, GIB, (), (Note("d", "d", 0, 5 * GIB, -1),))[0] == 0  # never below nothing
+
+
+def test_a_server_names_its_graph_pool_and_a_vision_model_its_profiling_pass() -> None:
+    vlm = inputs_from_dict(
+        {"model": "qwen2-vl-7b", "images_per_sequence": 1, "runtime": {"engine": "vllm", "max_num_seqs": 4}}
+    )
+    result = estimate(vlm)
+    graphs = _left_out(result, "cuda_graph_pool_counted")
+    assert (graphs.high_bytes, graphs.direction) == (768 * MIB, -1)
+    profile = _left_out(result, "server_vision_profile")
+    tokens = vlm.model.image_tokens
+    per_token = 6 * vlm.model.hidden_size * 2
+    assert profile.low_bytes == max(8192, tokens) * per_token
+    assert profile.high_bytes == max(profile.low_bytes, 4 * tokens * per_token)
+    assert result.peak_high_bytes > result.peak_bytes + profile.high_bytes
+    assert result.peak_low_bytes <= result.peak_bytes * 85 // 100 - graphs.high_bytes + 1
+    plain = estimate(inputs_from_dict({"model": "qwen2-vl-7b", "images_per_sequence": 1}))
+    encoder = _left_out(plain, "vision_encoder_activations")
+    assert encoder.high_bytes == 8 * encoder.low_bytes > 0
+    assert "cuda_graph_pool_counted" not in {n.key for n in plain.not_modelled}
+
+
+def test_deepspeed_names_its_buckets_and_zero3_its_reused_parameters() -> None:
+    h = 4096
+    zero2 = estimate(_inputs(workload="full_finetune", parallel={"strategy": "zero2", "cards": 4}))
+    buckets = _left_out(zero2, "deepspeed_buffers")
+    assert (buckets.low_bytes, buckets.high_bytes) == (18 * h * h, 18 * DEEPSPEED_BUCKET_PARAMS)
+    zero3 = estimate(_inputs(workload="full_finetune", parallel={"strategy": "zero3", "cards": 4}))
+    reused = _left_out(zero3, "deepspeed_buffers")
+    assert reused.high_bytes == 18 * DEEPSPEED_BUCKET_PARAMS + DEEPSPEED_MAX_LIVE_PARAMS * 2
+    capped = estimate(
+        _inputs(workload="full_finetune", parallel={"strategy": "zero3", "cards": 4, "zero3_max_live_params": 10})
+    )
+    assert _left_out(capped, "deepspeed_buffers").high_bytes == 18 * DEEPSPEED_BUCKET_PARAMS + 10 * 2
+    fsdp = estimate(_inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 4}))
+    assert "deepspeed_buffers" not in {n.key for n in fsdp.not_modelled}
+
+
+def test_a_note_with_a_size_says_it_in_json_and_in_the_cli() -> None:
+    assert Note("k", "t").to_dict() == {"key": "k", "text": "t"}
+    sized = Note("k", "t", 0, 2 * GIB, 1)
+    assert sized.to_dict() == {"key": "k", "text": "t", "low_bytes": 0, "high_bytes": 2 * GIB, "direction": 1}
+    assert likely_size(Note("k", "t")) == ""
+    assert likely_size(sized) == " Likely size: up to 2.00 GiB, may raise the peak (in the range)."
+    assert likely_size(Note("k", "t", GIB, 2 * GIB, -1)) == (
+        " Likely size: 1.00 GiB to 2.00 GiB, may lower the peak (in the range)."
+    )
+    assert likely_size(Note("k", "t", GIB, GIB, 0)) == " Likely size: 1.00 GiB."
+
+
+@pytest.mark.parametrize("meaning", ["", "Means something."])
+def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> None:
+    inp = _inputs()
+    result = estimate(inp)
+    out = io.StringIO()
+    render(Estimate(**{**result.__dict__, "range_meaning": meaning}), inp, out)
+    assert ("Range: Means something." in out.getvalue()) is bool(meaning)
+    assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()

@@ -1,0 +1,209 @@
+"""Training recipes of issue 31 (decision 0464): selective checkpointing, sequence parallelism inside tensor
+parallelism, ring attention, pipeline-parallel training, Float8 and FSDP's mixed precision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vramcalc import InvalidInput, estimate
+from vramcalc.architecture import param_counts
+from vramcalc.components.activations import layer_activation, op_checkpoint_activation, sequence_tokens
+from vramcalc.serialize import inputs_from_dict
+from vramcalc.train import stage_params
+from vramcalc.train_activations import in_flight, stage_layers
+
+B, S = 2, 4096
+
+
+def _train(model: Any = "llama-3.1-8b", **fields: Any) -> Any:
+    data = {"model": model, "workload": "full_finetune", "batch_size": B, "seq_len": S, **fields}
+    return inputs_from_dict(data)
+
+
+def _acts(**fields: Any) -> int:
+    return estimate(_train(**fields)).bytes_of("activations")
+
+
+def test_op_selective_checkpointing_keeps_the_input_attention_output_and_every_other_matmul() -> None:
+    inp = _train(training={"selective_op_checkpointing": True})
+    h, ad, kd, f = 4096, 4096, 1024, 14336
+    op = op_checkpoint_activation(inp, S, B)
+    assert op.linear == B * S * (h + ad + ad + kd + f + h) * 2  # input, attention out; q, v, gate, down
+    assert op.scores == 4 * 32 * B * S
+    full = layer_activation(inp, S, B)
+    assert _acts(training={"selective_op_checkpointing": True}) == 32 * op.total + B * S * h * 2 + full.total
+    none, ckpt = _acts(), _acts(training={"activation_checkpointing": True})
+    assert ckpt < _acts(training={"selective_op_checkpointing": True}) < none
+    assert "every other matmul" in str(estimate(inp).component("activations").assumption)  # type: ignore[union-attr]
+
+
+def test_op_checkpointing_of_a_two_matrix_mlp_and_of_mla() -> None:
+    bert = _train(model="bert-base-cased", seq_len=512, training={"selective_op_checkpointing": True})
+    op = op_checkpoint_activation(bert, 512, B)
+    assert op.linear == B * 512 * (768 + 768 + 768 + 768 + 3072) * 2  # input, attention out; q, v, up
+    mla = _train(model="deepseek-v3", training={"selective_op_checkpointing": True})
+    assert op_checkpoint_activation(mla, S, B).total > 0
+
+
+def test_layer_selective_checkpointing_checkpoints_one_layer_in_n() -> None:
+    inp = _train(training={"activation_checkpointing": True, "checkpoint_every": 2})
+    layer = layer_activation(inp, S, B)
+    inputs = B * S * 4096 * 2
+    assert _acts(training={"activation_checkpointing": True, "checkpoint_every": 2}) == (
+        16 * inputs + 16 * layer.total + layer.total
+    )
+    assert "one layer in 2" in str(estimate(inp).component("activations").assumption)  # type: ignore[union-attr]
+
+
+def test_sequence_parallelism_inside_tensor_parallelism_splits_what_tp_replicates() -> None:
+    plan = {"strategy": "fsdp", "cards": 8, "tensor_parallel": 4}
+    plain = _train(parallel=plan)
+    split = _train(parallel={**plan, "tp_sequence_parallel": True})
+    assert layer_activation(split, S, B).linear == layer_activation(plain, S, B).linear - B * S * 4 * 4096 * 2 * 3 // 4
+    ckpt = {"activation_checkpointing": True}
+    plain_ckpt = _acts(parallel=plan, training=ckpt)
+    split_ckpt = _acts(parallel={**plan, "tp_sequence_parallel": True}, training=ckpt)
+    assert split_ckpt < plain_ckpt
+    assert (
+        "2h masks"
+        in layer_activation(
+            _train(model="bert-base-cased", seq_len=512, parallel={**plan, "tp_sequence_parallel": True}), 512, B
+        ).expression
+    )
+
+
+def test_ring_attention_gathers_the_whole_sequence_keys_and_values_of_one_layer() -> None:
+    plan = {"strategy": "fsdp", "cards": 8, "sequence_parallel": 4, "context_parallel_ring": True}
+    result = estimate(_train(parallel=plan))
+    assert result.bytes_of("context_parallel_buffers") == 4 * B * S * 1024 * 2
+    ulysses = estimate(_train(parallel={**plan, "context_parallel_ring": False}))
+    assert ulysses.bytes_of("context_parallel_buffers") == 0
+
+
+def test_pipeline_stages_hold_their_layers_for_every_micro_batch_in_flight() -> None:
+    def plan(**more: Any) -> dict[str, Any]:
+        return {"strategy": "ddp", "cards": 8, "pipeline_parallel": 4, **more}
+
+    one = _train(parallel=plan(), training={"activation_checkpointing": True})
+    assert (stage_layers(one), in_flight(one)) == (8, 4)
+    assert in_flight(_train(parallel=plan(pipeline_microbatches=2))) == 2
+    assert in_flight(_train(parallel=plan(pipeline_schedule="gpipe", pipeline_microbatches=16))) == 16
+    assert in_flight(_train(parallel=plan(pipeline_schedule="interleaved_1f1b"))) == 6  # 4 x (1 + 3/8), rounded up
+    many = _train(
+        parallel=plan(pipeline_schedule="gpipe", pipeline_microbatches=64), training={"activation_checkpointing": True}
+    )
+    layer = layer_activation(many, S, B)
+    result = estimate(many)
+    assert result.bytes_of("activations") == 64 * 8 * B * S * 4096 * 2 + layer.total
+    assert result.bytes_of("logits") == 0  # the first stage, 64 micro-batches in flight, is the busiest card
+    total = param_counts(one.model).total
+    embedding = param_counts(one.model).embedding
+    assert stage_params(one, total) == (total - embedding) * 8 // 32 + embedding // 2
+    assert "Pipeline parallel over 4 stages" in str(result.component("activations").assumption)  # type: ignore[union-attr]
+    assert "64 micro-batch(es) in flight" in result.component("activations").formula  # type: ignore[union-attr]
+
+
+def test_the_last_stage_is_the_busiest_when_its_logits_outweigh_the_first_stages_micro_batches() -> None:
+    inp = inputs_from_dict(
+        {
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 8192,
+            "training": {"activation_checkpointing": True},
+            "parallel": {"strategy": "ddp", "cards": 2, "pipeline_parallel": 2},
+        }
+    )
+    result = estimate(inp)
+    assert result.bytes_of("logits") > 0
+    layer = layer_activation(inp, sequence_tokens(inp), 1)
+    assert result.bytes_of("activations") == 16 * 8192 * 4096 * 2 + layer.total
+
+
+def test_fsdp_with_pipeline_stages_keeps_the_stage_gathered_and_its_gradients_unsharded() -> None:
+    plan = {"strategy": "fsdp", "cards": 16, "tensor_parallel": 2, "pipeline_parallel": 4}
+    inp = _train(parallel=plan, training={"activation_checkpointing": True})
+    result = estimate(inp)
+    stage = stage_params(inp, param_counts(inp.model).total)
+    assert result.bytes_of("gathered_params") == stage * 2 // 2
+    assert result.bytes_of("unsharded_gradients") == stage * 2 // 2
+    lora = _train(workload="lora", parallel=plan)
+    assert stage_params(lora, 1000) == 1000 * 8 // 32
+
+
+def test_fsdp_gathers_fp32_weights_in_the_compute_precision_and_float8_in_one_byte() -> None:
+    plan = {"strategy": "fsdp", "cards": 8}
+    mixed = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel=plan))
+    assert mixed.bytes_of("autocast_copies") == 0
+    counts = param_counts(_train().model)
+    live = 2 * counts.largest_layer
+    assert mixed.bytes_of("gathered_params") == live * counts.total * 4 * 2 // 4 // counts.total
+    fp8 = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel=plan, training={"float8": True}))
+    assert fp8.bytes_of("gathered_params") == live
+    ddp = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel={"strategy": "ddp", "cards": 8}))
+    assert ddp.bytes_of("autocast_copies") > 0
+    stage = estimate(
+        _train(parallel={"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2}, training={"float8": True})
+    )
+    assert "x 1 B fp8" in stage.component("gathered_params").formula  # type: ignore[union-attr]
+
+
+def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -> None:
+    inp = _train(parallel={"strategy": "single", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 4})
+    counts = param_counts(inp.model)
+    linear, embedding, other = counts.linear * 2, counts.embedding * 2, counts.other * 2
+    stage = (linear * 8 // 32 + embedding // 2) // 2 + other * 8 // 32
+    assert estimate(inp).bytes_of("weights") == stage
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"training": {"checkpoint_every": 2}}, "training.checkpoint_every"),
+        (
+            {"training": {"activation_checkpointing": True, "selective_op_checkpointing": True}},
+            "training.selective_op_checkpointing",
+        ),
+        ({"parallel": {"strategy": "ddp", "cards": 6, "pipeline_parallel": 4}}, "parallel.pipeline_parallel"),
+        (
+            {"parallel": {"strategy": "single", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 2}},
+            "parallel.cards",
+        ),
+        ({"parallel": {"strategy": "ddp", "cards": 4, "tp_sequence_parallel": True}}, "parallel.tp_sequence_parallel"),
+        (
+            {"parallel": {"strategy": "ddp", "cards": 4, "context_parallel_ring": True}},
+            "parallel.context_parallel_ring",
+        ),
+        ({"parallel": {"strategy": "ddp", "cards": 4, "pipeline_microbatches": 8}}, "parallel.pipeline_schedule"),
+        ({"parallel": {"strategy": "ddp", "cards": 8, "pipeline_parallel": 2, "sequence_parallel": 3}}, None),
+        ({"parallel": {"strategy": "ddp", "cards": 64, "pipeline_parallel": 64}}, "parallel.pipeline_parallel"),
+        ({"workload": "inference", "parallel": {"strategy": "pipeline", "cards": 2, "pipeline_parallel": 2}}, None),
+        ({"workload": "inference", "parallel": {"strategy": "single", "cards": 2, "pipeline_parallel": 2}}, None),
+        (
+            {
+                "workload": "inference",
+                "parallel": {"strategy": "single", "cards": 2, "tensor_parallel": 2, "tp_sequence_parallel": True},
+            },
+            "parallel.tp_sequence_parallel",
+        ),
+        ({"parallel": {"strategy": "pipeline", "cards": 2}}, "parallel.strategy"),
+    ],
+)
+def test_impossible_recipes_are_refused_naming_the_field(fields: dict[str, Any], field: str | None) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        _train(**fields)
+    if field is not None:
+        assert raised.value.field == field
+
+
+def test_a_diffusion_model_is_not_split_into_pipeline_stages() -> None:
+    with pytest.raises(InvalidInput) as raised:
+        inputs_from_dict(
+            {
+                "model": "sd-1.5",
+                "workload": "lora",
+                "parallel": {"strategy": "single", "cards": 2, "pipeline_parallel": 2},
+            }
+        )
+    assert raised.value.field == "parallel.pipeline_parallel"

@@ -1,0 +1,143 @@
+"""Effects the engine does not model for given inputs, each with its likely size (decision 0463).
+
+An estimate never leaves out an effect silently: :func:`unmodelled` names each one that applies to the inputs,
+in English (the web layer translates by ``key``), with the size it is likely to have on one card and which way it
+moves the measured peak. An effect that moves the peak by default (``direction`` +1: the measured peak may be
+higher by up to ``high_bytes``; -1: lower) moves that end of the range (:mod:`vramcalc.calibration`); one that
+depends on a setting the inputs do not state (``direction`` 0, e.g. ``expandable_segments``) is named with its
+size and leaves the range alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .components.activations import compute_bytes
+from .inputs import EstimateInput
+from .options import Strategy
+from .units import MIB
+
+__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "Unmodelled", "unmodelled"]
+
+# DeepSpeed's default stage3_max_live_parameters and stage3_max_reuse_distance (deepspeed/runtime/zero/config.py).
+DEEPSPEED_MAX_LIVE_PARAMS = 1_000_000_000
+# DeepSpeed's default reduce_bucket_size and allgather_bucket_size (elements).
+DEEPSPEED_BUCKET_PARAMS = 500_000_000
+# A serving engine's profiling pass keeps about this many activation elements per token and hidden unit alive
+# (residual, norm output, attention and MLP intermediates of one layer; vLLM's logged activation peak over its
+# dummy multimodal batch, decision 0463).
+PROFILE_ELEMENTS_PER_HIDDEN = 6
+
+
+@dataclass(frozen=True)
+class Unmodelled:
+    """One effect left out of this estimate.
+
+    Attributes:
+        key: stable identifier (the web layer translates by it).
+        text: English explanation.
+        low_bytes: likely size on one card, low end (0 when only an upper bound is known).
+        high_bytes: likely size on one card, high end.
+        direction: +1 the measured peak may be higher by up to ``high_bytes``, -1 lower, 0 depends on a setting
+            the inputs do not state (the range is not moved).
+    """
+
+    key: str
+    text: str
+    low_bytes: int
+    high_bytes: int
+    direction: int
+
+
+def _server_vision(inp: EstimateInput) -> Unmodelled:
+    rt, model = inp.runtime, inp.model
+    per_token = PROFILE_ELEMENTS_PER_HIDDEN * model.hidden_size * compute_bytes(inp) // inp.parallel.tensor_parallel
+    low = max(rt.max_num_batched_tokens, model.image_tokens) * per_token
+    high = max(low, rt.max_num_seqs * model.image_tokens * per_token)
+    return Unmodelled(
+        "server_vision_profile",
+        "The server's start-up profiling pass runs the vision encoder over dummy images (one scheduler step of "
+        "them, or max_num_seqs of them in older versions) and reserves its activation peak before sizing the KV "
+        "cache.",
+        low,
+        high,
+        1,
+    )
+
+
+def _vision_activations(inp: EstimateInput) -> Unmodelled:
+    tokens = inp.batch_size * inp.image_tokens
+    h = inp.model.hidden_size
+    # The encoder runs over its patches before they are merged into image tokens (2x2 to 3x3 merges) at a width
+    # close to the text model's: from one to eight hidden-sized tensors per patch in compute precision.
+    return Unmodelled(
+        "vision_encoder_activations",
+        "The vision encoder's own activations over the image patches (before they are merged into image tokens).",
+        tokens * h * 4 * compute_bytes(inp),
+        tokens * h * 32 * compute_bytes(inp),
+        1,
+    )
+
+
+def _deepspeed(inp: EstimateInput, total_params: int) -> Unmodelled:
+    plan = inp.parallel
+    h = inp.model.hidden_size
+    # With overlap_comm, DeepSpeed's buckets take 4.5 x (reduce_bucket_size + allgather_bucket_size) 16-bit values
+    # (Hugging Face's DeepSpeed guide): 9 GB at DeepSpeed's defaults (5e8 each), 18 h^2 bytes at the integration's
+    # "auto" (h^2 each).
+    low = 18 * h * h
+    high = 18 * DEEPSPEED_BUCKET_PARAMS
+    if plan.strategy is Strategy.ZERO3:
+        live = min(total_params // plan.tensor_parallel, plan.zero3_max_live_params or DEEPSPEED_MAX_LIVE_PARAMS)
+        high += live * compute_bytes(inp)
+    return Unmodelled(
+        "deepspeed_buffers",
+        "DeepSpeed's communication buckets (4.5 x reduce_bucket_size + allgather_bucket_size with overlap_comm) "
+        "and, under ZeRO-3, the parameters it keeps gathered because it will use them again soon "
+        "(stage3_max_reuse_distance, up to stage3_max_live_parameters).",
+        low,
+        high,
+        1,
+    )
+
+
+def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) -> tuple[Unmodelled, ...]:
+    """The effects not modelled for ``inp``, with their likely sizes on one card.
+
+    Args:
+        inp: the inputs.
+        total_params: the model's parameter count (for DeepSpeed's live-parameter limit).
+        fragmentation_bytes: the allocator slack counted at the peak (what ``expandable_segments`` would return).
+    """
+    found: list[Unmodelled] = []
+    serving = not inp.workload.is_training and inp.model.diffusion is None
+    if serving and inp.runtime.engine.is_server:
+        graphs = inp.runtime.cuda_graph_mib * MIB
+        found.append(
+            Unmodelled(
+                "cuda_graph_pool_counted",
+                "The CUDA-graph pool is counted in the peak; a server that captures its graphs after sizing the KV "
+                "cache reports a profiled peak without it.",
+                graphs,
+                graphs,
+                -1,
+            )
+        )
+        if inp.image_tokens:
+            found.append(_server_vision(inp))
+    elif serving and inp.image_tokens:
+        found.append(_vision_activations(inp))
+    if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
+        found.append(_deepspeed(inp, total_params))
+    if fragmentation_bytes:
+        found.append(
+            Unmodelled(
+                "expandable_segments",
+                "PyTorch's allocator slack is counted; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True most "
+                "of it is returned and the peak is lower by up to that much.",
+                0,
+                fragmentation_bytes,
+                0,
+            )
+        )
+    return tuple(found)
