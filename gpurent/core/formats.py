@@ -219,9 +219,13 @@ def amount_input(text: str) -> str:
 
 
 # A date as each language's readers write it (CLDR through Babel; decision 0401): "5 Dec 2026", "5 dic 2026",
-# "5 thg 12, 2026", "5 Ara 2026". English keeps the day first, as the shop always wrote it.
-_DAY = {"vi": "d MMM, y"}
-_DAY_MONTH = {"vi": "d MMM"}
+# "05/12/2026", "5 Ara 2026". English keeps the day first, as the shop always wrote it.
+_DAY = {"vi": "dd/MM/y"}
+_DAY_MONTH = {"vi": "dd/MM"}
+# Vietnamese readers write the date first and in numbers ("05/12/2026 14:00"), and "ngày 5 tháng 12 năm 2026" in
+# prose (a native reader's review, docs/translation-review.md), not CLDR's "14:00 5 thg 12, 2026".
+_LONG = {"en": "d MMMM y", "vi": "'ngày' d 'tháng' M 'năm' y"}
+_DATE_TIME = {"vi": "{1} {0}"}
 
 
 def date_text(
@@ -237,7 +241,7 @@ def date_text(
     """`value` (a datetime in the shop's time zone, UTC) written for a reader of `language`.
 
     `long` writes the month's name as prose does ("5 de diciembre de 2026"); `time` adds the hour in the
-    language's order ("5 dic 2026, 14:00", "14:00 5 thg 12, 2026"), `seconds` its seconds, `zone` " UTC".
+    language's order ("5 dic 2026, 14:00", "05/12/2026 14:00"), `seconds` its seconds, `zone` " UTC".
     """
     if value is None:
         return ""
@@ -246,7 +250,7 @@ def date_text(
         value = timezone.localtime(value) if timezone.is_aware(value) else value
     code = locale.language
     if long:
-        day = format_date(value, "d MMMM y" if code == "en" else "long", locale=locale)
+        day = format_date(value, _LONG.get(code, "long"), locale=locale)
     elif year:
         day = format_date(value, _DAY.get(code, "d MMM y"), locale=locale)
     else:
@@ -254,7 +258,8 @@ def date_text(
     if not (time and isinstance(value, datetime)):
         return day
     hour = format_time(value, "HH:mm:ss" if seconds else "HH:mm", locale=locale)
-    text = str(get_datetime_format("medium", locale=locale)).replace("{1}", day).replace("{0}", hour)
+    pattern = _DATE_TIME.get(code) or str(get_datetime_format("medium", locale=locale))
+    text = pattern.replace("{1}", day).replace("{0}", hour)
     return f"{text} {value:%Z}" if zone else text
 
 

@@ -59,7 +59,7 @@ def _order() -> Order:
     [
         ("en", "Pay before 5 Dec 2026, 14:00 UTC", "until 5 Dec 2026, 14:00 UTC."),
         ("es", "Pague antes del 5 dic 2026, 14:00 UTC", "hasta el 5 dic 2026, 14:00 UTC."),
-        ("vi", "14:00 5 thg 12, 2026 UTC", "14:00 5 thg 12, 2026 UTC"),
+        ("vi", "05/12/2026 14:00 UTC", "05/12/2026 14:00 UTC"),
         ("tr", "5 Ara 2026 14:00 UTC", "5 Ara 2026 14:00 UTC"),
     ],
 )
