@@ -121,4 +121,6 @@ def _left_out(inp: EstimateInput, fragmentation: int) -> tuple[Note, ...]:
     """What the estimate leaves out: the effects with a likely size first, then the workload's general ones."""
     total = 0 if inp.model.kind is ModelKind.DIFFUSION else param_counts(inp.model).total
     sized = [Note(u.key, u.text, u.low_bytes, u.high_bytes, u.direction) for u in unmodelled(inp, total, fragmentation)]
-    return (*sized, *(Note(c.key, c.text) for c in not_modelled(inp) if c.key not in {n.key for n in sized}))
+    # A server's profiling pass is where its vision encoder's activations show: named once, with its size.
+    named = {n.key for n in sized} | ({"vision_encoder_activations"} if inp.runtime.engine.is_server else set())
+    return (*sized, *(Note(c.key, c.text) for c in not_modelled(inp) if c.key not in named))
