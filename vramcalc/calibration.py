@@ -93,7 +93,9 @@ def limits(inp: EstimateInput, warnings: tuple[Caveat, ...]) -> tuple[int, int]:
     return min(b.low_pct for b in bands) * factor // 100, max(b.high_pct for b in bands) * factor // 100
 
 
-def bounds(inp: EstimateInput, value: int, warnings: tuple[Caveat, ...], unmodelled: tuple[Note, ...]) -> tuple[int, int]:
+def bounds(
+    inp: EstimateInput, value: int, warnings: tuple[Caveat, ...], unmodelled: tuple[Note, ...]
+) -> tuple[int, int]:
     """The low and high ends of the range around ``value`` bytes (a peak, or the allocator part of it).
 
     Args:

@@ -72,7 +72,9 @@ class RecipeFields(forms.Form):
         _("Recompute one layer in every…"),
         "training.checkpoint_every",
         required=False,
-        help_text=_("With activation checkpointing: 2 recomputes every other layer (selective); empty or 1: every layer."),
+        help_text=_(
+            "With activation checkpointing: 2 recomputes every other layer (selective); empty or 1: every layer."
+        ),
     )
     selective_op_checkpointing = forms.BooleanField(
         label=_("Per-operation selective checkpointing"),
