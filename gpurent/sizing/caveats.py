@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from vramcalc.units import format_bytes
+from gpurent.core.formats import bytes_text
 
 __all__ = ["CAVEATS", "SHORT", "caveat_text", "likely_size", "short_name", "sized"]
 
@@ -81,8 +81,8 @@ def short_name(note: dict[str, Any]) -> str:
 
 def likely_size(note: dict[str, Any]) -> str:
     """ "likely up to 1.2 GiB more" / "up to 768 MiB less": the size and which way it moves the peak."""
-    high = format_bytes(int(note.get("high_bytes") or 0))
-    low = format_bytes(int(note.get("low_bytes") or 0))
+    high = bytes_text(int(note.get("high_bytes") or 0))
+    low = bytes_text(int(note.get("low_bytes") or 0))
     direction = note.get("direction")
     if direction == 1 and note.get("low_bytes"):
         return gettext("likely %(low)s to %(high)s more") % {"low": low, "high": high}

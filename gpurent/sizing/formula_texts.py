@@ -25,6 +25,7 @@ from typing import Any
 
 from django.utils.translation import npgettext_lazy, pgettext_lazy
 
+from gpurent.core.formats import decimal_text
 from vramcalc.text import TEMPLATES
 
 from .engine_texts import render
@@ -215,4 +216,16 @@ def formula_text(formula: str) -> str:
                 return match.group(0)
         return match.group(0)
 
-    return pattern.sub(replace, str(formula))
+    return _NUMBER.sub(_number_text, pattern.sub(replace, str(formula)))
+
+
+# A number the engine wrote in English ("8,030,261,248", "14.96"), not part of a name or a version ("bf16", "0.2.3").
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w.,]*\d)")
+
+
+def _number_text(match: re.Match[str]) -> str:
+    """The number with the active language's marks, the same decimals, grouped where the engine grouped it
+    ("8.030.261.248", "14,96", "1002,00")."""
+    number = match.group(1).replace(",", "")
+    places = len(number.partition(".")[2])
+    return decimal_text(number, places=places, grouping="," in match.group(1))

@@ -33,7 +33,7 @@ LOANWORDS = {"token", "embedding", "embeddings", "forward", "backward", "tensor"
 LOANWORDS |= {"micro-batch"}  # docs/terms.toml: "batch" is the word in Spanish, Vietnamese and Turkish
 SAME: dict[str, set[str]] = {
     "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser"},
-    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video"},
+    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video", "card"},  # docs/terms.toml: "card"
     "tr": LOANWORDS | {"video"},  # "video" is the Vietnamese and Turkish word as well
 }
 WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][a-z]*(?:-[a-z]+)*(?![A-Za-z0-9_-])")
@@ -86,10 +86,10 @@ def test_english_formulas_are_unchanged_but_for_their_counts():
 def test_values_and_quantization_notes_are_carried_over():
     with translation.override("es"):
         assert formula_text("15% x 1,024 B allocated and freed during forward_backward = 153.60 MiB") == (
-            "15% x 1,024 B asignados y liberados durante forward y backward = 153.60 MiB"
+            "15% x 1.024 B asignados y liberados durante forward y backward = 153,60 MiB"
         )
         nf4 = formula_text("70,553,706,496 params: bitsandbytes NF4: 4 bits + absmax per 64 weights (fp32) = 1 GiB")
-        assert nf4.startswith("70,553,706,496 parámetros: bitsandbytes NF4: 4 bits + absmax ")
+        assert nf4.startswith("70.553.706.496 parámetros: bitsandbytes NF4: 4 bits + absmax ")
         assert "weights" not in nf4
     with translation.override("tr"):
         assert formula_text("LoRA r=8 on all_linear: sum r·(d_in + d_out)").startswith("LoRA r=8 all_linear ")
