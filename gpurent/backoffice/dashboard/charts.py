@@ -76,6 +76,7 @@ class Frame:
     text_y = HEIGHT - 6
     label_x = LEFT + 2  # a value line's label, above the line
 
+
 @dataclass(frozen=True, slots=True)
 class BarChart:
     frame: Frame
