@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -14,13 +15,26 @@ from gpurent.core.errors import NotFound
 
 from .models import GpuModel
 
-__all__ = ["CatalogState", "catalog_state", "catalog_version", "gpu_get", "gpu_list"]
+__all__ = ["CatalogState", "catalog_state", "catalog_version", "gpu_get", "gpu_list", "gpus_like"]
 
 
 def gpu_list(*, include_off_sale: bool = False) -> QuerySet[GpuModel]:
     """GPU models in catalog order; by default only those on sale."""
     queryset = GpuModel.objects.all()
     return queryset if include_off_sale else queryset.filter(on_sale=True)
+
+
+def gpus_like(gpu: GpuModel, candidates: Iterable[GpuModel], *, limit: int = 4) -> list[GpuModel]:
+    """The `limit` GPUs of `candidates` most like `gpu`, whatever their stock: the same software stack first, then
+    the nearest memory per card (as a ratio), then the nearest 7-day price. A sold-out GPU's page offers those of
+    them in stock (`{% if_instead %}`)."""
+    others = [other for other in candidates if other.pk != gpu.pk]
+
+    def distance(other: GpuModel) -> tuple[bool, float, int]:
+        memory = abs(math.log(other.memory_mib_per_card / gpu.memory_mib_per_card))
+        return (other.stack != gpu.stack, round(memory, 2), abs(other.price_7d_cents - gpu.price_7d_cents))
+
+    return sorted(others, key=distance)[:limit]
 
 
 def gpu_get(slug: str, *, include_off_sale: bool = False) -> GpuModel:

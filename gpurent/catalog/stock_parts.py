@@ -7,8 +7,8 @@ which `stock_fillers` fills from the stock read with the catalog's version in th
 (`selectors.catalog_state`); rendered for one request (the htmx total) they write the text at once. Both ways
 write the same text, from the functions below.
 
-What depends on stock: the "N lots available" or "Sold out" fact, the sold-out look of a card, its Rent button
-and the total's "Only N lots are in stock" warning.
+What depends on stock: the "N lots available" or "Sold out" fact, the sold-out look of a card, its Rent button,
+the total's "Only N lots are in stock" warning, and on a sold-out GPU's page the GPUs in stock offered instead.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.utils.translation import gettext, ngettext
 
 from gpurent.core.page_cache import Hole
 
-__all__ = ["stock_fact", "stock_fillers", "stock_shows", "stock_warning"]
+__all__ = ["instead_shows", "stock_fact", "stock_fillers", "stock_shows", "stock_warning"]
 
 
 def stock_fact(stock: int) -> SafeString:
@@ -35,8 +35,9 @@ def stock_fact(stock: int) -> SafeString:
 
 
 def stock_warning(stock: int, lots: int) -> SafeString:
-    """The total's warning when `lots` is more than there is in stock; empty otherwise."""
-    if lots <= stock:
+    """The total's warning when `lots` is more than there is in stock; empty otherwise (and when sold out: the
+    page's sold-out block says so and offers what is in stock instead)."""
+    if lots <= stock or stock == 0:
         return mark_safe("")
     text = ngettext(
         "Only %(stock)s lot is in stock right now.", "Only %(stock)s lots are in stock right now.", stock
@@ -49,6 +50,11 @@ def stock_shows(kind: str, stock: int) -> bool:
     return stock > 0 if kind == "in-stock" else stock == 0
 
 
+def instead_shows(stock: int, other_stock: int) -> bool:
+    """Whether another GPU is offered instead of this one: this one is sold out and the other is in stock."""
+    return stock == 0 and other_stock > 0
+
+
 def stock_fillers(stock: Mapping[int, int]) -> dict[str, Callable[[Hole], str]]:
     """The fillers of a shared catalog page's stock holes, from the stock of each GPU by id (a GPU missing from
     `stock` counts as sold out: it left the table since the page was rendered)."""
@@ -59,7 +65,12 @@ def stock_fillers(stock: Mapping[int, int]) -> dict[str, Callable[[Hole], str]]:
     def block(hole: Hole) -> str:
         return hole.content or "" if stock_shows(hole.kind, level(hole)) else ""
 
+    def instead(hole: Hole) -> str:
+        gpu, other = (stock.get(int(pk), 0) for pk in hole.arg.split(":", 1))
+        return hole.content or "" if instead_shows(gpu, other) else ""
+
     return {
+        "instead": instead,
         "stock": lambda hole: stock_fact(level(hole)),
         "stock-warning": lambda hole: stock_warning(level(hole), int(hole.arg.split(":", 1)[1])),
         "in-stock": block,

@@ -19,7 +19,7 @@ from gpurent.core.pagination import page_from_request, page_link
 from .cards import PAGE_SIZE, grid_html, quote_form, quote_from
 from .enums import Term
 from .filters import CatalogFilterForm, catalog_order, gpus_filtered
-from .selectors import catalog_state, gpu_get, gpu_list
+from .selectors import catalog_state, gpu_get, gpu_list, gpus_like
 from .stock_parts import stock_fillers
 
 
@@ -73,9 +73,11 @@ def gpu_detail(request: HttpRequest, slug: str) -> HttpResponse:
     gpu = gpu_get(slug)
     data = request.GET if {"term", "lots"} & set(request.GET) else None
     form = quote_form(gpu, data)
-    context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term)}
-    fillers = stock_fillers({gpu.pk: gpu.stock_lots})
-    return shared.render("catalog/detail.html", context, ids=[gpu.pk], fillers=fillers)
+    # The GPUs offered instead when this one is sold out: chosen by likeness alone, shown by live stock.
+    instead = gpus_like(gpu, gpu_list())
+    context = {"gpu": gpu, "form": form, "quote": quote_from(gpu, form), "terms": list(Term), "instead": instead}
+    fillers = stock_fillers({other.pk: other.stock_lots for other in (gpu, *instead)})
+    return shared.render("catalog/detail.html", context, ids=[gpu.pk, *(o.pk for o in instead)], fillers=fillers)
 
 
 @require_GET

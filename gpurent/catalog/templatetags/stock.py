@@ -1,6 +1,7 @@
-"""`{% stock_fact gpu %}`, `{% stock_warning gpu lots %}`, `{% if_in_stock gpu %}…{% endif_in_stock %}` and
-`{% if_sold_out gpu %}…{% endif_sold_out %}`: a GPU's stock, as holes in a shared page (`shared_page` in the
-context), written at once otherwise (`catalog/stock_parts.py`, decision 0425)."""
+"""`{% stock_fact gpu %}`, `{% stock_warning gpu lots %}`, `{% if_in_stock gpu %}…{% endif_in_stock %}`,
+`{% if_sold_out gpu %}…{% endif_sold_out %}` and `{% if_instead gpu other %}…{% endif_instead %}`: a GPU's stock,
+as holes in a shared page (`shared_page` in the context), written at once otherwise (`catalog/stock_parts.py`,
+decision 0425)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,25 @@ def _block(kind: str) -> Any:
 
 register.tag("if_in_stock", _block("in-stock"))
 register.tag("if_sold_out", _block("sold-out"))
+
+
+class InsteadNode(template.Node):
+    def __init__(self, gpu: FilterExpression, other: FilterExpression, nodelist: NodeList) -> None:
+        self.gpu, self.other, self.nodelist = gpu, other, nodelist
+
+    def render(self, context: template.Context) -> str:
+        gpu, other = self.gpu.resolve(context), self.other.resolve(context)
+        if context.get("shared_page"):
+            return f"<!--if:instead:{int(gpu.pk)}:{int(other.pk)}-->{self.nodelist.render(context)}<!--/if-->"
+        return self.nodelist.render(context) if stock_parts.instead_shows(gpu.stock_lots, other.stock_lots) else ""
+
+
+@register.tag("if_instead")
+def if_instead(parser: Parser, token: Token) -> InsteadNode:
+    """`{% if_instead gpu other %}…{% endif_instead %}`: shown when `gpu` is sold out and `other` is in stock."""
+    bits = token.split_contents()
+    if len(bits) != 3:
+        raise template.TemplateSyntaxError("if_instead takes two GPUs")
+    nodelist = parser.parse(("endif_instead",))
+    parser.delete_first_token()
+    return InsteadNode(parser.compile_filter(bits[1]), parser.compile_filter(bits[2]), nodelist)

@@ -2,6 +2,7 @@
 rendering, with stock read live, never stale after a price, name or model change, per language, query and kind
 of visitor, and with each visitor's own token and header only."""
 
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from django.urls import reverse
 
 from gpurent.accounts.services import api_token_create
 from gpurent.catalog.models import GpuModel
-from gpurent.catalog.selectors import catalog_state, catalog_version
+from gpurent.catalog.selectors import catalog_state, catalog_version, gpus_like
 from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.page_cache import cached_page, public_key, shared_page, store_page
 
@@ -440,3 +441,23 @@ def test_public_key_is_the_same_whoever_asks_and_store_page_keeps_only_plain_jso
     stored = cached_page(anonymous)
     assert stored is not None
     assert stored.content == b'{"a": 1}'
+
+
+def test_a_sold_out_gpu_page_offers_the_likest_gpus_in_stock_and_follows_stock_live(client, demo_catalog):
+    h100 = GpuModel.objects.get(slug="h100-80gb")
+    url = reverse("catalog:detail", args=[h100.slug])
+    page = client.get(url).content.decode()
+    assert 'data-testid="sold-out"' not in page
+    assert '<ul class="instead-list" data-testid="instead"></ul>' in page
+    GpuModel.objects.filter(pk=h100.pk).update(stock_lots=0)
+    page = client.get(url).content.decode()  # the cached page, its stock read live
+    assert "Sold out right now." in page
+    assert "Only 0 lots" not in page
+    like = gpus_like(h100, GpuModel.objects.filter(on_sale=True))
+    offered = re.findall(r'<li><a href="/gpus/([^/"]+)/">', page.split('data-testid="instead"', 1)[1].split("</ul>")[0])
+    assert offered == [gpu.slug for gpu in like if gpu.stock_lots > 0]
+    assert offered
+    assert like[0].stack == h100.stack
+    GpuModel.objects.filter(pk=like[0].pk).update(stock_lots=0)
+    page = client.get(url).content.decode()
+    assert f"/gpus/{like[0].slug}/" not in page.split('data-testid="instead"', 1)[1].split("</ul>")[0]
