@@ -116,11 +116,7 @@ def test_orders_api_list_get_and_csv(client, auth, b200):
     ref = post_order(client, auth).json()["ref"]
     assert [item["ref"] for item in client.get("/api/v1/orders", **auth).json()["items"]] == [ref]
     assert client.get(f"/api/v1/orders/{ref}", **auth).json()["total_usd"] == "3400.00"
-    rows = list(
-        csv.DictReader(
-            io.StringIO(client.get("/api/v1/orders/summary.csv", **auth).content.decode())
-        )
-    )
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/orders/summary.csv", **auth).content.decode())))
     assert rows[0]["reference"] == ref
 
 

@@ -57,9 +57,7 @@ def test_part_paid_order_in_the_api_has_received_apart_from_paid(client, custome
 def test_part_paid_order_in_the_csv_and_the_printable_summary(client, customer, order):
     pay_half(order, customer)
     client.force_login(customer)
-    rows = list(
-        csv.DictReader(io.StringIO(client.get(reverse("orders:rentals_csv")).content.decode()))
-    )
+    rows = list(csv.DictReader(io.StringIO(client.get(reverse("orders:rentals_csv")).content.decode())))
     assert (rows[0]["paid_usd"], rows[0]["received_usd"], rows[0]["refunded_usd"]) == ("0.00", "205.00", "0.00")
     printable = client.get(reverse("orders:rentals_printable")).content.decode()
     assert "$0.00<br>$205.00 received, in your balance" in printable
