@@ -41,6 +41,8 @@ def export_file_response(request: HttpRequest, export: Export) -> HttpResponseBa
     size, etag = export.size_bytes, f'"{export.sha256}"'
     start, end, status = 0, size - 1, 200
     wanted = _RANGE.fullmatch(request.headers.get("Range", "").strip())
+    if wanted and wanted[2] and int(wanted[2]) < int(wanted[1]):
+        wanted = None  # not a range (its last byte before its first): ignored, as RFC 9110 says
     # A range of another version of the file (If-Range names another ETag) is not served: the whole file is.
     if wanted and request.headers.get("If-Range", etag) == etag:
         start, end, status = int(wanted[1]), min(int(wanted[2] or size - 1), size - 1), 206

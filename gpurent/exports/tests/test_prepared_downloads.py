@@ -97,6 +97,8 @@ def test_a_cut_download_is_resumed_from_the_byte_it_stopped_at(client, customer,
     assert (other.status_code, b"".join(other.streaming_content)) == (200, expected)
     past = client.get(url, HTTP_RANGE=f"bytes={size}-")
     assert (past.status_code, past["Content-Range"]) == (416, f"bytes */{size}")
+    backwards = client.get(url, HTTP_RANGE="bytes=20-10")
+    assert (backwards.status_code, b"".join(backwards.streaming_content)) == (200, expected)
 
 
 def test_another_customers_export_does_not_exist(client, customer, stranger, auth):
