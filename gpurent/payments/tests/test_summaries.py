@@ -50,17 +50,18 @@ def history(customer, order, settings):
 def test_the_orders_csv_and_printable_summary_list_every_reference_of_the_order(client, customer, history):
     client.force_login(customer)
     order = history["order"]
-    rows = list(
-        csv.DictReader(io.StringIO(b"".join(client.get(reverse("orders:rentals_csv")).streaming_content).decode()))
-    )
+    rows = list(csv.DictReader(io.StringIO(client.get(reverse("orders:rentals_csv")).content.decode())))
     expected = f"deposit:{history['deposit']} order:{order.ref} refund:{order.ref}"
     assert rows[0]["ledger_references"] == expected
     printable = client.get(reverse("orders:rentals_printable")).content.decode()
-    for reference in (f"deposit:{history['deposit']}", f"order:{order.ref}", f"refund:{order.ref}"):
-        assert f"<code>{reference}</code>" in printable
+    # Each reference as a word and the ref to quote; the machine reference, as in the CSV, in data-reference.
+    for word, reference in [("Deposit", f"deposit:{history['deposit']}"), ("Order", f"order:{order.ref}")]:
+        ref = reference.partition(":")[2]
+        assert f'<span class="ledger-ref" data-reference="{reference}">{word} <code>{ref}</code></span>' in printable
+    assert f'data-reference="refund:{order.ref}">Refund <code>{order.ref}</code>' in printable
     # The balance movements: the top-up and the withdrawal, with its transaction id.
-    assert "<code>deposit:D-TOPUP</code>" in printable
-    assert f"<code>payout:{history['payout']}</code>" in printable
+    assert 'data-reference="deposit:D-TOPUP">Deposit <code>D-TOPUP</code>' in printable
+    assert f'data-reference="payout:{history["payout"]}">Withdrawal <code>{history["payout"]}</code>' in printable
     assert "tx-payout" in printable
 
 
@@ -70,17 +71,9 @@ def test_the_api_order_and_summaries_carry_the_references(client, customer, hist
     expected = [f"deposit:{history['deposit']}", f"order:{order.ref}", f"refund:{order.ref}"]
     assert client.get(f"/api/v1/orders/{order.ref}", **auth).json()["references"] == expected
     assert client.get("/api/v1/orders", **auth).json()["items"][0]["references"] == expected
-    rows = list(
-        csv.DictReader(
-            io.StringIO(b"".join(client.get("/api/v1/orders/summary.csv", **auth).streaming_content).decode())
-        )
-    )
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/v1/orders/summary.csv", **auth).content.decode())))
     assert rows[0]["ledger_references"].split() == expected
-    balance = list(
-        csv.DictReader(
-            io.StringIO(b"".join(client.get("/api/v1/balance/summary.csv", **auth).streaming_content).decode())
-        )
-    )
+    balance = list(csv.DictReader(io.StringIO(client.get("/api/v1/balance/summary.csv", **auth).content.decode())))
     references = [row["reference"] for row in balance]
     assert references == [
         f"deposit:{history['deposit']}",
@@ -95,14 +88,11 @@ def test_the_api_order_and_summaries_carry_the_references(client, customer, hist
     assert "29.000000 USDT" in payout_row["payout_detail"]
     eve = django_user_model.objects.create_user("eve@example.com", "passphrase 12", first_name="E", last_name="V")
     eve_auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=eve, name='t')[1]}"}
-    assert (
-        history["payout"]
-        not in b"".join(client.get("/api/v1/balance/summary.csv", **eve_auth).streaming_content).decode()
-    )
+    assert history["payout"] not in client.get("/api/v1/balance/summary.csv", **eve_auth).content.decode()
 
 
 def test_the_balance_page_links_its_csv(client, customer, history):
     client.force_login(customer)
     assert reverse("payments:balance_csv") in client.get(reverse("payments:balance")).content.decode()
-    content = b"".join(client.get(reverse("payments:balance_csv")).streaming_content).decode()
+    content = client.get(reverse("payments:balance_csv")).content.decode()
     assert f"payout:{history['payout']}" in content
