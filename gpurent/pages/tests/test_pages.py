@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
     ("language", "texts"),
     [
         ("en", ["Payment reported. Awaiting verification.", "Which term should I choose: 3, 7 or 30 days?"]),
-        ("vi", ["« Đã báo thanh toán. Đang chờ xác minh. »", "« Đã báo thanh toán »", "« Đã trả »"]),
+        ("vi", ["“Đã báo thanh toán. Đang chờ xác minh.”", "“Đã báo thanh toán”", "“Đã trả”"]),
         ("es", ["«Pago notificado. Pendiente de verificación.»", "¿Qué plazo elijo: 3, 7 o 30 días?"]),
         ("tr", ["“Ödeme bildirildi. Doğrulama bekleniyor.”", "Hangi süreyi seçmeliyim: 3, 7 veya 30 gün?"]),
     ],

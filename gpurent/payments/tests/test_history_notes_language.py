@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
     [
         ("en", "(payment reported: 410 USDT on Tron (TRC-20))"),
         ("es", "(pago notificado: 410 USDT en Tron (TRC-20))"),
-        ("vi", "(đã báo thanh toán: 410 USDT trên mạng Tron (TRC-20))"),
+        ("vi", "(đã báo thanh toán: 410 USDT trên mạng lưới Tron (TRC-20))"),
         ("tr", "(ödeme bildirildi: Tron (TRC-20) ağında 410 USDT)"),
     ],
 )
