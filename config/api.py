@@ -6,8 +6,8 @@ from gpurent.accounts.api import router as accounts_router
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.api_ssh_keys import router as ssh_keys_router
 from gpurent.catalog.api import router as catalog_router
-from gpurent.exports.api import router as exports_router
 from gpurent.core.api import ShopAPI, install_error_handlers
+from gpurent.exports.api import router as exports_router
 from gpurent.guides.api import router as guides_router
 from gpurent.journal.api import router as journal_router
 from gpurent.orders.api import router as orders_router

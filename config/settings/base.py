@@ -404,8 +404,9 @@ LOGGING = logging_config(os.environ.get("LOG_FORMAT", "text"))
 
 # `/metrics` for Prometheus (gpurent/monitoring, docs/operations.md, decisions 0410, 0411): answered to a scraper
 # with this bearer token and/or from one of these addresses or networks (REMOTE_ADDR: behind a trusted proxy, the
-# address it names, decision 0407; never a header a client writes); with neither set it answers 404. `PROMETHEUS_MULTIPROC_DIR` (read by prometheus-client
-# itself, before the process starts) makes every web process of a machine count into one directory.
+# address it names, decision 0407; never a header a client writes); with neither set it answers 404.
+# `PROMETHEUS_MULTIPROC_DIR` (read by prometheus-client itself, before the process starts) makes every web process
+# of a machine count into one directory.
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 METRICS_ALLOWED_IPS = env_networks("METRICS_ALLOWED_IPS")
 METRICS_MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
