@@ -162,8 +162,9 @@ def test_a_sold_out_guide_gpu_says_so_and_offers_the_closest_option_in_stock(dem
     assert not any("Only 0 lots" in finding for finding in report.findings)
     instead = [finding for finding in report.findings if finding.startswith("In stock instead: ")]
     assert len(instead) == 1
+    assert report.row.week_price is not None
     own = report.row.week_price.cents
-    in_stock = [row for row in report.sizing.fitting if row.in_stock]
-    closest = min(in_stock, key=lambda row: abs(row.week_price.cents - own))
-    assert closest.gpu.name in instead[0]
+    prices = {row.gpu.name: row.week_price.cents for row in report.sizing.fitting if row.in_stock and row.week_price}
+    closest = min(prices, key=lambda name: abs(prices[name] - own))
+    assert closest in instead[0]
     assert "H100" not in instead[0]
