@@ -1,13 +1,13 @@
 """The Solana watcher against a fake cluster that serves the documented JSON-RPC answers (no Solana validator
 runs here; docs/decisions/0144): pool and shared addresses, commitment-based confirmations, an abandoned fork,
-restarts."""
+restarts; the associated token accounts where SPL tokens are paid (decision 0475)."""
 
 from functools import partial
 
 import pytest
 
 from gpurent.chains.rpc import JsonRpcClient
-from gpurent.chains.solana import SolanaWatcher
+from gpurent.chains.solana import SolanaWatcher, associated_token_address
 from gpurent.chains.watchers import configured_watchers
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.models import (
@@ -22,7 +22,7 @@ from gpurent.payments.receiving import receiving_address_add
 from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios
-from .fake_solana import FakeSolanaNode, solana_address
+from .fake_solana import USDC_MINT, FakeSolanaNode, solana_address
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +193,29 @@ def test_a_solana_url_configures_the_solana_watcher(settings):
     settings.CHAIN_WATCH_URLS = {"solana": "http://127.0.0.1:8899"}
     (watcher,) = configured_watchers()
     assert isinstance(watcher, SolanaWatcher)
+
+
+# --- SPL tokens: paid to the owner's associated token account ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("owner", "mint", "expected"),
+    [
+        # metaplex-foundation/Solana.Swift, Tests/SolanaTests/AssociatedTokenProgramTests.swift (USDC, bump 255)
+        ("3h1zGmCwsRJnVk5BuRNMLsPaQu1y2aqXqXDWYCgrp5UG", USDC_MINT, "3uetDDizgTtadDHZzyy9BqxrjQcozMEkxzbKhfZF4tG3"),
+        # many-exchange/many-cpp, tests/get_associated_token_address.cpp (wrapped SOL): bump 249, after six
+        # candidates on the curve (libsodium's stricter point check would stop at 254), and bump 254
+        (
+            "nisxRxKkjLXt1qyJ1VfwYX9AjyyRehEhQTdmFEiUo26",
+            "So11111111111111111111111111111111111111112",
+            "ApMFHdM1fohWjMpYEWWRsbxGJDFL3FqA6oe9GEGa8dbQ",
+        ),
+        (
+            "7TrFa6HZCve8eWRg24Q895kDAzg1pK6pWXisZffY44Mo",
+            "So11111111111111111111111111111111111111112",
+            "G5HV3HSNg5rv4ARm5EW75KtRP9e28StqUvpAvF7kWkao",
+        ),
+    ],
+)
+def test_associated_token_address_is_the_published_one(owner, mint, expected):
+    assert associated_token_address(owner, mint) == expected
