@@ -213,7 +213,7 @@ def rule_of_thumb(compare: str, inp: EstimateInput) -> int:
         "model_states_gathered",
     ):
         return 0
-    if inp.workload.value in ("full_finetune", "vision_finetune"):
+    if inp.workload.is_training and not inp.workload.is_adapter:
         return 4 * weights_only_baseline(inp)
     return weights_only_baseline(inp) * 6 // 5
 

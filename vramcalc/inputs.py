@@ -118,7 +118,7 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput("quantization.method", "diffusion training is modelled on unquantized weights")
     if workload is Workload.VISION_FINETUNE and kind is not ModelKind.VISION:
         raise InvalidInput("workload", "vision fine-tuning needs a vision model")
-    full = workload in (Workload.FULL_FINETUNE, Workload.VISION_FINETUNE)
+    full = workload.is_training and not workload.is_adapter
     if full and (method is not QuantMethod.NONE or inp.model.checkpoint_prequantized):
         raise InvalidInput("quantization.method", "full fine-tuning cannot update quantized weights")
     if workload is Workload.QLORA and method not in (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vramcalc import EstimateInput, ModelKind, Workload
+from vramcalc import EstimateInput, ModelKind
 from vramcalc.architecture import param_counts
 
 __all__ = ["PEAK_BF16_TFLOPS", "UTILIZATION_PCT", "Duration", "duration_for", "work_flops"]
@@ -76,7 +76,7 @@ def work_flops(
     if job_kind == "images":
         guidance = 2 if inp.diffusion.guidance else 1
         return 2 * params * _image_positions(inp) * steps * guidance * images
-    per_token = (4 if inp.workload in (Workload.LORA, Workload.QLORA) else 6) + recompute
+    per_token = (4 if inp.workload.is_adapter else 6) + recompute
     if job_kind == "vision":
         tokens = images * epochs * _image_positions(inp)
     return per_token * params * tokens
