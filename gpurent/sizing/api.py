@@ -32,6 +32,7 @@ from .fit_rows import FIT_ROWS_SHOWN, stored_rows_shown
 from .models import SavedEstimate
 from .selectors import estimate_get_for
 from .services import estimate_fields_for, estimate_save_fields
+from .workloads import WORKLOAD_KINDS
 
 router = Router(tags=["estimates"], auth=api_auth)
 
@@ -54,6 +55,12 @@ def _number(path: str, description: str = "", **field: Any) -> Any:
     return Field(default=None, description=text, json_schema_extra=extra, **field)
 
 
+def _workloads() -> str:
+    """The workload kinds as the engine spells them: "inference, full_finetune, … or vision_finetune"."""
+    *first, last = WORKLOAD_KINDS
+    return f"{', '.join(first)} or {last}"
+
+
 class EstimateIn(InputSchema):
     """Engine inputs (`vramcalc.serialize.inputs_from_dict`). `model` is a preset id (see
     `python -m vramcalc --list-presets`) or a full model object; every other field is optional and takes the
@@ -65,7 +72,7 @@ class EstimateIn(InputSchema):
     model: str | dict[str, Any] = Field(examples=["llama-3.1-70b"], description=_ranges_in("model"))
     workload: str | None = Field(
         default=None,
-        description="inference, full_finetune, lora, qlora, diffusion or vision_finetune",
+        description=_workloads(),
         examples=["inference"],
     )
     precision: dict[str, Any] | None = Field(default=None, examples=[{"weights": "bf16", "kv_cache": "bf16"}])

@@ -28,16 +28,6 @@ def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [(str(FAMILY_LABELS[kind]), items) for kind, items in groups.items() if items]
 
 
-WORKLOADS = [
-    ("inference", _("Inference / serving")),
-    ("full_finetune", _("Full fine-tuning")),
-    ("lora", _("LoRA fine-tuning")),
-    ("qlora", _("QLoRA fine-tuning (4-bit base)")),
-    ("diffusion", _("Image generation (diffusion)")),
-    ("vision_finetune", _("Vision-model fine-tuning")),
-]
-TRAINING = {"full_finetune", "lora", "qlora", "vision_finetune"}
-
 # Each choice is one `Quantization` as the engine takes it.
 QUANTIZATIONS: dict[str, tuple[Any, dict[str, Any]]] = {
     "none": (_("None (weights in the precision above)"), {}),

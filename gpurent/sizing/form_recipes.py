@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .form_numbers import engine_number
+from .workloads import WorkloadKind
 
 __all__ = [
     "RECIPE_ENGINE_FIELDS",
@@ -112,11 +113,11 @@ class RecipeFields(forms.Form):
     diffusion_task = forms.ChoiceField(label=_("Start from"), choices=TASKS, required=False)
 
     @staticmethod
-    def recipe_inputs(cleaned: Mapping[str, Any], data: dict[str, Any], training: bool) -> None:
+    def recipe_inputs(cleaned: Mapping[str, Any], data: dict[str, Any], kind: WorkloadKind) -> None:
         """The recipe fields onto the engine inputs (training fields for training workloads only)."""
-        if data["workload"] == "diffusion" and cleaned.get("diffusion_task"):
+        if kind.generation and cleaned.get("diffusion_task"):
             data.setdefault("diffusion", {})["task"] = cleaned["diffusion_task"]
-        if not training:
+        if not kind.is_training:
             return
         if (cleaned.get("checkpoint_every") or 1) > 1:
             data.setdefault("training", {})["checkpoint_every"] = cleaned["checkpoint_every"]

@@ -16,6 +16,7 @@ from vramcalc import InvalidInput
 from vramcalc.presets import get_preset
 
 from .form_numbers import engine_number
+from .workloads import WorkloadKind
 
 __all__ = ["VIDEO_ONLY", "VideoFields", "is_video_preset"]
 
@@ -48,9 +49,9 @@ class VideoFields(forms.Form):
     )
 
     @staticmethod
-    def video_inputs(cleaned: Mapping[str, Any], data: dict[str, Any], preset: str) -> None:
+    def video_inputs(cleaned: Mapping[str, Any], data: dict[str, Any], kind: WorkloadKind, preset: str) -> None:
         """The video fields onto the engine inputs, when the model is a video model and it generates."""
-        if data["workload"] != "diffusion" or not is_video_preset(preset):
+        if not kind.generation or not is_video_preset(preset):
             return
         if cleaned.get("num_frames"):
             data.setdefault("diffusion", {})["num_frames"] = cleaned["num_frames"]

@@ -41,9 +41,7 @@ from .form_choices import (
     SERVING_ONLY,
     STATE_DTYPES,
     STRATEGIES,
-    TRAINING,
     TRAINING_ONLY,
-    WORKLOADS,
     preset_choices,
 )
 from .form_model import model_from_source
@@ -52,6 +50,7 @@ from .form_plans import TrainingPlanFields
 from .form_recipes import RecipeFields
 from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
+from .workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
 
@@ -76,7 +75,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         ),
         help_text=_("Optional. Gives the exact weight bytes; the architecture still comes from the preset or config."),
     )
-    workload = forms.ChoiceField(label=_("Workload"), choices=WORKLOADS)
+    workload = forms.ChoiceField(label=_("Workload"), choices=WORKLOAD_CHOICES)
     weights = forms.ChoiceField(label=_("Precision"), choices=DTYPES)
     quantization = forms.ChoiceField(
         label=_("Quantization"), choices=[(key, label) for key, (label, _spec) in QUANTIZATIONS.items()]
@@ -202,22 +201,25 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
 
     def hidden_fields_for_workload(self) -> set[str]:
         """Fields that do not apply to the chosen workload (rendered hidden, so their values still travel)."""
-        workload = str(self.data.get("workload") or DEFAULTS["workload"])
+        kind = workload_kind(str(self.data.get("workload") or DEFAULTS["workload"]))
+        serving, training, adapter, generation = (
+            (kind.serving, kind.is_training, kind.is_adapter, kind.generation) if kind else (False, False, False, False)
+        )
         diffusion_model = _preset_kind(str(self.data.get("preset") or "")) is ModelKind.DIFFUSION
         hidden: set[str] = set()
-        if workload != "inference":
+        if not serving:
             hidden.update(SERVING_ONLY)
-        if workload not in TRAINING:
+        if not training:
             hidden.update(TRAINING_ONLY)
-        if workload not in ("lora", "qlora"):
+        if not adapter:
             hidden.update(ADAPTER_ONLY)
-        if workload != "diffusion":
+        if not generation:
             hidden.update(DIFFUSION_ONLY)
-        if workload == "diffusion" or diffusion_model:
+        if generation or diffusion_model:
             hidden.update(DIFFUSION_HIDES)
-        if not diffusion_model or workload not in TRAINING:
+        if not diffusion_model or not training:
             hidden.update(DIFFUSION_TRAINING_ONLY)
-        if workload != "diffusion" or not is_video_preset(str(self.data.get("preset") or "")):
+        if not generation or not is_video_preset(str(self.data.get("preset") or "")):
             hidden.update(VIDEO_ONLY)
         return hidden
 
@@ -228,7 +230,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         for legend, key, names in FIELDSETS:
             shown = [(self[name], FIELD_TERMS.get(name, ())) for name in names if name not in hidden]
             if shown:
-                sets.append({"legend": legend, "key": key, "fields": shown})
+                sets.append({"legend": legend, "key": key, "fields": shown, "help": FIELDSET_HELP.get(key)})
         return sets
 
     def hidden_bound_fields(self) -> list[forms.BoundField]:
@@ -258,6 +260,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     def _inputs(self, cleaned: Mapping[str, Any]) -> EstimateInput:
         model, declared_quantization = model_from_source(cleaned)
         workload = cleaned["workload"]
+        kind = WORKLOAD_KINDS[workload]
         quantization = QUANTIZATIONS[cleaned["quantization"]][1] or declared_quantization
         if model.checkpoint_prequantized:
             quantization = {}  # the header's bytes already are the quantized weights
@@ -274,18 +277,18 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "seq_len": cleaned["seq_len"],
             "parallel": self._plan(cleaned),
         }
-        if workload == "inference":
+        if kind.serving:
             data["concurrent_sequences"] = cleaned["concurrent"]
             data["context_len"] = cleaned.get("context_len")
             data["runtime"] = {"engine": cleaned["engine"]}
         if model.kind in (ModelKind.DIFFUSION, ModelKind.VISION) and cleaned.get("image_size"):
             data["image_height"] = data["image_width"] = cleaned["image_size"]
-        if workload in TRAINING:
+        if kind.is_training:
             data["training"] = {
                 "optimizer": cleaned["optimizer"],
                 "activation_checkpointing": cleaned.get("activation_checkpointing", False),
             }
-        if workload in ("lora", "qlora"):
+        if kind.is_adapter:
             data["lora"] = {"rank": cleaned["lora_rank"], "targets": cleaned.get("lora_targets") or "all_linear"}
         self._advanced(cleaned, data)
         return inputs_from_dict(data)
@@ -293,16 +296,16 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     @staticmethod
     def _advanced(cleaned: Mapping[str, Any], data: dict[str, Any]) -> None:
         """The "Advanced" fields onto the engine inputs (only those that apply to the workload)."""
-        workload = data["workload"]
+        kind = WORKLOAD_KINDS[data["workload"]]
         if cleaned.get("compute"):
             data["precision"]["compute"] = cleaned["compute"]
-        if workload in TRAINING and cleaned.get("optimizer_states"):
+        if kind.is_training and cleaned.get("optimizer_states"):
             data["precision"]["optimizer_states"] = cleaned["optimizer_states"]
         if cleaned.get("attention") == "eager":
             data["flash_attention"] = False
-        if workload == "diffusion":
+        if kind.generation:
             data["diffusion"] = {"guidance": cleaned.get("guidance") != "off"}
-        if workload == "inference":
+        if kind.serving:
             runtime = data["runtime"]
             if cleaned.get("gpu_memory_utilization"):
                 runtime["gpu_memory_utilization_pct"] = cleaned["gpu_memory_utilization"]
@@ -314,21 +317,21 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
                 data.setdefault("runtime", {})[name] = cleaned[name]
         if cleaned.get("images_per_sequence"):
             data["images_per_sequence"] = cleaned["images_per_sequence"]
-        if workload in TRAINING and (cleaned.get("sequence_parallel") or 1) > 1:
+        if kind.is_training and (cleaned.get("sequence_parallel") or 1) > 1:
             data["parallel"]["sequence_parallel"] = cleaned["sequence_parallel"]
-        if workload in TRAINING:
+        if kind.is_training:
             TrainingPlanFields.plan_numbers(cleaned, data)
-        VideoFields.video_inputs(cleaned, data, str(cleaned.get("preset") or ""))
-        RecipeFields.recipe_inputs(cleaned, data, workload in TRAINING)
-        diffusion_training = workload in TRAINING and data["model"].kind is ModelKind.DIFFUSION
+        VideoFields.video_inputs(cleaned, data, kind, str(cleaned.get("preset") or ""))
+        RecipeFields.recipe_inputs(cleaned, data, kind)
+        diffusion_training = kind.is_training and data["model"].kind is ModelKind.DIFFUSION
         for name, path in ADVANCED_SWITCHES.items():
             section, leaf = path.split(".")
             applies = {
-                "training": workload in TRAINING,
-                "lora": workload in ("lora", "qlora"),
-                "diffusion": diffusion_training if name in DIFFUSION_TRAINING_ONLY else workload == "diffusion",
-                "precision": workload in TRAINING,
-                "parallel": workload in TRAINING,
+                "training": kind.is_training,
+                "lora": kind.is_adapter,
+                "diffusion": diffusion_training if name in DIFFUSION_TRAINING_ONLY else kind.generation,
+                "precision": kind.is_training,
+                "parallel": kind.is_training,
             }[section]
             if applies and cleaned.get(name):
                 data.setdefault(section, {})[leaf] = True

@@ -12,7 +12,6 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from gpurent.accounts.models import GuestSession, User
 from gpurent.accounts.owners import Owner
@@ -23,6 +22,7 @@ from vramcalc.serialize import inputs_to_dict
 
 from .calculation import MAX_PEAK_BYTES, Sizing, inputs_from_payload, size_workload
 from .models import SavedEstimate
+from .workloads import WORKLOAD_KINDS
 
 __all__ = [
     "estimate_attach_measurement",
@@ -37,21 +37,12 @@ __all__ = [
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-WORKLOAD_LABELS = {
-    "inference": gettext_lazy("serving"),
-    "full_finetune": gettext_lazy("full fine-tuning"),
-    "lora": gettext_lazy("LoRA"),
-    "qlora": gettext_lazy("QLoRA"),
-    "diffusion": gettext_lazy("image generation"),
-    "vision_finetune": gettext_lazy("vision fine-tuning"),
-}
-
 
 def estimate_title(sizing: Sizing) -> str:
     """ "llama-3.1-70b · serving · 4 cards": what the list of saved estimates shows."""
     inp = sizing.inputs
     cards = inp.parallel.cards
-    workload = str(WORKLOAD_LABELS.get(inp.workload.value, inp.workload.value))
+    workload = str(WORKLOAD_KINDS[inp.workload].short_label)
     plural = _("%(n)d card") if cards == 1 else _("%(n)d cards")
     return f"{inp.model.name} · {workload} · {plural % {'n': cards}}"[:200]
 
