@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/redaction_corpus.py [--rounds N] [--seed S]
 
-The corpus is `gpurent/core/tests/redaction_corpus/`: fake secrets of every kind in context (generated from their
+The corpus is `tests/data/redaction_corpus/`: fake secrets of every kind in context (generated from their
 formats with a seeded generator, `--rounds` samples per format) and ordinary support texts that must not be
 touched. A secret counts as caught when no part of it is left in the redacted text (for a PEM key: none of
 its body lines, not only the header); its kind as right when a
@@ -36,7 +36,7 @@ def main() -> None:
     django.setup()
     from gpurent.core.redaction import redact_text
     from gpurent.core.redaction.detectors import _library_spans, _merged
-    from gpurent.core.tests.redaction_corpus import clean_texts, secret_samples
+    from tests.data.redaction_corpus import clean_texts, secret_samples
 
     def library_only(text: str) -> tuple[str, int]:
         spans = _merged(list(_library_spans(text)))

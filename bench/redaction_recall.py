@@ -3,7 +3,7 @@
     .venv/bin/python bench/redaction_recall.py [--part NAME|all] [--show-misses]   (NAME: one of scoring.PARTS)
     .venv/bin/python bench/redaction_recall.py --stress
 
-The corpus is `gpurent/core/tests/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
+The corpus is `tests/data/redaction_corpus/` (see its `scoring.py`): the *tuning* part is what the
 patterns were changed against; the *held-out* part was written and committed before any change and is never
 tuned on. Recall: texts with secrets from which no part of any secret survives. False-positive rate: clean
 texts (hashes, ids, addresses, logs) that the redactor changes at all. Baseline, measured in the same run:
@@ -55,7 +55,7 @@ def main() -> None:
     django.setup()
     from gpurent.core.redaction import redact_text
     from gpurent.core.redaction.detectors import _library_spans, _merged
-    from gpurent.core.tests.redaction_corpus.scoring import PARTS, load_part, score
+    from tests.data.redaction_corpus.scoring import PARTS, load_part, score
 
     def ours(text: str) -> str:
         return redact_text(text, field="x").text
@@ -96,7 +96,7 @@ def _stress(redact: Callable[[str], str]) -> None:
     """Time the redactor on inputs that expose a pattern that backtracks: long logs, keyword soup, one long token."""
     import random
 
-    from gpurent.core.tests.redaction_corpus import clean_texts
+    from tests.data.redaction_corpus import clean_texts
 
     rng = random.Random(1)  # noqa: S311 (test input)
     texts = list(clean_texts().values())

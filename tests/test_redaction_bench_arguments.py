@@ -7,7 +7,7 @@ from types import ModuleType
 
 import pytest
 
-from gpurent.core.tests.redaction_corpus.scoring import PARTS
+from tests.data.redaction_corpus.scoring import PARTS
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "redaction_recall.py"
 

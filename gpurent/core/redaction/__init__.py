@@ -3,7 +3,8 @@
 `redact_text` replaces each secret with a marker such as `[REDACTED: AWS access key]` and says where it was
 (`Finding`: field, line, kind), so the customer can be told what was removed without the secret itself being
 kept anywhere. The detection is in `detectors.py` (detect-secrets plus our own patterns) and `seed_phrases.py`.
-Recall and false positives are measured on a corpus by `bench/redaction_corpus.py` (`docs/performance.md`).
+Recall and false positives are measured on a corpus kept with the tests (`tests/data/redaction_corpus/`) by
+`bench/redaction_recall.py` and `bench/redaction_corpus.py` (docs/redaction.md).
 """
 
 from __future__ import annotations

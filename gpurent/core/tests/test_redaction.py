@@ -4,7 +4,7 @@ import pytest
 
 from gpurent.core.redaction import Finding, Kind, marker, redact_fields, redact_text
 from gpurent.core.redaction.seed_phrases import find_seed_phrases, is_valid_mnemonic, mnemonic_from_entropy, wordlist
-from gpurent.core.tests.redaction_corpus import clean_texts, secret_samples
+from tests.data.redaction_corpus import clean_texts, secret_samples
 
 SAMPLES = secret_samples(rounds=1)
 

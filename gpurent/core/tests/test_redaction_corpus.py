@@ -1,4 +1,5 @@
-"""Recall and false positives of the redactor on every part of its corpus (`redaction_corpus/scoring.py`).
+"""Recall and false positives of the redactor on every part of its corpus (`tests/data/redaction_corpus/`,
+`scoring.py`).
 
 The held-out parts were written and committed before the patterns they measure (held-out 3 was consumed by
 round 4; held-out 4 was written by another engineer). Each floor is what was last measured less a small margin
@@ -9,7 +10,7 @@ round 4; held-out 4 was written by another engineer). Each floor is what was las
 import pytest
 
 from gpurent.core.redaction import redact_text
-from gpurent.core.tests.redaction_corpus.scoring import PARTS, load_part, score
+from tests.data.redaction_corpus.scoring import PARTS, load_part, score
 
 # part: (minimum recall, maximum false-positive rate)
 FLOORS = {
@@ -74,7 +75,7 @@ def test_redaction_recall_and_false_positives_stay_at_their_measured_level(part)
 
 
 def test_corpus_scoring_counts_a_partly_removed_secret_as_missed():
-    from gpurent.core.tests.redaction_corpus.scoring import leaked
+    from tests.data.redaction_corpus.scoring import leaked
 
     secret = "ghp_" + "Ab3" * 12
     text = f"token {secret} end"

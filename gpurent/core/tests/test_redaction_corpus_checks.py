@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from gpurent.core.tests.redaction_corpus.checks import check_and_write
+from tests.data.redaction_corpus.checks import check_and_write
 
 SECRET = "Gp7xQ2mZ9kLw"
 

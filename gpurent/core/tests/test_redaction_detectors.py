@@ -25,8 +25,8 @@ from gpurent.core.redaction.providers import PROVIDER_PATTERNS, WRAPPED_HEAD
 from gpurent.core.redaction.seed_phrases import mnemonic_from_entropy
 from gpurent.core.redaction.shapes import ACR_PASSWORD, NGC_KEY, NGC_KEY_TEXT, NGROK_AUTHTOKEN
 from gpurent.core.redaction.wallets import JSON_KEYPAIR, SOLANA_BASE58, SOLANA_BASE64, SOLANA_HEX, WIF
-from gpurent.core.tests.redaction_corpus import base58check
-from gpurent.core.tests.redaction_corpus.fakes import Fakes
+from tests.data.redaction_corpus import base58check
+from tests.data.redaction_corpus.fakes import Fakes
 
 _RNG = random.Random(15)  # noqa: S311 (fake secrets, the same in every run)
 _FAKES = Fakes(seed=15)

@@ -17,7 +17,7 @@ written by the pattern author (none is a copy of a held-out 8 text), so the fix 
   …" with versions, images and words; an AWS key id then a dash and a hash (scored on the id only).
 
 Held-out 7's and 9's texts were not looked at while writing it. Run:
-`.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning9`; the output is committed.
+`.venv/bin/python -m tests.data.redaction_corpus.build_tuning9`; the output is committed.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ SMTP app passwords, chat-bot and webhook tokens, tunnel tokens, Azure connection
 and wallets (Solana keypairs, Ethereum keys in Hardhat/Foundry configs, BIP-39 seeds in four languages, WIF,
 xprv). Negatives are in `heldout5_negatives.py`.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout5`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout5`; the output is committed.
 The build checks itself (`checks.check_and_write`): every listed secret is in its text verbatim and at least 8 characters long,
 ids and texts are unique, and the written files parse back to the same records.
 """

@@ -6,7 +6,7 @@ held-out part was written for (config files, connection strings, headers, code, 
 blocks inside files, wallets, seed phrases introduced in other languages, wrapped keys) with other files,
 tools, wordings and values; the held-out texts and their misses were not looked at while writing it.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning3`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning3`; the output is committed.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ holds texts written by the pattern author for those families and their siblings 
 wordings of the same kind), with clean look-alikes from the same pastes. It is a tuning part: the patterns were
 changed against it. Held-out 6's texts were not looked at while writing it.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning6b`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning6b`; the output is committed.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ and keys, provider tokens in the shapes of the gitleaks and trufflehog rules; cl
 are look-alikes from the same pastes. Every secret is named as one by a word, a flag, a file field or its
 provider's format.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning6`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning6`; the output is committed.
 """
 
 from __future__ import annotations

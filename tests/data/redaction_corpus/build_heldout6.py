@@ -12,7 +12,7 @@ MLOps trackers, backup tools, package-manager logins, libpq keyword strings, SAS
 age keys, Bitcoin descriptors, Hardhat mnemonics, provider tokens of AI inference APIs and SaaS tools in the
 shapes of gitleaks / trufflehog rules) plus a share of the ones they do. Negatives are in `heldout6_negatives.py`.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout6`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout6`; the output is committed.
 The build checks itself (`checks.check_and_write`).
 """
 

@@ -7,7 +7,7 @@ the tuning parts or their builders, or held-out 6; who did not run the redactor 
 these texts and never saw which of them it misses or changes. The pattern author measures it once and never tunes
 on it. Format as `build_heldout5.py`.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout7`; the output is committed. The
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout7`; the output is committed. The
 build checks itself (`checks.check_and_write`).
 """
 

@@ -3,7 +3,7 @@
 
 Written and committed after the first round of pattern changes and before the second, with wordings neither
 the tuning part nor the first held-out part uses; never tuned on. Run once: `.venv/bin/python -m
-gpurent.core.tests.redaction_corpus.build_heldout2`; the output is committed.
+tests.data.redaction_corpus.build_heldout2`; the output is committed.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (one realistic sample per line reads better than wrapped ones)
 """Build the TUNING part of the redaction corpus (`tuning/*.jsonl`): the samples patterns were changed against.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning`; the output is committed. The
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning`; the output is committed. The
 held-out part (`build_heldout.py`) uses other wordings and was never tuned on; see `bench/redaction_recall.py`.
 """
 

@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (one realistic sample per line reads better than wrapped ones)
 """Build the HELD-OUT part of the redaction corpus (`heldout/*.jsonl`). Written and committed before any pattern
 was changed for recall; never used to tune patterns. Run once: `.venv/bin/python -m
-gpurent.core.tests.redaction_corpus.build_heldout`; its output is committed, so the corpus does not move.
+tests.data.redaction_corpus.build_heldout`; its output is committed, so the corpus does not move.
 
 Positive samples: realistic support text with fake secrets in the shapes of the gitleaks / trufflehog /
 detect-secrets rules and of real command lines; each lists the secrets that must disappear. Negative samples:

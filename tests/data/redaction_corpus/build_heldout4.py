@@ -12,7 +12,7 @@ keypairs in base58 and as JSON byte arrays, Ethereum keys introduced by words, B
 mostly English, some Spanish, Vietnamese and Turkish. Negatives (`heldout4_negatives.py`) are the look-alikes the
 same pastes hold, which must survive unchanged.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout4`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout4`; the output is committed.
 The build checks itself (`checks.check_and_write`): every listed secret is in its text verbatim and at least 8 characters long,
 ids and texts are unique, and the written files parse back to the same records.
 """

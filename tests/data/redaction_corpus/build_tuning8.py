@@ -11,7 +11,7 @@ Vietnamese and Turkish full of list words, lists of fewer than twelve list words
 followed by something that is not a secret, and look-alikes of the new prefixes and shapes. It is a tuning part:
 the patterns were changed against it. Held-out 7's and 8's texts were not looked at while writing it.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning8`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning8`; the output is committed.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ samples. None of them is, or ever was, a real credential. The clean texts (`clea
 rental support material: tracebacks, `nvidia-smi`, `pip freeze`, model configs, env dumps without secrets,
 transaction ids and wallet addresses, prose.
 
-Used by the tests (`test_redaction.py`) and by `bench/redaction_corpus.py`, which prints recall and false
-positives for `docs/performance.md`.
+Used by the redactor's tests (`gpurent/core/tests/test_redaction*.py`) and by `bench/redaction_corpus.py` and
+`bench/redaction_recall.py`, which print recall and false positives (docs/redaction.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ after its access key id with no label between them, in many layouts (this module
 (`heldout8_configs.py`, `heldout8_configs2.py`). Clean texts: `heldout8_negatives.py`, `heldout8_negatives2.py`,
 `heldout8_negatives3.py` and the word lists of `heldout8_seeds.py`. Texts are in English, Spanish, Vietnamese and Turkish.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout8`; the output is committed. The
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout8`; the output is committed. The
 build checks itself (`checks.check_and_write`): every listed secret is in its text verbatim and at least 8
 characters long, ids and texts are unique, the files parse back to the same records; and no clean text holds a
 valid BIP-39 phrase (`heldout8_seeds.assert_no_phrase`).

@@ -9,7 +9,7 @@ an assignment, Solana keypairs, cloud and config-file pastes — with shapes the
 headerless DER keys, keypairs in hex), and clean texts that look like them. Held-out 4 was written by another
 engineer and was not looked at while writing this.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning4`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning4`; the output is committed.
 """
 
 from __future__ import annotations

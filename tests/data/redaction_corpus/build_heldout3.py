@@ -11,7 +11,7 @@ gitleaks / trufflehog / detect-secrets rules (e.g. `sk-proj-…T3BlbkFJ…`, `sk
 `whsec_`, `xapp-`, `lsv2_pt_`, `pcsk_`, `NRAK-`, `tskey-auth-`, `pscale_pw_`, `dckr_pat_`). Negatives are what
 the same pastes hold that must survive.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout3`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout3`; the output is committed.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ ordinary words or numbers after them; ids, hashes and fingerprints near "key" or
 files that look like the round-4 flag, pipe, `config set`, XML, table and key-body rules; longer support pastes),
 and texts with secrets in the same places, so that a narrowed rule still catches what it was written for.
 
-Run: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning5`; the output is committed.
+Run: `.venv/bin/python -m tests.data.redaction_corpus.build_tuning5`; the output is committed.
 """
 
 from __future__ import annotations

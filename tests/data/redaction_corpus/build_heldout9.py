@@ -12,7 +12,7 @@ BIP-39 lists (`heldout9_pairs`), credentials of GPU users' files and commands (`
 placeholders, masks, references and documented examples (`heldout9_clean2`), prose and word lists full of
 BIP-39 words (`heldout9_clean3`), vocabularies, fingerprints and dataset lines (`heldout9_clean4`).
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout9`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout9`; the output is committed.
 The build checks itself: `checks.check_and_write`, and no clean text holds a valid BIP-39 phrase.
 """
 

@@ -18,7 +18,7 @@ written by the pattern author (none is a copy of a held-out 9 text), so the fix 
   spelling and vocabulary lists, word-game boards: no valid checksum, no wallet named); a session id in a URL's query.
 
 Held-out 7's, 9's and 10's texts were not looked at while writing it. Run:
-`.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_tuning10`; the output is committed.
+`.venv/bin/python -m tests.data.redaction_corpus.build_tuning10`; the output is committed.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ docs/decisions/0396-held-out-10-corpus-choices.md. Values come from this part's 
 (`heldout10_gen.Gen`): AWS key pairs pasted together, BIP-39 seed phrases in ten lists, credentials of GPU users'
 tools; the clean texts are the look-alikes the same pastes hold.
 
-Run once: `.venv/bin/python -m gpurent.core.tests.redaction_corpus.build_heldout10`; the output is committed.
+Run once: `.venv/bin/python -m tests.data.redaction_corpus.build_heldout10`; the output is committed.
 The build checks itself (`checks.check_and_write`, and `heldout10_gen.assert_no_phrase` on the clean texts).
 """
 
