@@ -15,6 +15,7 @@ from django.utils import translation
 
 from gpurent.sizing.engine_texts import COUNTS, TRANSLATED, render
 from gpurent.sizing.forms import DEFAULTS
+from vramcalc import Workload
 from vramcalc.text import TEMPLATES, placeholders, text
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -293,7 +294,7 @@ def test_the_variants_cover_every_workload_and_every_engine_template():
         for record in [c["assumption_text"] for c in result["components"]] + result["note_texts"]:
             collect(record)
         collect(result["range"]["meaning_text"])  # shown under the range (decision 0462)
-    assert workloads == {"inference", "full_finetune", "lora", "qlora", "diffusion", "vision_finetune"}
+    assert workloads == {workload.value for workload in Workload}
     assert sorted(set(TEMPLATES) - keys - NOT_SHOWN) == []
 
 
