@@ -1,4 +1,4 @@
-"""The eight accepted asset/network pairs, and exact arithmetic between USD cents and crypto quote units.
+"""The accepted asset/network pairs, and exact arithmetic between USD cents and crypto quote units.
 
 A symbol alone is never a pair: USDT exists on Ethereum and on Tron, with different contracts, and funds sent
 on the wrong network are lost (DESIGN §5, payments_security §4.2). Every amount of crypto in the shop is an
@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from gpurent.core.money import Usd
 
 from .errors_crypto import UnsupportedPair
+from .networks import all_networks
 
 __all__ = [
     "ASSETS",
@@ -56,7 +57,7 @@ class Pair:
         token_standard: "ERC-20" or "TRC-20" for tokens, else None.
         confirmations: the default number of confirmations before a payment counts (see
             `required_confirmations` for the operator's override).
-        needs_memo: whether a payment must carry a memo/tag to be attributed (none of the eight does).
+        needs_memo: whether a payment must carry a memo/tag to be attributed (none does yet).
     """
 
     asset: str
@@ -97,20 +98,23 @@ class Pair:
         return self.token_contract is not None
 
 
-# Decimals: DESIGN §5 and payments_security §4.1. Quote precision is the chain's up to 9; ETH is quoted at 8
-# (1e-8 ETH is far below a cent, and a 9+ digit tail only makes the amount harder to type).
-# Confirmations (payments_security §4.3): Bitcoin 2, Litecoin 6; Ethereum 64 blocks ≈ two epochs, i.e.
-# finalized; Tron 19 = a block solidified by 2/3+1 of the 27 super representatives; Solana 32 = finalized
-# (31+ confirmed blocks on top). Operators may override per network with PAYMENTS_CONFIRMATIONS.
-PAIRS: tuple[Pair, ...] = (
-    Pair("BTC", "bitcoin", "Bitcoin", 8, 8, None, None, 2, False),
-    Pair("ETH", "ethereum", "Ethereum", 18, 8, None, None, 64, False),
-    Pair("USDT", "ethereum", "Ethereum", 6, 6, "0xdAC17F958D2ee523a2206206994597C13D831ec7", "ERC-20", 64, False),
-    Pair("USDC", "ethereum", "Ethereum", 6, 6, "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "ERC-20", 64, False),
-    Pair("SOL", "solana", "Solana", 9, 9, None, None, 32, False),
-    Pair("TRX", "tron", "Tron", 6, 6, None, None, 19, False),
-    Pair("USDT", "tron", "Tron", 6, 6, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "TRC-20", 19, False),
-    Pair("LTC", "litecoin", "Litecoin", 8, 8, None, None, 6, False),
+# Each network's module lists its pairs as data (decimals, token contract and standard) with the network's default
+# confirmations (DESIGN §5, payments_security §4.1 and §4.3); the order is the registry's. Operators may override
+# confirmations per network with PAYMENTS_CONFIRMATIONS.
+PAIRS: tuple[Pair, ...] = tuple(
+    Pair(
+        spec.asset,
+        network.id,
+        network.label,
+        spec.chain_decimals,
+        spec.quote_decimals,
+        spec.token_contract,
+        spec.token_standard,
+        network.confirmations,
+        spec.needs_memo,
+    )
+    for network in all_networks()
+    for spec in network.pairs
 )
 
 _BY_KEY: dict[tuple[str, str], Pair] = {(pair.asset, pair.network): pair for pair in PAIRS}
@@ -125,7 +129,7 @@ def pair_get(asset: str, network: str | None) -> Pair:
 
     Raises:
         UnsupportedPair: the network is missing (a symbol alone is ambiguous), or the combination is not one
-            of the eight; the message lists what is accepted for that asset.
+            accepted; the message lists what is accepted for that asset.
     """
     symbol = asset.strip().upper() if isinstance(asset, str) else ""
     net = network.strip().lower() if isinstance(network, str) else ""

@@ -2,8 +2,9 @@
 
 The operator registers, per network, the *account* extended public key of a wallet they hold elsewhere
 (depth 3: m/purpose'/coin'/account'). The shop derives the external chain `…/0/i`, one index per intent, and
-never holds a private key. Which key each network takes follows the variant the shop runs
-(`networks.account_key_rule`; the variant comes from `PAYMENTS_SEGWIT_HRP`, docs/decisions/0372):
+never holds a private key. Which key each network takes, and how a derived key becomes an address, is the
+network's (`Network.account_key_rule`, `Network.address_from_key`); Bitcoin and Litecoin follow the variant the
+shop runs (`PAYMENTS_SEGWIT_HRP`, docs/decisions/0372):
 
 | network           | standard | account path | accepted key prefixes                 | address            |
 |-------------------|----------|--------------|---------------------------------------|--------------------|
@@ -31,20 +32,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bip_utils import (
-    Bip32KeyError,
-    Bip32KeyNetVersions,
-    Bip32Secp256k1,
-    Bip84Conf,
-    EthAddrEncoder,
-    P2WPKHAddrEncoder,
-    TrxAddrEncoder,
-)
+from bip_utils import Bip32KeyError, Bip32KeyNetVersions, Bip32Secp256k1, Bip84Conf
 from bip_utils.bip.bip32 import Bip32Const
 
 from .addresses import b58check_decode
 from .errors_crypto import InvalidAddress
-from .networks import ACCOUNT_KEYS, AccountKeyRule, account_key_rule, variant
+from .networks import AccountKeyRule, all_networks, network_get
 
 __all__ = [
     "DERIVABLE_NETWORKS",
@@ -85,7 +78,8 @@ _PRIVATE_VERSIONS = {
 _PRIVATE_PREFIXES = ("xprv", "yprv", "zprv", "tprv", "uprv", "vprv", "Ltpv", "Mtpv", "ttpv")
 _WIF_VERSIONS = {0x80, 0xEF, 0xB0}  # Bitcoin mainnet, every testnet, Litecoin mainnet
 
-DERIVABLE_NETWORKS: tuple[str, ...] = ACCOUNT_KEYS
+# Networks with public derivation; Solana has none (SLIP-10 ed25519 is hardened-only: docs/decisions/0140).
+DERIVABLE_NETWORKS: tuple[str, ...] = tuple(network.id for network in all_networks() if network.derivable)
 _ACCOUNT_DEPTH = 3
 _HARDENED = 2**31
 _HEX_SECRET = re.compile(r"(0x)?[0-9a-fA-F]{64}", re.ASCII)
@@ -131,7 +125,7 @@ def account_key_parse(network: str, text: str) -> AccountKey:
             "This is a private key or a recovery phrase. Never paste one here: register the wallet's "
             "extended PUBLIC key (xpub, zpub, Ltub…). Consider that secret exposed and move the funds."
         )
-    rule = account_key_rule(network)
+    rule = _account_key_rule(network)
     if rule is None:
         raise InvalidAddress(f"Addresses on “{network}” cannot be derived from a public key; use the address pool.")
     try:
@@ -171,8 +165,17 @@ def _wrong_prefix(prefix: str, rule: AccountKeyRule) -> str:
 
 def account_key_hints() -> list[str]:
     """One line per network for the form where operators paste keys, as the shop runs each network now."""
-    rules = [account_key_rule(network) for network in ACCOUNT_KEYS]
+    rules = [_account_key_rule(network) for network in DERIVABLE_NETWORKS]
     return [rule.hint for rule in rules if rule is not None]
+
+
+def _account_key_rule(network: str) -> AccountKeyRule | None:
+    """The key `network` takes as the shop runs it, or None where no public key derives addresses (or no such
+    network)."""
+    try:
+        return network_get(network).account_key_rule()
+    except KeyError:
+        return None
 
 
 def _node(text: str, prefix: str) -> Bip32Secp256k1:
@@ -193,8 +196,4 @@ def address_derive(key: AccountKey, index: int) -> str:
     if not 0 <= index < 2**31:
         raise ValueError(f"a receiving index is within 0..2^31-1, got {index}")
     child = _node(key.text, key.prefix).ChildKey(0).ChildKey(index).PublicKey().KeyObject()
-    if key.network in ("bitcoin", "litecoin"):
-        return str(P2WPKHAddrEncoder.EncodeKey(child, hrp=variant(key.network).hrp, wit_ver=0))
-    if key.network == "ethereum":
-        return str(EthAddrEncoder.EncodeKey(child))
-    return str(TrxAddrEncoder.EncodeKey(child))
+    return network_get(key.network).address_from_key(child)

@@ -1,7 +1,7 @@
 """Wallet payment URIs and their QR codes as inline SVG.
 
-`payment_uri` follows each network's published scheme, so a wallet that scans the code fills in the address,
-the exact amount and, for tokens, the right contract:
+`payment_uri` follows each network's published scheme (`Network.payment_uri` in `networks/<network>.py`), so a
+wallet that scans the code fills in the address, the exact amount and, for tokens, the right contract:
 
 | pair            | URI                                                                     | standard     |
 |-----------------|-------------------------------------------------------------------------|--------------|
@@ -18,17 +18,14 @@ Content Security Policy (`style-src 'self'`, nothing inline) allows it inline; i
 from __future__ import annotations
 
 import io
-from urllib.parse import quote, urlencode
 
 import segno
 
 from .addresses import validate_address
 from .assets import Pair, chain_units, format_units
+from .networks import network_get
 
 __all__ = ["payment_uri", "qr_svg"]
-
-# EIP-155 chain id of Ethereum mainnet.
-ETHEREUM_CHAIN_ID = 1
 
 
 def payment_uri(pair: Pair, address: str, amount_units: int, memo: str = "") -> str:
@@ -46,19 +43,10 @@ def payment_uri(pair: Pair, address: str, amount_units: int, memo: str = "") -> 
     if type(amount_units) is int and amount_units <= 0:
         raise ValueError("a payment request is for a positive amount")
     amount = _plain_decimal(format_units(amount_units, pair))
-    if memo and pair.network != "solana":
+    network = network_get(pair.network)
+    if memo and not network.uri_memo:
         raise ValueError(f"a {pair.network_label} payment URI has no memo field")
-    if pair.network in {"bitcoin", "litecoin"}:
-        return f"{pair.network}:{address}?{urlencode({'amount': amount})}"
-    if pair.network == "ethereum" and pair.token_contract is None:
-        return f"ethereum:{address}@{ETHEREUM_CHAIN_ID}?value={chain_units(amount_units, pair)}"
-    if pair.network == "ethereum":
-        query = urlencode({"address": address, "uint256": chain_units(amount_units, pair)})
-        return f"ethereum:{pair.token_contract}@{ETHEREUM_CHAIN_ID}/transfer?{query}"
-    if pair.network == "solana":
-        params = {"amount": amount} | ({"memo": memo} if memo else {})
-        return f"solana:{address}?{urlencode(params, quote_via=quote)}"
-    return address
+    return network.payment_uri(pair, address, amount, chain_units(amount_units, pair), memo)
 
 
 def _plain_decimal(text: str) -> str:

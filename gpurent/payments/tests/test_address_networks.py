@@ -13,7 +13,7 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_ac
 from gpurent.payments.addresses import b58check_encode, validate_address
 from gpurent.payments.errors_crypto import InvalidAddress
 from gpurent.payments.models import Payout
-from gpurent.payments.unspendable import UNSPENDABLE
+from gpurent.payments.networks import all_networks
 
 UNSPENDABLE_MESSAGE = (
     "Nobody can spend from this address: it is a burn or system address, and anything sent to it is lost. "
@@ -147,7 +147,7 @@ def test_burn_and_system_addresses_are_refused_on_every_network_with_one_message
     assert refusal(network, address) == UNSPENDABLE_MESSAGE
 
 
-@pytest.mark.parametrize(("network", "address"), [(n, a) for n, listed in UNSPENDABLE.items() for a in listed])
+@pytest.mark.parametrize(("network", "address"), [(n.id, a) for n in all_networks() for a in n.unspendable])
 def test_every_listed_unspendable_address_is_well_formed_and_refused(network, address):
     assert refusal(network, address) == UNSPENDABLE_MESSAGE  # a misspelt entry would get the format's message
 

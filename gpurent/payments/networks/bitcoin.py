@@ -1,0 +1,47 @@
+"""Bitcoin: BTC, quoted to the satoshi; 2 confirmations by default (payments_security §4.3).
+
+Mainnet, testnet or regtest follows `PAYMENTS_SEGWIT_HRP_BITCOIN` (`bitcoin_family.py`). Burn addresses with a
+valid checksum are listed; the all-zero hash is refused by rule (docs/decisions/0371).
+"""
+
+from __future__ import annotations
+
+from bip_utils import CoinsConf
+from bip_utils.slip.slip44 import Slip44
+
+from .base import PairSpec
+from .bitcoin_family import BitcoinFamily, variant_read
+
+__all__ = ["NETWORK"]
+
+_ID = ("bitcoin", "Bitcoin")
+_VERSIONS = ("p2pkh_net_ver", "p2sh_net_ver")
+_MAINNET_KEYS, _TEST_KEYS = ("zpub", "xpub"), ("vpub", "tpub")
+
+NETWORK = BitcoinFamily(
+    id=_ID[0],
+    label=_ID[1],
+    pairs=(PairSpec("BTC", chain_decimals=8, quote_decimals=8),),
+    confirmations=2,
+    watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
+    unspendable=frozenset({"1BitcoinEaterAddressDontSendf59kuE", "1CounterpartyXXXXXXXXXXXXXXXUWLpVr"}),
+    variants=(
+        variant_read(
+            _ID,
+            "mainnet",
+            CoinsConf.BitcoinMainNet,
+            _VERSIONS,
+            (),
+            coin_type=Slip44.BITCOIN,
+            key_prefixes=_MAINNET_KEYS,
+        ),
+        variant_read(
+            _ID, "testnet", CoinsConf.BitcoinTestNet, _VERSIONS, (), coin_type=Slip44.TESTNET, key_prefixes=_TEST_KEYS
+        ),
+        variant_read(
+            _ID, "regtest", CoinsConf.BitcoinRegTest, _VERSIONS, (), coin_type=Slip44.TESTNET, key_prefixes=_TEST_KEYS
+        ),
+    ),
+    # Its test networks' 0x6f/0xc4 are also Litecoin's test networks' P2PKH and deprecated P2SH.
+    test_versions_shared=True,
+)

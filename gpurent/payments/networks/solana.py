@@ -1,0 +1,93 @@
+"""Solana: SOL, quoted to the lamport; 32 confirmations by default (finalized: 31+ confirmed blocks on top).
+
+Addresses are Base58 of exactly 32 bytes, kept as given; there is no checksum, so a refusal elsewhere asks
+Solana last whose address it is. Payment URIs follow Solana Pay, the only scheme here with a memo. Solana has no
+public derivation (SLIP-10 ed25519 is hardened-only: docs/decisions/0140): its addresses come from the pool.
+
+Unspendable: the Solana runtime's reserved account keys (builtin programs and sysvars, as
+`agave-reserved-account-keys` lists them), its incinerator, and the SPL programs and native mint; the system
+program `11111111111111111111111111111111` is the all-zero key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import quote, urlencode
+
+from .base import Network, PairSpec
+from .codecs import Decoded, b58decode, b58encode
+
+if TYPE_CHECKING:
+    from gpurent.payments.assets import Pair
+
+__all__ = ["NETWORK"]
+
+
+@dataclass(frozen=True)
+class Solana(Network):
+    def address_decode(self, text: str) -> Decoded | None:
+        try:
+            raw = b58decode(text)
+        except ValueError:
+            return None
+        # Re-encoding catches a spelling with extra leading "1"s that decodes to the same 32 bytes.
+        return (text, raw) if len(raw) == 32 and b58encode(raw) == text else None
+
+    def payment_uri(self, pair: Pair, address: str, amount: str, base_units: int, memo: str) -> str:
+        """Solana Pay: `solana:ADDR?amount=0.5` (whole SOL, never exponent notation), `&memo=…` when given."""
+        params = {"amount": amount} | ({"memo": memo} if memo else {})
+        return f"solana:{address}?{urlencode(params, quote_via=quote)}"
+
+
+NETWORK = Solana(
+    id="solana",
+    label="Solana",
+    pairs=(PairSpec("SOL", chain_decimals=9, quote_decimals=9),),
+    confirmations=32,
+    watcher="gpurent.chains.solana.SolanaWatcher",
+    address_checksum=False,
+    uri_memo=True,
+    unspendable=frozenset(
+        {
+            "11111111111111111111111111111111",
+            "1nc1nerator11111111111111111111111111111111",
+            "AddressLookupTab1e1111111111111111111111111",
+            "BPFLoader1111111111111111111111111111111111",
+            "BPFLoader2111111111111111111111111111111111",
+            "BPFLoaderUpgradeab1e11111111111111111111111",
+            "ComputeBudget111111111111111111111111111111",
+            "Config1111111111111111111111111111111111111",
+            "Ed25519SigVerify111111111111111111111111111",
+            "Feature111111111111111111111111111111111111",
+            "KeccakSecp256k11111111111111111111111111111",
+            "LoaderV411111111111111111111111111111111111",
+            "NativeLoader1111111111111111111111111111111",
+            "Secp256r1SigVerify1111111111111111111111111",
+            "Stake11111111111111111111111111111111111111",
+            "StakeConfig11111111111111111111111111111111",
+            "Sysvar1111111111111111111111111111111111111",
+            "Sysvar1nstructions1111111111111111111111111",
+            "SysvarC1ock11111111111111111111111111111111",
+            "SysvarEpochRewards1111111111111111111111111",
+            "SysvarEpochSchedu1e111111111111111111111111",
+            "SysvarFees111111111111111111111111111111111",
+            "SysvarLastRestartS1ot1111111111111111111111",
+            "SysvarRecentB1ockHashes11111111111111111111",
+            "SysvarRent111111111111111111111111111111111",
+            "SysvarRewards111111111111111111111111111111",
+            "SysvarS1otHashes111111111111111111111111111",
+            "SysvarS1otHistory11111111111111111111111111",
+            "SysvarStakeHistory1111111111111111111111111",
+            "Vote111111111111111111111111111111111111111",
+            "ZkE1Gama1Proof11111111111111111111111111111",
+            "ZkTokenProof1111111111111111111111111111111",
+            # SPL: token programs, associated token accounts, memo, and the wrapped-SOL mint.
+            "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+            "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+            "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL",
+            "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+            "So11111111111111111111111111111111111111112",
+        }
+    ),
+)
