@@ -22,6 +22,8 @@ from django.utils import timezone
 
 from gpurent.payments.models import ChainCursor
 
+from .rpc import JsonRpcClient
+
 __all__ = [
     "ChainWatcher",
     "Lease",
@@ -59,6 +61,12 @@ class LeasedWatcher:
     finds the lease taken reports `skipped` and reads nothing."""
 
     network: str
+
+    @classmethod
+    def from_url(cls, network: str, url: str) -> LeasedWatcher:
+        """The watcher of `network` reading the node at `url` (CHAIN_WATCH_URLS): a JSON-RPC node unless the
+        watcher says otherwise."""
+        return cls(JsonRpcClient(url))  # type: ignore[call-arg]
 
     def scan(self, *, now: datetime | None = None) -> ScanReport:
         report = ScanReport(self.network)

@@ -37,6 +37,7 @@ from django.utils import timezone
 
 from gpurent.payments.assets import pair_get, required_confirmations
 from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState
+from gpurent.payments.networks import all_networks
 
 from .base import LeasedWatcher, ScanReport, cursor_get, cursor_save
 from .observations import Transfer, transfer_forget, transfer_record
@@ -44,7 +45,7 @@ from .rpc import JsonRpcClient, RpcError
 
 __all__ = ["BitcoinFamilyWatcher"]
 
-_ASSETS = {"bitcoin": "BTC", "litecoin": "LTC"}
+_WATCHER = f"{__name__}.BitcoinFamilyWatcher"  # what a network module names to be read by this watcher
 _IMPORT_BATCH = 500
 # RPC_INVALID_ADDRESS_OR_KEY: "Transaction not in mempool", "Invalid or non-wallet transaction id".
 _NOT_FOUND = -5
@@ -52,11 +53,17 @@ _NOT_FOUND = -5
 
 class BitcoinFamilyWatcher(LeasedWatcher):
     def __init__(self, network: str, client: JsonRpcClient) -> None:
-        if network not in _ASSETS:
+        found = next((n for n in all_networks() if n.id == network and n.watcher == _WATCHER), None)
+        if found is None:
             raise ValueError(f"{network} is not a Bitcoin Core family network")
         self.network = network
-        self.pair = pair_get(_ASSETS[network], network)
+        # Its one pair, the native coin (BTC, LTC).
+        self.pair = pair_get(found.pairs[0].asset, network)
         self.client = client
+
+    @classmethod
+    def from_url(cls, network: str, url: str) -> BitcoinFamilyWatcher:
+        return cls(network, JsonRpcClient(url))
 
     def _scan(self, report: ScanReport) -> None:
         required = required_confirmations(self.pair)

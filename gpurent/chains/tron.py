@@ -64,6 +64,12 @@ class TronWatcher(LeasedWatcher):
         self.client = client
         self.pair = pair_get("TRX", NETWORK)
 
+    @classmethod
+    def from_url(cls, network: str, url: str) -> TronWatcher:
+        """TronGrid's HTTP API, with CHAIN_WATCH_TRON_API_KEY as its TRON-PRO-API-KEY header where set."""
+        key = getattr(settings, "CHAIN_WATCH_TRON_API_KEY", "")
+        return cls(HttpApiClient(url, headers={"TRON-PRO-API-KEY": key} if key else None))
+
     def token_contracts(self) -> dict[str, str]:
         """Token contract as it appears in a log (20 bytes, lower hex, no 41 prefix) → asset symbol."""
         configured: dict[str, str] = getattr(settings, "CHAIN_TOKEN_CONTRACTS", {})

@@ -1,6 +1,7 @@
 """The configured watchers (`CHAIN_WATCH_URLS`), and one pass over all of them.
 
-No URL for a network: no watcher, and its payments are verified by operators exactly as before.
+No URL for a network: no watcher, and its payments are verified by operators exactly as before. Which class
+reads a network is the network's (`Network.watcher`, a dotted path), built with its `from_url(network, url)`.
 """
 
 from __future__ import annotations
@@ -9,14 +10,13 @@ import logging
 from datetime import datetime
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 from django_tasks import task
 
+from gpurent.payments.networks import network_get
+
 from .base import ChainWatcher, ScanReport
-from .bitcoin import BitcoinFamilyWatcher
-from .ethereum import EthereumWatcher
-from .rpc import HttpApiClient, JsonRpcClient, RpcError
-from .solana import SolanaWatcher
-from .tron import TronWatcher
+from .rpc import RpcError
 
 __all__ = ["configured_watchers", "watch_chains_once", "watch_chains_task"]
 
@@ -29,17 +29,12 @@ def configured_watchers() -> list[ChainWatcher]:
     for network, url in urls.items():
         if not url:
             continue
-        if network in ("bitcoin", "litecoin"):
-            watchers.append(BitcoinFamilyWatcher(network, JsonRpcClient(url)))
-        elif network == "ethereum":
-            watchers.append(EthereumWatcher(JsonRpcClient(url)))
-        elif network == "tron":
-            key = getattr(settings, "CHAIN_WATCH_TRON_API_KEY", "")
-            watchers.append(TronWatcher(HttpApiClient(url, headers={"TRON-PRO-API-KEY": key} if key else None)))
-        elif network == "solana":
-            watchers.append(SolanaWatcher(JsonRpcClient(url)))
-        else:
+        try:
+            path = network_get(network).watcher
+        except KeyError:
             logger.warning("no chain watcher runs for %s: no watcher reads that network", network)
+            continue
+        watchers.append(import_string(path).from_url(network, url))
     return watchers
 
 
