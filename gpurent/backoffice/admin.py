@@ -34,6 +34,7 @@ from gpurent.core.notices import recent_notices
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, required_confirmations
 from gpurent.payments.intent_state import IntentState, intent_state
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
+from gpurent.payments.networks import network_get
 from gpurent.payments.received import payment_receive
 from gpurent.payments.verification import ManualVerifier, review_resolve
 
@@ -269,9 +270,9 @@ class PaymentsDeskAdmin(DeskAdmin):
     @staticmethod
     def chain_evidence(intent: Any, state: IntentState) -> list[dict[str, Any]]:
         """What the chain watcher saw for the intent, each with its state as the customer is told it (`transfer`:
-        credited, in review…, from `intent_state`), and an explorer link where CHAIN_EXPLORER_TX_URLS has a
-        pattern for the network ({txid} is replaced)."""
-        pattern = settings.CHAIN_EXPLORER_TX_URLS.get(intent.network, "")
+        credited, in review…, from `intent_state`), and the network's explorer link where the operator set one
+        (`Network.explorer_tx_url`)."""
+        network = network_get(intent.network)
         pair = pair_get(intent.asset, intent.network)
         # The rows `state` was made from (prefetched by the caller): oldest first, one transfer per row.
         rows = intent.chain_observations.all()
@@ -280,7 +281,7 @@ class PaymentsDeskAdmin(DeskAdmin):
                 "row": row,
                 "transfer": transfer,
                 "amount": format_units(row.amount_units, pair),
-                "explorer": pattern.replace("{txid}", row.txid) if pattern else "",
+                "explorer": network.explorer_tx_url(row.txid),
             }
             for row, transfer in zip(rows, state.transfers, strict=True)
         ]
