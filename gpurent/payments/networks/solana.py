@@ -1,7 +1,8 @@
 """Solana: SOL, quoted to the lamport; 32 confirmations by default (finalized: 31+ confirmed blocks on top).
 
 Addresses are Base58 of exactly 32 bytes, kept as given; there is no checksum, so a refusal elsewhere asks
-Solana last whose address it is. Payment URIs follow Solana Pay, the only scheme here with a memo. Solana has no
+Solana last whose address it is. Payment URIs follow Solana Pay, the only scheme here with a memo; an SPL token
+pair (a `PairSpec` with its mint as `token_contract`) is paid with the URI's `spl-token`. Solana has no
 public derivation (SLIP-10 ed25519 is hardened-only: docs/decisions/0140): its addresses come from the pool.
 
 Unspendable: the Solana runtime's reserved account keys (builtin programs and sysvars, as
@@ -35,8 +36,13 @@ class Solana(Network):
         return (text, raw) if len(raw) == 32 and b58encode(raw) == text else None
 
     def payment_uri(self, pair: Pair, address: str, amount: str, base_units: int, memo: str) -> str:
-        """Solana Pay: `solana:ADDR?amount=0.5` (whole SOL, never exponent notation), `&memo=…` when given."""
-        params = {"amount": amount} | ({"memo": memo} if memo else {})
+        """Solana Pay: `solana:ADDR?amount=0.5` (whole coins, never exponent notation), then `spl-token=MINT` for
+        an SPL token (without it a wallet would send SOL), then `memo=…` when given."""
+        params = {"amount": amount}
+        if pair.token_contract is not None:
+            params["spl-token"] = pair.token_contract
+        if memo:
+            params["memo"] = memo
         return f"solana:{address}?{urlencode(params, quote_via=quote)}"
 
 

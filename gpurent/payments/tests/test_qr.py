@@ -1,3 +1,4 @@
+import dataclasses
 import re
 
 import pytest
@@ -63,6 +64,23 @@ def test_payment_uri_follows_each_networks_standard(asset, network, address, uni
 def test_payment_uri_solana_pay_carries_a_memo_url_encoded():
     uri = payment_uri(pair_get("SOL", "solana"), "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg", 500_000_000, "D-12 ab")
     assert uri == "solana:vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg?amount=0.5&memo=D-12%20ab"
+
+
+def test_payment_uri_of_an_spl_token_names_its_mint_so_the_wallet_does_not_send_sol():
+    # No SPL pair is accepted yet: a token pair on Solana as its network module would make one (decision 0470).
+    usdc = dataclasses.replace(
+        pair_get("SOL", "solana"),
+        asset="USDC",
+        chain_decimals=6,
+        quote_decimals=6,
+        token_contract="EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        token_standard="SPL",
+    )
+    uri = payment_uri(usdc, "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg", 12_500_000, "D-12")
+    assert uri == (
+        "solana:vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg"
+        "?amount=12.5&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&memo=D-12"
+    )
 
 
 def test_payment_uri_refuses_a_memo_where_the_uri_has_no_place_for_it():
