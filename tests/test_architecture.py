@@ -27,7 +27,8 @@ ALLOWED = {
     "exports": {"core", "accounts", "orders", "payments", "journal"},
     "support": {"core", "catalog", "accounts", "orders"},
     "guides": {"core", "catalog", "accounts", "glossary", "sizing", "vramcalc"},
-    "pages": {"core"},
+    # The help page lists the accepted asset/network pairs from payments' registry (decision 0476).
+    "pages": {"core", "payments"},
     # /metrics counts the business of every app (gpurent/monitoring, decision 0410); nothing imports it.
     "monitoring": {"core", "catalog", "accounts", "orders", "ledger", "hosts", "payments"},
 }

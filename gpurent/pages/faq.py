@@ -2,7 +2,8 @@
 
 The answers follow the shop's Vietnamese FAQ (the reference text for Vietnamese, in `locale/vi`), each at a
 stable anchor so pages link to the answer where the question arises: `/help/#reporting` from the payment
-section, `/help/#first-rental` from the estimator. `%(brand)s` is the shop's `BRAND_NAME`.
+section, `/help/#first-rental` from the estimator. `%(brand)s` is the shop's `BRAND_NAME`, `%(methods)s` the
+accepted asset/network pairs as the checkout lists them (`payments.assets.PAIRS`), so a new pair needs no new text.
 """
 
 from __future__ import annotations
@@ -132,10 +133,9 @@ SECTIONS: tuple[Section, ...] = (
                 _("Which cryptocurrencies and networks can I pay with?"),
                 (
                     _(
-                        "The methods are BTC on Bitcoin, ETH on Ethereum, USDT and USDC on Ethereum, SOL on "
-                        "Solana, TRX and USDT on Tron, and LTC on Litecoin. Choose the asset/network pair shown "
-                        "in the order. For a token such as USDT the name alone does not identify the destination: "
-                        "the instructions tell Ethereum and Tron apart."
+                        "The methods are %(methods)s. Choose the asset/network pair shown in the order. For a "
+                        "token such as USDT the name alone does not identify the destination: the instructions "
+                        "name its network."
                     ),
                 ),
             ),

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+from babel import Locale
+from babel.lists import format_list
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_GET
+
+from gpurent.payments.assets import PAIRS
 
 from .faq import SECTIONS
 
 
+def _methods() -> str:
+    """Every accepted pair's label in the active language, as one list ("BTC on Bitcoin, …, and LTC on
+    Litecoin"; "… y LTC en Litecoin")."""
+    locale = Locale.parse(translation.to_locale(translation.get_language() or settings.LANGUAGE_CODE))
+    return format_list([pair.display_label for pair in PAIRS], locale=locale)
+
+
 @require_GET
 def help_index(request: HttpRequest) -> HttpResponse:
-    brand = {"brand": settings.BRAND_NAME}
+    values = {"brand": settings.BRAND_NAME, "methods": _methods()}
     sections = [
         {
             "slug": section.slug,
             "title": section.title,
             "answers": [
-                {"slug": a.slug, "question": a.question, "paragraphs": [str(p) % brand for p in a.paragraphs]}
+                {"slug": a.slug, "question": a.question, "paragraphs": [str(p) % values for p in a.paragraphs]}
                 for a in section.answers
             ],
         }

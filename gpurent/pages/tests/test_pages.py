@@ -3,8 +3,10 @@
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from gpurent.pages.faq import FAQ
+from gpurent.payments.assets import PAIRS
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +33,19 @@ def test_help_names_the_brand(settings, client):
     page = client.get(reverse("pages:help")).content.decode()
     assert "NordGPU asks for no identity document" in page
     assert "%(brand)s" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "last"),
+    [("en", "BTC on Bitcoin, ", ", and LTC on Litecoin."), ("es", "BTC en Bitcoin, ", " y LTC en Litecoin.")],
+)
+def test_help_lists_every_accepted_pair_from_the_registry(language, first, last):
+    """The methods answer is written from `PAIRS`: a new pair appears without a new text (decision 0476)."""
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get(reverse("pages:help")).content.decode()
+    with translation.override(language):
+        labels = [str(pair.display_label) for pair in PAIRS]
+    assert f"{first}{', '.join(labels[1:-1])}{last}" in page
+    assert "%(methods)s" not in page
 
 
 def test_the_issue_questions_are_answered():
