@@ -8,14 +8,13 @@ real. Production loads real addresses.
 
 from __future__ import annotations
 
-import hashlib
 from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
 
-from .addresses import b58check_encode, b58encode, eip55_checksum
 from .models import AddressMode, DerivedAddress, ExchangeRate, PaymentIntent, ReceivingAddress
+from .networks import all_networks
 
 __all__ = ["DEMO_RATES", "address_origin", "demo_addresses", "load_demo_payments"]
 
@@ -31,19 +30,9 @@ DEMO_RATES = {
 }
 
 
-def _digest(network: str, size: int) -> bytes:
-    return hashlib.sha256(f"gpurent demo receiving address: {network}".encode()).digest()[:size]
-
-
 def demo_addresses() -> dict[str, str]:
-    """One unspendable, well-formed address per network."""
-    return {
-        "bitcoin": b58check_encode(b"\x00" + _digest("bitcoin", 20)),
-        "litecoin": b58check_encode(b"\x30" + _digest("litecoin", 20)),
-        "tron": b58check_encode(b"\x41" + _digest("tron", 20)),
-        "ethereum": eip55_checksum("0x" + _digest("ethereum", 20).hex()),
-        "solana": b58encode(_digest("solana", 32)),
-    }
+    """One unspendable, well-formed address per network (its module's `demo_address`)."""
+    return {network.id: network.demo_address for network in all_networks()}
 
 
 def address_origin(intent: PaymentIntent) -> str:

@@ -12,6 +12,7 @@ knows it, a URI is the bare address, no public key derives addresses.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,12 @@ from .codecs import Decoded
 if TYPE_CHECKING:
     from gpurent.payments.assets import Pair
 
-__all__ = ["AccountKeyRule", "Network", "PairSpec"]
+__all__ = ["AccountKeyRule", "Network", "PairSpec", "demo_digest"]
+
+
+def demo_digest(network_id: str, size: int) -> bytes:
+    """`size` bytes of a hash nobody holds a key for: what the demo shop's address on a network encodes."""
+    return hashlib.sha256(f"gpurent demo receiving address: {network_id}".encode()).digest()[:size]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,8 @@ class Network:
             network with PAYMENTS_CONFIRMATIONS: `assets.required_confirmations`).
         watcher: the dotted path of its chain watcher class ("gpurent.chains.tron.TronWatcher"), built with
             `from_url(network_id, url)` when CHAIN_WATCH_URLS has a URL for it.
+        demo_address: a well-formed address made from `demo_digest`, so nobody can spend from it: the demo
+            shop's shared receiving address (`manage.py load_demo`, `payments.demo`).
         unspendable: addresses nobody can spend from beyond the all-zero one, as `is_unspendable` compares them.
         address_checksum: whether its addresses carry a checksum; a network without one matches more text, so
             it is asked last when a refusal names the network an address belongs to.
@@ -101,6 +109,7 @@ class Network:
     pairs: tuple[PairSpec, ...]
     confirmations: int
     watcher: str
+    demo_address: str
     unspendable: frozenset[str] = frozenset()
     address_checksum: bool = True
     uri_memo: bool = False

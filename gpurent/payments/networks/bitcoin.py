@@ -9,8 +9,9 @@ from __future__ import annotations
 from bip_utils import CoinsConf
 from bip_utils.slip.slip44 import Slip44
 
-from .base import PairSpec
+from .base import PairSpec, demo_digest
 from .bitcoin_family import BitcoinFamily, variant_read
+from .codecs import b58check_encode
 
 __all__ = ["NETWORK"]
 
@@ -24,6 +25,7 @@ NETWORK = BitcoinFamily(
     pairs=(PairSpec("BTC", chain_decimals=8, quote_decimals=8),),
     confirmations=2,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
+    demo_address=b58check_encode(b"\x00" + demo_digest(_ID[0], 20)),
     unspendable=frozenset({"1BitcoinEaterAddressDontSendf59kuE", "1CounterpartyXXXXXXXXXXXXXXXUWLpVr"}),
     variants=(
         variant_read(

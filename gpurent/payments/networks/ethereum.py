@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from bip_utils import EthAddrEncoder
 from bip_utils.slip.slip44 import Slip44
 
-from .base import AccountKeyRule, Network, PairSpec
+from .base import AccountKeyRule, Network, PairSpec, demo_digest
 from .codecs import HEX40, Decoded, eip55_checksum
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ NETWORK = Ethereum(
     ),
     confirmations=64,
     watcher="gpurent.chains.ethereum.EthereumWatcher",
+    demo_address=eip55_checksum("0x" + demo_digest("ethereum", 20).hex()),
     low_addresses_reserved=True,
     unspendable=frozenset(
         {

@@ -13,9 +13,9 @@ from bip_utils import CoinsConf
 from bip_utils.slip.slip44 import Slip44
 from django.utils.translation import gettext as _
 
-from .base import PairSpec
+from .base import PairSpec, demo_digest
 from .bitcoin_family import BitcoinFamily, variant_read
-from .codecs import base58_version
+from .codecs import b58check_encode, base58_version
 
 __all__ = ["NETWORK"]
 
@@ -50,6 +50,7 @@ NETWORK = Litecoin(
     pairs=(PairSpec("LTC", chain_decimals=8, quote_decimals=8),),
     confirmations=6,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
+    demo_address=b58check_encode(b"\x30" + demo_digest(_ID[0], 20)),
     variants=(
         variant_read(
             _ID,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
-from .base import Network, PairSpec
+from .base import Network, PairSpec, demo_digest
 from .codecs import Decoded, b58decode, b58encode
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ NETWORK = Solana(
     pairs=(PairSpec("SOL", chain_decimals=9, quote_decimals=9),),
     confirmations=32,
     watcher="gpurent.chains.solana.SolanaWatcher",
+    demo_address=b58encode(demo_digest("solana", 32)),
     address_checksum=False,
     uri_memo=True,
     unspendable=frozenset(

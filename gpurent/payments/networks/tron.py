@@ -15,8 +15,8 @@ from bip_utils import TrxAddrEncoder
 from bip_utils.slip.slip44 import Slip44
 from django.utils.translation import gettext as _
 
-from .base import AccountKeyRule, Network, PairSpec
-from .codecs import Decoded, base58check_version
+from .base import AccountKeyRule, Network, PairSpec, demo_digest
+from .codecs import Decoded, b58check_encode, base58check_version
 
 __all__ = ["NETWORK"]
 
@@ -59,6 +59,7 @@ NETWORK = Tron(
     ),
     confirmations=19,
     watcher="gpurent.chains.tron.TronWatcher",
+    demo_address=b58check_encode(b"\x41" + demo_digest("tron", 20)),
     # The black hole T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb is the all-zero hash: refused by rule.
     low_addresses_reserved=True,
 )
