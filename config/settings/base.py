@@ -495,6 +495,10 @@ ACCOUNTS_MAX_LIVE_API_TOKENS = int(os.environ.get("ACCOUNTS_MAX_LIVE_API_TOKENS"
 # entry); one more answers 409 `too_many_runs` (decision 0315).
 JOURNAL_MAX_RUNS_PER_ENTRY = int(os.environ.get("JOURNAL_MAX_RUNS_PER_ENTRY", "200"))
 
+# A money row lock taken against the lock order across calls in one transaction (gpurent/core/locks.py) raises
+# where this is True or DEBUG is; elsewhere it is logged as an error and the transaction goes on (decision 0486).
+LOCK_ORDER_STRICT = False
+
 # How long an unpaid order holds its lots before `manage.py sweep` expires it (DESIGN §4).
 ORDER_PAYMENT_WINDOW_HOURS = int(os.environ.get("ORDER_PAYMENT_WINDOW_HOURS", "24"))
 # How many unpaid orders (each holding stock) one account may have at once; more answer `too_many_unpaid_orders`.

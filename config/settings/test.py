@@ -19,6 +19,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # keeps two test runs in one checkout (a developer and an editor plugin, say) off each other's file.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db_{os.getpid()}.sqlite3")}  # noqa: F405
 
+# A wrong money lock order fails the test that takes it (gpurent/core/locks.py, decision 0486).
+LOCK_ORDER_STRICT = True
 # Tests check the production rules, not the embedded demo's conveniences.
 PAYMENTS_RATE_MAX_AGE_SECONDS = 900
 PAYMENTS_DEMO_NOTICE = False

@@ -1,13 +1,15 @@
 """Which GPUs of which host a rental gets, and when they come back (decision 0360).
 
-Lock order (docs/money.md, "GPU hosts"): the order, then the hosts of its GPU model by key, then the model's
-row last (`stock_sync`). No call to a host is made while any of them is held.
+Lock order (docs/money.md, "GPU hosts"): the order (through `lock_rows`, the money lock order's first kind),
+then the hosts of its GPU model by key, then the model's row last (`stock_sync`). No call to a host is made
+while any of them is held.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from gpurent.core.locks import lock_rows
 from gpurent.orders.enums import ProvisioningStatus
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
@@ -38,7 +40,8 @@ def allocation_make(rental: HostRental) -> HostRental:
             the locks: a rental revoked meanwhile never gets GPUs).
     """
     with transaction.atomic():
-        order = Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=rental.order_id)
+        lock_rows((Order, [rental.order_id]))
+        order = Order.objects.select_related("gpu").get(pk=rental.order_id)
         rental = HostRental.objects.select_for_update(of=("self",)).select_related("host").get(pk=rental.pk)
         if rental.host is not None:
             return rental
@@ -74,7 +77,8 @@ def allocation_make(rental: HostRental) -> HostRental:
 def allocation_release(rental: HostRental) -> None:
     """The rental's access is revoked on its host: its GPUs return to stock (idempotent)."""
     with transaction.atomic():
-        order = Order.objects.select_for_update(of=("self",)).get(pk=rental.order_id)
+        lock_rows((Order, [rental.order_id]))
+        order = Order.objects.get(pk=rental.order_id)
         GpuAllocation.objects.filter(rental=rental).delete()
         if order.lots_held_by_host:
             Order.objects.filter(pk=order.pk).update(lots_held_by_host=False)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from gpurent.catalog.enums import Term
 from gpurent.core.errors import ApplicationError, Conflict, InvalidRequest
+from gpurent.core.locks import lock_rows
 
 from .enums import PaymentStatus, Track
 from .history_notes import extends_note
@@ -76,7 +77,8 @@ def order_extension_place(
     if term_days not in Term.values:
         raise InvalidRequest(_("Extend by 3, 7 or 30 days."))
     with transaction.atomic():
-        locked = Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=rental.pk)
+        lock_rows((Order, [rental.pk]))  # the rental only, not its GPU's row (docs/money.md)
+        locked = Order.objects.select_related("gpu").get(pk=rental.pk)
         if locked.owner_id != owner.pk or locked.is_extension or not rental_running(locked, now):
             raise InvalidRequest(_("A rental can be extended only while its term runs."))
         # Counted under the rental's lock (up to the limit only): two placed at once count one after the other.

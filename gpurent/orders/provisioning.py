@@ -88,8 +88,9 @@ def order_authorized_keys(order: Order) -> str:
 
 
 def _locked(order: Order) -> Order:
-    # of=("self",): lock the order only, not the GPU row every buyer's stock update needs.
-    return Order.objects.select_for_update(of=("self",)).select_related("gpu").get(pk=order.pk)
+    # The order only (`lock_rows` locks `of=("self",)`), not the GPU row every buyer's stock update needs.
+    lock_rows((Order, [order.pk]))
+    return Order.objects.select_related("gpu").get(pk=order.pk)
 
 
 def provision_start(*, order: Order, actor: AbstractBaseUser | None) -> Order:

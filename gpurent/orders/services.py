@@ -287,7 +287,7 @@ def order_transition(
     with transaction.atomic():
         # An extension's payment moves its rental's term end: both orders, by key (docs/money.md).
         lock_rows((Order, order_lock_keys(order)))
-        locked = Order.objects.select_for_update().get(pk=order.pk)
+        locked = Order.objects.get(pk=order.pk)
         field = "payment_status" if track == Track.PAYMENT else "provisioning_status"
         current = getattr(locked, field)
         if not is_allowed(track, current, to):
@@ -348,12 +348,13 @@ def rental_running(rental: Order, now: datetime) -> bool:
 def extension_apply(extension: Order, *, now: datetime) -> Order:
     """Move the rental's term end by the extension's days, when the extension becomes paid (see
     `extensions.py`). The caller has locked both orders through `lock_rows` (`order_lock_keys`: the rental
-    first, by key); reading the rental FOR UPDATE here re-takes a lock already held.
+    first, by key); locking the rental here re-takes a lock already held.
 
     Raises:
         TransitionNotAllowed: the rental's term is over (then the extension cannot be paid).
     """
-    rental = Order.objects.select_for_update(of=("self",)).get(pk=extension.extends_id or 0)
+    lock_rows((Order, [extension.extends_id]))
+    rental = Order.objects.get(pk=extension.extends_id or 0)
     if not rental_running(rental, now) or rental.term_ends_at is None:
         raise TransitionNotAllowed(_("The rental's term ended before this extension was paid."))
     rental.term_ends_at += timedelta(days=extension.term_days)
