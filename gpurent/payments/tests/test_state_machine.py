@@ -138,7 +138,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         self._savepoint = transaction.atomic()
         # The example's isolation, as a test case's own blocks are: each rule's service runs a transaction of its
         # own inside it, for the money lock order too (gpurent/core/locks.py tells them apart by this flag).
-        self._savepoint._from_testcase = True
+        self._savepoint._from_testcase = True  # type: ignore[attr-defined]  # Django's flag, not in django-stubs
         self._savepoint.__enter__()
         user_model = get_user_model()
         self.customers = [
