@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from gpurent.catalog.models import GpuModel
 from gpurent.sizing.calculation import Sizing, size_workload
-from gpurent.sizing.catalog_fit import GpuFit
 from gpurent.sizing.errors import EstimateInputInvalid
+from gpurent.sizing.fit.table import GpuFit
 from gpurent.sizing.forms import EstimateForm
 from vramcalc import EstimateInput
 

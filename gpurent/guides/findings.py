@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from gpurent.catalog.enums import Term
 from gpurent.core.formats import bytes_text, usd_text
 from gpurent.sizing.calculation import Sizing
-from gpurent.sizing.catalog_fit import GpuFit
+from gpurent.sizing.fit.table import GpuFit
 
 from .assumptions import Duration
 from .decision import ConditionColumn

@@ -17,7 +17,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.core.cache import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
-from gpurent.sizing.catalog_fit import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
+from gpurent.sizing.fit.table import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
 from vramcalc import EstimateInput, InvalidInput, estimate
 from vramcalc.capacity import kv_token_capacity
 
@@ -40,7 +40,7 @@ class Concurrency:
 
     Serving (`kind == "kv"`): `value` full-context requests fit in the KV cache (`tokens` tokens of it).
     Otherwise (`kind == "batch"`): `value` is the largest power-of-two batch per card that still fits by the
-    decision table's rule (`catalog_fit.fits_on_card`);
+    decision table's rule (`gpurent.sizing.fit.table.fits_on_card`);
     `capped` when the search stopped at `MAX_BATCH` rather than at the memory limit.
     """
 

@@ -28,7 +28,7 @@ from gpurent.core.pagination import list_page
 from gpurent.core.schemas import InputSchema
 from vramcalc.option_schema import input_ranges
 
-from .fit_rows import FIT_ROWS_SHOWN, stored_rows_shown
+from .fit.rows_shown import FIT_ROWS_SHOWN, stored_rows_shown
 from .models import SavedEstimate
 from .selectors import estimate_get_for
 from .services import estimate_fields_for, estimate_save_fields

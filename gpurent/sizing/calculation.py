@@ -15,9 +15,9 @@ from gpurent.catalog.selectors import gpu_list
 from vramcalc import Estimate, EstimateInput, InvalidInput, estimate
 from vramcalc.serialize import inputs_from_dict, inputs_to_dict
 
-from .catalog_fit import USABLE_PCT, GpuFit, catalog_fit
 from .errors import EstimateInputInvalid, EstimateTooLarge
-from .fit_rows import fit_rank, rows_shown
+from .fit.rows_shown import fit_rank, rows_shown
+from .fit.table import USABLE_PCT, GpuFit, catalog_fit
 
 __all__ = ["MAX_PEAK_BYTES", "Sizing", "inputs_from_payload", "size_workload"]
 
@@ -56,7 +56,7 @@ class Sizing:
     @cached_property
     def fit_shown(self) -> list[GpuFit]:
         """The rows the estimator shows: all of them up to `FIT_ROWS_SHOWN`, else those that fit best, in catalog
-        order (`fit_rows`); `cheapest` is always among them."""
+        order (`fit.rows_shown`); `cheapest` is always among them."""
         return rows_shown(self.fit, fit_rank)
 
     @property

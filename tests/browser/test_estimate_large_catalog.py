@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import make_gpu
-from gpurent.sizing.fit_rows import FIT_ROWS_SHOWN
+from gpurent.sizing.fit.rows_shown import FIT_ROWS_SHOWN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

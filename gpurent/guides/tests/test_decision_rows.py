@@ -16,7 +16,7 @@ from gpurent.guides.guide import Guide
 from gpurent.guides.models import QuoteRequest
 from gpurent.guides.report import guide_report
 from gpurent.guides.scenarios import SCENARIOS
-from gpurent.sizing.catalog_fit import FITS, NO_FIT, GpuFit
+from gpurent.sizing.fit.table import FITS, NO_FIT, GpuFit
 
 from .conftest import quote_form
 

@@ -12,7 +12,7 @@ from gpurent.guides.guide import Guide
 from gpurent.guides.report import guide_report
 from gpurent.guides.scenarios import SCENARIOS
 from gpurent.sizing.calculation import size_workload
-from gpurent.sizing.catalog_fit import card_bytes, plan_with_cards
+from gpurent.sizing.fit.table import card_bytes, plan_with_cards
 from gpurent.sizing.forms import EstimateForm
 from vramcalc.capacity import kv_token_capacity
 

@@ -13,9 +13,9 @@ from gpurent.core.money import Usd
 
 from ..calculation import Sizing
 from ..caveats import caveat_text, likely_size, short_name, sized
-from ..chart import WIDTH, chart_rows, component_css
 from ..component_texts import component_assumption, component_label, estimate_notes
 from ..engine_texts import render
+from ..fit.chart import WIDTH, chart_rows, component_css
 from ..formula_texts import formula_text as _formula_text
 
 register = template.Library()

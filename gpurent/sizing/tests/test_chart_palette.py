@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from gpurent.sizing.chart import PALETTE_SIZE, component_css
+from gpurent.sizing.fit.chart import PALETTE_SIZE, component_css
 
 
 def test_a_dozen_components_get_a_dozen_colours():

@@ -7,8 +7,8 @@ from typing import Any, cast
 from gpurent.catalog.models import GpuModel
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing
-from gpurent.sizing.catalog_fit import FITS, NO_FIT, TIGHT, GpuFit
-from gpurent.sizing.fit_rows import FIT_ROWS_SHOWN, fit_rank, rows_shown, stored_rows_shown
+from gpurent.sizing.fit.rows_shown import FIT_ROWS_SHOWN, fit_rank, rows_shown, stored_rows_shown
+from gpurent.sizing.fit.table import FITS, NO_FIT, TIGHT, GpuFit
 
 GIB = 2**30
 

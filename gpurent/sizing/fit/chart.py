@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .calculation import Sizing
-from .component_texts import component_label
+from ..calculation import Sizing
+from ..component_texts import component_label
 
 __all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from .catalog_fit import FITS, NO_FIT, TIGHT, GpuFit
+from .table import FITS, NO_FIT, TIGHT, GpuFit
 
 __all__ = ["FIT_ROWS_SHOWN", "fit_rank", "rows_shown", "stored_rank", "stored_rows_shown"]
 
