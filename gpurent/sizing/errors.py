@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from gpurent.core.errors import InvalidRequest
 from vramcalc import InvalidInput
 
-from .engine_errors import engine_message
+from .texts.engine_errors import engine_message
 
 __all__ = ["EstimateInputInvalid", "EstimateTooLarge"]
 

@@ -17,7 +17,6 @@ from vramcalc import EstimateInput, InvalidInput, ModelKind
 from vramcalc.presets import get_preset
 from vramcalc.serialize import inputs_from_dict
 
-from .engine_errors import engine_message
 from .form_choices import (
     ADAPTER_ONLY,
     ADVANCED_SWITCHES,
@@ -50,6 +49,7 @@ from .form_plans import TrainingPlanFields
 from .form_recipes import RecipeFields
 from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
 from .measure_form import MeasurementForm
+from .texts.engine_errors import engine_message
 from .workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
 
 __all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..calculation import Sizing
-from ..component_texts import component_label
+from ..texts.components import component_label
 
 __all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
 

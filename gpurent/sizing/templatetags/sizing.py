@@ -12,11 +12,11 @@ from gpurent.core.formats import bytes_text, usd_text
 from gpurent.core.money import Usd
 
 from ..calculation import Sizing
-from ..caveats import caveat_text, likely_size, short_name, sized
-from ..component_texts import component_assumption, component_label, estimate_notes
-from ..engine_texts import render
 from ..fit.chart import WIDTH, chart_rows, component_css
-from ..formula_texts import formula_text as _formula_text
+from ..texts.caveats import caveat_text, likely_size, short_name, sized
+from ..texts.components import component_assumption, component_label, estimate_notes
+from ..texts.engine import render
+from ..texts.formulas import formula_text as _formula_text
 
 register = template.Library()
 

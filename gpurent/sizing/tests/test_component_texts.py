@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.component_texts import ASSUMPTIONS, LABELS, component_assumption, component_label
 from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.texts.components import ASSUMPTIONS, LABELS, component_assumption, component_label
 
 SERVING_FORM = {**DEFAULTS, "preset": "llama-3.1-70b", "seq_len": "8192", "concurrent": "16"}
 HTMX = {"HTTP_HX_REQUEST": "true"}

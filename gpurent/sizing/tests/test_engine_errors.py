@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.engine_errors import MESSAGES, engine_message
 from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.texts.engine_errors import MESSAGES, engine_message
 
 VRAMCALC = Path(__file__).resolve().parents[3] / "vramcalc"
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.engine_texts import COUNTS, TRANSLATED, render
 from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.texts.engine import COUNTS, TRANSLATED, render
 from vramcalc import Workload
 from vramcalc.text import TEMPLATES, placeholders, text
 

@@ -1,7 +1,7 @@
 """The words of the estimator's formula lines read in the customer's language (decision 0225).
 
 Every formula of every estimator variant of ``test_engine_texts`` (all workload kinds and the options that
-change the texts) is checked: after the phrases of ``formula_texts`` are taken out, what is left is notation
+change the texts) is checked: after the phrases of ``texts.formulas`` are taken out, what is left is notation
 (numbers, operators, units, symbols, identifiers, product names); and each phrase has a translation in es, vi
 and tr. The page test renders the breakdown in every language and looks for English words in its formulas.
 """
@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from gpurent.sizing.forms import DEFAULTS, EstimateForm
-from gpurent.sizing.formula_texts import PHRASES, _compiled, formula_text
 from gpurent.sizing.tests.test_engine_texts import LANGUAGES, VARIANTS
+from gpurent.sizing.texts.formulas import PHRASES, _compiled, formula_text
 from vramcalc import estimate
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -1,7 +1,7 @@
 """Translated labels and assumptions of the engine's breakdown components (vramcalc keeps English; DESIGN §6).
 
 An assumption the engine gives as a record (``assumption_text``: key and values, ``vramcalc.text``) is
-rendered through :mod:`.engine_texts`. Estimates saved before the engine gave records only have the English:
+rendered through :mod:`.engine`. Estimates saved before the engine gave records only have the English:
 each translation below is stored with the English text it was written for, keyed by the component's stable
 key, and texts that interpolate numbers are matched with a pattern and rebuilt from the captured values.
 """
@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from vramcalc.text import Text
 
-from .engine_texts import render
+from .engine import render
 
 __all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label", "estimate_notes"]
 

@@ -9,7 +9,7 @@ language can move the value, as Turkish does). The numbers, the operators, units
 GGUF, softmax) are notation and stay as they are, like the byte figures elsewhere on the page.
 
 The quantization notes inside a weights formula are the engine's own texts (``quant.*``), as is the "plus … text-encoder
-parameters" of a LoRA with text encoders; they are rendered through :mod:`.engine_texts`, with the translations the
+parameters" of a LoRA with text encoders; they are rendered through :mod:`.engine`, with the translations the
 assumptions use.
 
 Replacement is one pass from left to right, longest phrase first at each position, so a translated phrase is
@@ -28,7 +28,7 @@ from django.utils.translation import npgettext_lazy, pgettext_lazy
 from gpurent.core.formats import decimal_text
 from vramcalc.text import TEMPLATES
 
-from .engine_texts import render
+from .engine import render
 
 __all__ = ["COUNTED", "PHASES", "PHRASES", "formula_text"]
 
