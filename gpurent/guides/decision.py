@@ -13,7 +13,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.sizing.calculation import Sizing, size_workload
 from gpurent.sizing.errors import EstimateInputInvalid
 from gpurent.sizing.fit.table import GpuFit
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.estimate import EstimateForm
 from vramcalc import EstimateInput
 
 from .guide import Guide

@@ -1,7 +1,7 @@
 """What each guide assumes, as data: per workload and scope a model preset, estimator fields and a job size.
 
 Every number a guide page shows is computed from these inputs (see `report.py`); nothing here is a result.
-The estimator fields use the estimator form's vocabulary (`gpurent.sizing.forms.EstimateForm`), so the same
+The estimator fields use the estimator form's vocabulary (`gpurent.sizing.forms.estimate.EstimateForm`), so the same
 dictionary builds the engine inputs and the "Open in the estimator" link, and the two cannot disagree.
 """
 

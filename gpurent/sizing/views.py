@@ -21,7 +21,9 @@ from gpurent.core.pagination import DEFAULT_PAGE_SIZE, InvalidCursor, list_page,
 
 from .calculation import Sizing, size_workload
 from .errors import EstimateInputInvalid
-from .forms import EXAMPLES, EstimateForm, MeasurementForm
+from .forms.choices import EXAMPLES
+from .forms.estimate import EstimateForm
+from .forms.measurement import MeasurementForm
 from .selectors import estimate_get_for, estimate_list_for
 from .services import estimate_attach_measurement, estimate_save
 

@@ -31,7 +31,7 @@ from gpurent.payments.services import (
     order_pay_from_balance,
 )
 from gpurent.payments.verification import intent_confirm
-from gpurent.sizing.form_choices import EXAMPLES
+from gpurent.sizing.forms.choices import EXAMPLES
 from gpurent.support.services import RequestInput, support_request_create
 from tests.conftest import fund
 

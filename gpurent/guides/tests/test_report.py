@@ -13,7 +13,7 @@ from gpurent.guides.report import guide_report
 from gpurent.guides.scenarios import SCENARIOS
 from gpurent.sizing.calculation import size_workload
 from gpurent.sizing.fit.table import card_bytes, plan_with_cards
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.estimate import EstimateForm
 from vramcalc.capacity import kv_token_capacity
 
 pytestmark = pytest.mark.django_db

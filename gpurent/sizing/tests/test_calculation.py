@@ -8,7 +8,7 @@ from gpurent.core.money import Usd
 from gpurent.sizing.calculation import MAX_PEAK_BYTES, inputs_from_payload, size_workload
 from gpurent.sizing.errors import EstimateInputInvalid, EstimateTooLarge
 from gpurent.sizing.fit.table import USABLE_PCT, plan_with_cards
-from gpurent.sizing.forms import EXAMPLES
+from gpurent.sizing.forms.choices import EXAMPLES
 from vramcalc import estimate
 from vramcalc.capacity import min_cards
 from vramcalc.units import GIB, MIB

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from gpurent.accounts.services import api_token_create
-from gpurent.sizing.forms import EXAMPLES
+from gpurent.sizing.forms.choices import EXAMPLES
 from vramcalc.cli import main as vramcalc_main
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.forms.choices import DEFAULTS
 from gpurent.sizing.texts.components import ASSUMPTIONS, LABELS, component_assumption, component_label
 
 SERVING_FORM = {**DEFAULTS, "preset": "llama-3.1-70b", "seq_len": "8192", "concurrent": "16"}
@@ -107,7 +107,7 @@ def test_every_translation_is_keyed_by_its_own_english():
 
 @pytest.mark.django_db
 def test_every_examples_breakdown_labels_are_translated(client, demo_catalog):
-    from gpurent.sizing.forms import EXAMPLES
+    from gpurent.sizing.forms.choices import EXAMPLES
 
     english = {english for _key, english in LABELS}
     same_in_spanish = {"Logits", "CUDA graphs"}

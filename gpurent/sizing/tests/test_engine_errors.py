@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.forms.choices import DEFAULTS
 from gpurent.sizing.texts.engine_errors import MESSAGES, engine_message
 
 VRAMCALC = Path(__file__).resolve().parents[3] / "vramcalc"

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.forms.choices import DEFAULTS
 from gpurent.sizing.templatetags.sizing import engine_text
 from vramcalc.version import ENGINE_VERSION, __version__
 

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.forms import DEFAULTS
+from gpurent.sizing.forms.choices import DEFAULTS
 from gpurent.sizing.texts.engine import COUNTS, TRANSLATED, render
 from vramcalc import Workload
 from vramcalc.text import TEMPLATES, placeholders, text
@@ -271,7 +271,7 @@ def test_no_english_assumption_or_note_on_a_translated_estimate(client, form):
 
 
 def test_the_variants_cover_every_workload_and_every_engine_template():
-    from gpurent.sizing.forms import EstimateForm
+    from gpurent.sizing.forms.estimate import EstimateForm
     from vramcalc import estimate
 
     workloads, keys = set(), set()

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from gpurent.sizing import views
-from gpurent.sizing.forms import DEFAULTS, EXAMPLES
+from gpurent.sizing.forms.choices import DEFAULTS, EXAMPLES
 from gpurent.sizing.models import SavedEstimate
 
 pytestmark = pytest.mark.django_db

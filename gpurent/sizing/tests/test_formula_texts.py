@@ -15,7 +15,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from gpurent.sizing.forms import DEFAULTS, EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS
+from gpurent.sizing.forms.estimate import EstimateForm
 from gpurent.sizing.tests.test_engine_texts import LANGUAGES, VARIANTS
 from gpurent.sizing.texts.formulas import PHRASES, _compiled, formula_text
 from vramcalc import estimate

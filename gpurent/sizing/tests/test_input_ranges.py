@@ -11,9 +11,9 @@ from django import forms
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from gpurent.sizing.form_choices import DEFAULTS, FORM_OPTIONS, QUANTIZATIONS
-from gpurent.sizing.form_plans import MILLION, MILLION_FIELDS
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS, FORM_OPTIONS, QUANTIZATIONS
+from gpurent.sizing.forms.estimate import EstimateForm
+from gpurent.sizing.forms.training_plans import MILLION, MILLION_FIELDS
 from gpurent.sizing.models import SavedEstimate
 from vramcalc.dictconv import to_dict
 from vramcalc.option_schema import input_ranges, options

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from gpurent.sizing.api import EstimateIn
-from gpurent.sizing.form_choices import DEFAULTS, FORM_OPTIONS
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS, FORM_OPTIONS
+from gpurent.sizing.forms.estimate import EstimateForm
 from vramcalc import EstimateInput, estimate
 from vramcalc.cli import build_parser, flag_paths
 from vramcalc.cli import main as vramcalc_main

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from gpurent.accounts.services import api_token_create
-from gpurent.sizing.form_choices import DEFAULTS
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS
+from gpurent.sizing.forms.estimate import EstimateForm
 from vramcalc import estimate
 from vramcalc.cli import main as vramcalc_main
 from vramcalc.serialize import inputs_from_dict

@@ -1,8 +1,8 @@
 """ZeRO-3 limits and plan options of one framework in the form. That the form, the CLI and the API reach the
 library's input for a Megatron-style plan is `test_surfaces_agree.py`."""
 
-from gpurent.sizing.form_choices import DEFAULTS
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS
+from gpurent.sizing.forms.estimate import EstimateForm
 
 
 def _form(**fields: str) -> EstimateForm:

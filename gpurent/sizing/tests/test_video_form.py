@@ -1,8 +1,8 @@
 """Video diffusion (decision 0223) in the form: which fields show, which are ignored, what is refused. That the
 form, the CLI and the API reach the library's input is `test_surfaces_agree.py`."""
 
-from gpurent.sizing.form_choices import DEFAULTS
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import DEFAULTS
+from gpurent.sizing.forms.estimate import EstimateForm
 
 
 def _form(**fields: str) -> EstimateForm:

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from gpurent.accounts.models import User
-from gpurent.sizing.forms import DEFAULTS, EXAMPLES
+from gpurent.sizing.forms.choices import DEFAULTS, EXAMPLES
 from gpurent.sizing.models import SavedEstimate
 
 from .conftest import PASSWORD

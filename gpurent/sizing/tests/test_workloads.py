@@ -4,8 +4,8 @@ import pytest
 from django.utils import translation
 
 from gpurent.sizing.api import EstimateIn
-from gpurent.sizing.form_choices import ADAPTER_ONLY, DEFAULTS, DIFFUSION_ONLY, SERVING_ONLY, TRAINING_ONLY
-from gpurent.sizing.forms import EstimateForm
+from gpurent.sizing.forms.choices import ADAPTER_ONLY, DEFAULTS, DIFFUSION_ONLY, SERVING_ONLY, TRAINING_ONLY
+from gpurent.sizing.forms.estimate import EstimateForm
 from gpurent.sizing.workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
 from vramcalc import Workload
 

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from vramcalc import InvalidInput
 from vramcalc.presets import get_preset
 
-from .form_numbers import engine_number
-from .workloads import WorkloadKind
+from ..workloads import WorkloadKind
+from .numbers import engine_number
 
 __all__ = ["VIDEO_ONLY", "VideoFields", "is_video_preset"]
 

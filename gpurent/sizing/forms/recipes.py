@@ -12,8 +12,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .form_numbers import engine_number
-from .workloads import WorkloadKind
+from ..workloads import WorkloadKind
+from .numbers import engine_number
 
 __all__ = [
     "RECIPE_ENGINE_FIELDS",

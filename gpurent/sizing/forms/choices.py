@@ -1,4 +1,4 @@
-"""The estimator form's choices, defaults, examples and field groups (what `forms.EstimateForm` offers)."""
+"""The estimator form's choices, defaults, examples and field groups (what `estimate.EstimateForm` offers)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from vramcalc import ModelKind
 from vramcalc.presets import list_presets
 
-from .form_recipes import RECIPE_ENGINE_FIELDS, RECIPE_FIELDSET, RECIPE_OPTIONS, RECIPE_SWITCHES, RECIPE_TRAINING
+from .recipes import RECIPE_ENGINE_FIELDS, RECIPE_FIELDSET, RECIPE_OPTIONS, RECIPE_SWITCHES, RECIPE_TRAINING
 
 FAMILY_LABELS = {
     ModelKind.DECODER: _("Language models"),

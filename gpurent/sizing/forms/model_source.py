@@ -1,7 +1,7 @@
 """The estimator's model source: a preset, a pasted Hugging Face config.json, and an optional safetensors
 header (or index) that gives the exact weight bytes, turned into the engine's `ModelSpec`.
 
-Split out of `forms.py` (issue 15: no estimator form module passes 400 lines); `EstimateForm.clean` calls
+The estimate form (`estimate.py`) keeps its fields; `EstimateForm.clean` calls
 `model_from_source`, and an `InvalidInput` raised here is shown next to the field it names there.
 """
 

@@ -17,7 +17,9 @@ from vramcalc import EstimateInput, InvalidInput, ModelKind
 from vramcalc.presets import get_preset
 from vramcalc.serialize import inputs_from_dict
 
-from .form_choices import (
+from ..texts.engine_errors import engine_message
+from ..workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
+from .choices import (
     ADAPTER_ONLY,
     ADVANCED_SWITCHES,
     ATTENTION,
@@ -29,7 +31,6 @@ from .form_choices import (
     DTYPES,
     ENGINE_FIELDS,
     ENGINES,
-    EXAMPLES,
     FIELD_TERMS,
     FIELDSETS,
     GUIDANCE,
@@ -43,16 +44,13 @@ from .form_choices import (
     TRAINING_ONLY,
     preset_choices,
 )
-from .form_model import model_from_source
-from .form_numbers import engine_number
-from .form_plans import TrainingPlanFields
-from .form_recipes import RecipeFields
-from .form_video import VIDEO_ONLY, VideoFields, is_video_preset
-from .measure_form import MeasurementForm
-from .texts.engine_errors import engine_message
-from .workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
+from .model_source import model_from_source
+from .numbers import engine_number
+from .recipes import RecipeFields
+from .training_plans import TrainingPlanFields
+from .video import VIDEO_ONLY, VideoFields, is_video_preset
 
-__all__ = ["DEFAULTS", "EXAMPLES", "EstimateForm", "MeasurementForm"]
+__all__ = ["EstimateForm"]
 
 
 class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .form_numbers import engine_number
+from .numbers import engine_number
 
 __all__ = ["MILLION_FIELDS", "TrainingPlanFields"]
 
