@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal, cast
 
@@ -25,6 +24,7 @@ from .export import ORDERS_CSV_DIRECT_MAX, order_ledger_references, orders_csv_w
 from .extensions import order_extension_place
 from .models import Order, OrderAccess
 from .money import order_money
+from .payments_port import payments
 from .selectors import order_get_for, order_list_for
 from .services import Contact, order_place
 
@@ -158,25 +158,13 @@ class OrderListOut(Schema):
     next: str | None = Field(description="Cursor of the older orders (pass as ?cursor=), null on the last page")
 
 
-# Apps that build on orders (payments) add their fields to the order's API shape without orders importing
-# them: each extender returns fields to merge, e.g. {"intents": [...], "payment_reported": True}.
-_order_extenders: list[Callable[[Order], dict[str, Any]]] = []
-
-
-def register_order_extender(extender: Callable[[Order], dict[str, Any]]) -> None:
-    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
-    if extender not in _order_extenders:
-        _order_extenders.append(extender)
-
-
 def order_out(order: Order, *, new: bool = False) -> dict[str, Any]:
-    """An order in the API's shape (DESIGN §11.1), with the fields registered extenders add. `new`: just placed,
-    so no money has moved for it yet (no ledger references to look up)."""
+    """An order in the API's shape (DESIGN §11.1), with its payment fields from payments (`payments_port`). `new`:
+    just placed, so no money has moved for it yet (no ledger references to look up)."""
     if new:
         order.ledger_references = []  # type: ignore[attr-defined]
     data = _order_base(order)
-    for extender in _order_extenders:
-        data.update(extender(order))
+    data.update(payments().order_payment_fields(order))
     return data
 
 

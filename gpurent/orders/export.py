@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from django.db.models import QuerySet
@@ -16,6 +16,7 @@ from gpurent.core.pagination import keyset_chunks
 
 from .models import Order
 from .money import order_money
+from .payments_port import payments
 
 __all__ = [
     "CSV_COLUMNS",
@@ -25,29 +26,18 @@ __all__ = [
     "orders_csv",
     "orders_csv_rows",
     "orders_csv_whole",
-    "register_reference_source",
     "spreadsheet_safe",
 ]
 
-# Apps that move an order's money (payments) say which ledger references touched each order, without orders
-# importing them: a source maps orders to {order id: ["order:R-…", "deposit:D-…", "refund:R-…"]}.
-_reference_sources: list[Callable[[Sequence[Order]], Mapping[int, list[str]]]] = []
-
-
-def register_reference_source(source: Callable[[Sequence[Order]], Mapping[int, list[str]]]) -> None:
-    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
-    if source not in _reference_sources:
-        _reference_sources.append(source)
-
 
 def order_ledger_references(orders: Sequence[Order]) -> dict[int, list[str]]:
-    """Every ledger reference that moved money for each of `orders` (a fixed number of queries per source)."""
+    """Every ledger reference that moved money for each of `orders` (`["order:R-…", "deposit:D-…", "refund:R-…"]`),
+    from payments (`payments_port`), in a fixed number of queries."""
     found: dict[int, list[str]] = {order.pk: [] for order in orders}
     if not orders:
         return found
-    for source in _reference_sources:
-        for order_id, references in source(orders).items():
-            found.setdefault(order_id, []).extend(references)
+    for order_id, references in payments().order_ledger_references(orders).items():
+        found.setdefault(order_id, []).extend(references)
     return found
 
 

@@ -32,6 +32,7 @@ from .errors import CancelNeedsConfirmation, OutOfStock, TooManyUnpaidOrders, Tr
 from .history_notes import CANCELLED_BY_CUSTOMER, DEADLINE_PASSED
 from .models import Order, OrderSshKey, OrderStatusChange
 from .notifications import order_notify
+from .payments_port import payments
 from .transitions import is_allowed
 
 __all__ = [
@@ -44,8 +45,6 @@ __all__ = [
     "order_place",
     "order_transition",
     "orders_expire_due",
-    "register_cancel_warning",
-    "register_payment_closer",
     "rental_running",
 ]
 
@@ -66,31 +65,10 @@ _RELEASING = {
 }
 
 
-# Called in the transaction that ends an order's wait for payment (paid, cancelled, expired), with the order
-# locked. Payments registers the function that closes the order's open intents (orders ← payments, DESIGN §10).
-_payment_closers: list[Callable[[Order], object]] = []
-
-
-# Asked before a customer cancels: returns a sentence on what happens to money already sent for the order, or
-# "" when nothing was sent or reported. Payments registers it (orders cannot see payments).
-_cancel_warnings: list[Callable[[Order], str]] = []
-
-
-def register_cancel_warning(warning: Callable[[Order], str]) -> None:
-    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
-    if warning not in _cancel_warnings:
-        _cancel_warnings.append(warning)
-
-
 def order_cancel_warning(order: Order) -> str:
-    """What the customer must confirm before cancelling `order` ("" when there is nothing to confirm)."""
-    return " ".join(text for text in (warning(order) for warning in _cancel_warnings) if text)
-
-
-def register_payment_closer(closer: Callable[[Order], object]) -> None:
-    """Called from an app's `AppConfig.ready()`; registering twice has no effect."""
-    if closer not in _payment_closers:
-        _payment_closers.append(closer)
+    """What the customer must confirm before cancelling `order` ("" when there is nothing to confirm): what
+    happens to money already sent for it, which payments knows (`payments_port`)."""
+    return payments().order_cancel_warning(order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,8 +298,8 @@ def order_transition(
         if (track, to) in _RELEASING and locked.extends_id is None and not locked.lots_held_by_host:
             stock_release(gpu_id=locked.gpu_id, lots=locked.lots)
         if track == Track.PAYMENT:
-            for closer in _payment_closers:
-                closer(locked)
+            # The order no longer waits for payment (paid, cancelled, expired): its open intents close.
+            payments().order_intents_close(locked)
         if (track, to) == (Track.PAYMENT, PaymentStatus.PAID) and locked.extends_id is not None:
             order_notify(locked, "extended")
         elif (track, to) in _NOTIFY:

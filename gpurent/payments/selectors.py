@@ -52,8 +52,8 @@ def order_references(order: Order) -> list[str]:
 
 
 def order_ledger_references(orders: Sequence[Order]) -> dict[int, list[str]]:
-    """The ledger references that moved each order's money, oldest first (registered with
-    `orders.export.register_reference_source`): two queries, whatever the number of orders."""
+    """The ledger references that moved each order's money, oldest first (orders calls it through
+    `orders.payments_port` for its CSV and API): two queries, whatever the number of orders."""
     candidates: dict[str, int] = {}
     for order in orders:
         candidates[f"order:{order.ref}"] = order.pk

@@ -346,8 +346,8 @@ def order_intents_close(order: Order) -> int:
     """Close the order's intents still open for payment once the order is paid or cancelled.
 
     An open intent that already received a payment becomes `confirmed`, any other `closed`. Anything still
-    sent to them is credited to the balance (see `received.payment_receive`). Registered with
-    `orders.services.register_payment_closer`: runs in every payment-track transition, with the order locked.
+    sent to them is credited to the balance (see `received.payment_receive`). `orders.services.order_transition`
+    calls it (through `orders.payments_port`) in every payment-track transition, with the order locked.
     Returns how many intents changed.
     """
     open_intents = PaymentIntent.objects.filter(order_id=order.pk, status=IntentStatus.AWAITING_PAYMENT)
@@ -356,7 +356,8 @@ def order_intents_close(order: Order) -> int:
 
 
 def order_cancel_warning_for_payments(order: Order) -> str:
-    """Registered with `orders.services.register_cancel_warning`: what happens to money already sent."""
+    """What happens to money already sent for `order` if it is cancelled, or "" (orders asks through
+    `orders.payments_port` before a customer cancels)."""
     intents = PaymentIntent.objects.filter(order_id=order.pk)
     if not intents.filter(Q(reported_at__isnull=False) | Q(payments__isnull=False)).exists():
         return ""
