@@ -10,6 +10,7 @@ import socket
 import pytest
 from django.core.management import call_command
 
+from gpurent.chains.base import Lease
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.chains.watchers import configured_watchers, watch_chains_once, watch_chains_task
 from gpurent.payments.models import ChainCursor
@@ -87,3 +88,13 @@ def test_watch_chains_loop_waits_the_configured_interval_between_rounds(settings
         call_command("watch_chains", stdout=out)
     assert pauses == [17, 17]
     assert out.getvalue().count("bitcoin: skipped") == 2
+
+
+def test_a_network_whose_lease_another_process_holds_is_skipped_without_reading_the_node(settings):
+    settings.CHAIN_WATCH_URLS = {"litecoin": f"http://127.0.0.1:{closed_port()}"}
+    with Lease("litecoin") as held:
+        assert held
+        (report,) = watch_chains_once()
+    # Skipped before any call: a node that is down would have added a note.
+    assert (report.network, report.skipped, report.notes, report.height) == ("litecoin", True, [], None)
+    assert ChainCursor.objects.get(network="litecoin").tip_height is None
