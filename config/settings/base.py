@@ -311,8 +311,8 @@ EMAIL_CHANGE_RATE_LIMITS = [(3600, 3), (86400, 10)]
 # [(seconds, count), ...], counted in the default cache (gpurent/accounts/throttling.py, decision 0111).
 REGISTRATION_RATE_LIMITS = [(3600, 10), (86400, 30)]
 
-# Django's database sessions, read in one SQL statement built once per process (decision 0429).
-SESSION_ENGINE = "gpurent.accounts.session_store.db"
+# Django's database sessions (decision 0490: its own engine, not one reading them in hand-built SQL).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

@@ -34,7 +34,7 @@ SECURE_HSTS_PRELOAD = True
 # written to both (decision 0406). Never through a cache of each process: a logout on one would leave the session
 # alive in another's memory.
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    SESSION_ENGINE = "gpurent.accounts.session_store.cached_db"  # Django's cached_db, its database read in SQL
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 LANGUAGE_COOKIE_SECURE = True

@@ -5,13 +5,12 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterator
-from functools import cache
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
-from django.db import connections, models
+from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -31,21 +30,6 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def get(self, *args: Any, **kwargs: Any) -> User:
-        """`User.objects.get(pk=…)`, which every signed-in request makes (Django's `ModelBackend.get_user`), reads
-        the row with one SQL statement built once per process, as `raw()` (the fields' converters applied); the
-        ORM compiled the same SELECT on every request for about as much CPU as a cached page costs (issue 30,
-        decision 0429). The same answer: the user, `DoesNotExist`, or the ORM's `ValueError` for a key that is no
-        number. Any other lookup is the ORM's.
-        """
-        if args or set(kwargs) != {"pk"}:
-            return super().get(*args, **kwargs)
-        key = self.model._meta.pk.get_prep_value(kwargs["pk"])
-        found = list(self.raw(_user_by_pk_sql(self.db), [key]))
-        if not found:
-            raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
-        return found[0]
-
     def get_by_natural_key(self, username: str | None) -> User:
         # Emails are stored in lower case; looking the login up in lower case too makes "Ana@Example.com"
         # log in to the account of "ana@example.com" (the admin's login form does not lower-case it).
@@ -54,15 +38,6 @@ class UserManager(BaseUserManager["User"]):
     def create_superuser(self, email: str, password: str | None = None, **fields: Any) -> User:
         fields.update(is_staff=True, is_superuser=True)
         return self.create_user(email, password, **fields)
-
-
-@cache
-def _user_by_pk_sql(alias: str) -> str:
-    """`SELECT <every column> FROM accounts_user WHERE id = %s`, from the model's names."""
-    quote, meta = connections[alias].ops.quote_name, User._meta
-    columns = ", ".join(quote(field.column) for field in meta.concrete_fields)
-    # S608: the names come from the model, the key is a parameter.
-    return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
 
 
 class User(AbstractBaseUser, PermissionsMixin):
