@@ -1,4 +1,4 @@
-"""`gpu_get`: one GPU model by slug, read with SQL built once (decision 0300), as the ORM would read it."""
+"""`gpu_get`: one GPU model by slug, every field read in one query, an off-sale one only when asked for."""
 
 import pytest
 from django.db import connection
@@ -15,7 +15,7 @@ def field_values(gpu: GpuModel) -> dict[str, object]:
     return {field.attname: getattr(gpu, field.attname) for field in GpuModel._meta.concrete_fields}
 
 
-def test_gpu_get_reads_every_field_as_the_orm_does_in_one_query(gpu):
+def test_gpu_get_reads_every_field_in_one_query(gpu):
     with CaptureQueriesContext(connection) as captured:
         found = gpu_get(gpu.slug)
     assert len(captured) == 1
