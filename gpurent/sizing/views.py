@@ -117,7 +117,7 @@ def _detail_context(request: HttpRequest, public_id: uuid.UUID, form: Measuremen
         "fit": fit,
         "fit_param": FIT_PARAM,
         "peak_components": components,
-        "measure_form": form or MeasurementForm(initial=initial),
+        "measurement_form": form or MeasurementForm(initial=initial),
         "reopen_query": saved.form_data,
     }
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..calculation import Sizing
 from ..texts.components import component_label
 
-__all__ = ["WIDTH", "Bar", "Segment", "chart_rows"]
+__all__ = ["PALETTE_SIZE", "WIDTH", "Bar", "Segment", "chart_rows", "segment_class"]
 
 WIDTH = 1000
 PALETTE_SIZE = 12  # colours in sizing.css (.seg-0 … .seg-11): a breakdown has up to a dozen components
@@ -38,8 +38,9 @@ class Bar:
     overflows: bool
 
 
-def component_css(index: int) -> str:
-    return f"seg-{index % PALETTE_SIZE}"
+def segment_class(index: int) -> str:
+    """The colour class of the `index`-th component (0-based), shared by the chart and its legend."""
+    return f"seg-{int(index) % PALETTE_SIZE}"
 
 
 def chart_rows(sizing: Sizing) -> list[Bar]:
@@ -55,7 +56,7 @@ def chart_rows(sizing: Sizing) -> list[Bar]:
     x = 0.0
     for index, component in enumerate(components):
         width = int(component["bytes"]) * WIDTH / scale
-        segments.append(Segment(round(x, 2), round(width, 2), component_css(index), component_label(component)))
+        segments.append(Segment(round(x, 2), round(width, 2), segment_class(index), component_label(component)))
         x += width
     return [
         Bar(

@@ -12,8 +12,8 @@ from gpurent.core.formats import bytes_text, usd_text
 from gpurent.core.money import Usd
 
 from ..calculation import Sizing
-from ..fit.chart import WIDTH, chart_rows, component_css
-from ..texts.caveats import caveat_text, likely_size, short_name, sized
+from ..fit.chart import WIDTH, chart_rows, segment_class
+from ..texts.caveats import caveat_text, effect_name, effect_size, sized_not_modelled
 from ..texts.components import component_assumption, component_label, estimate_notes
 from ..texts.engine import render
 from ..texts.formulas import formula_text as _formula_text
@@ -29,28 +29,16 @@ def human_bytes(value: int | None) -> str:
     return bytes_text(int(value))
 
 
-@register.filter
-def caveat(note: Any) -> str:
-    """An engine caveat in the customer's language."""
-    return caveat_text(note)
-
-
-@register.filter
-def sized_not_modelled(result: Any) -> list[dict[str, Any]]:
-    """The effects not modelled whose likely size the estimate states."""
-    return sized(result.get("not_modelled") if isinstance(result, dict) else None)
-
-
-@register.filter
-def effect_name(note: Any) -> str:
-    """A sized effect's short name in the customer's language."""
-    return short_name(note)
-
-
-@register.filter
-def effect_size(note: Any) -> str:
-    """A sized effect's likely size and direction in the customer's language ("likely up to 1.2 GiB more")."""
-    return likely_size(note) if isinstance(note, dict) and note.get("high_bytes") else ""
+# The engine's caveats, the breakdown's labels, assumptions and notes, and the chart's colours, under the names
+# their modules give them (`texts.caveats`, `texts.components`, `fit.chart`).
+register.filter(caveat_text)
+register.filter(sized_not_modelled)
+register.filter(effect_name)
+register.filter(effect_size)
+register.filter(component_label)
+register.filter(component_assumption)
+register.filter(estimate_notes)
+register.filter(segment_class)
 
 
 @register.filter
@@ -63,27 +51,9 @@ def range_meaning(result: Any) -> str:
 
 
 @register.filter
-def label_text(component: Any) -> str:
-    """A breakdown component's label in the customer's language."""
-    return component_label(component)
-
-
-@register.filter
-def assumption_text(component: Any) -> str:
-    """A breakdown component's assumption in the customer's language."""
-    return component_assumption(component)
-
-
-@register.filter
 def formula_text(formula: Any) -> str:
     """A breakdown component's formula with its words in the customer's language (numbers stay notation)."""
     return _formula_text(str(formula or ""))
-
-
-@register.filter
-def notes_text(result: Any) -> list[str]:
-    """The notes on a whole estimate in the customer's language."""
-    return estimate_notes(result)
 
 
 @register.filter
@@ -92,12 +62,6 @@ def usd_from_api(value: str | None) -> str:
     if not value:
         return ""
     return usd_text(Usd.parse(str(value)), short=True)
-
-
-@register.filter
-def segment_class(index: int) -> str:
-    """The colour class of the `index`-th component (0-based), shared by the chart and its legend."""
-    return component_css(int(index))
 
 
 @register.filter
@@ -114,7 +78,7 @@ _ENGINE = re.compile(r"vramcalc (?P<version>[\w.+-]+) \(formulas (?P<revision>[\
 
 
 @register.filter
-def engine_text(engine_version: str) -> str:
+def engine_label(engine_version: str) -> str:
     """The engine that made an estimate, in the reader's language: "vramcalc 0.2.3, fórmulas 2026-12d (con
     rangos)". The stored string stays as the engine wrote it (the API and CSV give it whole); one this version
     cannot read is shown as stored."""

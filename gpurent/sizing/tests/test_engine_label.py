@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from gpurent.sizing.forms.choices import DEFAULTS
-from gpurent.sizing.templatetags.sizing import engine_text
+from gpurent.sizing.templatetags.sizing import engine_label
 from vramcalc.version import ENGINE_VERSION, __version__
 
 
@@ -23,10 +23,10 @@ from vramcalc.version import ENGINE_VERSION, __version__
 )
 def test_the_engine_is_named_in_the_readers_language(language, shown):
     with translation.override(language):
-        assert engine_text("vramcalc 9.9.9 (formulas 2030-01a, ranges)") == shown
-        assert engine_text(ENGINE_VERSION).startswith(f"vramcalc {__version__}, ")  # the engine of today is read
-        assert engine_text("vramcalc 0.1.0 (formulas 2026-11a)").startswith("vramcalc 0.1.0, ")
-        assert engine_text("vramcalc 1.0") == "vramcalc 1.0"  # a string it cannot read: as stored
+        assert engine_label("vramcalc 9.9.9 (formulas 2030-01a, ranges)") == shown
+        assert engine_label(ENGINE_VERSION).startswith(f"vramcalc {__version__}, ")  # the engine of today is read
+        assert engine_label("vramcalc 0.1.0 (formulas 2026-11a)").startswith("vramcalc 0.1.0, ")
+        assert engine_label("vramcalc 1.0") == "vramcalc 1.0"  # a string it cannot read: as stored
 
 
 @pytest.mark.django_db
@@ -35,6 +35,6 @@ def test_the_estimate_page_names_the_engine_in_spanish(client, demo_catalog):
     html = client.post(reverse("sizing:result"), form, HTTP_ACCEPT_LANGUAGE="es", HTTP_HX_REQUEST="true").content
     page = html.decode()
     with translation.override("es"):
-        assert engine_text(ENGINE_VERSION) in page
+        assert engine_label(ENGINE_VERSION) in page
     assert "fórmulas" in page
     assert "(formulas" not in page

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.formats import bytes_text
 
-__all__ = ["CAVEATS", "SHORT", "caveat_text", "likely_size", "short_name", "sized"]
+__all__ = ["CAVEATS", "SHORT", "caveat_text", "effect_name", "effect_size", "sized_not_modelled"]
 
 CAVEATS: dict[str, Any] = {
     "declared_param_count": _(
@@ -69,18 +69,22 @@ SHORT: dict[str, Any] = {
 }
 
 
-def sized(notes: Any) -> list[dict[str, Any]]:
-    """The not-modelled notes of a stored result that state a likely size (older estimates have none)."""
+def sized_not_modelled(result: Any) -> list[dict[str, Any]]:
+    """The effects not modelled whose likely size a stored result states (older estimates have none)."""
+    notes = result.get("not_modelled") if isinstance(result, dict) else None
     return [n for n in notes or [] if isinstance(n, dict) and n.get("high_bytes")]
 
 
-def short_name(note: dict[str, Any]) -> str:
+def effect_name(note: dict[str, Any]) -> str:
     """The short name of a sized effect in the customer's language (its full text when it has none)."""
     return str(SHORT.get(str(note.get("key", "")), caveat_text(note)))
 
 
-def likely_size(note: dict[str, Any]) -> str:
-    """ "likely up to 1.2 GiB more" / "up to 768 MiB less": the size and which way it moves the peak."""
+def effect_size(note: Any) -> str:
+    """ "likely up to 1.2 GiB more" / "up to 768 MiB less": a sized effect's likely size and which way it moves the
+    peak, in the customer's language (empty for a note that states no size)."""
+    if not isinstance(note, dict) or not note.get("high_bytes"):
+        return ""
     high = bytes_text(int(note.get("high_bytes") or 0))
     low = bytes_text(int(note.get("low_bytes") or 0))
     direction = note.get("direction")
