@@ -54,7 +54,7 @@ class Pair:
         chain_decimals: decimals of the chain's base unit (USDT on Tron: 6, i.e. 1 USDT = 10^6 base units).
         quote_decimals: decimals of the quote unit (≤ 9 and ≤ chain_decimals); amounts are integers of it.
         token_contract: the token's contract address where the asset is a token, else None.
-        token_standard: "ERC-20" or "TRC-20" for tokens, else None.
+        token_standard: the token's standard for tokens ("ERC-20", "TRC-20", "SPL"), else None.
         confirmations: the default number of confirmations before a payment counts (see
             `required_confirmations` for the operator's override).
         needs_memo: whether a payment must carry a memo/tag to be attributed (none does yet).

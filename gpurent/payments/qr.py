@@ -3,13 +3,14 @@
 `payment_uri` follows each network's published scheme (`Network.payment_uri` in `networks/<network>.py`), so a
 wallet that scans the code fills in the address, the exact amount and, for tokens, the right contract:
 
-| pair            | URI                                                                     | standard     |
-|-----------------|-------------------------------------------------------------------------|--------------|
-| BTC / LTC       | `bitcoin:ADDR?amount=0.0015` / `litecoin:ADDR?amount=…` (whole coins)   | BIP-21       |
-| ETH             | `ethereum:ADDR@1?value=WEI` (integer wei)                               | EIP-681      |
-| USDT/USDC ERC20 | `ethereum:TOKEN@1/transfer?address=ADDR&uint256=BASE_UNITS`             | EIP-681      |
-| SOL             | `solana:ADDR?amount=0.5` (whole SOL, never exponent notation)           | Solana Pay   |
-| TRX / USDT TRC20| `ADDR` alone: Tron has no URI standard that wallets agree on            | —            |
+| network           | URI                                                                     | standard     |
+|-------------------|-------------------------------------------------------------------------|--------------|
+| Bitcoin, Litecoin | `bitcoin:ADDR?amount=0.0015` / `litecoin:ADDR?amount=…` (whole coins)   | BIP-21       |
+| Ethereum: ETH     | `ethereum:ADDR@1?value=WEI` (integer wei)                               | EIP-681      |
+| Ethereum: ERC-20  | `ethereum:TOKEN@1/transfer?address=ADDR&uint256=BASE_UNITS`             | EIP-681      |
+| Solana            | `solana:ADDR?amount=0.5` (whole coins, never exponent notation), an SPL | Solana Pay   |
+|                   | token adds `&spl-token=MINT` (the wallet pays the owner's token account)|              |
+| Tron              | `ADDR` alone: Tron has no URI standard that wallets agree on            | —            |
 
 `qr_svg` renders any payload (a URI, or a bare address) with segno. The SVG has no `style` attribute, so the
 Content Security Policy (`style-src 'self'`, nothing inline) allows it inline; it scales with its `viewBox`.

@@ -41,7 +41,7 @@ class PairSpec:
         chain_decimals: decimals of the chain's base unit for this asset (USDT on Tron: 6).
         quote_decimals: decimals of the quote unit (≤ 9 and ≤ chain_decimals); amounts are integers of it.
         token_contract: the token's contract address where the asset is a token, else None.
-        token_standard: "ERC-20" or "TRC-20" for tokens, else None.
+        token_standard: the token's standard for tokens ("ERC-20", "TRC-20", "SPL"), else None.
         needs_memo: whether a payment must carry a memo/tag to be attributed.
     """
 
