@@ -48,11 +48,6 @@ class Sizing:
         live = [c.to_dict() for c in self.result.components if phase in c.phases and c.bytes > 0]
         return sorted(live, key=lambda c: -int(c["bytes"]))
 
-    @property
-    def result_dict(self) -> dict[str, Any]:
-        """The estimate as stored with a saved estimate (one template shows both)."""
-        return self.result.to_dict()
-
     @cached_property
     def fit_shown(self) -> list[GpuFit]:
         """The rows the estimator shows: all of them up to `FIT_ROWS_SHOWN`, else those that fit best, in catalog
