@@ -15,21 +15,20 @@ from .codecs import b58check_encode
 
 __all__ = ["NETWORK"]
 
-_ID = ("bitcoin", "Bitcoin")
 _VERSIONS = ("p2pkh_net_ver", "p2sh_net_ver")
 _MAINNET_KEYS, _TEST_KEYS = ("zpub", "xpub"), ("vpub", "tpub")
 
 NETWORK = BitcoinFamily(
-    id=_ID[0],
-    label=_ID[1],
+    id="bitcoin",
+    label="Bitcoin",
     pairs=(PairSpec("BTC", chain_decimals=8, quote_decimals=8),),
     confirmations=2,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
-    demo_address=b58check_encode(b"\x00" + demo_digest(_ID[0], 20)),
+    demo_address=b58check_encode(b"\x00" + demo_digest("bitcoin", 20)),
     unspendable=frozenset({"1BitcoinEaterAddressDontSendf59kuE", "1CounterpartyXXXXXXXXXXXXXXXUWLpVr"}),
     variants=(
         variant_read(
-            _ID,
+            "Bitcoin",
             "mainnet",
             CoinsConf.BitcoinMainNet,
             _VERSIONS,
@@ -38,10 +37,22 @@ NETWORK = BitcoinFamily(
             key_prefixes=_MAINNET_KEYS,
         ),
         variant_read(
-            _ID, "testnet", CoinsConf.BitcoinTestNet, _VERSIONS, (), coin_type=Slip44.TESTNET, key_prefixes=_TEST_KEYS
+            "Bitcoin",
+            "testnet",
+            CoinsConf.BitcoinTestNet,
+            _VERSIONS,
+            (),
+            coin_type=Slip44.TESTNET,
+            key_prefixes=_TEST_KEYS,
         ),
         variant_read(
-            _ID, "regtest", CoinsConf.BitcoinRegTest, _VERSIONS, (), coin_type=Slip44.TESTNET, key_prefixes=_TEST_KEYS
+            "Bitcoin",
+            "regtest",
+            CoinsConf.BitcoinRegTest,
+            _VERSIONS,
+            (),
+            coin_type=Slip44.TESTNET,
+            key_prefixes=_TEST_KEYS,
         ),
     ),
     # Its test networks' 0x6f/0xc4 are also Litecoin's test networks' P2PKH and deprecated P2SH.

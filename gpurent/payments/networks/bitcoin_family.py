@@ -48,7 +48,6 @@ class Variant:
     """One variant of a Bitcoin-family network.
 
     Attributes:
-        network: "bitcoin" or "litecoin".
         network_label: the network's name ("Litecoin").
         name: "mainnet", "testnet" or "regtest".
         hrp: its segwit human-readable part.
@@ -58,7 +57,6 @@ class Variant:
         key_prefixes: the account key prefixes accepted, the native-SegWit one first.
     """
 
-    network: str
     network_label: str
     name: str
     hrp: str
@@ -75,7 +73,7 @@ class Variant:
 
 
 def variant_read(
-    network: tuple[str, str],
+    network_label: str,
     name: str,
     conf: object,
     versions: tuple[str, ...],
@@ -85,12 +83,11 @@ def variant_read(
     key_prefixes: tuple[str, ...],
     hrp: str = "",
 ) -> Variant:
-    """A variant of `network` (id, label) from bip-utils' coin table `conf`: its hrp (unless given), and the
-    version bytes under the named keys."""
+    """A variant of the network called `network_label` from bip-utils' coin table `conf`: its hrp (unless
+    given), and the version bytes under the named keys."""
     params = conf.ParamByKey  # type: ignore[attr-defined]
     return Variant(
-        network=network[0],
-        network_label=network[1],
+        network_label=network_label,
         name=name,
         hrp=hrp or params("p2wpkh_hrp"),
         versions=frozenset(params(key)[0] for key in versions),

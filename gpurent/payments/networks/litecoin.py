@@ -39,21 +39,20 @@ class Litecoin(BitcoinFamily):
         ) % {"hrp": shop.hrp}
 
 
-_ID = ("litecoin", "Litecoin")
 _MAINNET, _MAINNET_SHARED = ("p2pkh_std_net_ver", "p2sh_std_net_ver"), ("p2sh_depr_net_ver",)
 _TEST, _TEST_SHARED = ("p2sh_std_net_ver",), ("p2pkh_std_net_ver", "p2sh_depr_net_ver")
 _TEST_KEYS = ("ttub", "tpub", "vpub")
 
 NETWORK = Litecoin(
-    id=_ID[0],
-    label=_ID[1],
+    id="litecoin",
+    label="Litecoin",
     pairs=(PairSpec("LTC", chain_decimals=8, quote_decimals=8),),
     confirmations=6,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
-    demo_address=b58check_encode(b"\x30" + demo_digest(_ID[0], 20)),
+    demo_address=b58check_encode(b"\x30" + demo_digest("litecoin", 20)),
     variants=(
         variant_read(
-            _ID,
+            "Litecoin",
             "mainnet",
             CoinsConf.LitecoinMainNet,
             _MAINNET,
@@ -62,7 +61,7 @@ NETWORK = Litecoin(
             key_prefixes=("zpub", "Ltub", "xpub"),
         ),
         variant_read(
-            _ID,
+            "Litecoin",
             "testnet",
             CoinsConf.LitecoinTestNet,
             _TEST,
@@ -72,7 +71,7 @@ NETWORK = Litecoin(
         ),
         # bip-utils has no Litecoin regtest table: Litecoin Core's is testnet's with its own hrp.
         variant_read(
-            _ID,
+            "Litecoin",
             "regtest",
             CoinsConf.LitecoinTestNet,
             _TEST,
