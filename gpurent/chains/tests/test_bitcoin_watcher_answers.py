@@ -241,3 +241,19 @@ def test_a_transaction_lookup_error_other_than_not_found_keeps_the_transfer(node
     with pytest.raises(RpcError, match="gettransaction: internal error"):
         scan(fake)
     assert ChainObservation.objects.get(txid="d1" * 32).state == ObservationState.SEEN
+
+
+def test_descriptor_wallet_watches_new_addresses_with_importdescriptors_from_their_creation(node, intent):
+    fake = node(
+        answers(
+            getdescriptorinfo=lambda descriptor: {"descriptor": f"{descriptor}#checksum"},
+            importdescriptors=lambda requests: [{"success": True} for _request in requests],
+        )
+    )
+    assert scan(fake).imported == 1
+    (params,) = [params for method, params in fake.calls if method == "importdescriptors"]
+    row = DerivedAddress.objects.get(address=intent.address)
+    assert params == [
+        [{"desc": f"addr({intent.address})#checksum", "timestamp": int(row.created_at.timestamp()), "label": "gpurent"}]
+    ]
+    assert row.imported_at is not None

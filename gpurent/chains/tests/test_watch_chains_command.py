@@ -9,6 +9,7 @@ import socket
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError, connection
 
 from gpurent.chains.base import Lease
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
@@ -98,3 +99,51 @@ def test_a_network_whose_lease_another_process_holds_is_skipped_without_reading_
     # Skipped before any call: a node that is down would have added a note.
     assert (report.network, report.skipped, report.notes, report.height) == ("litecoin", True, [], None)
     assert ChainCursor.objects.get(network="litecoin").tip_height is None
+
+
+def cut_first_query(cut: list[bool]):
+    """A `connection.execute_wrapper` that fails the first query as a database restart would, then lets queries
+    through."""
+
+    def wrapper(execute, sql, params, many, context):
+        if cut:
+            cut.clear()
+            raise OperationalError("server closed the connection unexpectedly\n\tThis probably means the server died")
+        return execute(sql, params, many, context)
+
+    return wrapper
+
+
+@pytest.mark.django_db(transaction=True)
+def test_watch_chains_loop_reconnects_after_a_round_that_lost_the_database(settings, monkeypatch, caplog):
+    settings.CHAIN_WATCH_URLS = {"bitcoin": f"http://127.0.0.1:{closed_port()}"}
+    rounds: list[float] = []
+
+    class Stop(Exception):
+        pass
+
+    def sleep(seconds: float) -> None:
+        rounds.append(seconds)
+        if len(rounds) == 2:
+            raise Stop
+
+    monkeypatch.setattr("time.sleep", sleep)
+    out = io.StringIO()
+    with (
+        caplog.at_level(logging.WARNING, logger="gpurent.core.reconnect"),
+        connection.execute_wrapper(cut_first_query([True])),
+        pytest.raises(Stop),
+    ):
+        call_command("watch_chains", stdout=out)
+    assert [r.getMessage() for r in caplog.records if r.name == "gpurent.core.reconnect"] == [
+        "watch_chains: the database connection failed (OperationalError: server closed the connection "
+        "unexpectedly); reconnecting"
+    ]
+    # The lost round printed nothing; the next one scanned as usual.
+    assert out.getvalue().count("bitcoin: skipped") == 1
+
+
+def test_watch_chains_once_lets_a_lost_database_fail_the_command(settings):
+    settings.CHAIN_WATCH_URLS = {"bitcoin": f"http://127.0.0.1:{closed_port()}"}
+    with connection.execute_wrapper(cut_first_query([True])), pytest.raises(OperationalError):
+        call_command("watch_chains", "--once", stdout=io.StringIO())
