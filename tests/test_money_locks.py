@@ -4,6 +4,8 @@ savepoint rolled back, starts from what is really held. Runs on SQLite and on Po
 
 import contextlib
 import logging
+import re
+from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -13,6 +15,12 @@ from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.services import customer_account
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
+
+ROOT = Path(__file__).resolve().parents[1]
+# A direct row lock on a kind of the money lock order; SKIP LOCKED queue reads never wait, so they may stay direct.
+DIRECT_MONEY_LOCK = re.compile(
+    r"\b(Order|Deposit|PaymentIntent|Payout|LedgerAccount)\.objects\.select_for_update\((?!skip_locked=True\))"
+)
 
 
 class Rollback(Exception):
@@ -123,3 +131,14 @@ def test_lock_rows_out_of_order_in_one_call_raises_even_in_production(rows, sett
     order, _, _, account = rows
     with transaction.atomic(), pytest.raises(LockOrderError, match="locked after a later kind"):
         lock_rows((LedgerAccount, [account.pk]), (Order, [order.pk]))
+
+
+def test_money_rows_are_locked_only_through_lock_rows():
+    direct = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "gpurent").rglob("*.py"))
+        if "tests" not in path.parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if DIRECT_MONEY_LOCK.search(line)
+    ]
+    assert direct == []
