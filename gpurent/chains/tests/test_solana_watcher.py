@@ -1,14 +1,16 @@
 """The Solana watcher against a fake cluster that serves the documented JSON-RPC answers (no Solana validator
 runs here; docs/decisions/0144): pool and shared addresses, commitment-based confirmations, an abandoned fork,
-restarts; the associated token accounts where SPL tokens are paid (decision 0475)."""
+restarts; SOL, and USDC paid to the owner's associated token account (decision 0475)."""
 
 from functools import partial
 
 import pytest
 
+from gpurent.chains import solana as solana_watcher
 from gpurent.chains.rpc import JsonRpcClient
 from gpurent.chains.solana import SolanaWatcher, associated_token_address
 from gpurent.chains.watchers import configured_watchers
+from gpurent.ledger.models import LedgerTransfer
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.models import (
     ChainObservation,
@@ -27,6 +29,8 @@ from .fake_solana import USDC_MINT, FakeSolanaNode, solana_address
 pytestmark = pytest.mark.django_db
 
 SOL = pair_get("SOL", "solana")
+USDC = pair_get("USDC", "solana")
+OTHER_MINT = solana_address("another token's mint")
 
 
 @pytest.fixture
@@ -53,11 +57,14 @@ def lamports(intent):
     return chain_units(intent.amount_units, SOL)
 
 
-def chain(node):
-    """The cluster as the shared scenarios drive it (SOL to pool addresses)."""
-    return scenarios.Chain(
-        "solana", "SOL", lambda to, units: node.pay(to, chain_units(units, SOL)), node.advance, partial(scan, node)
-    )
+def chain(node, asset="SOL"):
+    """The cluster as the shared scenarios drive it: SOL, or USDC to the owner's token account, to pool
+    addresses."""
+    if asset == "SOL":
+        pay = lambda to, units: node.pay(to, chain_units(units, SOL))  # noqa: E731
+    else:
+        pay = lambda to, units: node.pay_token(to, chain_units(units, USDC))  # noqa: E731
+    return scenarios.Chain("solana", asset, pay, node.advance, partial(scan, node))
 
 
 def test_a_payment_is_seen_then_confirmed_once_finalized_with_no_operator(solana, order, customer, client):
@@ -143,31 +150,38 @@ def test_a_failed_transaction_pays_nothing(solana, order, customer):
     assert not ChainObservation.objects.filter(txid=signature).exists()
 
 
-def test_a_two_part_payment_to_a_pool_address_pays_the_order(solana, order, customer):
-    scenarios.a_two_part_payment_is_credited_part_by_part(chain(solana), order, customer)
+@pytest.mark.parametrize("asset", ["SOL", "USDC"])
+def test_a_two_part_payment_to_a_pool_address_pays_the_order(solana, order, customer, asset):
+    scenarios.a_two_part_payment_is_credited_part_by_part(chain(solana, asset), order, customer)
 
 
-def test_an_overpayment_leaves_the_excess_on_the_balance(solana, order, customer):
-    # +1 SOL at $150
+@pytest.mark.parametrize(("asset", "extra_units", "extra_cents"), [("SOL", 10**9, 15_000), ("USDC", 10**6, 100)])
+def test_an_overpayment_leaves_the_excess_on_the_balance(solana, order, customer, asset, extra_units, extra_cents):
+    # +1 SOL at $150, +1 USDC at $1
     scenarios.an_overpayment_leaves_the_excess_on_the_balance(
-        chain(solana), order, customer, extra_units=10**9, extra_cents=15_000
+        chain(solana, asset), order, customer, extra_units=extra_units, extra_cents=extra_cents
     )
 
 
-def test_a_payment_after_expiry_goes_to_review(solana, order, customer):
-    scenarios.a_payment_after_expiry_goes_to_review(chain(solana), order, customer)
+@pytest.mark.parametrize("asset", ["SOL", "USDC"])
+def test_a_payment_after_expiry_goes_to_review(solana, order, customer, asset):
+    scenarios.a_payment_after_expiry_goes_to_review(chain(solana, asset), order, customer)
 
 
-def test_a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(solana, order, customer):
+@pytest.mark.parametrize("asset", ["SOL", "USDC"])
+def test_a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(solana, order, customer, asset):
     scenarios.a_payment_seen_before_expiry_is_credited_at_the_locked_rate_at_depth_after_it(
-        chain(solana), order, customer
+        chain(solana, asset), order, customer
     )
 
 
+@pytest.mark.parametrize("asset", ["SOL", "USDC"])
 def test_a_watcher_killed_mid_scan_resumes_from_its_cursor_and_credits_nothing_twice(
-    solana, order, customer, monkeypatch, settings
+    solana, order, customer, monkeypatch, settings, asset
 ):
-    scenarios.a_watcher_killed_mid_scan_credits_nothing_twice(chain(solana), order, customer, monkeypatch, settings)
+    scenarios.a_watcher_killed_mid_scan_credits_nothing_twice(
+        chain(solana, asset), order, customer, monkeypatch, settings
+    )
 
 
 def test_on_a_shared_address_the_exact_amount_names_the_intent(settings, node, payment_setup, order, customer):
@@ -219,3 +233,109 @@ def test_a_solana_url_configures_the_solana_watcher(settings):
 )
 def test_associated_token_address_is_the_published_one(owner, mint, expected):
     assert associated_token_address(owner, mint) == expected
+
+
+def base_units(intent):
+    return chain_units(intent.amount_units, USDC)
+
+
+def usdc_intent(order, customer):
+    return intent_issue_for_order(order=order, owner=customer, asset="USDC", network="solana")
+
+
+def test_a_usdc_payment_to_the_owners_token_account_pays_the_order_once_with_one_ledger_row(
+    solana, order, customer, client
+):
+    scan(solana)
+    intent = usdc_intent(order, customer)
+    assert (intent.address, intent.amount_units) == (solana_address("pool 0"), 410_000_000)  # $410.00 at $1
+    # The first payment creates the token account: the owner is in the transaction, its lamports unchanged.
+    signature = solana.pay_token(intent.address, base_units(intent))
+    assert intent.address in solana.txs[signature]["accounts"]
+    scan(solana)
+    client.force_login(customer)
+    assert "Seen on chain, 1 of 3 confirmations" in client.get(f"/rentals/{order.ref}/").content.decode()
+    solana.advance(2)
+    assert scan(solana).credited == 1
+    scenarios.assert_paid_by_the_watcher(intent, order)
+    observation = ChainObservation.objects.get(txid=signature)
+    ata = associated_token_address(intent.address, USDC_MINT)
+    assert solana.txs[signature]["accounts"][observation.output_index] == ata
+    assert (observation.asset, observation.address, observation.amount_chain) == ("USDC", intent.address, "410000000")
+    solana.advance(5)
+    scan(solana)
+    scan(solana)
+    assert ChainObservation.objects.count() == 1  # no SOL transfer read from the owner's unchanged lamports
+    deposit = Deposit.objects.get(owner=customer)
+    assert (deposit.status, Payment.objects.get(txid=signature).intent_id) == ("credited", intent.pk)
+    assert LedgerTransfer.objects.filter(reference__startswith="deposit:").count() == 1
+
+
+def test_another_mint_in_the_owners_token_account_pays_nothing(solana, order, customer):
+    intent = usdc_intent(order, customer)
+    ata = associated_token_address(intent.address, USDC_MINT)
+    # A balance of another mint at the watched account's index (the watcher lists it: it names the account)...
+    listed = solana.pay_token(intent.address, base_units(intent), mint=OTHER_MINT, account=ata)
+    # ...and the same amount to the owner's own account of that other mint.
+    solana.pay_token(intent.address, base_units(intent), mint=OTHER_MINT)
+    solana.advance(5)
+    scan(solana)
+    assert any(body["params"][0] == ata for _path, body in solana.server.requests if "params" in body)
+    assert not ChainObservation.objects.exists()
+    assert listed in solana.txs
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+
+
+def test_a_failed_token_transfer_pays_nothing(solana, order, customer):
+    intent = usdc_intent(order, customer)
+    signature = solana.pay_token(intent.address, base_units(intent), fails=True)
+    solana.advance(5)
+    scan(solana)
+    assert solana.txs[signature]["fails"]
+    assert not ChainObservation.objects.exists()
+
+
+def test_a_token_transfer_on_an_abandoned_fork_is_dropped_and_never_credited(solana, order, customer):
+    scan(solana)
+    intent = usdc_intent(order, customer)
+    signature = solana.pay_token(intent.address, base_units(intent))
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).state == ObservationState.SEEN
+    solana.drop(signature)
+    solana.advance(10)
+    scan(solana)
+    assert ChainObservation.objects.get(txid=signature).state == ObservationState.DROPPED
+    intent.refresh_from_db()
+    assert intent.status == IntentStatus.AWAITING_PAYMENT
+    assert not Deposit.objects.filter(owner=customer).exists()
+
+
+def test_a_token_accounts_transactions_are_read_page_by_page(solana, order, customer, monkeypatch):
+    monkeypatch.setattr(solana_watcher, "_PAGE", 2)
+    scan(solana)
+    intent = usdc_intent(order, customer)
+    part = intent.amount_units // 5
+    for units in [part] * 4 + [intent.amount_units - 4 * part]:
+        solana.pay_token(intent.address, chain_units(units, USDC))
+    solana.advance(3)
+    scan(solana)
+    ata = associated_token_address(intent.address, USDC_MINT)
+    pages = [body["params"] for _path, body in solana.server.requests if body["method"] == "getSignaturesForAddress"]
+    assert [len(params) > 1 and "before" in params[1] for params in pages if params[0] == ata] == [False, True, True]
+    scenarios.assert_paid_by_the_watcher(intent, order)
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 5
+
+
+def test_usdc_on_a_shared_address_the_exact_amount_names_the_intent(settings, node, payment_setup, order, customer):
+    settings.PAYMENTS_CONFIRMATIONS = {"solana": 3}
+    shared = ReceivingAddress.objects.get(network="solana").address
+    first, second = usdc_intent(order, customer), usdc_intent(order, customer)
+    assert (first.address, second.address, second.amount_units) == (shared, shared, first.amount_units + 1)
+    paid = node.pay_token(shared, base_units(second))
+    node.advance(3)
+    scan(node)
+    second.refresh_from_db()
+    assert second.status == IntentStatus.CONFIRMED
+    assert Payment.objects.get(txid=paid).intent_id == second.pk
+    assert not Payment.objects.filter(intent=first).exists()

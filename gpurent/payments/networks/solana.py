@@ -1,9 +1,12 @@
-"""Solana: SOL, quoted to the lamport; 32 confirmations by default (finalized: 31+ confirmed blocks on top).
+"""Solana: SOL, quoted to the lamport, and the SPL token USDC (Circle's mint, 6 decimals); 32 confirmations by
+default (finalized: 31+ confirmed blocks on top).
 
 Addresses are Base58 of exactly 32 bytes, kept as given; there is no checksum, so a refusal elsewhere asks
 Solana last whose address it is. Payment URIs follow Solana Pay, the only scheme here with a memo; an SPL token
 pair (a `PairSpec` with its mint as `token_contract`) is paid with the URI's `spl-token`. Solana has no
-public derivation (SLIP-10 ed25519 is hardened-only: docs/decisions/0140): its addresses come from the pool.
+public derivation (SLIP-10 ed25519 is hardened-only: docs/decisions/0140): its addresses come from the pool. A
+new SPL token is one more `PairSpec` below: the watcher reads every token pair of this network at each watched
+address's associated token account (docs/decisions/0475).
 
 Unspendable: the Solana runtime's reserved account keys (builtin programs and sysvars, as
 `agave-reserved-account-keys` lists them), its incinerator, and the SPL programs and native mint; the system
@@ -49,7 +52,10 @@ class Solana(Network):
 NETWORK = Solana(
     id="solana",
     label="Solana",
-    pairs=(PairSpec("SOL", chain_decimals=9, quote_decimals=9),),
+    pairs=(
+        PairSpec("SOL", chain_decimals=9, quote_decimals=9),
+        PairSpec("USDC", 6, 6, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "SPL"),
+    ),
     confirmations=32,
     watcher="gpurent.chains.solana.SolanaWatcher",
     demo_address=b58encode(demo_digest("solana", 32)),

@@ -29,16 +29,17 @@ ETH = pair_get("ETH", "ethereum")
 USDT_TRON = pair_get("USDT", "tron")
 SOL = pair_get("SOL", "solana")
 
-# --- the eight pairs --------------------------------------------------------------------------------------------
+# --- the nine pairs ---------------------------------------------------------------------------------------------
 
 
-def test_pairs_are_exactly_the_eight_of_the_design_with_their_chain_decimals():
+def test_pairs_are_exactly_the_nine_with_their_chain_decimals():
     assert [(p.asset, p.network, p.chain_decimals) for p in PAIRS] == [
         ("BTC", "bitcoin", 8),
         ("ETH", "ethereum", 18),
         ("USDT", "ethereum", 6),
         ("USDC", "ethereum", 6),
         ("SOL", "solana", 9),
+        ("USDC", "solana", 6),
         ("TRX", "tron", 6),
         ("USDT", "tron", 6),
         ("LTC", "litecoin", 8),
@@ -55,11 +56,12 @@ def test_pair_quote_precision_is_at_most_nine_and_never_finer_than_the_chain(pai
     assert (pair.token_contract is None) == (pair.token_standard is None) == (not pair.is_token)
 
 
-def test_pair_tokens_are_the_three_with_contracts():
+def test_pair_tokens_are_the_four_with_contracts():
     tokens = {p.key: (p.token_standard, p.token_contract) for p in PAIRS if p.is_token}
     assert tokens == {
         "USDT/ethereum": ("ERC-20", "0xdAC17F958D2ee523a2206206994597C13D831ec7"),
         "USDC/ethereum": ("ERC-20", "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+        "USDC/solana": ("SPL", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),  # Circle's USDC mint
         "USDT/tron": ("TRC-20", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"),
     }
 
@@ -105,7 +107,12 @@ def test_pair_get_symbol_without_network_is_refused_with_the_choices(network):
 @pytest.mark.parametrize(
     ("asset", "network", "message"),
     [
-        ("USDC", "tron", "USDC is not accepted on Tron. Use Ethereum (ERC-20) (network “ethereum”)."),
+        (
+            "USDC",
+            "tron",
+            "USDC is not accepted on Tron. Use Ethereum (ERC-20) (network “ethereum”) or Solana (SPL) (network "
+            "“solana”).",
+        ),
         ("SOL", "ethereum", "SOL is not accepted on Ethereum. Use Solana (network “solana”)."),
         ("BTC", "lightning", "BTC is not accepted on lightning. Use Bitcoin (network “bitcoin”)."),
         ("DOGE", "dogecoin", "DOGE is not accepted. Accepted: BTC on Bitcoin, ETH on Ethereum, "),
@@ -130,6 +137,7 @@ def test_pairs_for_choice_labels_always_name_the_network():
         ("USDT/ethereum", "USDT on Ethereum (ERC-20)"),
         ("USDC/ethereum", "USDC on Ethereum (ERC-20)"),
         ("SOL/solana", "SOL on Solana"),
+        ("USDC/solana", "USDC on Solana (SPL)"),
         ("TRX/tron", "TRX on Tron"),
         ("USDT/tron", "USDT on Tron (TRC-20)"),
         ("LTC/litecoin", "LTC on Litecoin"),

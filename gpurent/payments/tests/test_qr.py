@@ -1,4 +1,3 @@
-import dataclasses
 import re
 
 import pytest
@@ -67,16 +66,8 @@ def test_payment_uri_solana_pay_carries_a_memo_url_encoded():
 
 
 def test_payment_uri_of_an_spl_token_names_its_mint_so_the_wallet_does_not_send_sol():
-    # No SPL pair is accepted yet: a token pair on Solana as its network module would make one (decision 0470).
-    usdc = dataclasses.replace(
-        pair_get("SOL", "solana"),
-        asset="USDC",
-        chain_decimals=6,
-        quote_decimals=6,
-        token_contract="EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-        token_standard="SPL",
-    )
-    uri = payment_uri(usdc, "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg", 12_500_000, "D-12")
+    # Solana Pay: the owner's address (the wallet derives its token account), the amount in whole USDC.
+    uri = payment_uri(pair_get("USDC", "solana"), "vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg", 12_500_000, "D-12")
     assert uri == (
         "solana:vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg"
         "?amount=12.5&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&memo=D-12"
