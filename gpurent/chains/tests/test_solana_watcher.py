@@ -339,3 +339,16 @@ def test_usdc_on_a_shared_address_the_exact_amount_names_the_intent(settings, no
     assert second.status == IntentStatus.CONFIRMED
     assert Payment.objects.get(txid=paid).intent_id == second.pk
     assert not Payment.objects.filter(intent=first).exists()
+
+
+def test_a_configured_mint_replaces_the_mainnet_one(settings, solana, order, customer):
+    """CHAIN_TOKEN_CONTRACTS names a test network's own USDC mint: the watcher reads that mint's token accounts."""
+    settings.CHAIN_TOKEN_CONTRACTS = {"USDC/solana": OTHER_MINT}
+    intent = usdc_intent(order, customer)
+    mainnet = solana.pay_token(intent.address, base_units(intent) // 2)
+    configured = solana.pay_token(intent.address, base_units(intent), mint=OTHER_MINT)
+    solana.advance(3)
+    scan(solana)
+    assert list(ChainObservation.objects.values_list("txid", "asset")) == [(configured, "USDC")]
+    assert mainnet in solana.txs
+    scenarios.assert_paid_by_the_watcher(intent, order)
