@@ -64,14 +64,24 @@ class FakeSolanaNode:
         return signature
 
     def pay_token(
-        self, owner: str, amount: int, *, mint: str = USDC_MINT, account: str | None = None, fails: bool = False
+        self,
+        owner: str,
+        amount: int,
+        *,
+        mint: str = USDC_MINT,
+        account: str | None = None,
+        sender: str | None = None,
+        fails: bool = False,
     ) -> str:
-        """Transfer `amount` base units of `mint` from the payer to `account` (default: `owner`'s associated
-        token account for `mint`) in the next slot; returns the signature. A failed one only costs the fee."""
+        """Transfer `amount` base units of `mint` from `sender`'s associated token account (default: the payer's)
+        to `account` (default: `owner`'s) in the next slot, the payer paying the fee; returns the signature. A
+        failed one only costs the fee."""
         signature = self._next()
         account = account or associated_token_address(owner, mint)
-        source = associated_token_address(self.payer, mint)
-        self.token_balances.setdefault(source, 10**15)
+        sender = sender or self.payer
+        source = associated_token_address(sender, mint)
+        if sender == self.payer:
+            self.token_balances.setdefault(source, 10**15)
         creates = account not in self.token_balances
         accounts = [self.payer, source, account, mint, TOKEN_PROGRAM]
         if creates:  # CreateIdempotent first: the owner and the programs it needs are in the transaction
@@ -91,7 +101,7 @@ class FakeSolanaNode:
             token_post = [(1, source, self.token_balances[source]), (2, account, self.token_balances[account])]
         self.balances[self.payer] = post[0]
         tx = self._tx("token", accounts, pre, post, token_pre, token_post, fails)
-        tx.update(mint=mint, owners={source: self.payer, account: owner})
+        tx.update(mint=mint, owners={source: sender, account: owner})
         self.txs[signature] = tx
         return signature
 

@@ -352,3 +352,18 @@ def test_a_configured_mint_replaces_the_mainnet_one(settings, solana, order, cus
     assert list(ChainObservation.objects.values_list("txid", "asset")) == [(configured, "USDC")]
     assert mainnet in solana.txs
     scenarios.assert_paid_by_the_watcher(intent, order)
+
+
+def test_a_sweep_out_of_the_shops_token_account_is_not_a_payment(solana, order, customer):
+    scan(solana)
+    intent = usdc_intent(order, customer)
+    paid = solana.pay_token(intent.address, base_units(intent))
+    solana.advance(3)
+    scan(solana)
+    # The operator moves the USDC on: the watched token account's balance goes down in a transaction it is in.
+    sweep = solana.pay_token(solana.payer, base_units(intent), sender=intent.address)
+    assert associated_token_address(intent.address, USDC_MINT) in solana.txs[sweep]["accounts"]
+    solana.advance(3)
+    scan(solana)
+    assert list(ChainObservation.objects.values_list("txid", flat=True)) == [paid]
+    assert Deposit.objects.filter(owner=customer, status="credited").count() == 1
