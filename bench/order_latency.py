@@ -142,9 +142,16 @@ class Browser:
             body = urlencode(fields).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Referer"] = f"http://127.0.0.1{path}"
-        start = time.perf_counter()
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            start = time.perf_counter()
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # gunicorn closed the idle keep-alive connection (`keepalive` seconds): a browser opens a new one.
+            self.connection.close()
+            start = time.perf_counter()
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
         content = response.read()
         elapsed = time.perf_counter() - start
         for header, value in response.getheaders():
