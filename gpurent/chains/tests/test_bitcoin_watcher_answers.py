@@ -9,12 +9,8 @@ in test_litecoin_node.py.
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import threading
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -27,57 +23,12 @@ from gpurent.payments.models import ChainObservation, DerivedAddress, Observatio
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
+from .fake_jsonrpc import FakeJsonRpcNode, NodeError
+
 pytestmark = pytest.mark.django_db
 
 LTC = pair_get("LTC", "litecoin")
 TPUB = Bip32KeyNetVersions(bytes.fromhex("043587cf"), bytes.fromhex("04358394"))
-
-
-class NodeError(Exception):
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class FakeBitcoinCore:
-    """JSON-RPC on 127.0.0.1: `answers[method]` is a result, a NodeError, or a function of the params."""
-
-    def __init__(self, answers: dict[str, Any]) -> None:
-        self.answers = answers
-        self.calls: list[tuple[str, list[Any]]] = []
-        node = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                node.calls.append((request["method"], request["params"]))
-                answer = node.answers[request["method"]]
-                if callable(answer):
-                    answer = answer(*request["params"])
-                if isinstance(answer, NodeError):
-                    status, payload = 500, {"result": None, "error": {"code": answer.code, "message": str(answer)}}
-                else:
-                    status, payload = 200, {"result": answer, "error": None}
-                # Decimals go out as JSON numbers (Bitcoin Core prints 0.00150000), never through a float.
-                body = re.sub(r'"@(-?[0-9.]+)@"', r"\1", json.dumps(payload, default=lambda d: f"@{d}@")).encode()
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-
-    def methods(self) -> list[str]:
-        return [method for method, _params in self.calls]
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 @pytest.fixture
@@ -91,10 +42,10 @@ def intent(settings, order, customer, payment_setup):
 
 @pytest.fixture
 def node():
-    nodes: list[FakeBitcoinCore] = []
+    nodes: list[FakeJsonRpcNode] = []
 
-    def start(answers: dict[str, Any]) -> FakeBitcoinCore:
-        nodes.append(FakeBitcoinCore(answers))
+    def start(answers: dict[str, Any]) -> FakeJsonRpcNode:
+        nodes.append(FakeJsonRpcNode(answers))
         return nodes[-1]
 
     yield start
@@ -130,7 +81,7 @@ def answers(**overrides: Any) -> dict[str, Any]:
     }
 
 
-def scan(fake: FakeBitcoinCore):
+def scan(fake: FakeJsonRpcNode):
     return BitcoinFamilyWatcher("litecoin", JsonRpcClient(fake.url)).scan()
 
 
