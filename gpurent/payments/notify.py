@@ -23,9 +23,9 @@ from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.money import order_money
 
 from .assets import format_units, pair_get
+from .balance import spendable_for_order
 from .models import Payment
 from .selectors import order_references
-from .services import spendable_for_order
 
 __all__ = ["customer_money_email", "customer_payment_email"]
 

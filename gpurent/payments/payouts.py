@@ -40,11 +40,11 @@ from gpurent.ledger.services import (
 
 from .addresses import validate_address
 from .assets import format_units, pair_get
+from .balance import balance_available
 from .errors import PayoutBelowMinimum, PayoutNotPending
 from .models import Payout, PayoutStatus
 from .notify import customer_money_email
 from .received import normalise_txid
-from .services import balance_available
 
 __all__ = ["payout_fee", "payout_mark_sent", "payout_minimum", "payout_reject", "payout_request"]
 

@@ -16,11 +16,11 @@ from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
+from .balance import balance_figures
 from .intent_state import intent_state, order_payment_badge, payment_badge
 from .models import Deposit, DepositStatus, PaymentIntent, Payout
 from .refusals import top_up_lapsed
 from .selectors import deposit_list_for, payment_reported
-from .services import balance_figures
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."
 

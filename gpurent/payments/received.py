@@ -31,6 +31,7 @@ from gpurent.orders.extensions import extension_payable
 from gpurent.orders.models import Order
 
 from .assets import pair_get, usd_value
+from .balance import create_deposit, spendable_for_order
 from .errors import IntentClosed, PaymentAlreadyCredited
 from .models import (
     Deposit,
@@ -43,7 +44,7 @@ from .models import (
     PaymentState,
 )
 from .notify import customer_payment_email
-from .services import create_deposit, order_pay_from_balance, spendable_for_order
+from .services import order_pay_from_balance
 
 __all__ = [
     "TXID_MAX_LENGTH",

@@ -7,14 +7,13 @@ refunds of later work. Recording a top-up or reporting a payment moves nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,10 +23,8 @@ from gpurent.core.formats import usd_text
 from gpurent.core.idempotency import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
-from gpurent.core.references import new_reference
 from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.models import LedgerAccount
-from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
 from gpurent.orders.errors import TransitionNotAllowed
@@ -37,6 +34,7 @@ from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_lock_keys, order_transition
 
 from .assets import Pair, format_units, pair_get, quote_units
+from .balance import create_deposit, spendable_for_order
 from .btcpay import BTCPAY, btcpay_routes
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
@@ -45,33 +43,16 @@ from .receiving import Allocation, address_allocate
 from .refusals import intent_refusal, top_up_refusal, top_ups_refusal
 
 __all__ = [
-    "BalanceFigures",
-    "balance_available",
-    "balance_figures",
-    "balance_held",
-    "create_deposit",
     "deposit_create",
     "intent_issue_for_deposit",
     "intent_issue_for_order",
     "intent_report",
     "order_intents_close",
     "order_pay_from_balance",
-    "spendable_for_order",
 ]
 
 MIN_TOP_UP = Usd(500)
 MAX_TOP_UP = Usd(10_000_000)
-
-
-def create_deposit(**fields: object) -> Deposit:
-    """A new deposit row with a fresh `D-…` reference (retried on the rare clash)."""
-    for _attempt in range(5):
-        try:
-            with transaction.atomic():
-                return Deposit.objects.create(ref=new_reference("D"), **fields)
-        except IntegrityError:
-            continue
-    raise RuntimeError("could not find a free deposit reference")
 
 
 def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None = None) -> Deposit:
@@ -291,55 +272,6 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
         paid = order_transition(order=locked, track=Track.PAYMENT, to=PaymentStatus.PAID, actor=owner)
         transaction.on_commit(lambda: provision_paid_order.enqueue(paid.pk))
         return paid
-
-
-def balance_held(owner_id: int, *, now: datetime | None = None, except_order_id: int | None = None) -> Usd:
-    """The balance held for orders by their open intents (awaiting payment, before expiry, order unpaid):
-    the balance share each intent states. Derived from the intent rows; nothing to release by hand."""
-    now = now or timezone.now()
-    held = (
-        PaymentIntent.objects.filter(
-            owner_id=owner_id,
-            status=IntentStatus.AWAITING_PAYMENT,
-            expires_at__gt=now,
-            order__payment_status=PaymentStatus.AWAITING_PAYMENT,
-            balance_share_cents__gt=0,
-        )
-        .exclude(order_id=except_order_id or 0)
-        .values("order_id")
-        .annotate(share=Max("balance_share_cents"))
-    )
-    # An order with several open intents holds its largest share once, not the sum.
-    return Usd(sum(row["share"] for row in held))
-
-
-def spendable_for_order(order: Order) -> Usd:
-    """What the order's owner may spend on it from the balance: the balance minus what other orders hold."""
-    return balance_for(order.owner) - balance_held(order.owner_id, except_order_id=order.pk)
-
-
-@dataclass(frozen=True)
-class BalanceFigures:
-    """A customer's balance in the three figures the balance page, the API and the withdrawal check show
-    (decision 0373): `balance` is the whole balance (the ledger's, holds included), `held` what orders' open
-    payment instructions hold of it, `spendable` the rest: what a withdrawal or a new order may take."""
-
-    balance: Usd
-    held: Usd
-
-    @property
-    def spendable(self) -> Usd:
-        return self.balance - self.held
-
-
-def balance_figures(owner: AbstractBaseUser, *, now: datetime | None = None) -> BalanceFigures:
-    """The one source of the balance's figures (see `BalanceFigures`)."""
-    return BalanceFigures(balance=balance_for(owner), held=balance_held(owner.pk, now=now))
-
-
-def balance_available(owner: AbstractBaseUser) -> Usd:
-    """The balance minus every hold: what a withdrawal or a new order may take."""
-    return balance_figures(owner).spendable
 
 
 def order_intents_close(order: Order) -> int:

@@ -29,6 +29,7 @@ from gpurent.core.pagination import page_from_request
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
+from .balance import balance_figures
 from .balance_page import form_fields, ledger_rows
 from .demo import address_origin
 from .errors import InvalidAddress
@@ -43,7 +44,6 @@ from .qr import payment_uri, qr_svg
 from .refusals import top_up_refusal, top_ups_refusal
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
-    balance_figures,
     deposit_create,
     intent_issue_for_deposit,
     intent_issue_for_order,

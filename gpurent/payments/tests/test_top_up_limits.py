@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
+from gpurent.payments.balance import create_deposit
 from gpurent.payments.errors import NothingToPay, TooManyPendingTopUps
 from gpurent.payments.models import Deposit, DepositKind, DepositStatus, PaymentIntent
-from gpurent.payments.services import create_deposit, deposit_create, intent_issue_for_deposit
+from gpurent.payments.services import deposit_create, intent_issue_for_deposit
 
 pytestmark = pytest.mark.django_db
 
