@@ -36,9 +36,16 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 	  bash scripts/respawn.sh $(PY) manage.py sweep --loop 60 > /dev/null & \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
+# Measured with the estimator engine in `make test`'s one pytest run, each gated on its own (decision 0483).
+MONEY_APPS := ledger payments orders chains
+
 test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests
 	bash scripts/ensure-chain-nodes.sh
-	$(PY) -m pytest -m "not browser" --cov --cov-report=term
+	$(PY) -m pytest -m "not browser" --cov --cov-report=
+	$(PY) -m coverage report --include='vramcalc/*' --fail-under=100  # the estimator engine: every line and branch
+	status=0; for app in $(MONEY_APPS); do \
+	  $(PY) -m coverage report --include="gpurent/$$app/*" --fail-under=95 || status=1; \
+	done; exit $$status  # each money app: 95 % of its lines and branches
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
 
