@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cache, partial
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -178,27 +178,12 @@ def _unpaid_limit_check(owner_id: int) -> None:
     """
     lock_row_with_running_key(get_user_model(), owner_id)
     limit = settings.ORDERS_MAX_UNPAID_PER_ACCOUNT
-    with connection.cursor() as cursor:
-        # A statement of its own, after the lock, never merged into it: the count must see the orders committed
-        # by the placement the lock waited for, and on PostgreSQL a statement sees only what had committed
-        # when it started.
-        cursor.execute(_unpaid_count_sql(connection.vendor), [owner_id, PaymentStatus.AWAITING_PAYMENT.value, limit])
-        (unpaid,) = cursor.fetchone()
+    # A statement of its own, after the lock, never merged into it: the count must see the orders committed by the
+    # placement the lock waited for, and on PostgreSQL a statement sees only what had committed when it started.
+    # Counted up to the limit (a LIMIT subquery), so its cost stays bounded however many orders await payment.
+    unpaid = Order.objects.filter(owner_id=owner_id, payment_status=PaymentStatus.AWAITING_PAYMENT)[:limit].count()
     if unpaid >= limit:
         raise TooManyUnpaidOrders()
-
-
-@cache
-def _unpaid_count_sql(vendor: str) -> str:
-    """The owner's unpaid orders counted up to the limit, built once per process from the model's names: the
-    statement the ORM writes for `filter(owner_id=…, payment_status=…)[:limit].count()`, without compiling it on
-    every order (decision 0300). `COUNT(*)` over a `LIMIT` subquery: its cost stays bounded however many orders
-    await payment where the limit is set high."""
-    quote, order = connection.ops.quote_name, Order._meta
-    owner, status = quote(order.get_field("owner").column), quote(order.get_field("payment_status").column)
-    # S608: the names come from the model, every value is a parameter.
-    unpaid = f"SELECT 1 FROM {quote(order.db_table)} WHERE {owner} = %s AND {status} = %s LIMIT %s"  # noqa: S608
-    return f"SELECT COUNT(*) FROM ({unpaid}) AS unpaid"  # noqa: S608
 
 
 def _create_with_unique_ref(**fields: object) -> Order:
