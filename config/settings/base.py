@@ -534,7 +534,7 @@ PAYOUTS_MIN_CENTS = int(os.environ.get("PAYOUTS_MIN_CENTS", "2000"))
 PAYOUTS_FEE_CENTS = int(os.environ.get("PAYOUTS_FEE_CENTS", "100"))
 # The shared secret of the BTCPay Server webhook; empty: the webhook endpoint refuses every delivery.
 BTCPAY_WEBHOOK_SECRET = os.environ.get("BTCPAY_WEBHOOK_SECRET", "")
-# BTCPay Server as the route for Bitcoin and Litecoin (gpurent/payments/processor.py, docs/decisions/0147): with
+# BTCPay Server as the route for Bitcoin and Litecoin (gpurent/payments/btcpay/invoices.py, docs/decisions/0147): with
 # the URL, store id and Greenfield API key (permission btcpay.store.cancreateinvoice) set, intents on the networks
 # listed in BTCPAY_NETWORKS ("bitcoin,litecoin") get a BTCPay invoice: its address and checkout page are shown.
 BTCPAY_URL = os.environ.get("BTCPAY_URL", "")

@@ -24,10 +24,11 @@ from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
+from .btcpay.invoices import intent_prepare
+from .btcpay.webhooks import btcpay_webhook_handle
 from .export import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
-from .processor import intent_prepare
 from .receipt_views import receipt_pdf_response
 from .receipts import receipt_for, receipt_pdf
 from .selectors import deposit_get_for, intent_get_for, payout_get_for, payout_list_for
@@ -38,7 +39,6 @@ from .services import (
     intent_report,
     order_pay_from_balance,
 )
-from .webhooks import btcpay_webhook_handle
 
 router = Router(tags=["payments"], auth=api_auth)
 webhooks = Router(tags=["webhooks"])

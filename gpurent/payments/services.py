@@ -35,7 +35,7 @@ from gpurent.orders.services import order_extend_reservation, order_lock_keys, o
 
 from .assets import Pair, format_units, pair_get, quote_units
 from .balance import create_deposit, spendable_for_order
-from .btcpay import BTCPAY, btcpay_routes
+from .btcpay.client import BTCPAY, btcpay_routes
 from .errors import NothingToPay
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
@@ -132,7 +132,7 @@ def intent_issue_for_order(
     Each call makes a new intent at the current rate ("new instructions"); earlier ones stay as they were. An
     order has at most `PAYMENTS_MAX_OPEN_INTENTS` open intents at once and `PAYMENTS_MAX_INTENTS` in all.
     On a network routed through BTCPay Server the intent has no address yet: once the caller's transaction has
-    committed, `processor.intent_prepare` creates its invoice (no lock is held during that HTTP call).
+    committed, `btcpay.invoices.intent_prepare` creates its invoice (no lock is held during that HTTP call).
 
     Raises:
         UnsupportedPair, RateUnavailable, NoReceivingAddress: nothing is written.

@@ -31,6 +31,7 @@ from gpurent.orders.selectors import order_get_for
 from .assets import format_units, pair_from_key, pair_get, usd_value
 from .balance import balance_figures
 from .balance_page import form_fields, ledger_rows
+from .btcpay.invoices import intent_prepare
 from .demo import address_origin
 from .errors import InvalidAddress
 from .export import balance_csv_whole
@@ -39,7 +40,6 @@ from .intent_state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_fee, payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
-from .processor import intent_prepare
 from .qr import payment_uri, qr_svg
 from .refusals import top_up_refusal, top_ups_refusal
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for

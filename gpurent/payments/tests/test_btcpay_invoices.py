@@ -16,10 +16,10 @@ from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.ledger.services import customer_account
 from gpurent.orders.models import Order
 from gpurent.payments.balance import balance_held
+from gpurent.payments.btcpay.invoices import intent_prepare
+from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
-from gpurent.payments.processor import intent_prepare
 from gpurent.payments.services import intent_issue_for_order
-from gpurent.payments.webhooks import btcpay_signature
 
 from .btcpay_fake import API_KEY, STORE_ID, FakeGreenfield, recorded
 

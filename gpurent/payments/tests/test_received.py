@@ -17,12 +17,12 @@ from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.orders.models import Order
 from gpurent.orders.services import order_cancel
+from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.errors import PaymentAlreadyCredited
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
 from gpurent.payments.received import payment_receive
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.verification import intent_reject, intents_expire_due
-from gpurent.payments.webhooks import btcpay_signature
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.models import WebhookDelivery
-from gpurent.payments.webhooks import btcpay_signature
 
 pytestmark = pytest.mark.django_db
 

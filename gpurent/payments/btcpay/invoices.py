@@ -25,11 +25,11 @@ from django.db.transaction import TransactionManagementError
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from .addresses import validate_address
-from .assets import format_units, pair_get, parse_units
-from .btcpay import BTCPAY, BTCPAY_NETWORKS, GreenfieldClient, GreenfieldInvoice, ProcessorUnavailable, btcpay_client
-from .errors_crypto import InvalidAddress
-from .models import IntentStatus, PaymentIntent
+from ..addresses import validate_address
+from ..assets import format_units, pair_get, parse_units
+from ..errors_crypto import InvalidAddress
+from ..models import IntentStatus, PaymentIntent
+from .client import BTCPAY, BTCPAY_NETWORKS, GreenfieldClient, GreenfieldInvoice, ProcessorUnavailable, btcpay_client
 
 __all__ = ["intent_prepare"]
 

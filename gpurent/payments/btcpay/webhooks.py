@@ -1,6 +1,6 @@
 """The BTCPay Server webhook: authenticate, deduplicate, and turn payment events into verifications.
 
-Our intents are attributed by the invoice id the shop stored when it created the invoice (`processor.py`), and
+Our intents are attributed by the invoice id the shop stored when it created the invoice (`invoices.py`), and
 for invoices made in BTCPay itself by `metadata.orderId`, which carries the intent id. Each settled
 payment (`InvoicePaymentSettled`) is recorded and credited through `received.payment_receive` (source
 `processor`; the payment id `<txid>-<vout>` is the transaction and output), so an invoice with several
@@ -25,12 +25,12 @@ from django.db import IntegrityError, transaction
 from gpurent.core.errors import ApplicationError
 from gpurent.core.schemas import contains_nul
 
-from .assets import pair_get, parse_units
-from .btcpay import BTCPAY
-from .errors import WebhookMalformed, WebhookRefused
-from .models import Payment, PaymentIntent, PaymentSource, WebhookDelivery
-from .received import payment_receive
-from .verification import intent_reject
+from ..assets import pair_get, parse_units
+from ..errors import WebhookMalformed, WebhookRefused
+from ..models import Payment, PaymentIntent, PaymentSource, WebhookDelivery
+from ..received import payment_receive
+from ..verification import intent_reject
+from .client import BTCPAY
 
 __all__ = ["btcpay_signature", "btcpay_webhook_handle"]
 
