@@ -29,8 +29,8 @@ from .btcpay.webhooks import btcpay_webhook_handle
 from .export import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
-from .receipt_views import receipt_pdf_response
-from .receipts import receipt_for, receipt_pdf
+from .receipts.receipt import receipt_for, receipt_pdf
+from .receipts.views import receipt_pdf_response
 from .selectors import deposit_get_for, intent_get_for, payout_get_for, payout_list_for
 from .services import (
     deposit_create,

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import receipt_views, views
+from . import views
+from .receipts import views as receipt_views
 
 app_name = "payments"
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from gpurent.accounts.models import User
 from gpurent.orders.selectors import order_get_for
 
-from .receipts import receipt_for, receipt_pdf
+from .receipt import receipt_for, receipt_pdf
 
 
 def receipt_pdf_response(order_ref: str, content: bytes) -> HttpResponse:

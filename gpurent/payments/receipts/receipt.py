@@ -23,10 +23,10 @@ from gpurent.ledger.references import reference_text
 from gpurent.ledger.selectors import transfers_with_references
 from gpurent.orders.models import Order
 
-from .assets import format_units, pair_get
-from .intent_state import order_payment_badge
-from .models import Payment
-from .selectors import order_references
+from ..assets import format_units, pair_get
+from ..intent_state import order_payment_badge
+from ..models import Payment
+from ..selectors import order_references
 
 __all__ = ["Receipt", "ReceiptPayment", "receipt_for", "receipt_pdf"]
 
@@ -106,7 +106,7 @@ def receipt_for(order: Order) -> Receipt:
 
 
 # DejaVu Sans (vendored with its licence, decision 0163): every letter of es/vi/tr, "Đã trả" included.
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 FONT = "DejaVuSans"
 
 
