@@ -36,7 +36,7 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_ac
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.payouts import payout_mark_sent, payout_request
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, order_pay_from_balance
 
 # Real commits: pg_dump reads from its own connection and sees only committed rows.

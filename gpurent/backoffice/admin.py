@@ -35,8 +35,8 @@ from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, r
 from gpurent.payments.intent_state import IntentState, intent_state
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
 from gpurent.payments.networks import network_get
-from gpurent.payments.received import payment_receive
-from gpurent.payments.verification import ManualVerifier, review_resolve
+from gpurent.payments.received.receive import payment_receive
+from gpurent.payments.received.verification import ManualVerifier, review_resolve
 
 from .models import PaymentsDesk
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from gpurent.payments.errors import PaymentAlreadyCredited
 from gpurent.payments.models import ChainObservation, ObservationState, PaymentSource
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
 
 __all__ = ["observation_credit"]
 

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from gpurent.payments.assets import pair_get
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, PaymentIntent, ReceivingAddress
-from gpurent.payments.received import TXID_MAX_LENGTH
+from gpurent.payments.received.receive import TXID_MAX_LENGTH
 from gpurent.payments.receiving import shared_amount_holders
 
 from .base import ScanReport

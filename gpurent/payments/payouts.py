@@ -44,7 +44,7 @@ from .balance import balance_available
 from .errors import PayoutBelowMinimum, PayoutNotPending
 from .models import Payout, PayoutStatus
 from .notify import customer_money_email
-from .received import normalise_txid
+from .received.receive import normalise_txid
 
 __all__ = ["payout_fee", "payout_mark_sent", "payout_minimum", "payout_reject", "payout_request"]
 

@@ -278,7 +278,7 @@ def order_intents_close(order: Order) -> int:
     """Close the order's intents still open for payment once the order is paid or cancelled.
 
     An open intent that already received a payment becomes `confirmed`, any other `closed`. Anything still
-    sent to them is credited to the balance (see `received.payment_receive`). `orders.services.order_transition`
+    sent to them is credited to the balance (see `received.receive.payment_receive`). `orders.services.order_transition`
     calls it (through `orders.payments_port`) in every payment-track transition, with the order locked.
     Returns how many intents changed.
     """

@@ -26,7 +26,7 @@ from gpurent.orders.provisioning import AccessDetails, provision_fail, provision
 from gpurent.orders.services import Contact, order_place, orders_expire_due
 from gpurent.payments.models import ExchangeRate, Payment, ReceivingAddress
 from gpurent.payments.payouts import payout_request
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
 from gpurent.payments.services import (
     deposit_create,
     intent_issue_for_deposit,

@@ -139,7 +139,7 @@ def test_a_double_submitted_rejection_acts_once_and_answers_the_same(client, sta
 
 
 def test_a_double_submitted_provisioning_decision_acts_once(client, staff, reported_intent):
-    from gpurent.payments.verification import intent_confirm
+    from gpurent.payments.received.verification import intent_confirm
 
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     order = Order.objects.get(pk=reported_intent.order_id)
@@ -155,7 +155,7 @@ def test_a_double_submitted_provisioning_decision_acts_once(client, staff, repor
 
 
 def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):
-    from gpurent.payments.verification import intent_confirm
+    from gpurent.payments.received.verification import intent_confirm
 
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     ref = reported_intent.order.ref

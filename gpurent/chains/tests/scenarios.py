@@ -28,8 +28,8 @@ from gpurent.payments.models import (
     Payment,
     PaymentIntent,
 )
+from gpurent.payments.received.verification import intents_expire_due
 from gpurent.payments.services import intent_issue_for_order
-from gpurent.payments.verification import intents_expire_due
 
 __all__ = [
     "Chain",

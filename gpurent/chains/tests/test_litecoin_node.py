@@ -19,9 +19,9 @@ from gpurent.payments.models import (
     ObservationState,
     PaymentIntent,
 )
+from gpurent.payments.received.verification import intents_expire_due
 from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
-from gpurent.payments.verification import intents_expire_due
 
 from . import scenarios
 

@@ -2,7 +2,7 @@
 
 Our intents are attributed by the invoice id the shop stored when it created the invoice (`invoices.py`), and
 for invoices made in BTCPay itself by `metadata.orderId`, which carries the intent id. Each settled
-payment (`InvoicePaymentSettled`) is recorded and credited through `received.payment_receive` (source
+payment (`InvoicePaymentSettled`) is recorded and credited through `received.receive.payment_receive` (source
 `processor`; the payment id `<txid>-<vout>` is the transaction and output), so an invoice with several
 payments credits each once; `InvoiceInvalid` rejects an open intent. Other
 events are acknowledged and recorded. Nothing is trusted before the signature is checked.
@@ -28,8 +28,8 @@ from gpurent.core.schemas import contains_nul
 from ..assets import pair_get, parse_units
 from ..errors import WebhookMalformed, WebhookRefused
 from ..models import Payment, PaymentIntent, PaymentSource, WebhookDelivery
-from ..received import payment_receive
-from ..verification import intent_reject
+from ..received.receive import payment_receive
+from ..received.verification import intent_reject
 from .client import BTCPAY
 
 __all__ = ["btcpay_signature", "btcpay_webhook_handle"]

@@ -5,7 +5,7 @@ import pytest
 from gpurent.accounts.services import api_token_create
 from gpurent.ledger.selectors import balance_for
 from gpurent.payments.models import Deposit, PaymentIntent
-from gpurent.payments.verification import intent_confirm
+from gpurent.payments.received.verification import intent_confirm
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from pypdf import PdfReader
 from gpurent.core.formats import date_text
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.payments.models import Payment
+from gpurent.payments.received.verification import intent_confirm
 from gpurent.payments.services import intent_issue_for_order
-from gpurent.payments.verification import intent_confirm
 
 pytestmark = pytest.mark.django_db
 

@@ -20,9 +20,9 @@ from gpurent.orders.services import order_cancel
 from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.errors import PaymentAlreadyCredited
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
+from gpurent.payments.received.verification import intent_reject, intents_expire_due
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
-from gpurent.payments.verification import intent_reject, intents_expire_due
 
 pytestmark = pytest.mark.django_db
 

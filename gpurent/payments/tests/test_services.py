@@ -20,6 +20,7 @@ from gpurent.payments.errors import (
     UnsupportedPair,
 )
 from gpurent.payments.models import Deposit, ExchangeRate, PaymentIntent
+from gpurent.payments.received.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
 from gpurent.payments.services import (
     deposit_create,
     intent_issue_for_deposit,
@@ -27,7 +28,6 @@ from gpurent.payments.services import (
     intent_report,
     order_pay_from_balance,
 )
-from gpurent.payments.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
 
 pytestmark = pytest.mark.django_db
 

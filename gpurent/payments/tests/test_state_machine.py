@@ -73,7 +73,8 @@ from gpurent.payments.models import (
     PaymentIntent,
     PaymentState,
 )
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
+from gpurent.payments.received.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
 from gpurent.payments.services import (
     deposit_create,
     intent_issue_for_deposit,
@@ -81,7 +82,6 @@ from gpurent.payments.services import (
     intent_report,
     order_pay_from_balance,
 )
-from gpurent.payments.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
 
 PAIRS = [("USDT", "tron"), ("BTC", "bitcoin"), ("ETH", "ethereum")]
 # Odd prices, so totals and what is still due are never round numbers; some orders cost less than a top-up,

@@ -13,7 +13,7 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_ac
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.payments.models import PaymentSource
 from gpurent.payments.payouts import payout_mark_sent, payout_request
-from gpurent.payments.received import payment_receive
+from gpurent.payments.received.receive import payment_receive
 from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db

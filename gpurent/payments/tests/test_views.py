@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from gpurent.core.money import Usd
 from gpurent.payments.models import PaymentIntent
+from gpurent.payments.received.verification import intent_confirm
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
-from gpurent.payments.verification import intent_confirm
 
 pytestmark = pytest.mark.django_db
 

@@ -40,7 +40,7 @@ from gpurent.hosts.work import hosts_work_enqueue
 from gpurent.orders.provisioning import provisioning_runs_reclaim
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
-from gpurent.payments.verification import intents_expire_due
+from gpurent.payments.received.verification import intents_expire_due
 from gpurent.support.retention import support_requests_purge
 
 

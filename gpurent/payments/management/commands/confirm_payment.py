@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError
 from gpurent.core.errors import ApplicationError
 from gpurent.payments.assets import pair_get, parse_units
 from gpurent.payments.models import PaymentIntent, PaymentSource
-from gpurent.payments.received import payment_receive
-from gpurent.payments.verification import ManualVerifier
+from gpurent.payments.received.receive import payment_receive
+from gpurent.payments.received.verification import ManualVerifier
 
 
 class Command(BaseCommand):

@@ -30,10 +30,10 @@ from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.extensions import extension_payable
 from gpurent.orders.models import Order
 
-from .assets import pair_get, usd_value
-from .balance import create_deposit, spendable_for_order
-from .errors import IntentClosed, PaymentAlreadyCredited
-from .models import (
+from ..assets import pair_get, usd_value
+from ..balance import create_deposit, spendable_for_order
+from ..errors import IntentClosed, PaymentAlreadyCredited
+from ..models import (
     Deposit,
     DepositKind,
     DepositStatus,
@@ -43,8 +43,8 @@ from .models import (
     PaymentSource,
     PaymentState,
 )
-from .notify import customer_payment_email
-from .services import order_pay_from_balance
+from ..notify import customer_payment_email
+from ..services import order_pay_from_balance
 
 __all__ = [
     "TXID_MAX_LENGTH",
@@ -297,7 +297,7 @@ def payments_review_resolve(
         IntentClosed: no payment of this intent waits for review.
         RateUnavailable: the current rate was asked for and there is none fresh enough.
     """
-    from .rates import current_rate  # rates imports settings-selected sources; kept out of import time
+    from ..rates import current_rate  # rates imports settings-selected sources; kept out of import time
 
     now = now or timezone.now()
     asset = PaymentIntent.objects.filter(pk=intent_id).values_list("asset", flat=True).first()

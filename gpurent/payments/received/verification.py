@@ -1,7 +1,7 @@
 """Verifying payments: the `PaymentVerifier` interface, its manual implementation, and the review queue.
 
 A verifier states that a transaction paid an intent (txid, amount received in the pair's quote units), or that
-no valid payment exists. Recording and crediting is `received.payment_receive`: exactly once per (network,
+no valid payment exists. Recording and crediting is `receive.payment_receive`: exactly once per (network,
 txid, output index), at the intent's locked rate before expiry; after expiry in the review queue, credited only
 by an operator's decision.
 """
@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from gpurent.core.audit import audit_record
 
-from .errors import IntentClosed
-from .models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
-from .received import money_lock_for_intent, payment_receive, payments_review_reject, payments_review_resolve
+from ..errors import IntentClosed
+from ..models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
+from .receive import money_lock_for_intent, payment_receive, payments_review_reject, payments_review_resolve
 
 __all__ = [
     "ManualVerifier",
