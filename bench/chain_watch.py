@@ -43,8 +43,8 @@ def main() -> None:
 
     from gpurent.chains.bitcoin import BitcoinFamilyWatcher
     from gpurent.chains.tests.nodes import LitecoinRegtest
+    from gpurent.payments.intents.allocation import _derived_take, extended_key_register
     from gpurent.payments.models import ChainCursor, DerivedAddress, ExtendedPublicKey
-    from gpurent.payments.receiving import _derived_take, extended_key_register
 
     call_command("migrate", verbosity=0)
     settings.PAYMENTS_SEGWIT_HRP = {"litecoin": "rltc"}

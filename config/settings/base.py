@@ -567,7 +567,7 @@ PAYMENTS_CONFIRMATIONS: dict[str, int] = {
 PAYMENTS_SHARED_AMOUNT_MAX_BUMPS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_MAX_BUMPS", "100"))
 PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS = int(os.environ.get("PAYMENTS_SHARED_AMOUNT_HOLD_SECONDS", "86400"))
 
-# --- Fresh addresses and chain watchers (gpurent/payments/derivation.py, gpurent/chains/; decisions 0140-0142) ---
+# --- Fresh addresses and chain watchers (payments/intents/derivation.py, gpurent/chains/; decisions 0140-0142) ---
 # Per network: "xpub" (derive from the registered watch-only key; without one, fall back to pool then shared)
 # or "pool" (pool, then shared), e.g. "ethereum=pool". Default: "xpub" where public derivation exists; Solana is
 # always "pool".

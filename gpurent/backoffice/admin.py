@@ -32,7 +32,7 @@ from gpurent.core.idempotency_request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import recent_notices
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, required_confirmations
-from gpurent.payments.intent_state import IntentState, intent_state
+from gpurent.payments.intents.state import IntentState, intent_state
 from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
 from gpurent.payments.networks import network_get
 from gpurent.payments.received.receive import payment_receive

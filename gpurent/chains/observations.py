@@ -31,9 +31,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gpurent.payments.assets import pair_get
+from gpurent.payments.intents.allocation import shared_amount_holders
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, PaymentIntent, ReceivingAddress
 from gpurent.payments.received.receive import TXID_MAX_LENGTH
-from gpurent.payments.receiving import shared_amount_holders
 
 from .base import ScanReport
 from .crediting import observation_credit

@@ -14,8 +14,9 @@ from gpurent.core.admin import AuditedModelAdmin, ReadOnlyModelAdmin
 from gpurent.core.audit import audit_record
 
 from .assets import NETWORKS
-from .derivation import DERIVABLE_NETWORKS, account_key_hints, account_key_parse
 from .errors_crypto import InvalidAddress
+from .intents.allocation import address_mode, extended_key_register, gap_report
+from .intents.derivation import DERIVABLE_NETWORKS, account_key_hints, account_key_parse
 from .models import (
     ChainObservation,
     Deposit,
@@ -26,7 +27,6 @@ from .models import (
     ReceivingAddress,
     WebhookDelivery,
 )
-from .receiving import address_mode, extended_key_register, gap_report
 
 
 @admin.register(PaymentIntent)

@@ -17,9 +17,9 @@ from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
 from .balance import balance_figures
-from .intent_state import intent_state, order_payment_badge, payment_badge
+from .intents.refusals import top_up_lapsed
+from .intents.state import intent_state, order_payment_badge, payment_badge
 from .models import Deposit, DepositStatus, PaymentIntent, Payout
-from .refusals import top_up_lapsed
 from .selectors import deposit_list_for, payment_reported
 
 REPORTED_MESSAGE = "Payment reported. Awaiting verification."

@@ -37,10 +37,10 @@ from .assets import Pair, format_units, pair_get, quote_units
 from .balance import create_deposit, spendable_for_order
 from .btcpay.client import BTCPAY, btcpay_routes
 from .errors import NothingToPay
+from .intents.allocation import Allocation, address_allocate
+from .intents.refusals import intent_refusal, top_up_refusal, top_ups_refusal
 from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 from .rates import Rate, current_rate
-from .receiving import Allocation, address_allocate
-from .refusals import intent_refusal, top_up_refusal, top_ups_refusal
 
 __all__ = [
     "deposit_create",

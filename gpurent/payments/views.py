@@ -36,12 +36,12 @@ from .demo import address_origin
 from .errors import InvalidAddress
 from .export import balance_csv_whole
 from .forms import PairForm, PayoutForm, TopUpForm
-from .intent_state import intent_state
+from .intents.refusals import top_up_refusal, top_ups_refusal
+from .intents.state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_fee, payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
-from .refusals import top_up_refusal, top_ups_refusal
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import (
     deposit_create,

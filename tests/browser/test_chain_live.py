@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.chains.tests.nodes import RPC_PASSWORD, RPC_USER, LitecoinRegtest
 from gpurent.chains.tests.test_litecoin_node import TPUB, ltc_amount
+from gpurent.payments.intents.allocation import extended_key_register
 from gpurent.payments.models import PaymentIntent
-from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.tests.conftest import payment_setup  # noqa: F401 (rates and addresses)
 from tests.browser.journeys import customer_on_an_unpaid_order, payment_instructions
 

@@ -19,8 +19,8 @@ from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1
 from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.chains.rpc import JsonRpcClient, RpcError
 from gpurent.payments.assets import format_units, pair_get
+from gpurent.payments.intents.allocation import extended_key_register
 from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState
-from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
 from .fake_jsonrpc import FakeJsonRpcNode, NodeError

@@ -12,6 +12,7 @@ from gpurent.chains.solana import SolanaWatcher, associated_token_address
 from gpurent.chains.watchers import configured_watchers
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.payments.assets import chain_units, pair_get
+from gpurent.payments.intents.allocation import receiving_address_add
 from gpurent.payments.models import (
     ChainObservation,
     Deposit,
@@ -20,7 +21,6 @@ from gpurent.payments.models import (
     Payment,
     ReceivingAddress,
 )
-from gpurent.payments.receiving import receiving_address_add
 from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios

@@ -13,6 +13,7 @@ from gpurent.chains.watchers import configured_watchers, watch_chains_once
 from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.addresses import b58check_encode
 from gpurent.payments.assets import chain_units, pair_get
+from gpurent.payments.intents.allocation import extended_key_register
 from gpurent.payments.models import (
     ChainCursor,
     ChainObservation,
@@ -21,7 +22,6 @@ from gpurent.payments.models import (
     ObservationState,
     Payment,
 )
-from gpurent.payments.receiving import extended_key_register
 from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios

@@ -24,7 +24,7 @@ from gpurent.ledger.selectors import transfers_with_references
 from gpurent.orders.models import Order
 
 from ..assets import format_units, pair_get
-from ..intent_state import order_payment_badge
+from ..intents.state import order_payment_badge
 from ..models import Payment
 from ..selectors import order_references
 
@@ -48,7 +48,7 @@ class ReceiptPayment:
 class Receipt:
     brand: str
     order: Order
-    # The order's payment as its page says it (`intent_state.order_payment_badge`): "In review", "Paid"…
+    # The order's payment as its page says it (`intents.state.order_payment_badge`): "In review", "Paid"…
     payment_label: str
     payments: list[ReceiptPayment]
     paid_in_crypto: Usd

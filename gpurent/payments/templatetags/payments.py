@@ -17,10 +17,10 @@ from gpurent.orders.models import Order
 
 from ..export import balance_statement_page
 from ..forms import PairForm
-from ..intent_state import order_payment_badge
+from ..intents.refusals import intent_refusal
+from ..intents.state import order_payment_badge
 from ..models import Deposit, PaymentIntent
 from ..presenters import deposit_badge
-from ..refusals import intent_refusal
 from ..selectors import intents_for_order, order_references, payment_reported
 from ..views import intent_display
 
@@ -54,7 +54,7 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
 
 @register.inclusion_tag("orders/partials/status.html")
 def order_payment_status(order: Order) -> dict[str, Any]:
-    """The order's payment badge (`intent_state.order_payment_badge`): "In review", "Seen on
+    """The order's payment badge (`intents.state.order_payment_badge`): "In review", "Seen on
     chain" or "Payment reported" while it awaits its payment and one of its intents is in that state (DESIGN §5),
     else its payment status. Reads `order.intents.all()` with their payments and chain observations."""
     return order_payment_badge(order, order.intents.all())

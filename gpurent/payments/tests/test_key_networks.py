@@ -6,8 +6,8 @@ from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1, Bip39SeedGenerator
 from django.contrib.auth.models import Group
 
 from gpurent.payments.addresses import b58check_encode
-from gpurent.payments.derivation import KEY_VERSIONS, account_key_parse, address_derive
 from gpurent.payments.errors_crypto import InvalidAddress
+from gpurent.payments.intents.derivation import KEY_VERSIONS, account_key_parse, address_derive
 from gpurent.payments.models import ExtendedPublicKey
 
 SEED = Bip39SeedGenerator(" ".join(["abandon"] * 11 + ["about"])).Generate()

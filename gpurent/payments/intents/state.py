@@ -30,10 +30,10 @@ from django.utils.translation import gettext as _
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
-from .assets import format_units, pair_get
-from .models import IntentStatus, ObservationState, PaymentIntent, PaymentState
-from .received.receive import normalise_txid
-from .selectors import intent_awaits_verification
+from ..assets import format_units, pair_get
+from ..models import IntentStatus, ObservationState, PaymentIntent, PaymentState
+from ..received.receive import normalise_txid
+from ..selectors import intent_awaits_verification
 
 __all__ = ["IntentState", "TransferState", "intent_state", "order_payment_badge", "payment_badge"]
 

@@ -12,6 +12,7 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.testing import run_concurrently
 from gpurent.payments.assets import pair_get
 from gpurent.payments.errors_crypto import InvalidAddress, NoReceivingAddress
+from gpurent.payments.intents.allocation import Allocation, address_allocate, network_has_memo, receiving_address_add
 from gpurent.payments.models import (
     AddressMode,
     Deposit,
@@ -20,7 +21,6 @@ from gpurent.payments.models import (
     PaymentIntent,
     ReceivingAddress,
 )
-from gpurent.payments.receiving import Allocation, address_allocate, network_has_memo, receiving_address_add
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
 USDT_TRON = pair_get("USDT", "tron")

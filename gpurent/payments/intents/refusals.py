@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.errors import ApplicationError
 
-from .errors import IntentLimitReached, NothingToPay, TooManyOpenIntents, TooManyPendingTopUps
-from .models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
+from ..errors import IntentLimitReached, NothingToPay, TooManyOpenIntents, TooManyPendingTopUps
+from ..models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 
 __all__ = ["intent_refusal", "top_up_lapsed", "top_up_refusal", "top_ups_refusal"]
 

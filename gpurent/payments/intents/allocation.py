@@ -30,13 +30,13 @@ from django.db.transaction import TransactionManagementError
 
 from gpurent.core.errors import InvalidRequest
 
-from .addresses import validate_address
-from .assets import MAX_UNITS, NETWORKS, PAIRS, Pair
+from ..addresses import validate_address
+from ..assets import MAX_UNITS, NETWORKS, PAIRS, Pair
+from ..errors_crypto import InvalidAddress, NoReceivingAddress
+from ..models.addresses import AddressMode, ReceivingAddress
+from ..models.chain import DerivedAddress, ExtendedPublicKey
+from ..models.intents import IntentStatus, PaymentIntent
 from .derivation import DERIVABLE_NETWORKS, AccountKey, account_key_parse, address_derive
-from .errors_crypto import InvalidAddress, NoReceivingAddress
-from .models.addresses import AddressMode, ReceivingAddress
-from .models.chain import DerivedAddress, ExtendedPublicKey
-from .models.intents import IntentStatus, PaymentIntent
 
 __all__ = [
     "Allocation",
