@@ -20,7 +20,7 @@ from gpurent.core.errors import NotFound
 from gpurent.journal.export import journal_pieces, journal_rows
 from gpurent.orders.export import orders_csv, orders_csv_rows
 from gpurent.orders.selectors import order_list_for
-from gpurent.payments.export import balance_csv, balance_csv_rows
+from gpurent.payments.balance.statement import balance_csv, balance_csv_rows
 
 __all__ = ["KINDS", "ExportKind"]
 

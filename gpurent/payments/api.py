@@ -24,9 +24,9 @@ from gpurent.core.schemas import InputSchema
 from gpurent.orders.api import IntentOut, OrderOut, order_out
 from gpurent.orders.selectors import order_get_for
 
+from .balance.statement import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .btcpay.invoices import intent_prepare
 from .btcpay.webhooks import btcpay_webhook_handle
-from .export import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
 from .receipts.receipt import receipt_for, receipt_pdf

@@ -23,7 +23,7 @@ from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.money import order_money
 
 from .assets import format_units, pair_get
-from .balance import spendable_for_order
+from .balance.figures import spendable_for_order
 from .models import Payment
 from .selectors import order_references
 

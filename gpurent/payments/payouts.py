@@ -40,7 +40,7 @@ from gpurent.ledger.services import (
 
 from .addresses import validate_address
 from .assets import format_units, pair_get
-from .balance import balance_available
+from .balance.figures import balance_available
 from .errors import PayoutBelowMinimum, PayoutNotPending
 from .models import Payout, PayoutStatus
 from .notify import customer_money_email

@@ -16,7 +16,7 @@ from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.models import Order
 
 from .assets import format_units, pair_get
-from .balance import balance_figures
+from .balance.figures import balance_figures
 from .intents.refusals import top_up_lapsed
 from .intents.state import intent_state, order_payment_badge, payment_badge
 from .models import Deposit, DepositStatus, PaymentIntent, Payout

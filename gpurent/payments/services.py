@@ -34,7 +34,7 @@ from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_extend_reservation, order_lock_keys, order_transition
 
 from .assets import Pair, format_units, pair_get, quote_units
-from .balance import create_deposit, spendable_for_order
+from .balance.figures import deposit_row_create, spendable_for_order
 from .btcpay.client import BTCPAY, btcpay_routes
 from .errors import NothingToPay
 from .intents.allocation import Allocation, address_allocate
@@ -77,7 +77,7 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None
         # A statement of its own, after the lock: it sees the top-ups committed by a request the lock waited for.
         refusal = top_ups_refusal(owner.pk, now=now)
         if refusal is None:
-            return create_deposit(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
+            return deposit_row_create(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
     # Raised once the block has ended without a rollback: inside an idempotent request this block is a savepoint,
     # and rolling it back would release the key's advisory lock taken with the row (`core.idempotency._Running`).
     raise refusal

@@ -29,12 +29,12 @@ from gpurent.core.pagination import page_from_request
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
-from .balance import balance_figures
-from .balance_page import form_fields, ledger_rows
+from .balance.figures import balance_figures
+from .balance.page import form_fields, ledger_rows
+from .balance.statement import balance_csv_whole
 from .btcpay.invoices import intent_prepare
 from .demo import address_origin
 from .errors import InvalidAddress
-from .export import balance_csv_whole
 from .forms import PairForm, PayoutForm, TopUpForm
 from .intents.refusals import top_up_refusal, top_ups_refusal
 from .intents.state import intent_state

@@ -16,7 +16,7 @@ from django.urls import reverse
 from gpurent.core.pagination import MAX_PAGE_SIZE
 from gpurent.orders.export import orders_csv
 from gpurent.orders.selectors import order_list_for
-from gpurent.payments.export import balance_csv
+from gpurent.payments.balance.statement import balance_csv
 
 from .test_pagination import auth, customer, ledger_lines, many_orders  # noqa: F401 (fixtures)
 
@@ -70,7 +70,7 @@ def whole(response) -> str:
 
 def test_the_balance_csv_is_written_a_page_of_lines_at_a_time(client, auth, customer, monkeypatch):  # noqa: F811
     ledger_lines(customer, 450)
-    monkeypatch.setattr("gpurent.payments.export.BALANCE_CSV_PAGE", 200)
+    monkeypatch.setattr("gpurent.payments.balance.statement.BALANCE_CSV_PAGE", 200)
     client.force_login(customer)
     for response in (client.get("/api/v1/balance/summary.csv", **auth), client.get(reverse("payments:balance_csv"))):
         rows = list(csv.DictReader(io.StringIO(whole(response))))

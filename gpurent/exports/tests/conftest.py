@@ -41,5 +41,5 @@ def auth(customer) -> dict[str, str]:
 def small_parts(monkeypatch) -> int:
     """Parts of 100 bytes, and a statement answered at once only up to 3 lines."""
     monkeypatch.setattr("gpurent.exports.writing.PART_BYTES", 100)
-    monkeypatch.setattr("gpurent.payments.export.BALANCE_CSV_DIRECT_MAX", 3)
+    monkeypatch.setattr("gpurent.payments.balance.statement.BALANCE_CSV_DIRECT_MAX", 3)
     return 100

@@ -21,7 +21,7 @@ from gpurent.exports.enums import ExportState
 from gpurent.exports.models import Export, ExportPart
 from gpurent.exports.services import STALLED_AFTER, export_request, exports_purge
 from gpurent.exports.writing import KEEP, export_write
-from gpurent.payments.export import balance_csv
+from gpurent.payments.balance.statement import balance_csv
 
 from .conftest import ledger_lines
 

@@ -31,7 +31,7 @@ from gpurent.orders.extensions import extension_payable
 from gpurent.orders.models import Order
 
 from ..assets import pair_get, usd_value
-from ..balance import create_deposit, spendable_for_order
+from ..balance.figures import deposit_row_create, spendable_for_order
 from ..errors import IntentClosed, PaymentAlreadyCredited
 from ..models import (
     Deposit,
@@ -253,7 +253,7 @@ def _credit(intent: PaymentIntent, payment: Payment, *, credit: Usd, rate: Any, 
                 if not locked
                 else (DepositKind.TOP_UP if intent.deposit_id else DepositKind.ORDER_PAYMENT)
             )
-            deposit = create_deposit(owner_id=intent.owner_id, kind=kind)
+            deposit = deposit_row_create(owner_id=intent.owner_id, kind=kind)
         transfer_post(
             reference=f"deposit:{deposit.ref}",
             debit=system_account(EXTERNAL_CRYPTO),

@@ -15,7 +15,7 @@ from gpurent.ledger.selectors import balance_for, transfers_with_references
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
-from ..export import balance_statement_page
+from ..balance.statement import balance_statement_page
 from ..forms import PairForm
 from ..intents.refusals import intent_refusal
 from ..intents.state import order_payment_badge

@@ -15,7 +15,7 @@ from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.ledger.services import customer_account
 from gpurent.orders.models import Order
-from gpurent.payments.balance import balance_held
+from gpurent.payments.balance.figures import balance_held
 from gpurent.payments.btcpay.invoices import intent_prepare
 from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.models import Deposit, Payment, PaymentIntent

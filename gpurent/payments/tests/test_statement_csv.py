@@ -15,7 +15,13 @@ from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.export import csv_line
-from gpurent.payments.export import BALANCE_CSV_COLUMNS, _payout_detail, _payouts_of, _statement_lines, balance_csv
+from gpurent.payments.balance.statement import (
+    BALANCE_CSV_COLUMNS,
+    _payout_detail,
+    _payouts_of,
+    _statement_lines,
+    balance_csv,
+)
 from gpurent.payments.payouts import payout_mark_sent, payout_reject, payout_request
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +43,7 @@ def row_by_row(owner) -> str:
 
 def test_the_fast_statement_is_the_row_by_row_statement(django_user_model, settings, monkeypatch):
     settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
-    monkeypatch.setattr("gpurent.payments.export.BALANCE_CSV_PAGE", 2)  # several pages, one of them short
+    monkeypatch.setattr("gpurent.payments.balance.statement.BALANCE_CSV_PAGE", 2)  # several pages, one of them short
     customer = django_user_model.objects.create_user("s@example.com", "passphrase 12345", first_name="S")
     whole_second = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     with mock.patch("django.utils.timezone.now", return_value=whole_second):

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
-from gpurent.payments.balance import create_deposit
+from gpurent.payments.balance.figures import deposit_row_create
 from gpurent.payments.errors import NothingToPay, TooManyPendingTopUps
 from gpurent.payments.models import Deposit, DepositKind, DepositStatus, PaymentIntent
 from gpurent.payments.services import deposit_create, intent_issue_for_deposit
@@ -75,7 +75,7 @@ def test_only_this_accounts_top_ups_count(limit, customer, django_user_model):
     top_ups(other, LIMIT)
     # Deposits of other kinds (a payment for an order, a reviewed late payment) are not top-ups asked for.
     for kind in (DepositKind.ORDER_PAYMENT, DepositKind.REVIEW):
-        create_deposit(owner_id=customer.pk, kind=kind)
+        deposit_row_create(owner_id=customer.pk, kind=kind)
     top_ups(customer, LIMIT)
 
 

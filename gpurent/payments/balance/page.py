@@ -23,7 +23,7 @@ from gpurent.core.pagination import Page, id_page_from_request
 from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 
-from .forms import PayoutForm, TopUpForm
+from ..forms import PayoutForm, TopUpForm
 
 __all__ = ["form_fields", "ledger_rows"]
 

@@ -1,6 +1,6 @@
 """The customer's balance seen from payments: the deposit rows that credit it, and how much of it orders hold.
 
-Read-only but for `create_deposit` (a new deposit row with its reference; the caller posts its ledger transfer).
+Read-only but for `deposit_row_create` (a new deposit row with its reference; the caller posts its ledger transfer).
 The balance itself is the ledger's (`gpurent.ledger.selectors.balance_for`); what is **held** is derived from the
 open intents' balance shares, so nothing is ever released by hand (decision 0373).
 """
@@ -21,20 +21,21 @@ from gpurent.ledger.selectors import balance_for
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
-from .models import Deposit, IntentStatus, PaymentIntent
+from ..models import Deposit, IntentStatus, PaymentIntent
 
 __all__ = [
     "BalanceFigures",
     "balance_available",
     "balance_figures",
     "balance_held",
-    "create_deposit",
+    "deposit_row_create",
     "spendable_for_order",
 ]
 
 
-def create_deposit(**fields: object) -> Deposit:
-    """A new deposit row with a fresh `D-…` reference (retried on the rare clash)."""
+def deposit_row_create(**fields: object) -> Deposit:
+    """A new deposit row with a fresh `D-…` reference (retried on the rare clash): the row only, for a top-up
+    (`services.deposit_create`, which checks the amount and the limits first) or a credited payment."""
     for _attempt in range(5):
         try:
             with transaction.atomic():

@@ -23,9 +23,9 @@ from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.export import csv_filename, csv_line, spreadsheet_safe
 
-from .assets import format_units, pair_get
-from .models import Payout
-from .selectors import payout_list_for
+from ..assets import format_units, pair_get
+from ..models import Payout
+from ..selectors import payout_list_for
 
 __all__ = [
     "BALANCE_CSV_COLUMNS",
