@@ -24,8 +24,9 @@ from gpurent.guides.models import QuoteRequest
 from gpurent.journal.models import JournalEntry, Run
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.errors import IntentLimitReached
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 from gpurent.sizing.models import SavedEstimate
 from gpurent.support.models import SupportRequest
 

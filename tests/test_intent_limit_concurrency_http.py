@@ -22,8 +22,9 @@ from conftest import make_gpu
 from gpurent.core.money import Usd
 from gpurent.core.testing import POSTGRES_BURST, bearer_posts, post_all, tally
 from gpurent.orders.models import Order
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 from tests.conftest import orders_placed
 
 OPEN = 3

@@ -38,8 +38,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from gpurent.catalog.models import GpuModel
 from gpurent.core.money import Usd
 from gpurent.orders.models import Order
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
-from gpurent.payments.services import intent_issue_for_order
 from tests.conftest import _database_url, orders_placed
 from tests.multinode import NODE_NAMES, Reply, Topology, Visitor, missing_tools, skip_or_fail, topology
 

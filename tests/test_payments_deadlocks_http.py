@@ -32,7 +32,8 @@ from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_start
 from gpurent.payments.assets import format_units, pair_get
 from gpurent.payments.btcpay.webhooks import btcpay_signature
-from gpurent.payments.services import intent_issue_for_order, order_pay_from_balance
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
+from gpurent.payments.services import order_pay_from_balance
 from tests.conftest import fund, orders_placed
 
 WEBHOOK_SECRET = "deadlock-test-webhook-secret"

@@ -23,8 +23,9 @@ from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.orders.models import Order
 from gpurent.payments.assets import format_units, pair_get
 from gpurent.payments.btcpay.webhooks import btcpay_signature
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit
 from gpurent.payments.models import Deposit, PaymentIntent, WebhookDelivery
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit
+from gpurent.payments.services import deposit_create
 from tests.conftest import fund, orders_placed
 
 WEBHOOK_SECRET = "concurrency-test-webhook-secret"

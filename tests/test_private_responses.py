@@ -33,9 +33,10 @@ from gpurent.core.testing import public_key
 from gpurent.guides.services import QuoteDetails, quote_request_create
 from gpurent.journal.records import EntryDraft, RunDraft
 from gpurent.journal.services import entry_create, run_create
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ExchangeRate, ReceivingAddress
 from gpurent.payments.payouts import payout_request
-from gpurent.payments.services import deposit_create, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 from gpurent.sizing.calculation import inputs_from_payload, size_workload
 from gpurent.sizing.services import estimate_save
 from gpurent.support.enums import Author

@@ -16,8 +16,8 @@ from gpurent.core.models import OutboundEmail
 from gpurent.core.task_backend import task_request_id
 from gpurent.core.testing import logged_lines
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ExchangeRate, ReceivingAddress
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -35,9 +35,10 @@ from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.provisioning import provision_fail, provision_start
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit
 from gpurent.payments.payouts import payout_mark_sent, payout_request
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, order_pay_from_balance
+from gpurent.payments.services import deposit_create, order_pay_from_balance
 
 # Real commits: pg_dump reads from its own connection and sees only committed rows.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("usdt_on_tron")]

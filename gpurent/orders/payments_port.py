@@ -6,9 +6,9 @@ happen, so the effect is written at its call site:
 
 - `order_intents_close(order) -> int`: `services.order_transition`, when an order stops waiting for payment (paid,
   cancelled, expired), closes the order's open intents in the same transaction, with the order locked
-  (`payments.services.order_intents_close`).
+  (`payments.intents.lifecycle.order_intents_close`).
 - `order_cancel_warning(order) -> str`: before a customer cancels, what happens to money already sent for the
-  order, or "" (`payments.services.order_cancel_warning_for_payments`).
+  order, or "" (`payments.intents.lifecycle.order_cancel_warning_for_payments`).
 - `order_payment_fields(order) -> dict`: the payment fields of the order's API shape (`intents`,
   `payment_reported`, `payment_state`: `payments.presenters.order_payment_fields`).
 - `order_ledger_references(orders) -> {order id: [reference, …]}`: the ledger references that moved each order's

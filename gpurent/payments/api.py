@@ -27,18 +27,13 @@ from gpurent.orders.selectors import order_get_for
 from .balance.statement import BALANCE_CSV_DIRECT_MAX, balance_csv_whole
 from .btcpay.invoices import intent_prepare
 from .btcpay.webhooks import btcpay_webhook_handle
+from .intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from .payouts import payout_request
 from .presenters import REPORTED_MESSAGE, balance_out, deposit_out, deposits_with_intents_for, intent_out, payout_out
 from .receipts.receipt import receipt_for, receipt_pdf
 from .receipts.views import receipt_pdf_response
 from .selectors import deposit_get_for, intent_get_for, payout_get_for, payout_list_for
-from .services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    intent_report,
-    order_pay_from_balance,
-)
+from .services import deposit_create, order_pay_from_balance
 
 router = Router(tags=["payments"], auth=api_auth)
 webhooks = Router(tags=["webhooks"])

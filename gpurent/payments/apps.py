@@ -12,10 +12,10 @@ class PaymentsConfig(AppConfig):
 
         from gpurent.orders.payments_port import PaymentsPort, payments_provide
 
+        from .intents.lifecycle import order_cancel_warning_for_payments, order_intents_close
         from .networks import check_segwit_hrps
         from .presenters import order_payment_fields
         from .selectors import order_ledger_references
-        from .services import order_cancel_warning_for_payments, order_intents_close
 
         # What orders asks of payments, by name (gpurent/orders/payments_port.py, decision 0487).
         payments_provide(

@@ -36,6 +36,7 @@ from .btcpay.invoices import intent_prepare
 from .demo import address_origin
 from .errors import InvalidAddress
 from .forms import PairForm, PayoutForm, TopUpForm
+from .intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from .intents.refusals import top_up_refusal, top_ups_refusal
 from .intents.state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
@@ -43,13 +44,7 @@ from .payouts import payout_fee, payout_minimum, payout_request
 from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
-from .services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    intent_report,
-    order_pay_from_balance,
-)
+from .services import deposit_create, order_pay_from_balance
 
 logger = logging.getLogger(__name__)
 

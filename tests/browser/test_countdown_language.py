@@ -13,7 +13,7 @@ from gpurent.core.formats import duration_text
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
-from gpurent.payments.services import intent_issue_for_order
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from tests.browser.journeys import customer_on_an_unpaid_order
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from gpurent.catalog.demo import DEMO_OPERATOR_EMAIL, DEMO_OPERATOR_PASSWORD
 from gpurent.orders.services import Contact, order_place
-from gpurent.payments.services import intent_issue_for_order, intent_report
+from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -23,14 +23,10 @@ from gpurent.journal.records import EntryDraft, MeasurementDraft, RunDraft
 from gpurent.journal.services import entry_create, run_create
 from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    order_pay_from_balance,
-)
+from gpurent.payments.services import deposit_create, order_pay_from_balance
 from gpurent.sizing.forms.choices import EXAMPLES
 from gpurent.support.services import RequestInput, support_request_create
 from tests.conftest import fund

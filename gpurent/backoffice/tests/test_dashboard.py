@@ -24,16 +24,11 @@ from gpurent.ledger.services import transfer_reverse
 from gpurent.orders.extensions import order_extension_place
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.orders.services import Contact, order_place, orders_expire_due
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from gpurent.payments.models import ExchangeRate, Payment, ReceivingAddress
 from gpurent.payments.payouts import payout_request
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    intent_report,
-    order_pay_from_balance,
-)
+from gpurent.payments.services import deposit_create, order_pay_from_balance
 from gpurent.payments.tests.conftest import RATES, SHARED_ADDRESSES
 from tests.conftest import fund
 

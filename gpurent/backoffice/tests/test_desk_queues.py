@@ -12,8 +12,9 @@ from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_ac
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 from gpurent.payments.models import IntentStatus, PaymentIntent
-from gpurent.payments.services import intent_issue_for_order, intent_report, order_pay_from_balance
+from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
 

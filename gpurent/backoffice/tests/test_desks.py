@@ -12,8 +12,8 @@ from django.db import connection, connections
 from gpurent.core.models import AuditLogEntry
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 from gpurent.payments.models import Payment, PaymentIntent
-from gpurent.payments.services import intent_issue_for_order, intent_report
 
 pytestmark = pytest.mark.django_db
 

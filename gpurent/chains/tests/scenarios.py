@@ -19,6 +19,7 @@ from gpurent.chains.base import ScanReport
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.selectors import balance_for
 from gpurent.orders.enums import PaymentStatus
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import (
     ChainCursor,
     ChainObservation,
@@ -29,7 +30,6 @@ from gpurent.payments.models import (
     PaymentIntent,
 )
 from gpurent.payments.received.verification import intents_expire_due
-from gpurent.payments.services import intent_issue_for_order
 
 __all__ = [
     "Chain",

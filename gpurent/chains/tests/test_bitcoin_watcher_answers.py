@@ -20,8 +20,8 @@ from gpurent.chains.bitcoin import BitcoinFamilyWatcher
 from gpurent.chains.rpc import JsonRpcClient, RpcError
 from gpurent.payments.assets import format_units, pair_get
 from gpurent.payments.intents.allocation import extended_key_register
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ChainObservation, DerivedAddress, ObservationState
-from gpurent.payments.services import intent_issue_for_order
 
 from .fake_jsonrpc import FakeJsonRpcNode, NodeError
 

@@ -13,6 +13,7 @@ from gpurent.chains.ethereum import EthereumWatcher
 from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.intents.allocation import extended_key_register
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import (
     ChainObservation,
     Deposit,
@@ -22,7 +23,6 @@ from gpurent.payments.models import (
     PaymentIntent,
 )
 from gpurent.payments.received.verification import intents_expire_due
-from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios
 

@@ -14,8 +14,8 @@ from gpurent.chains.ethereum import TRANSFER_TOPIC, EthereumWatcher
 from gpurent.chains.rpc import JsonRpcClient
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.intents.allocation import extended_key_register
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ChainCursor, ChainObservation
-from gpurent.payments.services import intent_issue_for_order
 
 from .fake_jsonrpc import FakeJsonRpcNode
 

@@ -13,9 +13,9 @@ from gpurent.chains.observations import Transfer, transfer_observe
 from gpurent.ledger.selectors import ledger_check
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.assets import pair_get
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ChainObservation, ObservationState, Payment
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -13,6 +13,7 @@ from gpurent.chains.watchers import configured_watchers
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.intents.allocation import receiving_address_add
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import (
     ChainObservation,
     Deposit,
@@ -21,7 +22,6 @@ from gpurent.payments.models import (
     Payment,
     ReceivingAddress,
 )
-from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios
 from .fake_solana import USDC_MINT, FakeSolanaNode, solana_address

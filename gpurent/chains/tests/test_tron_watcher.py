@@ -14,6 +14,7 @@ from gpurent.orders.enums import PaymentStatus
 from gpurent.payments.addresses import b58check_encode
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.intents.allocation import extended_key_register
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import (
     ChainCursor,
     ChainObservation,
@@ -22,7 +23,6 @@ from gpurent.payments.models import (
     ObservationState,
     Payment,
 )
-from gpurent.payments.services import intent_issue_for_order
 
 from . import scenarios
 from .fake_tron import FakeTronNode

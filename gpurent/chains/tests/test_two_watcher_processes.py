@@ -16,8 +16,9 @@ from django.db import connection
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.orders.enums import PaymentStatus
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import ChainObservation, DerivedAddress, Payment, PaymentIntent
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 
 from .nodes import RPC_PASSWORD, RPC_USER
 from .test_litecoin_node import ltc, ltc_amount  # noqa: F401 (the fixture and a helper)

@@ -8,7 +8,7 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.payments.balance.figures import balance_figures
-from gpurent.payments.services import intent_issue_for_order
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 
 from .conftest import later
 

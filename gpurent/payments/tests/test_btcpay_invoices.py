@@ -18,8 +18,8 @@ from gpurent.orders.models import Order
 from gpurent.payments.balance.figures import balance_held
 from gpurent.payments.btcpay.invoices import intent_prepare
 from gpurent.payments.btcpay.webhooks import btcpay_signature
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
-from gpurent.payments.services import intent_issue_for_order
 
 from .btcpay_fake import API_KEY, STORE_ID, FakeGreenfield, recorded
 

@@ -4,8 +4,8 @@ refresh (HX-Refresh) once it changed, and another customer's intent is a 404."""
 import pytest
 from django.urls import reverse
 
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from gpurent.ledger.selectors import ledger_check
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Payment
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from gpurent.payments.demo import demo_addresses, load_demo_payments
 from gpurent.payments.intents.allocation import extended_key_register
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ReceivingAddress
-from gpurent.payments.services import intent_issue_for_order
 from gpurent.payments.tests.test_derivation import ETH_ACCOUNT_XPUB, ETH_FIRST
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.payments.errors_crypto import InvalidAddress
 from gpurent.payments.intents.allocation import address_mode, extended_key_register, gap_report
 from gpurent.payments.intents.derivation import AccountKey, account_key_parse, address_derive, looks_like_private_key
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import DerivedAddress, ExtendedPublicKey
-from gpurent.payments.services import intent_issue_for_order
 
 # BIP32 test vector 1: the public key of m/0H/1/2H/2 and of its child 1000000000 (a public, non-hardened step).
 BIP32_V1_M_0H_1_2H_2 = (

@@ -11,8 +11,8 @@ from gpurent.ledger.selectors import balance_for
 from gpurent.orders.extensions import order_extension_place
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

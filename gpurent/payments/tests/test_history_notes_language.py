@@ -7,7 +7,7 @@ from django.utils import translation
 
 from gpurent.orders.history_notes import CANCELLED_BY_CUSTOMER, extends_note, note_text
 from gpurent.orders.models import OrderStatusChange
-from gpurent.payments.services import intent_issue_for_order, intent_report
+from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 
 pytestmark = pytest.mark.django_db
 

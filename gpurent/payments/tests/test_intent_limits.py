@@ -11,9 +11,10 @@ from django.utils import timezone
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.payments.errors import IntentLimitReached, TooManyOpenIntents
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.received.verification import intent_reject
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

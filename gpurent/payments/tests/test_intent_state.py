@@ -16,8 +16,9 @@ from django.utils import timezone
 from gpurent.accounts.services import api_token_create
 from gpurent.chains.crediting import observation_credit
 from gpurent.core.money import Usd
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from gpurent.payments.models import ChainObservation, IntentStatus, PaymentIntent, PaymentState
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order, intent_report
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.payments.errors import IntentLimitReached
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 
 from .btcpay_fake import API_KEY, STORE_ID, FakeGreenfield
 

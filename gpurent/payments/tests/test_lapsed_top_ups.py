@@ -12,10 +12,11 @@ from django.utils import timezone, translation
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.payments.errors import NothingToPay
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_report
 from gpurent.payments.intents.refusals import top_up_lapsed
 from gpurent.payments.models import Deposit, DepositStatus
 from gpurent.payments.presenters import deposit_badge
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_report
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

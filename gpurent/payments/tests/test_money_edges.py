@@ -13,9 +13,10 @@ from gpurent.orders.errors import TooManyUnpaidOrders
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments import rates
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order, intent_report
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ from django.utils.translation import gettext
 from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Payment
 from gpurent.payments.payouts import payout_mark_sent, payout_reject, payout_request
 from gpurent.payments.received.receive import payment_receive, payments_review_reject
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.services import transfer_reverse
 from gpurent.orders.models import Order
 from gpurent.orders.services import order_cancel
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Payment
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -20,9 +20,9 @@ from gpurent.ledger.services import (
     transfer_post,
 )
 from gpurent.payments.errors import InvalidAddress, PayoutBelowMinimum, PayoutNotPending, UnsupportedPair
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Payout
 from gpurent.payments.payouts import payout_mark_sent, payout_reject, payout_request
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from pypdf import PdfReader
 
 from gpurent.core.formats import date_text
 from gpurent.orders.provisioning import provision_fail, provision_start
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import Payment
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

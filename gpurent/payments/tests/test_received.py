@@ -19,10 +19,11 @@ from gpurent.orders.models import Order
 from gpurent.orders.services import order_cancel
 from gpurent.payments.btcpay.webhooks import btcpay_signature
 from gpurent.payments.errors import PaymentAlreadyCredited
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import Deposit, Payment, PaymentIntent
 from gpurent.payments.received.receive import payment_receive
 from gpurent.payments.received.verification import intent_reject, intents_expire_due
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

@@ -19,15 +19,10 @@ from gpurent.payments.errors import (
     RateUnavailable,
     UnsupportedPair,
 )
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from gpurent.payments.models import Deposit, ExchangeRate, PaymentIntent
 from gpurent.payments.received.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
-from gpurent.payments.services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    intent_report,
-    order_pay_from_balance,
-)
+from gpurent.payments.services import deposit_create, order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
 

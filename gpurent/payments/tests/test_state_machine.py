@@ -64,6 +64,7 @@ from gpurent.payments.errors import (
     PaymentAlreadyCredited,
     TooManyOpenIntents,
 )
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from gpurent.payments.models import (
     Deposit,
     DepositStatus,
@@ -75,13 +76,7 @@ from gpurent.payments.models import (
 )
 from gpurent.payments.received.receive import payment_receive
 from gpurent.payments.received.verification import intent_confirm, intent_reject, intents_expire_due, review_resolve
-from gpurent.payments.services import (
-    deposit_create,
-    intent_issue_for_deposit,
-    intent_issue_for_order,
-    intent_report,
-    order_pay_from_balance,
-)
+from gpurent.payments.services import deposit_create, order_pay_from_balance
 
 PAIRS = [("USDT", "tron"), ("BTC", "bitcoin"), ("ETH", "ethereum")]
 # Odd prices, so totals and what is still due are never round numbers; some orders cost less than a top-up,

@@ -11,10 +11,10 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.provisioning import provision_fail, provision_start
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import PaymentSource
 from gpurent.payments.payouts import payout_mark_sent, payout_request
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 

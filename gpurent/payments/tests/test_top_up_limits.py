@@ -13,8 +13,9 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.payments.balance.figures import deposit_row_create
 from gpurent.payments.errors import NothingToPay, TooManyPendingTopUps
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit
 from gpurent.payments.models import Deposit, DepositKind, DepositStatus, PaymentIntent
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

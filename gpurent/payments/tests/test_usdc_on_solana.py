@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 
 from gpurent.accounts.services import api_token_create
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.qr import qr_svg
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import intent_issue_for_order
 from gpurent.payments.views import intent_display
 
 from .conftest import SHARED_ADDRESSES

@@ -4,9 +4,10 @@ import pytest
 from django.urls import reverse
 
 from gpurent.core.money import Usd
+from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.received.verification import intent_confirm
-from gpurent.payments.services import deposit_create, intent_issue_for_deposit, intent_issue_for_order
+from gpurent.payments.services import deposit_create
 
 pytestmark = pytest.mark.django_db
 

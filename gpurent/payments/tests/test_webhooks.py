@@ -8,9 +8,9 @@ from gpurent.chains.observations import Transfer, transfer_observe
 from gpurent.core.errors import InvalidRequest
 from gpurent.ledger.selectors import balance_for, ledger_check
 from gpurent.payments.btcpay.webhooks import btcpay_signature
+from gpurent.payments.intents.lifecycle import intent_issue_for_order
 from gpurent.payments.models import ChainObservation, Deposit, Payment, PaymentIntent, WebhookDelivery
 from gpurent.payments.received.receive import payment_receive
-from gpurent.payments.services import intent_issue_for_order
 
 pytestmark = pytest.mark.django_db
 
