@@ -1,7 +1,7 @@
 """The one boundary between the watchers and the money path.
 
 A watcher never credits anything itself: a transfer at its confirmation depth is handed, here, to
-`payments.received.payment_receive`, the service operators and processors use too. It records the transfer as
+`payments.received.receive.payment_receive`, the service operators and processors use too. It records the transfer as
 a `Payment` row unique per (network, txid, output index) and credits it exactly once, with every rule of the
 money path (locked rate for a payment first seen before expiry, review otherwise, partial and over-payments,
 closed intents). This module only translates a chain observation into that call, its `first_seen_at` as the

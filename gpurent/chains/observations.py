@@ -13,7 +13,7 @@ negative confirmations), never credited; it is `seen` again if the node reports 
 
 Attribution (`intent_for_transfer`): a transfer already observed keeps its intent; a derived or pool address
 belongs to one intent; on a shared address (decision 0140's fallback, Solana's usual case) the transfer
-belongs to the intent that holds exactly its amount there (`payments.receiving.shared_amount_holders`, the
+belongs to the intent that holds exactly its amount there (`payments.intents.allocation.shared_amount_holders`, the
 rule that made the amount unique), and to none when no intent holds it: a person attributes it.
 
 Every watcher records what it read through `transfer_record` (observe, and count in the scan's report); a

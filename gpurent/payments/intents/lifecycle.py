@@ -65,7 +65,7 @@ def _intent_issue(
 ) -> PaymentIntent:
     amount_units = quote_units(usd, rate.usd_per_unit, pair)
     if btcpay_routes(pair.network):
-        # BTCPay gives the address, after this transaction commits (processor.intent_prepare, decision 0147).
+        # BTCPay gives the address, after this transaction commits (btcpay.invoices.intent_prepare, decision 0147).
         allocation = Allocation("", "", None, amount_units, BTCPAY)
     else:
         allocation = address_allocate(pair=pair, amount_units=amount_units, now=now)

@@ -1,7 +1,7 @@
 """`python manage.py confirm_payment INTENT_ID --txid TXID --amount AMOUNT`: an operator confirms a payment.
 
 AMOUNT is what arrived, in the pair's asset ("12.5" USDT). Records the payment through
-`payments.received.payment_receive` (source `operator`), like the back office: credited once at the intent's
+`payments.received.receive.payment_receive` (source `operator`), like the back office: credited once at the intent's
 locked rate; a late payment goes to the review queue; the same transaction output twice is refused
 (`payment_already_credited`) unless it is the same intent and amount (then nothing changes).
 """
