@@ -1,8 +1,9 @@
 """An intent's writes: issued for an order or a top-up, reported paid by its customer, closed with its order.
 
-An intent is issued with the order's (or the top-up's) and the account's rows locked, from a rate read before any
-lock (DESIGN §13), at an address chosen by `allocation.address_allocate`; what would refuse it is
-`refusals.py`'s. Receiving and crediting a payment for it is `received/receive.py`'s.
+An intent is issued with its order's row and the customer's account locked (a top-up's: its deposit row), from a
+rate read before any lock (DESIGN §13), at an address chosen by `allocation.address_allocate` (or BTCPay's, after
+commit); what would refuse it is `refusals.py`'s. Receiving and crediting a payment for it is
+`received/receive.py`'s.
 """
 
 from __future__ import annotations
