@@ -44,6 +44,13 @@ def eth_intent(order, customer):
     return intent_issue_for_order(order=order, owner=customer, asset="ETH", network="ethereum")
 
 
+def observed(seen: Transfer, *, required: int) -> ChainObservation:
+    """`transfer_observe` for a transfer it must record."""
+    observation = transfer_observe(seen, required=required)
+    assert observation is not None
+    return observation
+
+
 def test_dust_below_one_quote_unit_is_recorded_nowhere(eth_intent):
     # One quote unit of ETH is 10^-8 ETH, 10^10 wei: one wei less is below the shop's precision.
     assert transfer_observe(transfer(eth_intent, confirmations=3, amount_chain=10**10 - 1), required=1) is None
@@ -51,19 +58,19 @@ def test_dust_below_one_quote_unit_is_recorded_nowhere(eth_intent):
 
 
 def test_credited_transfer_keeps_its_credit_as_confirmations_change_or_its_block_leaves(eth_intent):
-    credited = transfer_observe(transfer(eth_intent, confirmations=1), required=1)
+    credited = observed(transfer(eth_intent, confirmations=1), required=1)
     assert (credited.state, credited.confirmations) == (ObservationState.CREDITED, 1)
-    deeper = transfer_observe(transfer(eth_intent, confirmations=6), required=1)
+    deeper = observed(transfer(eth_intent, confirmations=6), required=1)
     assert (deeper.state, deeper.confirmations) == (ObservationState.CREDITED, 6)
     # A reorg after the credit (deeper than the depth protects against): the credit stands, no block counted.
-    left = transfer_observe(transfer(eth_intent, confirmations=-1), required=1)
+    left = observed(transfer(eth_intent, confirmations=-1), required=1)
     assert (left.state, left.confirmations) == (ObservationState.CREDITED, 0)
     assert Payment.objects.filter(txid=TXID).count() == 1
     assert ledger_check() == []
 
 
 def test_crediting_a_credited_observation_again_changes_nothing(eth_intent):
-    credited = transfer_observe(transfer(eth_intent, confirmations=1), required=1)
+    credited = observed(transfer(eth_intent, confirmations=1), required=1)
     again = observation_credit(observation_id=credited.pk)
     assert (again.state, again.credited_at) == (ObservationState.CREDITED, credited.credited_at)
     assert Payment.objects.count() == 1
@@ -77,9 +84,9 @@ def test_an_output_an_operator_recorded_for_another_intent_is_not_credited_twice
     other = intent_issue_for_order(order=other_order, owner=customer, asset="ETH", network="ethereum")
     # An operator typed this transaction's id on the other intent first.
     payment_receive(intent_id=other.pk, txid=TXID, amount_units=other.amount_units, source="operator")
-    seen = transfer_observe(transfer(eth_intent, confirmations=0), required=1)
+    seen = observed(transfer(eth_intent, confirmations=0), required=1)
     with caplog.at_level(logging.WARNING, logger="gpurent.chains.crediting"):
-        kept = transfer_observe(transfer(eth_intent, confirmations=1), required=1)
+        kept = observed(transfer(eth_intent, confirmations=1), required=1)
     assert kept.pk == seen.pk
     assert (kept.state, kept.credited_at) == (ObservationState.SEEN, None)
     assert f"chain payment {TXID}:0 was already recorded elsewhere" in caplog.text

@@ -35,6 +35,7 @@ def confirm(*args):
 def test_confirm_payment_credits_the_amount_once_and_the_order_is_paid(intent, order):
     out = confirm(intent.pk, "--txid", TXID, "--amount", "410")
     payment = Payment.objects.get(txid=TXID)
+    assert payment.deposit is not None
     assert out == f"intent {intent.pk}: confirmed; payment credited, credited as deposit {payment.deposit.ref}\n"
     assert (payment.amount_units, payment.source) == (410_000_000, "operator")
     paid = Order.objects.get(pk=order.pk)
