@@ -147,7 +147,7 @@ def test_the_search_finds_the_post_views_it_should():
 @pytest.mark.parametrize("name", sorted(set(POST_VIEWS) - set(EXEMPT)))
 def test_a_post_view_runs_its_action_through_form_action(name):
     assert _uses_form_action(POST_VIEWS[name]), (
-        f"{name} handles a POST without gpurent.core.idempotency_request.form_action: route it through the helper, or "
+        f"{name} handles a POST without gpurent.core.idempotency.request.form_action: route it through the helper, or "
         "add it to EXEMPT here with the reason a double submit is harmless"
     )
 

@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, AuditedModelAdmin
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 
 from .forms import OperatorUserChangeForm, OperatorUserCreationForm
 from .models import ApiToken, GuestSession, User

@@ -15,8 +15,8 @@ from django.http import HttpRequest
 from ninja import Field, Path, Router, Schema, Status
 
 from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .api_auth import api_auth

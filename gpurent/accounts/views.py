@@ -29,8 +29,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from gpurent.core.errors import ApplicationError, NotFound
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 
 from .errors import RegistrationRateLimited, TooManySshKeys
 from .forms import (

@@ -27,8 +27,8 @@ from django.utils.translation import gettext_lazy as _
 from gpurent.accounts.models import User
 from gpurent.core.admin import ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import recent_notices
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, required_confirmations

@@ -18,8 +18,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import PayoutStatus

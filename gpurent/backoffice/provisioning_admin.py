@@ -22,8 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import HostOperation, HostRental
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus

@@ -19,7 +19,7 @@ from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
 from .errors import ApplicationError, error_body
-from .idempotency_request import HEADER, KEY_REQUIRED_MESSAGE
+from .idempotency.request import HEADER, KEY_REQUIRED_MESSAGE
 from .notices import notify_operators
 from .pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NEWEST_FIRST, keyset_page
 

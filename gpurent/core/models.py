@@ -89,7 +89,7 @@ class IdempotencyKey(models.Model):
     """A client-chosen key that makes one POST take effect at most once (DESIGN §5).
 
     Keys are scoped to their owner (`user:<id>` or `session:<key>`), remember a fingerprint of the request
-    they were first used with, and store the response to replay. See `gpurent.core.idempotency`.
+    they were first used with, and store the response to replay. See `gpurent.core.idempotency.keys`.
     """
 
     owner = models.CharField(max_length=100)

@@ -46,7 +46,7 @@ from django.shortcuts import render
 from django.utils.html import format_html
 
 from .cache import TIMEOUT_SECONDS, fragment_key
-from .idempotency_request import FORM_FIELD
+from .idempotency.request import FORM_FIELD
 
 __all__ = ["Hole", "SharedPage", "cached_page", "filled", "public_key", "render_filled", "shared_page", "store_page"]
 

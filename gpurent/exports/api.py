@@ -20,8 +20,8 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .enums import ExportState

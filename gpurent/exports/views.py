@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import NotFound
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 
 from .errors import ExportNotReady
 from .files import export_file_response

@@ -14,8 +14,8 @@ from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 

@@ -19,8 +19,8 @@ from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
 from gpurent.catalog.selectors import catalog_state, catalog_version, gpu_list
 from gpurent.core.cache import cached, fragment_key
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.page_cache import shared_page
 from gpurent.core.pagination import page_from_request, page_link
 

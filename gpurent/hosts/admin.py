@@ -19,8 +19,8 @@ from gpurent.accounts.models import User
 from gpurent.catalog.selectors import gpu_list
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 
 from .models import GpuHost, HostOperation, HostRental
 from .registry import HostSpec, host_add, host_drain

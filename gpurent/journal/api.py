@@ -19,8 +19,8 @@ from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut, PageIn, api_page
 from gpurent.core.downloads import DownloadTooLarge
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.schemas import InputSchema
 
 from .export import JOURNAL_DIRECT_MAX, entry_data, entry_document, entry_markdown, journal_whole, run_data

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from gpurent.accounts.owners import Owner, owner_for
 from gpurent.core.errors import ApplicationError, NotFound
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
 
 from .comparison import runs_compare

@@ -14,9 +14,9 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.downloads import DownloadTooLarge
-from gpurent.core.idempotency import Outcome as IdempotentOutcome
-from gpurent.core.idempotency import finish_early
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome as IdempotentOutcome
+from gpurent.core.idempotency.keys import finish_early
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema
 

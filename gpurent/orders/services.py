@@ -21,7 +21,7 @@ from gpurent.catalog.services import stock_release, stock_reserve
 from gpurent.core.durability import commit_unflushed
 from gpurent.core.emails import email_enqueue
 from gpurent.core.errors import InvalidRequest, NotFound
-from gpurent.core.idempotency import lock_row_with_running_key
+from gpurent.core.idempotency.keys import lock_row_with_running_key
 from gpurent.core.invisible import label_clean
 from gpurent.core.locks import lock_rows
 from gpurent.core.models import relations_known_empty

@@ -26,8 +26,8 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
-from gpurent.core.idempotency import Outcome, finish_early
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome, finish_early
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
 from gpurent.core.schemas import contains_nul
 

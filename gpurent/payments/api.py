@@ -16,8 +16,8 @@ from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn
 from gpurent.core.downloads import DownloadTooLarge
 from gpurent.core.errors import InvalidRequest
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.money import Usd
 from gpurent.core.pagination import keyset_page
 from gpurent.core.schemas import InputSchema

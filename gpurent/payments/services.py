@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.formats import usd_text
-from gpurent.core.idempotency import lock_row_with_running_key
+from gpurent.core.idempotency.keys import lock_row_with_running_key
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.ledger.errors import InsufficientBalance
@@ -66,7 +66,7 @@ def deposit_create(*, owner: AbstractBaseUser, amount: Usd, now: datetime | None
         if refusal is None:
             return deposit_row_create(owner_id=owner.pk, kind=DepositKind.TOP_UP, requested_cents=amount.cents)
     # Raised once the block has ended without a rollback: inside an idempotent request this block is a savepoint,
-    # and rolling it back would release the key's advisory lock taken with the row (`core.idempotency._Running`).
+    # and rolling it back would release the key's advisory lock taken with the row (`core.idempotency.keys._Running`).
     raise refusal
 
 

@@ -21,8 +21,8 @@ from django_htmx.http import HttpResponseClientRefresh
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
 from gpurent.core.formats import usd_text
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request

@@ -22,8 +22,8 @@ from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.accounts.owners import Owner
 from gpurent.core.api import ErrorOut, PageIn
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent_known
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent_known
 from gpurent.core.pagination import list_page
 from gpurent.core.schemas import InputSchema
 from vramcalc.option_schema import input_ranges

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import ApplicationError
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import DEFAULT_PAGE_SIZE, InvalidCursor, list_page, page_from_request
 
 from .calculation import Sizing, size_workload

@@ -30,8 +30,8 @@ from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.redaction import Finding
 
 from .enums import Author

@@ -18,8 +18,8 @@ from ninja import Field, Query, Router, Schema, Status
 from gpurent.accounts.api_auth import api_auth
 from gpurent.accounts.models import User
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import IdempotencyKeyHeader, api_idempotent
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import IdempotencyKeyHeader, api_idempotent
 from gpurent.core.redaction import Finding
 from gpurent.core.schemas import InputSchema
 

@@ -22,8 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
-from gpurent.core.idempotency import Outcome
-from gpurent.core.idempotency_request import form_action
+from gpurent.core.idempotency.keys import Outcome
+from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
 
 from .enums import Author

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from gpurent.core.formats import date_text, decimal_text, duration_text, duration_words, usd_text
-from gpurent.core.idempotency_request import FORM_FIELD
+from gpurent.core.idempotency.request import FORM_FIELD
 from gpurent.core.money import Usd
 from gpurent.core.pagination import page_query
 

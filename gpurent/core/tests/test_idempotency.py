@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from gpurent.core.errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
-from gpurent.core.idempotency import Outcome, finish_early, run_idempotent, run_idempotent_known
-from gpurent.core.idempotency_request import api_idempotent, form_key, form_params, request_fingerprint
+from gpurent.core.idempotency.keys import Outcome, finish_early, run_idempotent, run_idempotent_known
+from gpurent.core.idempotency.request import api_idempotent, form_key, form_params, request_fingerprint
 from gpurent.core.models import AuditLogEntry, IdempotencyKey, IdempotencyState
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from gpurent.core.errors import IdempotencyKeyInUse, IdempotencyKeyReused, InvalidRequest
-from gpurent.core.idempotency import (
+from gpurent.core.idempotency.keys import (
     Outcome,
     finish_early,
     lock_row_with_running_key,

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-HELPER = ROOT / "gpurent" / "core" / "idempotency_request.py"
+HELPER = ROOT / "gpurent" / "core" / "idempotency" / "request.py"
 # The keys themselves: where `run_idempotent` is defined, and called by the variants beside it.
-KEYS = ROOT / "gpurent" / "core" / "idempotency.py"
-# The form runner (private to idempotency_request.py) and the key runner beneath it and `api_idempotent`.
+KEYS = ROOT / "gpurent" / "core" / "idempotency" / "keys.py"
+# The form runner (private to idempotency/request.py) and the key runner beneath it and `api_idempotent`.
 FORM_RUNNER = re.compile(r"\b_?form_idempotent\b")
 KEY_RUNNER = re.compile(r"\brun_idempotent\(")
 
@@ -38,7 +38,7 @@ def test_there_are_modules_to_check():
 @pytest.mark.parametrize("path", _modules(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_module_runs_an_idempotent_action_by_itself(path):
     text = path.read_text()
-    assert not FORM_RUNNER.findall(text), f"{path.relative_to(ROOT)}: use gpurent.core.idempotency_request.form_action"
+    assert not FORM_RUNNER.findall(text), f"{path.relative_to(ROOT)}: use gpurent.core.idempotency.request.form_action"
     assert not KEY_RUNNER.findall(text), f"{path.relative_to(ROOT)}: use form_action (HTML) or api_idempotent (API)"
 
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from gpurent.core.idempotency_request import request_fingerprint
+from gpurent.core.idempotency.request import request_fingerprint
 from gpurent.core.models import IdempotencyKey
 from gpurent.support.enums import RequestStatus
 from gpurent.support.models import SupportMessage, SupportRequest

@@ -1,7 +1,7 @@
 """Idempotent requests: where a key comes from (the `Idempotency-Key` header of an API call, the hidden field
 of an HTML form rendered by `{% idempotency_key_field %}`), whose it is, the fingerprint of what the request
 asks for, and the helpers views call to run a request once per key: `api_idempotent`, `api_idempotent_known`
-and `form_action`. The keys themselves (claim, store, replay) are `gpurent.core.idempotency`'s.
+and `form_action`. The keys themselves (claim, store, replay) are `gpurent.core.idempotency.keys`'s.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_variables
 from ninja import Header
 
-from .errors import ApplicationError, IdempotencyKeyInUse, InvalidRequest
-from .idempotency import Outcome, Write, run_idempotent, run_idempotent_known, run_idempotent_unclaimed
-from .notices import notify_operators
-from .redaction import redacted_params
+from ..errors import ApplicationError, IdempotencyKeyInUse, InvalidRequest
+from ..notices import notify_operators
+from ..redaction import redacted_params
+from .keys import Outcome, Write, run_idempotent, run_idempotent_known, run_idempotent_unclaimed
 
 __all__ = [
     "FORM_FIELD",

@@ -23,7 +23,7 @@ lock on a hash of (owner, key), taken with `pg_try_advisory_xact_lock`, which ne
 take it answers 409 at once instead of waiting for the first request's COMMIT (decision 0295).
 
 This module knows nothing of HTTP: who owns a key, where it comes from and what a request's fingerprint is
-belong to `gpurent.core.idempotency_request`, which also holds what views call (`api_idempotent`,
+belong to `gpurent.core.idempotency.request`, which also holds what views call (`api_idempotent`,
 `api_idempotent_known`, `form_action`).
 """
 
@@ -42,8 +42,8 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from .errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
-from .models import IdempotencyKey, IdempotencyState
+from ..errors import ApplicationError, IdempotencyKeyInUse, IdempotencyKeyReused
+from ..models import IdempotencyKey, IdempotencyState
 
 __all__ = [
     "Outcome",
