@@ -13,7 +13,7 @@ from django_tasks_db.models import DBTaskResult
 from gpurent.accounts.models import User
 from gpurent.backoffice.management.commands.worker import ShopWorker
 from gpurent.core.models import OutboundEmail
-from gpurent.core.task_backend import task_request_id
+from gpurent.core.observability.task_backend import task_request_id
 from gpurent.core.testing import logged_lines
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.intents.lifecycle import intent_issue_for_order
@@ -21,7 +21,9 @@ from gpurent.payments.models import ExchangeRate, ReceivingAddress
 
 pytestmark = pytest.mark.django_db
 
-DATABASE_TASKS = {"default": {"BACKEND": "gpurent.core.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}}
+DATABASE_TASKS = {
+    "default": {"BACKEND": "gpurent.core.observability.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}
+}
 
 
 def _worker() -> ShopWorker:

@@ -200,7 +200,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: the request id, the request's metrics and its log line cover everything below (decision 0410).
-    "gpurent.core.observability.ObservabilityMiddleware",
+    "gpurent.core.observability.middleware.ObservabilityMiddleware",
     # The visitor's address from a trusted proxy's X-Real-IP, before anything reads REMOTE_ADDR (decision 0407).
     "gpurent.core.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -373,7 +373,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{BRAND_NAME} <norepl
 
 def logging_config(log_format: str) -> dict[str, Any]:
     """LOGGING: every line to standard error, as JSON (`json`) or text (`text`), with the request id and its
-    message scrubbed (gpurent/core/logs.py, decision 0412); `LOG_FORMAT` picks, `LOG_LEVEL` sets the level."""
+    message scrubbed (gpurent/core/observability/logs.py, decision 0412); `LOG_FORMAT` picks, `LOG_LEVEL` sets
+    the level."""
     from django.core.exceptions import ImproperlyConfigured
 
     if log_format not in {"json", "text"}:
@@ -382,10 +383,10 @@ def logging_config(log_format: str) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "gpurent.core.logs.ContextFilter"}},
+        "filters": {"context": {"()": "gpurent.core.observability.logs.ContextFilter"}},
         "formatters": {
-            "json": {"()": "gpurent.core.logs.JsonFormatter"},
-            "text": {"()": "gpurent.core.logs.TextFormatter"},
+            "json": {"()": "gpurent.core.observability.logs.JsonFormatter"},
+            "text": {"()": "gpurent.core.observability.logs.TextFormatter"},
         },
         "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"], "formatter": log_format}},
         "root": {"handlers": ["console"], "level": level},
@@ -464,8 +465,10 @@ GUIDES_QUOTE_RATE_LIMIT = int(os.environ.get("GUIDES_QUOTE_RATE_LIMIT", "5"))
 GUIDES_QUOTE_RATE_WINDOW_MINUTES = int(os.environ.get("GUIDES_QUOTE_RATE_WINDOW_MINUTES", "60"))
 
 # Background work: django-tasks with its database backend; `manage.py worker` runs the queue (decision 0384).
-# Its rows also hold the id of the request that enqueued each task (gpurent/core/task_backend.py).
-TASKS = {"default": {"BACKEND": "gpurent.core.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}}
+# Its rows also hold the id of the request that enqueued each task (gpurent/core/observability/task_backend.py).
+TASKS = {
+    "default": {"BACKEND": "gpurent.core.observability.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}
+}
 
 # Staff two-factor authentication (django-otp, TOTP): the back office asks for a code from a verified
 # device. On in production; off in the embedded setup so the demo operator can log in with a password.

@@ -44,5 +44,6 @@ STORAGES = {
 }
 DEMO_OPERATOR_ENABLED = False
 STAFF_REQUIRE_2FA = True
-# One JSON object per line for the log collector (gpurent/core/logs.py); LOG_FORMAT=text for a person reading.
+# One JSON object per line for the log collector (gpurent/core/observability/logs.py); LOG_FORMAT=text for a
+# person reading.
 LOGGING = logging_config(os.environ.get("LOG_FORMAT", "json"))

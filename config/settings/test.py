@@ -32,4 +32,9 @@ ORDERS_MAX_UNPAID_PER_ACCOUNT = int(os.environ.get("ORDERS_MAX_UNPAID_PER_ACCOUN
 PAYMENTS_MAX_PENDING_TOP_UPS = int(os.environ.get("PAYMENTS_MAX_PENDING_TOP_UPS", "1000"))
 if os.environ.get("GPURENT_TEST_TASKS") == "database":
     # A worker process started by a test (gpurent/backoffice/tests/test_worker_crash.py) uses the real queue.
-    TASKS = {"default": {"BACKEND": "gpurent.core.task_backend.RequestIdDatabaseBackend", "QUEUES": ["default"]}}
+    TASKS = {
+        "default": {
+            "BACKEND": "gpurent.core.observability.task_backend.RequestIdDatabaseBackend",
+            "QUEUES": ["default"],
+        }
+    }

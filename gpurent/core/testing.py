@@ -219,8 +219,9 @@ def post_all(server: str, requests: Sequence[Post], *, socket_timeout: float = 6
 @contextmanager
 def logged_lines(level: int = logging.DEBUG) -> Iterator[list[dict[str, Any]]]:
     """Every line logged inside the block, at `level` and above, as the production handler writes it (the
-    shop's filter and JSON formatter, gpurent/core/logs.py), each parsed back into a dict; filled on exit."""
-    from gpurent.core.logs import ContextFilter, JsonFormatter
+    shop's filter and JSON formatter, gpurent/core/observability/logs.py), each parsed back into a dict; filled on
+    exit."""
+    from gpurent.core.observability.logs import ContextFilter, JsonFormatter
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

@@ -8,7 +8,7 @@ directly on its private address; the proxy need not pass `/metrics` on. With nei
 exist: 404, like any unknown path.
 
 What it holds (docs/operations.md): the request, database and cache metrics of the process that answers, or of
-every web process of the machine when `PROMETHEUS_MULTIPROC_DIR` is set (`gpurent.core.metrics`), and the
+every web process of the machine when `PROMETHEUS_MULTIPROC_DIR` is set (`gpurent.core.observability.metrics`), and the
 business metrics counted in the database now (`collector.BusinessCollector`).
 """
 

@@ -1,5 +1,6 @@
 """The log format (one JSON object per line, or text), the request id in every line of a request, and the scrubbing
-safety net (gpurent/core/logs.py, core/request_id.py, core/observability.py; decision 0412)."""
+safety net (gpurent/core/observability/logs.py, core/observability/request_id.py,
+core/observability/middleware.py; decision 0412)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
 from config.settings.base import logging_config
-from gpurent.core.logs import ContextFilter, JsonFormatter, TextFormatter, scrub
-from gpurent.core.request_id import bound, current_request_id, incoming_or_new, well_formed
+from gpurent.core.observability.logs import ContextFilter, JsonFormatter, TextFormatter, scrub
+from gpurent.core.observability.request_id import bound, current_request_id, incoming_or_new, well_formed
 from gpurent.core.testing import logged_lines
 
 

@@ -1,5 +1,5 @@
 """What each web process measures for /metrics: requests by route name, database statements, cache calls
-(gpurent/core/metrics.py, core/observability.py; decision 0410)."""
+(gpurent/core/observability/metrics.py, core/observability/middleware.py; decision 0410)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.cache import caches
 from django.urls import reverse
 from prometheus_client import REGISTRY
 
-from gpurent.core.metrics import TimedCache
+from gpurent.core.observability.metrics import TimedCache
 
 
 def _sample(name: str, **labels: str) -> float:

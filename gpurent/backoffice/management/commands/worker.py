@@ -39,8 +39,8 @@ from django_tasks_db.compat import DEFAULT_TASK_BACKEND_ALIAS, DEFAULT_TASK_QUEU
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
+from gpurent.core.observability.task_backend import task_context
 from gpurent.core.reconnect import DATABASE_LOST, connection_lost
-from gpurent.core.task_backend import task_context
 from gpurent.core.tasks import MISSED_BEATS, task_release_cut, tasks_reclaim, tasks_release, worker_beat
 
 logger = logging.getLogger(__name__)
@@ -73,7 +73,8 @@ class ShopWorker(Worker):
         self.running = False
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
-        # The task's log lines carry the id of the request that enqueued it, and its own (core/task_backend.py).
+        # The task's log lines carry the id of the request that enqueued it, and its own
+        # (core/observability/task_backend.py).
         with task_context(db_task_result):
             super().run_task(db_task_result)  # records the outcome, a failure included
         task_release_cut(db_task_result)

@@ -1,9 +1,9 @@
 """The first middleware: gives each request its id, times it, and writes one log line when it is answered.
 
-- The id (`core.request_id`) is bound for the whole request, so every line logged while it runs carries it,
-  and it is sent back in the `X-Request-ID` header.
-- The time from here to the response is observed per route name, method and status (`core.metrics`), and so is
-  each database statement the request runs.
+- The id (`core.observability.request_id`) is bound for the whole request, so every line logged while it runs
+  carries it, and it is sent back in the `X-Request-ID` header.
+- The time from here to the response is observed per route name, method and status
+  (`core.observability.metrics`), and so is each database statement the request runs.
 - The line (this module's logger, INFO): method, route name, status and milliseconds, also as the fields
   `method`, `route`, `status` and `duration_ms`. It names the route, not the path, and no client address: a path
   may hold a link's token, and the address is personal data. It can replace a proxy's or gunicorn's access log,
@@ -30,7 +30,8 @@ from .request_id import HEADER, bound, incoming_or_new
 
 __all__ = ["ObservabilityMiddleware", "route_label"]
 
-logger = logging.getLogger(__name__)
+# The request line's logger keeps the package's name, the one docs/operations.md and log queries name.
+logger = logging.getLogger("gpurent.core.observability")
 
 UNMATCHED = "unmatched"
 

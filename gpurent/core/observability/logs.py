@@ -1,8 +1,8 @@
 """How the shop's log lines look: one JSON object per line in production, readable text on a developer's machine.
 
 `LOGGING` (config/settings/base.py, `logging_config`) puts `ContextFilter` on the one handler (standard error),
-so every record, whichever library logged it, gets the current request id and task id (`core.request_id`) and
-has its message scrubbed before either formatter sees it:
+so every record, whichever library logged it, gets the current request id and task id
+(`core.observability.request_id`) and has its message scrubbed before either formatter sees it:
 
 - `JsonFormatter` (`LOG_FORMAT=json`, production's default): `time` (UTC, ISO 8601 with milliseconds),
   `level`, `logger`, `message`, `request_id` (null outside a request), then `task_id` inside a background task,

@@ -3,11 +3,12 @@
 A request's id is its `X-Request-ID` header when that is well formed (1 to 128 letters, digits, `.`, `_`, `:`
 or `-`: what a proxy such as nginx's `$request_id` or a client's UUID looks like, and nothing that could forge a
 log line), else a new random one; it is sent back in the response's `X-Request-ID` header
-(`gpurent.core.observability.ObservabilityMiddleware`). While the request runs it is held in a context variable
-that the log filter reads (`gpurent.core.logs`), so every line logged on its behalf carries it, whichever module
-logs. A task enqueued during the request stores it in its row (`gpurent.core.task_backend`), and the worker
-binds it again while the task runs, so the task's lines, an e-mail's send included, carry the same id. A task
-also binds its own id (`task_id`), so lines of a task that no request started can still be told apart.
+(`gpurent.core.observability.middleware.ObservabilityMiddleware`). While the request runs it is held in a context
+variable that the log filter reads (`gpurent.core.observability.logs`), so every line logged on its behalf carries
+it, whichever module logs. A task enqueued during the request stores it in its row
+(`gpurent.core.observability.task_backend`), and the worker binds it again while the task runs, so the task's
+lines, an e-mail's send included, carry the same id. A task also binds its own id (`task_id`), so lines of a task
+that no request started can still be told apart.
 """
 
 from __future__ import annotations

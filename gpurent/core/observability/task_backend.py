@@ -1,6 +1,6 @@
 """django-tasks-db's backend, storing the id of the request that enqueues a task in the task's row.
 
-The id (`core.request_id`) is written beside the arguments, in the row's `args_kwargs` JSON
+The id (`core.observability.request_id`) is written beside the arguments, in the row's `args_kwargs` JSON
 (`{"args": [...], "kwargs": {...}, "request_id": "..."}`), in the one INSERT that enqueues the task: no
 column, no second query, and the task's own arguments and signature are unchanged (django-tasks-db reads only
 `args` and `kwargs`). `manage.py worker` binds it again while it runs the task (`task_context`), so the task's

@@ -7,7 +7,7 @@ every process of the machine; without it, each process answers with its own valu
 The shop's business (orders, payments, the watchers, the queue, hosts) is not measured here but counted in the
 database at scrape time (`gpurent.monitoring.collector`), which is the same whichever process answers.
 
-- Requests: `ObservabilityMiddleware` (core/observability.py) observes each request once, labelled with its
+- Requests: `ObservabilityMiddleware` (core/observability/middleware.py) observes each request once, labelled with its
   route's name (`catalog:detail`, never the raw path, so the label set is bounded by the URL configuration),
   its method (the usual seven, else `other`) and, on the counter, its status.
 - Database: `database_timed()` wraps every connection during a request (`connection.execute_wrapper`, Django's
