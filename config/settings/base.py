@@ -263,8 +263,8 @@ DATABASES = {
         BASE_DIR / "db.sqlite3", conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
     )
 }
-# Rendered catalog cards, guide figures and the like (gpurent/core/cache.py). Each process's memory by default;
-# Redis or the database when several web machines must see one cache (README, "Running in production").
+# Rendered catalog cards, guide figures and the like (gpurent/core/caching/fragments.py). Each process's memory by
+# default; Redis or the database when several web machines must see one cache (README, "Running in production").
 CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
 # How many gunicorn workers serve the shop on this machine: gunicorn's own variable, which deploy/gunicorn.conf.py
 # reads with the same default. More than one needs a shared CACHE_URL (`check --deploy`, gpurent/core/checks.py,

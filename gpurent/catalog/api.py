@@ -9,7 +9,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.renderers import JSONRenderer
 
 from gpurent.core.api import ErrorOut, PageIn, api_page
-from gpurent.core.page_cache import cached_page, public_key, store_page
+from gpurent.core.caching.pages import cached_page, public_key, store_page
 
 from .enums import Stack, Term, Vendor
 from .filters import CATALOG_ORDER

@@ -4,8 +4,8 @@ A card's key holds the GPU's id, `updated_at` (every edit through `save()`, the 
 it), the term it quotes and, through `fragment_key`, the language and the code version. Stock is not in it:
 cards are rendered with stock holes (`shared_page`, `stock_parts.py`, decision 0425), filled per request, so an
 order changes no card. The grid of a page is keyed by the same versions of every card on it, its count and its
-links. Nothing is deleted to invalidate: a changed GPU gets a new key (gpurent/core/cache.py, decision 0182).
-Cards are rendered without the request, so no visitor's data can be in one.
+links. Nothing is deleted to invalidate: a changed GPU gets a new key (gpurent/core/caching/fragments.py,
+decision 0182). Cards are rendered without the request, so no visitor's data can be in one.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from gpurent.core.cache import TIMEOUT_SECONDS, cached, fragment_key, rows_version
+from gpurent.core.caching.fragments import TIMEOUT_SECONDS, cached, fragment_key, rows_version
 from gpurent.core.pagination import Page
 
 from .enums import Term

@@ -2,7 +2,7 @@
 
 Stock moves with every order; a catalog page is mostly about everything else. So the catalog's templates write
 a GPU's stock through the tags of `templatetags/stock.py`: rendered for a shared page (`shared_page` in the
-context: the catalog, a GPU page, every card and grid fragment) they leave holes (`gpurent/core/page_cache.py`),
+context: the catalog, a GPU page, every card and grid fragment) they leave holes (`gpurent/core/caching/pages.py`),
 which `stock_fillers` fills from the stock read with the catalog's version in the same statement
 (`selectors.catalog_state`); rendered for one request (the htmx total) they write the text at once. Both ways
 write the same text, from the functions below.
@@ -19,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from gpurent.core.page_cache import Hole
+from gpurent.core.caching.pages import Hole
 
 __all__ = ["instead_shows", "stock_fact", "stock_fillers", "stock_shows", "stock_warning"]
 

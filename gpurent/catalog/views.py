@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from gpurent.core.cache import cached, fragment_key
+from gpurent.core.caching.fragments import cached, fragment_key
+from gpurent.core.caching.pages import filled, render_filled, shared_page
 from gpurent.core.htmx import HtmxHttpRequest
-from gpurent.core.page_cache import filled, render_filled, shared_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .cards import PAGE_SIZE, grid_html, quote_form, quote_from
@@ -28,7 +28,7 @@ def catalog_index(request: HtmxHttpRequest) -> HttpResponse:
     """The catalog, sorted and filtered by a GET form, one keyset page of cards at a time: a full page, or
     only the results for htmx. Every visitor, signed in or not, gets the page from the cache while no GPU
     changed but for stock (one small statement reads the version and the stock of the page's GPUs,
-    gpurent/core/page_cache.py, decision 0425); otherwise cards, the grid and the filter form come from the
+    gpurent/core/caching/pages.py, decision 0425); otherwise cards, the grid and the filter form come from the
     cache while nothing they show changed. "In stock only" is about stock: never a cached page."""
     partial = request.htmx and request.htmx.target == "catalog-results"
     about_stock = "in_stock" in request.GET

@@ -1,8 +1,9 @@
 """System checks of the production layout: several web processes share one cache (decision 0405).
 
 The default cache is where the registration throttle counts attempts (`gpurent.accounts.throttling`), where
-whole public pages and rendered fragments are kept (`gpurent.core.page_cache`, `gpurent.core.cache`), and, in
-production with Redis, where sessions are read first (decision 0406). A cache in each process's memory
+whole public pages and rendered fragments are kept (`gpurent.core.caching.pages`,
+`gpurent.core.caching.fragments`), and, in production with Redis, where sessions are read first (decision 0406).
+A cache in each process's memory
 (`CACHE_URL=locmem://`, the default) or on each machine's disk (`file://`) is one count per process: with four
 workers on two machines a limit of 10 registrations an hour is really 80. `dummy://` counts nothing at all.
 

@@ -118,7 +118,7 @@ class PrivateResponseMiddleware:
 
     One rule for every page, download and API answer, rather than a decorator per view that a new view could
     forget. An anonymous request (no cookie, no token) is left alone: the public pages it gets are the same for
-    every visitor and stay cacheable (the whole-page cache, `page_cache.py`, fills a known visitor's own token
+    every visitor and stay cacheable (the whole-page cache, `caching/pages.py`, fills a known visitor's own token
     into the page it serves them, so that answer is private too).
     """
 

@@ -14,7 +14,7 @@ from typing import Any
 from gpurent.catalog.enums import Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
-from gpurent.core.cache import cached, fragment_key, rows_version
+from gpurent.core.caching.fragments import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
 from gpurent.sizing.fit.table import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
@@ -212,6 +212,6 @@ def guide_report(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
 def guide_report_cached(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
     """`guide_report`, computed once per catalog version: the key holds every GPU's id, `updated_at` and stock
     (any edit, price change, stock move, GPU added or taken off sale makes a new key), the language of the
-    findings and the code version (gpurent/core/cache.py)."""
+    findings and the code version (gpurent/core/caching/fragments.py)."""
     key = fragment_key("guide-report", guide.gpu.pk, guide.workload.value, guide.scope.value, rows_version(gpus))
     return cached(key, lambda: guide_report(guide, gpus))

@@ -17,11 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
 from gpurent.catalog.selectors import catalog_state, catalog_version, gpu_list
-from gpurent.core.cache import cached, fragment_key
+from gpurent.core.caching.fragments import cached, fragment_key
+from gpurent.core.caching.pages import shared_page
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
-from gpurent.core.page_cache import shared_page
 from gpurent.core.pagination import page_from_request, page_link
 
 from .enums import Endpoint, GuideWorkload, Scope
@@ -54,7 +54,7 @@ def guide_index(request: HttpRequest) -> HttpResponse:
     """Every guide, grouped by workload, as a GPU × scope table; filtered by GPU, workload and scope, one
     keyset page of GPUs at a time. Linear in the guides shown: each is placed once, by its GPU's id. Every
     visitor, signed in or not, gets it from the cache while no GPU changed (it shows no stock, so orders change
-    nothing here; gpurent/core/page_cache.py, decision 0425): one small statement, whatever the catalog's size."""
+    nothing here; gpurent/core/caching/pages.py, decision 0425): one small statement, whatever the catalog's size."""
     shared = shared_page(request, "guides", catalog_state)
     if shared.parts is not None:
         return shared.response({})

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from gpurent.accounts.models import GuestSession, User
 from gpurent.accounts.owners import Owner
 from gpurent.catalog.selectors import catalog_version, gpu_list
-from gpurent.core.cache import cached, fragment_key
+from gpurent.core.caching.fragments import cached, fragment_key
 from gpurent.core.errors import InvalidRequest
 from vramcalc.serialize import inputs_to_dict
 
@@ -65,7 +65,7 @@ def estimate_fields_for(data: Mapping[str, Any], extra: Callable[[dict[str, Any]
     """`estimate_fields` of the engine inputs `data` against the catalog on sale, with `extra(fields)` (e.g. the
     fields as the API encodes them), computed once per inputs and catalog version: cached under the engine's
     normalised inputs, `catalog_version()` (any edit, addition or stock move makes a new key), the language (the
-    title) and the code version (`core.cache`). On a hit the catalog rows are not read, only their version.
+    title) and the code version (`core.caching.fragments`). On a hit the catalog rows are not read, only their version.
 
     Raises:
         EstimateInputInvalid: the engine rejects a field.

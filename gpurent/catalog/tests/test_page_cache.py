@@ -18,7 +18,7 @@ from gpurent.accounts.services import api_token_create
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import catalog_state, catalog_version, gpus_like
 from gpurent.catalog.services import stock_release, stock_reserve
-from gpurent.core.page_cache import cached_page, public_key, shared_page, store_page
+from gpurent.core.caching.pages import cached_page, public_key, shared_page, store_page
 
 pytestmark = pytest.mark.django_db
 
@@ -287,7 +287,7 @@ def _with_cookie() -> HttpResponse:
 def test_a_shared_page_is_stored_only_when_it_holds_nothing_of_this_request(
     anonymous_get, db, monkeypatch, answer, change, stored
 ):
-    import gpurent.core.page_cache as page_cache
+    import gpurent.core.caching.pages as page_cache
 
     monkeypatch.setattr(page_cache, "render", lambda *args, **kwargs: answer())
     request = anonymous_get("/t/")
@@ -298,7 +298,7 @@ def test_a_shared_page_is_stored_only_when_it_holds_nothing_of_this_request(
 
 
 def test_a_csrf_field_is_stored_as_a_hole_and_filled_with_each_visitors_token(anonymous_get, db, monkeypatch):
-    import gpurent.core.page_cache as page_cache
+    import gpurent.core.caching.pages as page_cache
 
     form = '<form><input type="hidden" name="csrfmiddlewaretoken" value="rendered-for-someone"></form>'
     monkeypatch.setattr(page_cache, "render", lambda *args, **kwargs: HttpResponse(form))

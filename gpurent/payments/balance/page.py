@@ -18,7 +18,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from gpurent.core.cache import cached, fragment_key
+from gpurent.core.caching.fragments import cached, fragment_key
 from gpurent.core.pagination import Page, id_page_from_request
 from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for

@@ -45,8 +45,8 @@ from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.html import format_html
 
-from .cache import TIMEOUT_SECONDS, fragment_key
-from .idempotency.request import FORM_FIELD
+from ..idempotency.request import FORM_FIELD
+from .fragments import TIMEOUT_SECONDS, fragment_key
 
 __all__ = ["Hole", "SharedPage", "cached_page", "filled", "public_key", "render_filled", "shared_page", "store_page"]
 
