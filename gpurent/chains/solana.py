@@ -46,9 +46,9 @@ from bip_utils import Ed25519PublicKey
 from django.conf import settings
 from django.db.models import Q
 
-from gpurent.payments.addresses import b58decode, b58encode
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
 from gpurent.payments.models import AddressMode, ChainObservation, ObservationState, ReceivingAddress
+from gpurent.payments.networks.codecs import b58decode, b58encode
 
 from .base import LeasedWatcher, ScanReport, cursor_get, cursor_save
 from .observations import Transfer, transfer_forget, transfer_record

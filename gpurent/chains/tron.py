@@ -30,9 +30,9 @@ from typing import Any
 
 from django.conf import settings
 
-from gpurent.payments.addresses import b58check_decode
 from gpurent.payments.assets import PAIRS, pair_get, required_confirmations
 from gpurent.payments.models import DerivedAddress, ReceivingAddress
+from gpurent.payments.networks.codecs import b58check_decode
 
 from .base import LeasedWatcher, ScanReport, cursor_save, rescan_start
 from .observations import Transfer, transfers_record_since

@@ -25,7 +25,7 @@ Ethereum: an all-lower or all-upper address carries no checksum, and wallets and
 accept them and return the checksummed spelling, so what we store and show from then on is protected. A
 mixed-case address is a claim that it is checksummed, and a wrong one is a typo: refused.
 
-The codecs (Base58Check, Bech32/Bech32m, Keccak-256 and EIP-55) are in `networks/codecs.py`, re-exported here.
+The codecs (Base58Check, Bech32/Bech32m, Keccak-256 and EIP-55) are in `networks/codecs.py`.
 """
 
 from __future__ import annotations
@@ -34,30 +34,8 @@ from django.utils.translation import gettext as _
 
 from .errors_crypto import InvalidAddress
 from .networks import all_networks, network_get
-from .networks.codecs import (
-    Encoding,
-    b58check_decode,
-    b58check_encode,
-    b58decode,
-    b58encode,
-    bech32_decode,
-    eip55_checksum,
-    keccak256,
-    segwit_decode,
-)
 
-__all__ = [
-    "Encoding",
-    "b58check_decode",
-    "b58check_encode",
-    "b58decode",
-    "b58encode",
-    "bech32_decode",
-    "eip55_checksum",
-    "keccak256",
-    "segwit_decode",
-    "validate_address",
-]
+__all__ = ["validate_address"]
 
 # No address on our networks is longer than a segwit v0 P2WSH (62/63 characters); refusing long input before
 # decoding keeps Base58's quadratic big-integer loop bounded.

@@ -16,7 +16,7 @@ import itertools
 from typing import Any
 
 from gpurent.chains.solana import ASSOCIATED_TOKEN_PROGRAM, TOKEN_PROGRAM, associated_token_address
-from gpurent.payments.addresses import b58encode
+from gpurent.payments.networks.codecs import b58encode
 
 from .fakes import FakeHttpServer, documented
 

@@ -11,7 +11,6 @@ from gpurent.chains.rpc import HttpApiClient
 from gpurent.chains.tron import TronWatcher
 from gpurent.chains.watchers import configured_watchers, watch_chains_once
 from gpurent.orders.enums import PaymentStatus
-from gpurent.payments.addresses import b58check_encode
 from gpurent.payments.assets import chain_units, pair_get
 from gpurent.payments.intents.allocation import extended_key_register
 from gpurent.payments.intents.lifecycle import intent_issue_for_order
@@ -23,6 +22,7 @@ from gpurent.payments.models import (
     ObservationState,
     Payment,
 )
+from gpurent.payments.networks.codecs import b58check_encode
 
 from . import scenarios
 from .fake_tron import FakeTronNode

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from bip_utils import Bip32KeyError, Bip32KeyNetVersions, Bip32Secp256k1, Bip84Conf
 from bip_utils.bip.bip32 import Bip32Const
 
-from ..addresses import b58check_decode
 from ..errors_crypto import InvalidAddress
 from ..networks import AccountKeyRule, all_networks, network_get
+from ..networks.codecs import b58check_decode
 
 __all__ = [
     "DERIVABLE_NETWORKS",

@@ -10,10 +10,11 @@ from django.urls import reverse
 from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
-from gpurent.payments.addresses import b58check_encode, validate_address
+from gpurent.payments.addresses import validate_address
 from gpurent.payments.errors_crypto import InvalidAddress
 from gpurent.payments.models import Payout
 from gpurent.payments.networks import all_networks
+from gpurent.payments.networks.codecs import b58check_encode
 
 UNSPENDABLE_MESSAGE = (
     "Nobody can spend from this address: it is a burn or system address, and anything sent to it is lost. "

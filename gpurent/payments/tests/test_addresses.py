@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpurent.payments.addresses import (
+from gpurent.payments.addresses import validate_address
+from gpurent.payments.errors_crypto import InvalidAddress
+from gpurent.payments.networks.codecs import (
     Encoding,
     b58check_decode,
     b58check_encode,
@@ -16,9 +18,7 @@ from gpurent.payments.addresses import (
     eip55_checksum,
     keccak256,
     segwit_decode,
-    validate_address,
 )
-from gpurent.payments.errors_crypto import InvalidAddress
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "bip173_bip350.json").read_text())
 

@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gpurent.core.money import Usd
-from gpurent.payments.addresses import b58check_decode, eip55_checksum
 from gpurent.payments.assets import (
     ASSETS,
     MAX_UNITS,
@@ -23,6 +22,7 @@ from gpurent.payments.assets import (
     usd_value,
 )
 from gpurent.payments.errors_crypto import UnsupportedPair
+from gpurent.payments.networks.codecs import b58check_decode, eip55_checksum
 
 BTC = pair_get("BTC", "bitcoin")
 ETH = pair_get("ETH", "ethereum")

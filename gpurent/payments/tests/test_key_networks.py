@@ -5,10 +5,10 @@ import pytest
 from bip_utils import Bip32KeyNetVersions, Bip32Secp256k1, Bip39SeedGenerator
 from django.contrib.auth.models import Group
 
-from gpurent.payments.addresses import b58check_encode
 from gpurent.payments.errors_crypto import InvalidAddress
 from gpurent.payments.intents.derivation import KEY_VERSIONS, account_key_parse, address_derive
 from gpurent.payments.models import ExtendedPublicKey
+from gpurent.payments.networks.codecs import b58check_encode
 
 SEED = Bip39SeedGenerator(" ".join(["abandon"] * 11 + ["about"])).Generate()
 
