@@ -22,10 +22,12 @@ third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fre
 someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
 the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
 *fresh-2-held* otherwise. Constants and ranges may be fitted on *fit* and *fresh-2-fit* only (``INFORMED_CHOICES``);
-*fresh-2-held* is measured once, at the end of the work. The report prints every part with its range coverage and
-width, the targets (which bind on the parts not fitted on), and which parts informed any choice; ``--parts`` prints
-only the named parts (rows and summaries), so that one can work without seeing a held part. First measurements are
-recorded in docs/estimator.md.
+*fresh-2-held* is measured once, at the end of the work. ``bench/estimator_cases_fresh3.json`` (issue 31's second
+round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads
+it, so it is measured whole, once before the round's change and once after. The report prints every part with its
+range coverage and width, the targets (which bind on the parts not fitted on), and which parts informed any
+choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held
+part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -66,9 +68,11 @@ MAPPING = Path(__file__).resolve().parent / "estimator_cases_map.json"
 HELD_OUT_CASES = Path(__file__).resolve().parent / "estimator_cases_heldout.json"
 # Issue 31's fresh part: collected by someone who never read the engine, committed before any change (decision 0460).
 FRESH2_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh2.json"
+# Issue 31's second round: collected blind like fresh-2, never read by whoever changes the engine (decision 0498).
+FRESH3_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh3.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2")
+PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3")
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
 PART_TITLES = {
@@ -78,6 +82,7 @@ PART_TITLES = {
     "fresh-2-fit": "(issue 31's fresh part, sha256(id) mod 2 == 0: constants and ranges may be fitted here)",
     "fresh-2-held": "(issue 31's fresh part, the other half: nothing tuned on it, measured once after the change)",
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
+    "fresh-3": "(issue 31's second fresh part, never read by whoever changed the engine: measured before and after)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -253,7 +258,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
     cases = {c["id"]: c for c in json.loads(cases_path.read_text(encoding="utf-8"))["cases"]}
     mapping = json.loads(MAPPING.read_text(encoding="utf-8"))["cases"]
     added: dict[str, str] = {}
-    for path, part in ((HELD_OUT_CASES, "fresh"), (FRESH2_CASES, "fresh-2")):
+    for path, part in ((HELD_OUT_CASES, "fresh"), (FRESH2_CASES, "fresh-2"), (FRESH3_CASES, "fresh-3")):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
             mapping.append(case["mapping"])
