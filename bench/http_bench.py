@@ -3,16 +3,18 @@
     .venv/bin/python bench/http_bench.py [--server postgres://postgres@127.0.0.1:5432] [--big 1000000]
                                          [--rounds 5] [--seconds 1.0] [--db gpurent_httpbench] [--parts 1,2,3,4,5]
 
-Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL server, loads the demo
-catalog, starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS
-redirect) and loads it with a light client: threads, each with one keep-alive `http.client` connection,
-each sending requests back to back for `--seconds`. Baseline and subject alternate in `--rounds` rounds; each
-figure is the median over the rounds, after one discarded warm-up round (the catalog parts also send a few
-untimed requests first, so that every worker has compiled its templates). A ratio is throughput of the
-subject / throughput of its baseline (or the inverse, "cost", where the target is a cost). Loads go to
-127.0.0.1 only and are bounded in time. The 10^6-row histories are bulk SQL inserts (`generate_series`),
-not postings, then vacuumed and checkpointed: the bench times reads. Part 4 also re-runs each SELECT of one read
-under EXPLAIN (ANALYZE, BUFFERS): the buffers a read touches do not vary from run to run as throughput does.
+Creates (and drops after) its own database `gpurent_httpbench` on the PostgreSQL server, loads the demo catalog,
+starts gunicorn on a free port of 127.0.0.1 (2 workers × 4 threads, production settings, no TLS redirect) with the
+cache production requires of more than one worker: a private redis-server on a free port (`CACHE_URL`, so sessions
+are `cached_db` as in production, decision 0497; without redis-server installed the run says so and each worker
+keeps its own memory cache, a layout `check --deploy` refuses), and loads it with a light client: threads, each with
+one keep-alive `http.client` connection, each sending requests back to back for `--seconds`. Baseline and subject
+alternate in `--rounds` rounds; each figure is the median over the rounds, after one discarded warm-up round (the
+catalog parts also send a few untimed requests first, so that every worker has compiled its templates). A ratio is
+throughput of the subject / throughput of its baseline (or the inverse, "cost", where the target is a cost). Loads
+go to 127.0.0.1 only and are bounded in time. The 10^6-row histories are bulk SQL inserts (`generate_series`), not
+postings, then vacuumed and checkpointed: the bench times reads. Part 4 also re-runs each SELECT of one read under
+EXPLAIN (ANALYZE, BUFFERS): the buffers a read touches do not vary from run to run as throughput does.
 
 Parts 2 and 3 also measure each write's floor (bench/floor/): the same request to `/bench-floor/...`, which
 replays the statements the endpoint sent, in the same transactions, without the endpoint's Python, and
@@ -34,6 +36,7 @@ import itertools
 import json
 import os
 import secrets
+import shutil
 import socket
 import statistics
 import subprocess
@@ -42,7 +45,8 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -339,6 +343,41 @@ def main() -> None:
     with psycopg.connect(f"{args.server.rstrip('/')}/postgres", autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
         admin.execute(f"CREATE DATABASE {db}")
+    with shared_cache() as cache_url:
+        _run(args, db, dsn, cache_url)
+
+
+@contextmanager
+def shared_cache() -> Iterator[str]:
+    """A private redis-server on a free port of 127.0.0.1, without persistence, for the run (its `CACHE_URL`);
+    '' when redis-server is not installed."""
+    redis_server = shutil.which("redis-server")
+    if redis_server is None:
+        print("redis-server is not installed (apt-get install redis-server): each worker keeps its own memory cache")
+        yield ""
+        return
+    port = _free_port()
+    server = subprocess.Popen(
+        [redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            raise SystemExit("redis-server did not start")
+        print(f"cache: a private redis-server on 127.0.0.1:{port}, production's shared cache (CACHE_URL)")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _run(args: argparse.Namespace, db: str, dsn: str, cache_url: str) -> None:
     env = {
         **os.environ,
         # Production settings plus the floor routes of parts 2 and 3, `/bench-floor/...` (bench/floor/).
@@ -351,6 +390,7 @@ def main() -> None:
         # One customer places every benchmark order and pays none: lift the per-account unpaid-order limit
         # (a shop setting, 5 by default) so the order section measures placement, not the 409 refusal.
         "ORDERS_MAX_UNPAID_PER_ACCOUNT": "1000000000",
+        "CACHE_URL": cache_url,
     }
     started = time.perf_counter()
     _manage(env, "migrate", "--noinput")
