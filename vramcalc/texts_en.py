@@ -119,6 +119,10 @@ TEMPLATES: dict[str, str] = {
     "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
     "train.no_fused_attention": "Attention scores are materialised (no fused attention).",
     "train.logits": "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+    "train.logits_token_chunks": (
+        "The LM head and the loss run over {chunk} tokens at a time: only one chunk's logits, their fp32 upcast "
+        "and gradient exist at once."
+    ),
     "train.step": "{how}.",
     "train.step_in_backward": "optimizer fused into backward",
     "train.step_foreach": "foreach step: one {bytes} B temporary per parameter",

@@ -213,6 +213,7 @@ VARIANTS: list[dict[str, str]] = [
         "sequence_parallel": "4",
         "context_parallel_ring": "on",
         "selective_op_checkpointing": "on",
+        "loss_chunk_tokens": "8192",
     },
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "diffusion_task": "image_to_image", "image_size": "1024"},
     {"preset": "sd-1.5", "workload": "diffusion", "diffusion_task": "inpainting", "cpu_offload": "on"},

@@ -185,6 +185,10 @@ TRANSLATED: dict[str, Any] = {
         "Sequence parallelism inside tensor parallelism: norm and dropout activations and layer inputs are "
         "split over the %(tp)s tensor-parallel cards."
     ),
+    "train.logits_token_chunks": _(
+        "The LM head and the loss run over %(chunk)s tokens at a time: only one chunk's logits, their fp32 upcast "
+        "and gradient exist at once."
+    ),
     "train.ring_attention": _(
         "Ring attention over %(cards)s cards: the keys and values of the whole sequence are gathered for the "
         "layer being computed, and their gradients in backward."
