@@ -26,6 +26,8 @@ TEMPLATES: dict[str, str] = {
     "min(window, context) tokens; block-paging waste (<4%) ignored.",
     "kv.blocks": "KV quantized in blocks (llama.cpp).",
     # Inference (infer.py)
+    "infer.vision_mask": "The vision encoder attends over all {patches} patches as one sequence; transformers' SDPA "
+    "path masks it with a dense boolean block mask, which attention turns into a copy in the compute dtype.",
     "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "

@@ -52,6 +52,10 @@ TRANSLATED: dict[str, Any] = {
         "--enforce-eager removes it)."
     ),
     "infer.sampler": _("The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache."),
+    "infer.vision_mask": _(
+        "The vision encoder attends over all %(patches)s patches as one sequence; transformers' SDPA path masks "
+        "it with a dense boolean block mask, which attention turns into a copy in the compute dtype."
+    ),
     "infer.workspace": _(
         "One layer's intermediates are live at a time during prefill; engines may reserve more (CUDA "
         "graphs, llama.cpp compute buffers)."
