@@ -21,11 +21,12 @@ constants were already documented as fitted on before the split (``PRIOR_FIT``);
 third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by
 someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
 the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
-*fresh-2-held* otherwise. Constants and ranges may be fitted on *fit* and *fresh-2-fit* only (``INFORMED_CHOICES``);
-*fresh-2-held* is measured once, at the end of the work. The report prints every part with its range coverage and
-width, the targets (which bind on the parts not fitted on), and which parts informed any choice; ``--parts`` prints
-only the named parts (rows and summaries), so that one can work without seeing a held part. First measurements are
-recorded in docs/estimator.md.
+*fresh-2-held* otherwise. *fresh-2-held* was measured once, at the end of the work of engine 0.3.0 (its first
+measurement, docs/estimator.md); since then (engine 0.3.1, decision 0500) it informs choices too. Constants and ranges
+may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks,
+and the targets bind on parts nothing was tuned on. The report prints every part with its range coverage and width,
+the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so
+that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -76,12 +77,13 @@ PART_TITLES = {
     "held-out": "(hash split of the public file; not tuned on since the split)",
     "fresh": "(added after the split, before any formula change; nothing was ever tuned on it)",
     "fresh-2-fit": "(issue 31's fresh part, sha256(id) mod 2 == 0: constants and ranges may be fitted here)",
-    "fresh-2-held": "(issue 31's fresh part, the other half: nothing tuned on it, measured once after the change)",
+    "fresh-2-held": "(issue 31's fresh part, the other half: first measured after engine 0.3.0; tuned on since 0.3.1)",
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
-INFORMED_CHOICES = ("fit", "fresh-2-fit")
+# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0500).
+INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held")
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35
@@ -446,7 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     env = os.environ.get("VRAMCALC_BENCH_CASES")
     parser.add_argument("--cases", type=Path, default=Path(env) if env else DEFAULT_CASES)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--bands", action="store_true", help="print what the bands need, from INFORMED_CHOICES only")
+    parser.add_argument(
+        "--bands",
+        action="store_true",
+        help=f"print what the bands need, from the parts {', '.join(INFORMED_CHOICES)} only (INFORMED_CHOICES)",
+    )
     parser.add_argument(
         "--parts",
         type=lambda text: [p for p in text.split(",") if p],

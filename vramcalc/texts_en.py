@@ -162,6 +162,7 @@ TEMPLATES: dict[str, str] = {
     "range.kind.quantized_base": "a quantized base model",
     "range.kind.offloading": "offloading to host memory",
     "range.kind.pipeline": "pipeline stages",
+    "range.kind.tensor_parallel": "tensor parallelism",
     "range.kind.vision_language": "images in the sequence",
     # Notes on the whole estimate (estimate.py)
     "note.per_card": "Per card, busiest card; memory is never pooled across cards.",

@@ -217,6 +217,7 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.quantized_base": _("a quantized base model"),
     "range.kind.offloading": _("offloading to host memory"),
     "range.kind.pipeline": _("pipeline stages"),
+    "range.kind.tensor_parallel": _("tensor parallelism"),
     "range.kind.vision_language": _("images in the sequence"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(
