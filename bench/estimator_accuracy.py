@@ -22,7 +22,7 @@ third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fre
 someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
 the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
 *fresh-2-held* otherwise. *fresh-2-held* was measured once, at the end of the work of engine 0.3.0 (its first
-measurement, docs/estimator.md); since then (engine 0.3.1, decision 0500) it informs choices too. Constants and ranges
+measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502) it informs choices too. Constants and ranges
 may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks,
 and the targets bind on parts nothing was tuned on. The report prints every part with its range coverage and width,
 the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so
@@ -82,7 +82,7 @@ PART_TITLES = {
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
-# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0500).
+# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502).
 INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held")
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
