@@ -21,13 +21,15 @@ constants were already documented as fitted on before the split (``PRIOR_FIT``);
 third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by
 someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
 the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
-*fresh-2-held* otherwise. Constants and ranges may be fitted on *fit* and *fresh-2-fit* only (``INFORMED_CHOICES``);
-*fresh-2-held* is measured once, at the end of the work. ``bench/estimator_cases_fresh3.json`` (issue 31's second
-round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads
-it, so it is measured whole, once before the round's change and once after. The report prints every part with its
-range coverage and width, the targets (which bind on the parts not fitted on), and which parts informed any
-choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held
-part. First measurements are recorded in docs/estimator.md.
+*fresh-2-held* otherwise. *fresh-2-held* was measured once, at the end of the work of engine 0.3.0 (its first
+measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502) it informs choices too. Constants and ranges
+may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks,
+and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round,
+collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it
+is measured whole, once before the round's change and once after. The report prints every part with its range
+coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows
+and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import statistics
 import sys
@@ -53,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from vramcalc import EstimateInput, Quantization, QuantMethod, estimate  # noqa: E402 - after the sys.path line above
 from vramcalc.architecture import param_counts  # noqa: E402 - after the sys.path line above
-from vramcalc.calibration import band_for, bounds  # noqa: E402 - after the sys.path line above
+from vramcalc.calibration import band_for, bounds, wider_for  # noqa: E402 - after the sys.path line above
 from vramcalc.components.activations import layer_activation, sequence_tokens  # noqa: E402 - after the sys.path line above
 from vramcalc.components.weights import dense_bytes, model_weight_bytes  # noqa: E402 - after the sys.path line above
 from vramcalc.diffusion import DECODE  # noqa: E402 - after the sys.path line above
@@ -80,13 +83,17 @@ PART_TITLES = {
     "held-out": "(hash split of the public file; not tuned on since the split)",
     "fresh": "(added after the split, before any formula change; nothing was ever tuned on it)",
     "fresh-2-fit": "(issue 31's fresh part, sha256(id) mod 2 == 0: constants and ranges may be fitted here)",
-    "fresh-2-held": "(issue 31's fresh part, the other half: nothing tuned on it, measured once after the change)",
+    "fresh-2-held": "(issue 31's fresh part, the other half: first measured after engine 0.3.0; tuned on since 0.3.1)",
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
     "fresh-3": "(issue 31's second fresh part, never read by whoever changed the engine: measured before and after)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
-INFORMED_CHOICES = ("fit", "fresh-2-fit")
+# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502).
+INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held")
+# Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
+# gpu_memory_utilization budget, decision 0462).
+NOT_A_WORKLOAD_PEAK = frozenset({"F2-39"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35
@@ -284,6 +291,7 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
             "category": entry["category"],
             "group": entry.get("group", ""),
             "kind": band_for(inp).key,
+            "widened": [band.key for band in wider_for(inp)],
             "measured": case["figure_kind"] == "measured peak",
             "compare": entry["compare"],
             "published": published,
@@ -349,20 +357,50 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _need(row: dict[str, Any]) -> float:
+    """How far below (negative) or above the expected value the range must reach to hold the row's measured peak,
+    once the likely sizes of what is not modelled are added."""
+    below: float = (row["published"] + row["below"] - row["estimate"]) / row["estimate"]
+    above: float = (row["published"] - row["above"] - row["estimate"]) / row["estimate"]
+    return min(below, 0.0) if row["published"] < row["estimate"] else max(above, 0.0)
+
+
+def band_rule(needs: list[float]) -> tuple[int, int, int]:
+    """The narrowest band, in whole percent rounded outwards to 5, that holds all of ``needs`` but
+    ``floor((n + 1) / 10)`` of them (left out at whichever ends give the narrowest band; the order statistics that
+    hold a further run about 9 times in 10), never closer than 5 % to the expected value; and how many it leaves out
+    (decision 0502)."""
+    ordered, left = sorted(needs), (len(needs) + 1) // 10
+    best: tuple[int, int] | None = None
+    for at_low in range(left + 1):
+        kept = ordered[at_low : len(ordered) - (left - at_low)]
+        low = min(-5, 5 * math.floor(round(kept[0] * 100, 6) / 5))
+        high = max(5, 5 * math.ceil(round(kept[-1] * 100, 6) / 5))
+        if best is None or high - low < best[1] - best[0]:
+            best = (low, high)
+    assert best is not None
+    return best[0], best[1], left
+
+
 def band_report(report: dict[str, Any]) -> str:
-    """For choosing the engine's bands (``vramcalc/calibration.py``): per range kind, the measured peaks of the parts
-    that may inform a choice, as the percent of the expected value each needs below or above it once the likely
-    sizes of what is not modelled are added; a band holds a case when it reaches that far."""
+    """For choosing the engine's bands (``vramcalc/calibration.py``): the measured peaks of the parts that may inform
+    a choice, as the percent of the expected value each needs below or above it once the likely sizes of what is
+    not modelled are added (a band holds a case when it reaches that far), grouped as the bands are chosen: a kind
+    of workload over its cases that no widening applies to, each widening over the cases it applies to; and the
+    band :func:`band_rule` gives. F2-39 (a server filling its memory budget, not a workload's peak) is left out."""
     lines = [f"Bands from the parts {', '.join(INFORMED_CHOICES)} (measured peaks; % of the expected value)"]
     rows = [r for r in report["rows"] if r["part"] in INFORMED_CHOICES and r["measured"] and r["compare"] in RANGED]
-    for kind in sorted({r["kind"] for r in rows}):
-        needs = []
-        for r in (r for r in rows if r["kind"] == kind):
-            below = (r["published"] + r["below"] - r["estimate"]) / r["estimate"]
-            above = (r["published"] - r["above"] - r["estimate"]) / r["estimate"]
-            needs.append(min(below, 0.0) if r["published"] < r["estimate"] else max(above, 0.0))
-        cells = " ".join(f"{n:+.0%}" for n in sorted(needs))
-        lines.append(f"{kind:24} n={len(needs):3}  {cells}")
+    groups: dict[str, list[float]] = {}
+    for row in rows:
+        if row["id"] in NOT_A_WORKLOAD_PEAK:
+            continue
+        for key in row["widened"] or [row["kind"]]:
+            groups.setdefault(key, []).append(_need(row))
+    for key in sorted(groups):
+        needs = sorted(groups[key])
+        low, high, left = band_rule(needs)
+        cells = " ".join(f"{n:+.0%}" for n in needs)
+        lines.append(f"{key:24} n={len(needs):3}  band {low:+d} %/{high:+d} % (leaves out {left})  {cells}")
     return "\n".join(lines)
 
 
@@ -451,7 +489,11 @@ def main(argv: list[str] | None = None) -> int:
     env = os.environ.get("VRAMCALC_BENCH_CASES")
     parser.add_argument("--cases", type=Path, default=Path(env) if env else DEFAULT_CASES)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--bands", action="store_true", help="print what the bands need, from INFORMED_CHOICES only")
+    parser.add_argument(
+        "--bands",
+        action="store_true",
+        help=f"print what the bands need, from the parts {', '.join(INFORMED_CHOICES)} only (INFORMED_CHOICES)",
+    )
     parser.add_argument(
         "--parts",
         type=lambda text: [p for p in text.split(",") if p],

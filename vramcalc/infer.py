@@ -20,7 +20,7 @@ from .result import Component
 from .text import text
 from .units import MIB
 
-__all__ = ["SERVING", "inference_components", "prefill_workspace"]
+__all__ = ["SERVING", "inference_components", "prefill_workspace", "vision_mask_bytes", "vision_mask_component"]
 
 SERVING = "serving"
 PHASES = (SERVING,)
@@ -34,6 +34,9 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     vision = vision_encoder_component(inp, PHASES)
     if vision is not None:
         comps.append(vision)
+        mask = vision_mask_component(inp)
+        if mask is not None:
+            comps.append(mask)
     kv = kv_cache(inp) if inp.model.has_kv_cache else None
     if kv is not None:
         comps.append(kv_component(inp, kv))
@@ -68,6 +71,35 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
             )
         )
     return comps, kv
+
+
+def vision_mask_bytes(inp: EstimateInput) -> int:
+    """The dense block mask transformers' SDPA path builds over a packed vision encoder's patches: a boolean
+    ``S x S`` mask (``S``: the patches of every image in the batch) and the copy in the compute dtype that
+    ``scaled_dot_product_attention`` turns it into; 0 for servers and for encoders that run images one by one."""
+    packed = inp.model.vision_packed_patches
+    if not packed or inp.runtime.engine.is_server or not inp.image_tokens:
+        return 0
+    patches = inp.batch_size * inp.image_tokens * packed
+    return patches * patches * (1 + compute_bytes(inp))
+
+
+def vision_mask_component(inp: EstimateInput) -> Component | None:
+    """The packed vision encoder's attention mask (:func:`vision_mask_bytes`), when there is one."""
+    size = vision_mask_bytes(inp)
+    if not size:
+        return None
+    tokens = inp.batch_size * inp.image_tokens
+    packed = inp.model.vision_packed_patches
+    return Component(
+        "vision_attention_mask",
+        "Vision encoder attention mask",
+        size,
+        show(f"({num(tokens)} tokens x {packed})² x (1 + {compute_bytes(inp)}) B", size),
+        text("infer.vision_mask", patches=tokens * packed),
+        PHASES,
+        dynamic=True,
+    )
 
 
 def _server_runtime(inp: EstimateInput) -> list[Component]:

@@ -235,6 +235,10 @@ class ModelSpec:
             ViT-L/14-336 and a 2-layer MLP), kept in the weights dtype, frozen in fine-tuning.
         image_tokens: tokens each image adds to the language model's sequence after the projector
             (LLaVA-1.5: 576; Qwen2-VL: depends on the resolution, give the count for yours).
+        vision_packed_patches: the vision encoder runs the patches of every image as one packed sequence,
+            this many patches per image token (Qwen2-VL and Qwen2.5-VL: 4, their 2x2 merge); transformers'
+            SDPA path then masks it with a dense block mask over all patches. 0: each image (or tile) runs on
+            its own (CLIP, SigLIP).
     """
 
     name: str
@@ -262,6 +266,7 @@ class ModelSpec:
     diffusion: DiffusionSpec | None = None
     vision_encoder_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
     image_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
+    vision_packed_patches: int = field(default=0, metadata=within(0, 64))
 
     def __post_init__(self) -> None:
         if not self.name.strip():

@@ -176,6 +176,10 @@ class TrainingOptions:
         float8: Float8 training (torchao ``Float8Linear`` or Transformer Engine): linears compute in fp8 and
             FSDP/ZeRO-3 all-gather their weights in fp8 (1 B per parameter); saved activations stay in the
             compute precision.
+        loss_chunk_tokens: the LM head and the loss run over this many tokens at a time, so only one chunk's
+            logits, their fp32 upcast and gradient exist at once (torchtitan's ``ChunkedLossWrapper``
+            ``chunk_len``, fused linear cross-entropy); 0: the logits of the whole micro-batch are computed at
+            once (then ``chunked_loss`` is torchtune's, which upcasts them chunk by chunk).
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -188,9 +192,14 @@ class TrainingOptions:
     checkpoint_every: int = field(default=1, metadata=within(1, MAX_LAYERS))
     selective_op_checkpointing: bool = False
     float8: bool = False
+    loss_chunk_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")
+        if self.loss_chunk_tokens and self.chunked_loss:
+            raise InvalidInput(
+                "training.loss_chunk_tokens", "choose whole-logits chunked loss or token chunks, not both"
+            )
         if self.checkpoint_every > 1 and not self.activation_checkpointing:
             raise InvalidInput("training.checkpoint_every", "needs activation checkpointing")
         if self.selective_op_checkpointing and self.activation_checkpointing:

@@ -26,6 +26,8 @@ TEMPLATES: dict[str, str] = {
     "min(window, context) tokens; block-paging waste (<4%) ignored.",
     "kv.blocks": "KV quantized in blocks (llama.cpp).",
     # Inference (infer.py)
+    "infer.vision_mask": "The vision encoder attends over all {patches} patches as one sequence; transformers' SDPA "
+    "path masks it with a dense boolean block mask, which attention turns into a copy in the compute dtype.",
     "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
@@ -119,6 +121,10 @@ TEMPLATES: dict[str, str] = {
     "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
     "train.no_fused_attention": "Attention scores are materialised (no fused attention).",
     "train.logits": "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+    "train.logits_token_chunks": (
+        "The LM head and the loss run over {chunk} tokens at a time: only one chunk's logits, their fp32 upcast "
+        "and gradient exist at once."
+    ),
     "train.step": "{how}.",
     "train.step_in_backward": "optimizer fused into backward",
     "train.step_foreach": "foreach step: one {bytes} B temporary per parameter",
@@ -156,6 +162,7 @@ TEMPLATES: dict[str, str] = {
     "range.kind.quantized_base": "a quantized base model",
     "range.kind.offloading": "offloading to host memory",
     "range.kind.pipeline": "pipeline stages",
+    "range.kind.tensor_parallel": "tensor parallelism",
     "range.kind.vision_language": "images in the sequence",
     # Notes on the whole estimate (estimate.py)
     "note.per_card": "Per card, busiest card; memory is never pooled across cards.",

@@ -130,6 +130,11 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         return None
     b_act = compute_bytes(inp)
     t = inp.parallel.tensor_parallel
+    chunk = inp.training.loss_chunk_tokens
+    said = text("train.logits")
+    if chunk:  # only one chunk of tokens goes through the LM head and the loss at a time
+        tokens = min(tokens, chunk)
+        said = text("train.logits_token_chunks", chunk=chunk)
     if inp.training.chunked_loss:
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
     else:
@@ -141,7 +146,7 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         "Logits / loss spike",
         size,
         show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
-        text("train.logits"),
+        said,
         (FB,),
         dynamic=True,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .components.activations import compute_bytes
+from .infer import vision_mask_bytes
 from .inputs import EstimateInput
 from .options import Strategy
 from .units import MIB
@@ -127,6 +128,19 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
             found.append(_server_vision(inp))
     elif serving and inp.image_tokens:
         found.append(_vision_activations(inp))
+        mask = vision_mask_bytes(inp)
+        if mask:
+            found.append(
+                Unmodelled(
+                    "vision_mask_flash_attention",
+                    "The vision encoder's dense attention mask is counted (transformers' default SDPA); with "
+                    'attn_implementation="flash_attention_2" no mask is built and the peak is lower by up to that '
+                    "much.",
+                    0,
+                    mask,
+                    0,
+                )
+            )
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))
     if fragmentation_bytes:

@@ -34,7 +34,7 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
-    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −15 %")
+    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −20 %")
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
 
@@ -64,6 +64,14 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
         min(BANDS["training_several_cards"].low_pct, WIDER["offloading"].low_pct),
         WIDER["offloading"].high_pct,
     )
+    split = _inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2})
+    assert wider_for(split) == (WIDER["tensor_parallel"],)
+    assert limits(split, ()) == (BANDS["training_several_cards"].low_pct, WIDER["tensor_parallel"].high_pct)
+    staged = _inputs(
+        workload="full_finetune",
+        parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 2},
+    )
+    assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
     said = estimate(stages).range_meaning
     assert "Widened for what the estimate is less sure of: pipeline stages." in said
     assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct

@@ -161,6 +161,7 @@ def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -
     ("fields", "field"),
     [
         ({"training": {"checkpoint_every": 2}}, "training.checkpoint_every"),
+        ({"training": {"chunked_loss": True, "loss_chunk_tokens": 1024}}, "training.loss_chunk_tokens"),
         (
             {"training": {"activation_checkpointing": True, "selective_op_checkpointing": True}},
             "training.selective_op_checkpointing",
@@ -207,3 +208,15 @@ def test_a_diffusion_model_is_not_split_into_pipeline_stages() -> None:
             }
         )
     assert raised.value.field == "parallel.pipeline_parallel"
+
+
+def test_loss_over_token_chunks_keeps_one_chunk_of_logits() -> None:
+    """torchtitan's ChunkedLossWrapper (decision 0500): the LM head and the loss see ``chunk`` tokens at a time."""
+    vocab = 128256
+    whole = estimate(_train()).bytes_of("logits")
+    assert whole == B * S * vocab * (2 + 4 + 4)
+    chunked = estimate(_train(training={"loss_chunk_tokens": 1024}))
+    assert chunked.bytes_of("logits") == 1024 * vocab * (2 + 4 + 4)
+    assert "1,024 tokens at a time" in str(chunked.component("logits").assumption)  # type: ignore[union-attr]
+    # a chunk longer than the micro-batch: all of it at once
+    assert estimate(_train(training={"loss_chunk_tokens": 65536})).bytes_of("logits") == whole

@@ -34,6 +34,7 @@ RECIPE_SWITCHES = {
 # Every other recipe field and the engine option it sets.
 RECIPE_OPTIONS = {
     "training.checkpoint_every": "checkpoint_every",
+    "training.loss_chunk_tokens": "loss_chunk_tokens",
     "parallel.pipeline_parallel": "pipeline_parallel",
     "parallel.pipeline_schedule": "pipeline_schedule",
     "parallel.pipeline_microbatches": "pipeline_microbatches",
@@ -43,6 +44,7 @@ RECIPE_OPTIONS = {
 RECIPE_TRAINING = (
     "checkpoint_every",
     "selective_op_checkpointing",
+    "loss_chunk_tokens",
     "float8",
     "tp_sequence_parallel",
     "context_parallel_ring",
@@ -81,6 +83,15 @@ class RecipeFields(forms.Form):
         label=_("Per-operation selective checkpointing"),
         required=False,
         help_text=_("Keeps matmul and attention outputs, recomputes the rest (torchtitan 'op'); not with full."),
+    )
+    loss_chunk_tokens = engine_number(
+        _("Loss over chunks of… tokens"),
+        "training.loss_chunk_tokens",
+        required=False,
+        help_text=_(
+            "The LM head and loss run over this many tokens at a time (torchtitan chunk_len, fused linear "
+            "cross-entropy); not with chunked cross-entropy. Empty: all at once."
+        ),
     )
     float8 = forms.BooleanField(
         label=_("Float8 training with fp8 all-gather"),
@@ -121,6 +132,8 @@ class RecipeFields(forms.Form):
             return
         if (cleaned.get("checkpoint_every") or 1) > 1:
             data.setdefault("training", {})["checkpoint_every"] = cleaned["checkpoint_every"]
+        if cleaned.get("loss_chunk_tokens"):
+            data.setdefault("training", {})["loss_chunk_tokens"] = cleaned["loss_chunk_tokens"]
         plan = data["parallel"]
         stages = cleaned.get("pipeline_parallel") or 1
         if stages > 1:

@@ -130,7 +130,12 @@ CASES = [
             "model": "llama-3.1-8b",
             "workload": "full_finetune",
             "seq_len": 16384,
-            "training": {"optimizer": "adamw", "activation_checkpointing": False, "selective_op_checkpointing": True},
+            "training": {
+                "optimizer": "adamw",
+                "activation_checkpointing": False,
+                "selective_op_checkpointing": True,
+                "loss_chunk_tokens": 8192,
+            },
             "parallel": {
                 "strategy": "fsdp",
                 "cards": 8,
@@ -143,6 +148,7 @@ CASES = [
             "workload": "full_finetune",
             "seq_len": "16384",
             "selective_op_checkpointing": "on",
+            "loss_chunk_tokens": "8192",
             "strategy": "fsdp",
             "cards": "8",
             "sequence_parallel": "4",
@@ -150,7 +156,8 @@ CASES = [
         },
         cli=(
             "--preset llama-3.1-8b --workload full_finetune --seq-len 16384 --training-selective-op-checkpointing "
-            "--strategy fsdp --cards 8 --parallel-sequence-parallel 4 --parallel-context-parallel-ring"
+            "--training-loss-chunk-tokens 8192 --strategy fsdp --cards 8 --parallel-sequence-parallel 4 "
+            "--parallel-context-parallel-ring"
         ),
     ),
     Case(

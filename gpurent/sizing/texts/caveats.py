@@ -38,6 +38,10 @@ CAVEATS: dict[str, Any] = {
     "vision_encoder_activations": _(
         "The vision encoder's own activations over the image patches (before they are merged into image tokens)."
     ),
+    "vision_mask_flash_attention": _(
+        "The vision encoder's dense attention mask is counted (transformers' default SDPA); with "
+        'attn_implementation="flash_attention_2" no mask is built and the peak is lower by up to that much.'
+    ),
     "cuda_graph_pool_counted": _(
         "The CUDA-graph pool is counted in the peak; a server that captures its graphs after sizing the KV cache "
         "reports a profiled peak without it."
@@ -66,6 +70,7 @@ SHORT: dict[str, Any] = {
     "vision_encoder_activations": _("vision encoder activations"),
     "deepspeed_buffers": _("DeepSpeed buckets and reused parameters"),
     "expandable_segments": _("allocator slack (expandable_segments)"),
+    "vision_mask_flash_attention": _("the vision encoder's attention mask (none with FlashAttention-2)"),
 }
 
 

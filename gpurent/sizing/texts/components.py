@@ -30,6 +30,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("weights", "Weights (frozen base)"): _("Weights (frozen base)"),
     ("weights", "Denoiser weights"): _("Denoiser weights"),
     ("vision_encoder_weights", "Vision encoder + projector weights"): _("Vision encoder + projector weights"),
+    ("vision_attention_mask", "Vision encoder attention mask"): _("Vision encoder attention mask"),
     ("text_encoder_weights", "Text encoder weights"): _("Text encoder weights"),
     ("text_encoder_weights", "Text encoder weights (frozen)"): _("Text encoder weights (frozen)"),
     ("vae_weights", "VAE weights"): _("VAE weights"),

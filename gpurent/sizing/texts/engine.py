@@ -52,6 +52,10 @@ TRANSLATED: dict[str, Any] = {
         "--enforce-eager removes it)."
     ),
     "infer.sampler": _("The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache."),
+    "infer.vision_mask": _(
+        "The vision encoder attends over all %(patches)s patches as one sequence; transformers' SDPA path masks "
+        "it with a dense boolean block mask, which attention turns into a copy in the compute dtype."
+    ),
     "infer.workspace": _(
         "One layer's intermediates are live at a time during prefill; engines may reserve more (CUDA "
         "graphs, llama.cpp compute buffers)."
@@ -185,6 +189,10 @@ TRANSLATED: dict[str, Any] = {
         "Sequence parallelism inside tensor parallelism: norm and dropout activations and layer inputs are "
         "split over the %(tp)s tensor-parallel cards."
     ),
+    "train.logits_token_chunks": _(
+        "The LM head and the loss run over %(chunk)s tokens at a time: only one chunk's logits, their fp32 upcast "
+        "and gradient exist at once."
+    ),
     "train.ring_attention": _(
         "Ring attention over %(cards)s cards: the keys and values of the whole sequence are gathered for the "
         "layer being computed, and their gradients in backward."
@@ -209,6 +217,7 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.quantized_base": _("a quantized base model"),
     "range.kind.offloading": _("offloading to host memory"),
     "range.kind.pipeline": _("pipeline stages"),
+    "range.kind.tensor_parallel": _("tensor parallelism"),
     "range.kind.vision_language": _("images in the sequence"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(

@@ -104,6 +104,9 @@ MESSAGES: dict[str, Any] = {
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
     "needs activation checkpointing": _("needs activation checkpointing"),
     "choose full or per-operation checkpointing, not both": _("choose full or per-operation checkpointing, not both"),
+    "choose whole-logits chunked loss or token chunks, not both": _(
+        "choose whole-logits chunked loss or token chunks, not both"
+    ),
     "must divide cards / tensor_parallel": _("must divide cards / tensor_parallel"),
     "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)": _(
         "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)"
