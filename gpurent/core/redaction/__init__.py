@@ -9,7 +9,9 @@ Recall and false positives are measured on a corpus kept with the tests (`tests/
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -119,7 +121,7 @@ def redacted_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
     def clean(value: Any) -> Any:
         if isinstance(value, str):
-            return redact_text(value, field="").text
+            return _clean_param(value)
         if isinstance(value, list | tuple):
             return [clean(item) for item in value]
         if isinstance(value, Mapping):
@@ -127,3 +129,28 @@ def redacted_params(params: Mapping[str, Any]) -> dict[str, Any]:
         return value
 
     return {name: clean(value) for name, value in params.items()}
+
+
+# Short parameter values already found to hold no secret ("pytorch", a GPU's slug, "bf16"): most requests repeat
+# them, and scanning one costs ~0.1 ms. The set holds keyed digests, not the values (a key made at start, never
+# stored), and only of values without a finding: a secret the detectors miss leaves no readable trace here either.
+# It is emptied when full rather than ordered (a `clear` is safe between threads).
+_KNOWN_CLEAN: set[bytes] = set()
+_KNOWN_CLEAN_KEY = secrets.token_bytes(32)
+_KNOWN_CLEAN_MAX = 4096
+_KNOWN_CLEAN_LENGTH = 200
+
+
+@sensitive_variables()
+def _clean_param(value: str) -> str:
+    if len(value) > _KNOWN_CLEAN_LENGTH:
+        return redact_text(value, field="").text
+    digest = hashlib.blake2b(value.encode(), key=_KNOWN_CLEAN_KEY, digest_size=16).digest()
+    if digest in _KNOWN_CLEAN:
+        return value
+    text = redact_text(value, field="").text
+    if text == value:
+        if len(_KNOWN_CLEAN) >= _KNOWN_CLEAN_MAX:
+            _KNOWN_CLEAN.clear()
+        _KNOWN_CLEAN.add(digest)
+    return text

@@ -252,13 +252,29 @@ def test_request_fingerprint_hashes_string_parameters_with_their_secrets_redacte
     assert request_fingerprint("post", "/x/", raw) == hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def test_fingerprint_redacts_a_secret_every_time_it_is_sent():
+def test_fingerprint_remembers_clean_values_only_and_still_redacts_a_repeated_secret(monkeypatch):
+    from gpurent.core import redaction
+
+    scans: list[str] = []
+    real = redaction.redact_text
+
+    def counting(text, *, field):
+        scans.append(text)
+        return real(text, field=field)
+
+    monkeypatch.setattr(redaction, "redact_text", counting)
+    monkeypatch.setattr(redaction, "_KNOWN_CLEAN", set())
     secret = {"notes": "DB_PASSWORD=abc123!xyz", "gpu": "a100-80gb"}
     first = request_fingerprint("post", "/x/", secret)
     assert request_fingerprint("post", "/x/", secret) == first
-    # The secret is not in what is hashed: another password gives the same fingerprint, another GPU does not.
+    # The clean slug was scanned once; the secret every time, and it is nowhere in the remembered set.
+    assert scans.count("a100-80gb") == 1
+    assert scans.count("DB_PASSWORD=abc123!xyz") == 2
+    # One digest is remembered (the slug's), and no value in plain text.
+    remembered = redaction._KNOWN_CLEAN
+    assert len(remembered) == 1
+    assert all(isinstance(item, bytes) and b"a100" not in item for item in remembered)
     assert first == request_fingerprint("post", "/x/", {"notes": "DB_PASSWORD=other-pass9", "gpu": "a100-80gb"})
-    assert first != request_fingerprint("post", "/x/", {"notes": "DB_PASSWORD=abc123!xyz", "gpu": "h100-80gb"})
 
 
 def test_fingerprint_redacts_strings_in_nested_objects():
