@@ -29,7 +29,7 @@ from gpurent.core.pagination import page_from_request
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
-from .balance.figures import balance_figures
+from .balance.figures import balance_page_figures
 from .balance.page import form_fields, ledger_rows
 from .balance.statement import balance_csv_whole
 from .btcpay.invoices import intent_prepare
@@ -37,7 +37,7 @@ from .demo import address_origin
 from .errors import InvalidAddress
 from .forms import PairForm, PayoutForm, TopUpForm
 from .intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
-from .intents.refusals import top_up_refusal, top_ups_refusal
+from .intents.refusals import top_up_refusal, top_ups_refusal_at
 from .intents.state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_fee, payout_minimum, payout_request
@@ -178,8 +178,11 @@ def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
 @require_GET
 def balance(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    figures = balance_figures(user)  # the API's and the withdrawal check's figures (decision 0373)
-    lines, rows = ledger_rows(request, user)  # rendered once per page of entries (decision 0428)
+    # The API's and the withdrawal check's figures (decision 0373), with what else the page shows live, in one
+    # statement (decision 0499).
+    live = balance_page_figures(user, now=timezone.now())
+    figures = live.figures
+    lines, rows = ledger_rows(request, live.account_id)  # rendered once per page of entries (decision 0428)
     context = {
         "lines": lines,
         "ledger_rows": rows,
@@ -192,10 +195,8 @@ def balance(request: HttpRequest) -> HttpResponse:
             size=20,
             param="deposits",
         ),
-        "form": TopUpForm(),
         # The form is replaced by why a new top-up would be refused (the service's own rule, decision 0320).
-        "top_up_refusal": top_ups_refusal(user.pk, now=timezone.now()),
-        "payout_form": PayoutForm(auto_id="payout_%s"),
+        "top_up_refusal": top_ups_refusal_at(live.pending_top_ups),
         "available": figures.spendable,
         "payout_minimum": payout_minimum(),
         "payout_fee": payout_fee(),

@@ -2,10 +2,12 @@
 
 - The ledger's rows: entries and their transfers are append-only (decision 0008; refused by a trigger on
   PostgreSQL), so a page of them renders the same every time, for a language and code version. The page reads
-  only its entries' ids (`id_page_from_request`, one column, no model instances); its rows are rendered once per
-  set of ids and language (two amounts, a date and a reference per line, 50 lines) and read from the cache
-  after. Keyed by the ids themselves: only the owner's query can name them.
-- The forms' fields: the top-up and withdrawal widgets, the same for every customer, once per language.
+  only its entries' ids (`id_page_from_request`, one column, no model instances), by the account's id that the
+  page's figures already read (`figures.balance_page_figures`); its rows are rendered once per set of ids and
+  language (two amounts, a date and a reference per line, 50 lines) and read from the cache after. Keyed by the
+  ids themselves: only the owner's query can name them.
+- The forms' fields: the top-up and withdrawal widgets and their labels, the same for every customer, once per
+  language.
 
 What changes stays live: the balance, what is held and available, the refusal, the top-ups and withdrawals
 (their status moves), the CSRF token and each form's idempotency key.
@@ -13,24 +15,26 @@ What changes stays live: the balance, what is held and available, the refusal, t
 
 from __future__ import annotations
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from gpurent.core.caching.fragments import cached, fragment_key
 from gpurent.core.pagination import Page, id_page_from_request
 from gpurent.ledger.models import LedgerEntry
-from gpurent.ledger.selectors import ledger_lines_for
 
 from ..forms import PayoutForm, TopUpForm
 
 __all__ = ["form_fields", "ledger_rows"]
 
 
-def ledger_rows(request: HttpRequest, user: AbstractBaseUser) -> tuple[Page[int], SafeString]:
-    """The page of the customer's ledger the request names (newest first: ids only) and its rows' HTML."""
-    page = id_page_from_request(request, ledger_lines_for(user))
+def ledger_rows(request: HttpRequest, account_id: int | None) -> tuple[Page[int], SafeString]:
+    """The page of the customer's ledger account `account_id` (None: none yet, no lines) the request names
+    (newest first: ids only) and its rows' HTML."""
+    if account_id is None:
+        return Page(items=[], next=None, cursor=None), mark_safe("")
+    page = id_page_from_request(request, LedgerEntry.objects.filter(account_id=account_id))
     if not page.items:
         return page, mark_safe("")
     key = fragment_key("ledger-rows", ",".join(map(str, page.items)))
@@ -43,16 +47,20 @@ def ledger_rows(request: HttpRequest, user: AbstractBaseUser) -> tuple[Page[int]
 
 
 def form_fields() -> dict[str, SafeString]:
-    """The widgets of the top-up and withdrawal forms (unbound: the same for everyone), by name."""
+    """The labels and widgets of the top-up and withdrawal forms (unbound: the same for everyone), by name: the
+    page builds no form of its own."""
 
     def render() -> dict[str, str]:
         top_up, payout = TopUpForm(), PayoutForm(auto_id="payout_%s")
-        return {
-            "top_up_amount": str(top_up["amount_usd"]),
-            "payout_pair": str(payout["pair"]),
-            "payout_address": str(payout["address"]),
-            "payout_amount": str(payout["amount_usd"]),
+        fields = {"top_up_amount": top_up["amount_usd"]}
+        fields |= {"payout_pair": payout["pair"], "payout_address": payout["address"]}
+        fields |= {"payout_amount": payout["amount_usd"]}
+        html = {name: str(field) for name, field in fields.items()}
+        labels = {
+            f"{name}_label": format_html('<label for="{}">{}</label>', field.id_for_label, field.label)
+            for name, field in fields.items()
         }
+        return html | labels
 
     fields = cached(fragment_key("balance-form-fields"), render)
     return {name: mark_safe(html) for name, html in fields.items()}  # noqa: S308 (Django's widgets, escaped)

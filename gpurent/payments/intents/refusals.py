@@ -18,10 +18,17 @@ from gpurent.core.errors import ApplicationError
 from ..errors import IntentLimitReached, NothingToPay, TooManyOpenIntents, TooManyPendingTopUps
 from ..models import Deposit, DepositKind, DepositStatus, IntentStatus, PaymentIntent
 
-__all__ = ["intent_refusal", "top_up_lapsed", "top_up_refusal", "top_ups_refusal"]
+__all__ = [
+    "intent_refusal",
+    "top_up_lapsed",
+    "top_up_refusal",
+    "top_up_window_start",
+    "top_ups_refusal",
+    "top_ups_refusal_at",
+]
 
 
-def _top_up_window_start(now: datetime) -> datetime:
+def top_up_window_start(now: datetime) -> datetime:
     """Top-ups made at or before this moment take no new payment instructions and no longer count as unpaid."""
     return now - timedelta(hours=settings.PAYMENTS_TOP_UP_HOURS)
 
@@ -36,9 +43,15 @@ def top_ups_refusal(owner_id: int, *, now: datetime) -> TooManyPendingTopUps | N
         owner_id=owner_id,
         kind=DepositKind.TOP_UP,
         status=DepositStatus.PENDING,
-        created_at__gt=_top_up_window_start(now),
+        created_at__gt=top_up_window_start(now),
     )
-    if pending[:limit].count() < limit:
+    return top_ups_refusal_at(pending[:limit].count())
+
+
+def top_ups_refusal_at(pending: int) -> TooManyPendingTopUps | None:
+    """`top_ups_refusal` for an account with `pending` such top-ups (the balance page counts them in its one
+    statement of figures, `balance.figures.balance_page_figures`)."""
+    if pending < settings.PAYMENTS_MAX_PENDING_TOP_UPS:
         return None
     return TooManyPendingTopUps(
         _(
@@ -120,7 +133,7 @@ def top_up_lapsed(deposit: Deposit, *, now: datetime) -> bool:
     show it as "Lapsed" from this (decision 0335), never from a stored flag, so they cannot disagree with the
     refusal of `intent_issue_for_deposit`, which raises `top_up_refusal` on the same test."""
     waiting = deposit.status == DepositStatus.PENDING and deposit.requested_cents is not None
-    return waiting and deposit.created_at <= _top_up_window_start(now)
+    return waiting and deposit.created_at <= top_up_window_start(now)
 
 
 def top_up_refusal(deposit: Deposit, *, now: datetime) -> ApplicationError | None:
