@@ -14,19 +14,20 @@ in the same run on the same cases:
 * rule of thumb: weights x 1.2 for inference and diffusion, weights x 4 for full fine-tuning with Adam
   (LoRA/QLoRA x 1.2: the frozen base dominates), on whole-step quantities only.
 
-**The split** (docs/decisions/0150-estimator-benchmark-split.md). Cases are divided once, by a rule that
-does not look at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's
-constants were already documented as fitted on before the split (``PRIOR_FIT``); every case of
-``bench/estimator_cases_heldout.json`` (figures added after the split, before any formula change) forms a
-third part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by
-someone who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split
-the usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
+**The split** (docs/decisions/0150-estimator-benchmark-split.md). Cases are divided once, by a rule that does not
+look at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's constants were
+already documented as fitted on before the split (``PRIOR_FIT``); every case of
+``bench/estimator_cases_heldout.json`` (figures added after the split, before any formula change) forms a third
+part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by someone
+who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split the
+usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
 *fresh-2-held* otherwise. *fresh-2-held* was measured once, at the end of the work of engine 0.3.0 (its first
-measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502) it informs choices too. Constants and ranges
-may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks,
-and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round,
-collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it
-is measured whole, once before the round's change and once after. The report prints every part with its range
+measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502) it informs choices too. Constants and
+ranges may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay
+checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second
+round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads
+it, so it is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json``
+(decision 0503) forms *fresh-4* the same way for the round after it. The report prints every part with its range
 coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows
 and summaries), so that one can work without seeing a held part. First measurements are recorded in
 docs/estimator.md.
@@ -73,9 +74,11 @@ HELD_OUT_CASES = Path(__file__).resolve().parent / "estimator_cases_heldout.json
 FRESH2_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh2.json"
 # Issue 31's second round: collected blind like fresh-2, never read by whoever changes the engine (decision 0498).
 FRESH3_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh3.json"
+# The round after it, the same way (decision 0503).
+FRESH4_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh4.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3")
+PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3", "fresh-4")
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
 PART_TITLES = {
@@ -86,6 +89,7 @@ PART_TITLES = {
     "fresh-2-held": "(issue 31's fresh part, the other half: first measured after engine 0.3.0; tuned on since 0.3.1)",
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
     "fresh-3": "(issue 31's second fresh part, never read by whoever changed the engine: measured before and after)",
+    "fresh-4": "(issue 31's third fresh part, never read by whoever changed the engine: measured before and after)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -265,7 +269,12 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
     cases = {c["id"]: c for c in json.loads(cases_path.read_text(encoding="utf-8"))["cases"]}
     mapping = json.loads(MAPPING.read_text(encoding="utf-8"))["cases"]
     added: dict[str, str] = {}
-    for path, part in ((HELD_OUT_CASES, "fresh"), (FRESH2_CASES, "fresh-2"), (FRESH3_CASES, "fresh-3")):
+    for path, part in (
+        (HELD_OUT_CASES, "fresh"),
+        (FRESH2_CASES, "fresh-2"),
+        (FRESH3_CASES, "fresh-3"),
+        (FRESH4_CASES, "fresh-4"),
+    ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
             mapping.append(case["mapping"])
