@@ -3,7 +3,7 @@
 The range of a peak is not a sum of guesses: it is how far measured peaks of the same kind of workload fell from
 the engine's expected value, read from published measurements. Each :class:`Band` holds, for one kind, the
 relative distance below and above the expected peak that held all but about one measured peak in ten of the
-benchmark parts constants may be chosen on (``fit``, ``fresh-2-fit``, ``fresh-2-held`` and ``fresh-3``,
+benchmark parts constants may be chosen on (``fit``, ``fresh-2-fit`` and ``fresh-2-held``,
 ``bench/estimator_accuracy.py``); never from a part kept for testing (``held-out``, ``fresh``). On top of the
 band, each effect the engine does not model for the inputs and whose likely size it can state
 (:mod:`vramcalc.unmodelled`) moves the end it would move by that size, and an approximation the inputs rely on
@@ -45,26 +45,25 @@ class Band:
     cases: int
 
 
-# Chosen on the measured peaks of the parts `fit`, `fresh-2-fit`, `fresh-2-held` and `fresh-3` (bench `--bands` prints,
-# per kind and per widening, how far each needs the range to reach once the likely sizes of what is not modelled are
-# added).
+# Chosen on the measured peaks of the parts `fit`, `fresh-2-fit` and `fresh-2-held` (bench `--bands` prints, per kind
+# and per widening, how far each needs the range to reach once the likely sizes of what is not modelled are added).
 # A band is the narrowest that holds all of its cases but floor((n + 1) / 10) of them (the order statistics that
 # hold a further run with a probability of about 9 in 10), rounded outwards to 5 %, never closer than 5 % to the
 # expected value; a kind's band comes from its cases that no widening applies to (decision 0502). `--bands` prints
-# each band this rule gives; the numbers below are those (engine 0.3.2, decision 0506).
+# each band this rule gives; the numbers below are those.
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
-    "generation": Band("generation", -10, 15, 10),
-    "training_one_card": Band("training_one_card", -5, 10, 29),
-    "training_several_cards": Band("training_several_cards", -30, 15, 27),
+    "generation": Band("generation", -10, 15, 8),
+    "training_one_card": Band("training_one_card", -5, 20, 16),
+    "training_several_cards": Band("training_several_cards", -35, 15, 12),
 }
 # What the engine is less sure of widens the band to at least these ends (same parts, same rule, over the cases
 # that have the feature).
 WIDER: dict[str, Band] = {
-    "quantized_base": Band("quantized_base", -5, 65, 11),
-    "offloading": Band("offloading", -55, 55, 9),
-    "pipeline": Band("pipeline", -25, 65, 3),
-    "tensor_parallel": Band("tensor_parallel", -5, 55, 7),
+    "quantized_base": Band("quantized_base", -30, 65, 9),
+    "offloading": Band("offloading", -5, 105, 6),
+    "pipeline": Band("pipeline", -5, 65, 2),
+    "tensor_parallel": Band("tensor_parallel", -5, 35, 2),
     "vision_language": Band("vision_language", -20, 20, 3),
 }
 

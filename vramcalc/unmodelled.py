@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from .components.activations import compute_bytes
 from .infer import vision_mask_bytes
 from .inputs import EstimateInput
-from .options import Strategy, Workload
-from .train_activations import logits_bytes
+from .options import Strategy
 from .units import MIB
 
-__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "VARYING_LENGTH_LOGITS", "Unmodelled", "unmodelled"]
+__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "Unmodelled", "unmodelled"]
 
 # DeepSpeed's default stage3_max_live_parameters and stage3_max_reuse_distance (deepspeed/runtime/zero/config.py).
 DEEPSPEED_MAX_LIVE_PARAMS = 1_000_000_000
@@ -29,14 +28,6 @@ DEEPSPEED_BUCKET_PARAMS = 500_000_000
 # (residual, norm output, attention and MLP intermediates of one layer; vLLM's logged activation peak over its
 # dummy multimodal batch, decision 0463).
 PROFILE_ELEMENTS_PER_HIDDEN = 6
-# A training run whose steps change length (samples padded to the longest of their batch, not packed to a fixed
-# length) reserves up to this many more logits-and-loss spikes than one step needs: PyTorch's caching allocator keeps
-# the blocks of earlier, shorter steps (it frees cached blocks only when a cudaMalloc fails) and maps new ones for a
-# longer step, and the loss's tensors are the largest of a step. Fitted on ms-swift's single-card LoRA table
-# (fresh-3: torch.cuda.max_memory_reserved over whole runs on cls-fudan-news-zh), where what the estimate misses is
-# 2.8 to 3.5 times the logits spike whether checkpointing or flash attention is on or off and at any LoRA rank or
-# target set, and grows with batch x length (decision 0505).
-VARYING_LENGTH_LOGITS = 3.5
 
 
 @dataclass(frozen=True)
@@ -111,21 +102,6 @@ def _deepspeed(inp: EstimateInput, total_params: int) -> Unmodelled:
     )
 
 
-def _varying_lengths(inp: EstimateInput) -> Unmodelled | None:
-    size = int(logits_bytes(inp) * VARYING_LENGTH_LOGITS)
-    if not size:
-        return None
-    return Unmodelled(
-        "varying_lengths_reserve",
-        "Steps of different lengths (samples padded to the longest of their batch, not packed): the allocator keeps "
-        "the blocks of earlier, shorter steps and reserves new ones for a longer step, so a run's reserved peak "
-        "can exceed one step's by a few times the logits and loss spike.",
-        0,
-        size,
-        1,
-    )
-
-
 def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) -> tuple[Unmodelled, ...]:
     """The effects not modelled for ``inp``, with their likely sizes on one card.
 
@@ -167,11 +143,6 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
             )
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))
-    # Adapter fine-tuning runs over a data set of samples, which Hugging Face-style trainers pad to the longest of
-    # each batch by default; full fine-tunes and pre-training recipes more often pack fixed-length rows.
-    varying = _varying_lengths(inp) if inp.workload in (Workload.LORA, Workload.QLORA) else None
-    if varying is not None:
-        found.append(varying)
     if fragmentation_bytes:
         found.append(
             Unmodelled(

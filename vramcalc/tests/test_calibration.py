@@ -13,7 +13,7 @@ from vramcalc.cli import likely_size, render
 from vramcalc.serialize import inputs_from_dict
 from vramcalc.uncertainty import warnings_for
 from vramcalc.units import GIB, MIB
-from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS, VARYING_LENGTH_LOGITS
+from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS
 
 
 def _inputs(**fields: Any) -> Any:
@@ -129,21 +129,6 @@ def test_deepspeed_names_its_buckets_and_zero3_its_reused_parameters() -> None:
     assert _left_out(capped, "deepspeed_buffers").high_bytes == 18 * DEEPSPEED_BUCKET_PARAMS + 10 * 2
     fsdp = estimate(_inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 4}))
     assert "deepspeed_buffers" not in {n.key for n in fsdp.not_modelled}
-
-
-def test_adapter_fine_tuning_names_the_reserve_of_steps_of_different_lengths() -> None:
-    lora = estimate(_inputs(workload="lora", seq_len=2048, training={"activation_checkpointing": True}))
-    logits = next(c for c in lora.components if c.key == "logits").bytes
-    varying = _left_out(lora, "varying_lengths_reserve")
-    assert (varying.low_bytes, varying.high_bytes, varying.direction) == (0, int(logits * VARYING_LENGTH_LOGITS), 1)
-    band = BANDS["training_one_card"]
-    assert lora.peak_high_bytes == lora.peak_bytes + lora.peak_bytes * band.high_pct // 100 + varying.high_bytes
-    full = estimate(_inputs(workload="full_finetune", seq_len=2048))
-    assert "varying_lengths_reserve" not in {n.key for n in full.not_modelled}
-    encoder = {"name": "enc", "kind": "encoder", "num_layers": 2, "hidden_size": 64, "num_attention_heads": 2,
-               "intermediate_size": 128, "vocab_size": 1000}  # fmt: skip
-    no_logits = estimate(inputs_from_dict({"model": encoder, "workload": "lora", "seq_len": 128}))
-    assert "varying_lengths_reserve" not in {n.key for n in no_logits.not_modelled}
 
 
 def test_a_note_with_a_size_says_it_in_json_and_in_the_cli() -> None:

@@ -42,10 +42,9 @@ def other_user(db) -> User:
 
 @pytest.fixture
 def catalog_30(db) -> list[GpuModel]:
-    """30 GPUs on sale, for QLoRA on a 70B model (`QLORA_70B`: 51.9 GiB expected peak on one card, 102.8 GiB high
-    end since engine 0.3.2, with the 17.1 GiB reserve of steps of different lengths; 85.6 GiB in 0.3.1, 72.7 GiB in
-    0.3.0): 24, 32, 40 and 48 GiB cards do not fit, 64 GiB ones are tight, 128 GiB ones fit; five of each, with 7-day
-    prices that do not follow catalog order."""
+    """30 GPUs on sale, for QLoRA on a 70B model (`QLORA_70B`: 51.9 GiB expected peak on one card, 85.6 GiB high
+    end since engine 0.3.1's ranges, 72.7 GiB in 0.3.0): 24, 32, 40 and 48 GiB cards do not fit, 64 GiB ones are
+    tight, 128 GiB ones fit; five of each, with 7-day prices that do not follow catalog order."""
     sizes = (24, 32, 40, 48, 64, 128)
     return [
         make_gpu(
