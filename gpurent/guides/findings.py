@@ -29,24 +29,51 @@ def _lots(row: GpuFit) -> str:
     return ngettext("%(lots)d lot of %(gpu)s", "%(lots)d lots of %(gpu)s", lots) % {"lots": lots, "gpu": row.gpu.name}
 
 
-def _fit_findings(row: GpuFit) -> list[str]:
-    if not row.fits:
+def _fit_findings(row: GpuFit, fixed_cards: int | None) -> list[str]:
+    values = {
+        "gpu": row.gpu.name,
+        "peak": bytes_text(row.peak_bytes),
+        "high": bytes_text(row.peak_high_bytes),
+        "short": bytes_text(-row.headroom_bytes),
+    }
+    if row.cards is None and fixed_cards is not None:
+        return [
+            ngettext(
+                "%(gpu)s does not fit this workload: it runs on %(cards)d card and more cards do not lower its peak; "
+                "the high end of the estimated peak is %(high)s, %(short)s more than a card can use.",
+                "%(gpu)s does not fit this workload: it runs on %(cards)d cards and more cards do not lower its peak; "
+                "the high end of the estimated peak is %(high)s per card, %(short)s more than a card can use.",
+                fixed_cards,
+            )
+            % {**values, "cards": fixed_cards}
+        ]
+    if row.cards is None:
         return [
             _(
-                "%(gpu)s does not fit this workload within 10 lots: the estimated peak is %(peak)s per card, "
-                "%(short)s more than a card can use."
+                "%(gpu)s does not fit this workload within 10 lots: the high end of the estimated peak is %(high)s "
+                "per card, %(short)s more than a card can use."
             )
-            % {"gpu": row.gpu.name, "peak": bytes_text(row.peak_bytes), "short": bytes_text(-row.headroom_bytes)}
+            % values
         ]
-    found = [
-        _("It fits on %(lots)s with %(free)s of headroom per card.")
-        % {"lots": _lots(row), "free": bytes_text(row.headroom_bytes)}
-    ]
-    if row.headroom_bytes * 100 < row.usable_bytes * TIGHT_HEADROOM_PCT:
-        found.append(
-            _("The headroom is under %(pct)d %% of the card: longer inputs or a library update can push it over.")
-            % {"pct": TIGHT_HEADROOM_PCT}
-        )
+    if row.tight:
+        found = [
+            _(
+                "It is tight on %(lots)s: the expected peak, %(peak)s per card, fits, but the high end of its range, "
+                "%(high)s, is %(short)s more than a card can use. Measure a short run before you rent for a whole "
+                "term."
+            )
+            % {**values, "lots": _lots(row)}
+        ]
+    else:
+        found = [
+            _("It fits on %(lots)s with %(free)s of headroom per card.")
+            % {"lots": _lots(row), "free": bytes_text(row.headroom_bytes)}
+        ]
+        if row.headroom_bytes * 100 < row.usable_bytes * TIGHT_HEADROOM_PCT:
+            found.append(
+                _("The headroom is under %(pct)d %% of the card: longer inputs or a library update can push it over.")
+                % {"pct": TIGHT_HEADROOM_PCT}
+            )
     if not row.in_stock and row.gpu.stock_lots == 0:
         found.append(_("%(gpu)s is sold out right now.") % {"gpu": row.gpu.name})
     elif not row.in_stock:
@@ -64,7 +91,7 @@ def _fit_findings(row: GpuFit) -> list[str]:
 def _in_stock_instead(row: GpuFit, sizing: Sizing) -> list[str]:
     """When this configuration cannot be rented now, the option in stock that fits and is closest in 7-day
     price (the page offers something to rent instead of a dead end)."""
-    if not row.fits or row.in_stock or row.week_price is None:
+    if row.in_stock or row.week_price is None:
         return []
     own = row.week_price.cents
     available = [other for other in sizing.fitting if other.in_stock and other.week_price is not None]
@@ -82,22 +109,20 @@ def _other_options(row: GpuFit, sizing: Sizing, term: Term | None) -> list[str]:
     else 7 days), so a 3-day price is never set against a 7-day one."""
     found = []
     days = int(term or Term.WEEK)
-    own = row.prices[days].cents if row.fits and row.prices else None
-    cheaper = [
-        other
-        for other in sizing.fitting
-        if other.gpu.pk != row.gpu.pk and other.prices and (own is None or other.prices[days].cents < own)
-    ]
-    if cheaper:
-        cheapest = min(cheaper, key=lambda other: other.prices[days].cents)  # type: ignore[index]
-        found.append(
-            _("Another option is cheaper for this scope: %(lots)s costs %(price)s for %(term)s.")
-            % {
-                "lots": _lots(cheapest),
-                "price": usd_text(cheapest.prices[days], short=True),  # type: ignore[index]
-                "term": Term(days).label,
-            }
-        )
+    own = row.prices[days].cents if row.prices else None
+    fitting = [other for other in sizing.fitting if other.gpu.pk != row.gpu.pk and other.prices]
+    cheaper = [other for other in fitting if own is None or other.prices[days].cents < own]  # type: ignore[index]
+    if cheaper or (row.tight and fitting):
+        cheapest = min(cheaper or fitting, key=lambda other: other.prices[days].cents)  # type: ignore[index]
+        values = {
+            "lots": _lots(cheapest),
+            "price": usd_text(cheapest.prices[days], short=True),  # type: ignore[index]
+            "term": Term(days).label,
+        }
+        if cheaper:
+            found.append(_("Another option is cheaper for this scope: %(lots)s costs %(price)s for %(term)s.") % values)
+        else:  # tight here, and every configuration that holds the whole range costs more
+            found.append(_("The whole range fits on %(lots)s: %(price)s for %(term)s.") % values)
     if row.fits and (row.cards or 0) > 1:
         single = [other for other in sizing.fitting if other.cards == 1]
         if single:
@@ -119,7 +144,7 @@ def _other_options(row: GpuFit, sizing: Sizing, term: Term | None) -> list[str]:
     return found
 
 
-def _condition_findings(row: GpuFit, columns: list[ConditionColumn]) -> list[str]:
+def _condition_findings(row: GpuFit, columns: list[ConditionColumn], fixed_cards: int | None) -> list[str]:
     found = []
     for column in columns:
         cell = column.row_for(row.gpu)
@@ -130,6 +155,11 @@ def _condition_findings(row: GpuFit, columns: list[ConditionColumn]) -> list[str
             found.append(
                 _("At %(condition)s it no longer fits; %(lots)s does.")
                 % {"condition": column.condition.label, "lots": _lots(cheapest)}
+            )
+        elif fixed_cards is not None:
+            found.append(
+                _("At %(condition)s nothing in the catalog fits it, and more cards do not help.")
+                % {"condition": column.condition.label}
             )
         else:
             found.append(
@@ -168,10 +198,12 @@ def findings_for(
     columns: list[ConditionColumn],
     duration: Duration | None,
     term: Term | None,
+    fixed_cards: int | None,
 ) -> list[str]:
-    """The page's "when it fits, and when another option is better" sentences, most important first."""
-    found = _fit_findings(row) + _in_stock_instead(row, sizing) + _other_options(row, sizing, term)
-    found += _condition_findings(row, columns)
+    """The page's "when it fits, and when another option is better" sentences, most important first.
+    `fixed_cards`: the card count a recipe that cannot use more cards keeps (`GuideReport.fixed_cards`)."""
+    found = _fit_findings(row, fixed_cards) + _in_stock_instead(row, sizing) + _other_options(row, sizing, term)
+    found += _condition_findings(row, columns, fixed_cards)
     found += _duration_findings(guide, duration, term)
     if guide.gpu.stack == "ROCm":
         found.append(

@@ -19,7 +19,7 @@ from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
 from gpurent.sizing.fit.table import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
 from vramcalc import EstimateInput, InvalidInput, estimate
-from vramcalc.capacity import kv_token_capacity
+from vramcalc.capacity import fixed_card_count, kv_token_capacity
 
 from .assumptions import Duration, duration_for, work_flops
 from .decision import ConditionColumn, DecisionRow, decision_columns, decision_rows, inputs_for, rows_shown
@@ -59,8 +59,10 @@ class GuideReport:
         guide: the page.
         sizing: the estimate of the scope's workload and its catalog table.
         row: this GPU's row of that table.
-        concurrency: how much it holds at once on the fitted configuration (None when it does not fit).
-        duration: the assumed run time (None when it does not fit or the GPU has no throughput assumption).
+        concurrency: how much it holds at once on the offered configuration (None when nothing is offered, or
+            when a tight configuration holds not even a batch of one at the high end).
+        duration: the assumed run time on the offered configuration, fitting or tight (None when nothing is
+            offered or the GPU has no throughput assumption).
         job: the scope's job size as numbers (see `scenarios.Job`).
         term: for a training run, the shortest term that covers it with the margin; None otherwise.
         term_price: the price of the fitted lots for `term`.
@@ -97,6 +99,12 @@ class GuideReport:
         return USABLE_PCT
 
     @property
+    def fixed_cards(self) -> int | None:
+        """The card count the recipe keeps (`vramcalc.capacity.fixed_card_count`: a one-card fine-tune, DDP
+        replicas), None when more cards can hold it: "not within 10 lots" means nothing to a one-card recipe."""
+        return _fixed_cards(self.sizing.inputs)
+
+    @property
     def job_kind(self) -> str:
         return self.guide.spec.job_kind
 
@@ -117,8 +125,12 @@ class GuideReport:
         return self.duration.replicas * self.row.lots
 
 
+def _fixed_cards(inp: EstimateInput) -> int | None:
+    return inp.parallel.cards if fixed_card_count(inp) else None
+
+
 def _concurrency(inp: EstimateInput, gpu: GpuModel, row: GpuFit, job_kind: str) -> Concurrency | None:
-    if not row.fits or row.cards is None:
+    if row.cards is None:
         return None
     fitted = plan_with_cards(inp, row.cards)
     if fitted is None:
@@ -137,6 +149,8 @@ def _concurrency(inp: EstimateInput, gpu: GpuModel, row: GpuFit, job_kind: str) 
         if not fits_on_card(result, size):
             break
         best, batch = batch, batch * 2
+    if best == 0:  # a tight configuration: even one sample fits only at the expected peak
+        return None
     return Concurrency("batch", best, capped=best == MAX_BATCH)
 
 
@@ -154,7 +168,7 @@ def _job_numbers(guide: Guide) -> dict[str, int]:
 
 
 def _duration(guide: Guide, inp: EstimateInput, row: GpuFit, job: dict[str, Any]) -> Duration | None:
-    if not row.fits or row.cards is None:
+    if row.cards is None:
         return None
     kind = guide.spec.job_kind
     flops = work_flops(
@@ -204,7 +218,15 @@ def guide_report(guide: Guide, gpus: list[GpuModel]) -> GuideReport:
         term_price=term_price,
         columns=columns,
         rows=rows_shown(decision_rows(guide, gpus, columns)),
-        findings=findings_for(guide=guide, sizing=sizing, row=row, columns=columns, duration=duration, term=term),
+        findings=findings_for(
+            guide=guide,
+            sizing=sizing,
+            row=row,
+            columns=columns,
+            duration=duration,
+            term=term,
+            fixed_cards=_fixed_cards(inp),
+        ),
         gpus_on_sale=len(gpus),
     )
 

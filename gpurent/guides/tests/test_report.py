@@ -6,6 +6,7 @@ import pytest
 
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
+from gpurent.core.formats import bytes_text
 from gpurent.guides.decision import inputs_for
 from gpurent.guides.enums import GuideWorkload, Scope
 from gpurent.guides.guide import Guide
@@ -15,6 +16,8 @@ from gpurent.sizing.calculation import size_workload
 from gpurent.sizing.fit.table import card_bytes, plan_with_cards
 from gpurent.sizing.forms.estimate import EstimateForm
 from vramcalc.capacity import kv_token_capacity
+
+from .conftest import make_tight
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +172,33 @@ def test_a_sold_out_guide_gpu_says_so_and_offers_the_closest_option_in_stock(dem
     closest = min(prices, key=lambda name: abs(prices[name] - own))
     assert closest in instead[0]
     assert "H100" not in instead[0]
+
+
+def test_a_tight_guide_names_the_expected_peak_the_high_end_and_times_the_offered_configuration(demo_catalog):
+    """Only the expected peak fits: the page says tight (never "does not fit" beside a peak that fits), with the high
+    end it misses by, and still times and prices the configuration the estimator offers."""
+    make_tight("h100-80gb", GuideWorkload.LORA_FINETUNING, Scope.PILOT)
+    report = guide_report(guide("h100-80gb", GuideWorkload.LORA_FINETUNING, Scope.PILOT), list(gpu_list()))
+    row = report.row
+    assert row.tight
+    assert (row.cards, row.lots) == (1, 1)
+    assert row.peak_bytes <= row.usable_bytes < row.peak_high_bytes
+    assert report.fixed_cards == 1  # a one-card fine-tune
+    assert report.duration is not None
+    assert report.term is not None
+    first = report.findings[0]
+    assert first.startswith("It is tight on 1 lot of H100 80GB: the expected peak, ")
+    assert bytes_text(row.peak_bytes) in first
+    assert bytes_text(row.peak_high_bytes) in first
+    assert bytes_text(-row.headroom_bytes) in first
+    assert not any("does not fit" in finding for finding in report.findings)
+
+
+def test_a_one_card_recipe_that_does_not_fit_says_so_without_lots(demo_catalog):
+    report = guide_report(guide("rtx-4090-24gb", GuideWorkload.LORA_FINETUNING, Scope.PILOT), list(gpu_list()))
+    assert report.row.cards is None
+    assert report.fixed_cards == 1
+    assert report.concurrency is None
+    assert report.duration is None
+    assert report.findings[0].startswith("RTX 4090 24GB does not fit this workload: it runs on 1 card and more cards ")
+    assert not any("10 lots" in finding for finding in report.findings)

@@ -7,10 +7,11 @@ from django.utils import timezone
 from gpurent.accounts.models import GuestSession
 from gpurent.accounts.owners import Owner
 from gpurent.core.models import AuditLogEntry
+from gpurent.guides.enums import GuideWorkload, Scope
 from gpurent.guides.models import QuoteRequest
 from gpurent.guides.services import quote_request_create
 
-from .conftest import GUIDE_URL, QUOTE_URL, quote_form
+from .conftest import GUIDE_URL, QUOTE_URL, make_tight, quote_form
 from .test_services import DETAILS
 
 pytestmark = pytest.mark.django_db
@@ -199,3 +200,13 @@ def test_a_guide_heading_starts_with_a_capital_when_the_language_puts_the_worklo
     html = response.content.decode()
     assert "<h1>Görsel model fine-tuning için RTX 4090 24GB: PoC</h1>" in html
     assert "<title>Görsel model fine-tuning için RTX 4090 24GB: PoC" in html
+
+
+def test_a_tight_guide_page_says_tight_with_the_high_end(client, demo_catalog):
+    make_tight("h100-80gb", GuideWorkload.LORA_FINETUNING, Scope.PILOT)
+    html = client.get("/guides/h100-80gb/lora-finetuning/pilot/").content.decode()
+    assert 'data-testid="figure-fit" data-status="tight"' in html
+    assert "Tight on 1 lot" in html
+    assert "High end of its range" in html
+    assert "No, not within 10 lots" not in html
+    assert "No fitting configuration on this GPU to time." not in html
