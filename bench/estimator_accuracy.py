@@ -27,7 +27,8 @@ ranges may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOI
 checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second
 round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads
 it, so it is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json``
-(decision 0503) forms *fresh-4* the same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too)
+(decision 0503) forms *fresh-4* the same way for the round after it, and ``bench/estimator_cases_fresh5.json``
+(decision 0509) *fresh-5* for the round after that. That round (engine 0.3.2, tuned on fresh-3 too)
 was reverted after fresh-4's second measurement (decision 0507): the engine is 0.3.1 again, and fresh-3 and fresh-4
 are listed as seen (``SEEN``). The report prints every part with its range coverage and width, the targets, and
 which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
@@ -77,9 +78,11 @@ FRESH2_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh2.json"
 FRESH3_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh3.json"
 # The round after it, the same way (decision 0503).
 FRESH4_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh4.json"
+# And the round after that (decision 0509): collected while engine 0.3.3 was made in a worktree that never held it.
+FRESH5_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh5.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3", "fresh-4")
+PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3", "fresh-4", "fresh-5")
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
 PART_TITLES = {
@@ -91,6 +94,7 @@ PART_TITLES = {
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
     "fresh-3": "(issue 31's second fresh part: measured before and after engine 0.3.1; seen since, decision 0507)",
     "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, which was reverted; seen since)",
+    "fresh-5": "(issue 31's fourth fresh part, collected blind: measured at engine 0.3.1, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -279,6 +283,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH2_CASES, "fresh-2"),
         (FRESH3_CASES, "fresh-3"),
         (FRESH4_CASES, "fresh-4"),
+        (FRESH5_CASES, "fresh-5"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
