@@ -31,6 +31,9 @@ CAVEATS: dict[str, Any] = {
     "adapters": _("ControlNet, IP-Adapter and other add-on networks; safety checkers."),
     "cudnn_benchmark": _("cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
     "cuda_graphs": _("CUDA graphs and torch.compile caches (not used by plain generate)."),
+    "quant_kernel_buffers": _(
+        "The quantized kernels' own buffers (AutoGPTQ/AutoAWQ and exllama scratch space, dequantized tiles)."
+    ),
     "video_pipeline": _(
         "Video: sequential CPU offload, group offloading and image-to-video conditioning; the 3D VAE decode "
         "follows the model's own decoder (frames per pass, extra tensors), read from its code, not measured."
