@@ -14,25 +14,27 @@ in the same run on the same cases:
 * rule of thumb: weights x 1.2 for inference and diffusion, weights x 4 for full fine-tuning with Adam
   (LoRA/QLoRA x 1.2: the frozen base dominates), on whole-step quantities only.
 
-**The split** (docs/decisions/0150-estimator-benchmark-split.md). Cases are divided once, by a rule that does not
-look at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's constants were
-already documented as fitted on before the split (``PRIOR_FIT``); every case of
-``bench/estimator_cases_heldout.json`` (figures added after the split, before any formula change) forms a third
-part, *fresh*, that nothing was ever tuned on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by someone
-who never read the engine, decision 0460) forms *fresh-2*, measured once whole before any change, then split the
-usual way before any change (decision 0461): a case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in
-*fresh-2-held* otherwise. *fresh-2-held* was measured once, at the end of the work of engine 0.3.0 (its first
-measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502) it informs choices too. Constants and
-ranges may be fitted on *fit*, *fresh-2-fit* and *fresh-2-held* (``INFORMED_CHOICES``); *held-out* and *fresh* stay
-checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second
-round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads
-it, so it is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json``
-(decision 0503) forms *fresh-4* the same way for the round after it, and ``bench/estimator_cases_fresh5.json``
-(decision 0509) *fresh-5* for the round after that. That round (engine 0.3.2, tuned on fresh-3 too)
-was reverted after fresh-4's second measurement (decision 0507): the engine is 0.3.1 again, and fresh-3 and fresh-4
-are listed as seen (``SEEN``). The report prints every part with its range coverage and width, the targets, and
-which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
-without seeing a held part. First measurements are recorded in docs/estimator.md.
+**The split** (docs/decisions/0150-estimator-benchmark-split.md). Cases are divided once, by a rule that does not look
+at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's constants were already
+documented as fitted on before the split (``PRIOR_FIT``); every case of ``bench/estimator_cases_heldout.json``
+(figures added after the split, before any formula change) forms a third part, *fresh*, that nothing was ever tuned
+on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by someone who never read the engine, decision 0460)
+forms *fresh-2*, measured once whole before any change, then split the usual way before any change (decision 0461): a
+case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured
+once, at the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1,
+decision 0502) it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*,
+*fresh-3* and *fresh-4* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on parts
+nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like fresh-2,
+decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole, once
+before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the
+same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second
+measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they
+inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision
+0509), collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured
+whole once before the round's change and once after.
+The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
+measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -92,18 +94,16 @@ PART_TITLES = {
     "fresh-2-fit": "(issue 31's fresh part, sha256(id) mod 2 == 0: constants and ranges may be fitted here)",
     "fresh-2-held": "(issue 31's fresh part, the other half: first measured after engine 0.3.0; tuned on since 0.3.1)",
     "fresh-2": "(both halves of issue 31's fresh part: its first measurement was taken whole, before any change)",
-    "fresh-3": "(issue 31's second fresh part: measured before and after engine 0.3.1; seen since, decision 0507)",
-    "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, which was reverted; seen since)",
+    "fresh-3": "(issue 31's second fresh part: measured before and after engine 0.3.1; tuned on since 0.3.3)",
+    "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, reverted; tuned on since 0.3.3)",
     "fresh-5": "(issue 31's fourth fresh part, collected blind: measured at engine 0.3.1, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
-# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502).
-INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held")
-# Parts whose errors were seen after their first measurements and that informed a choice other than the constants'
-# values: fresh-3 was tuned on for engine 0.3.2, and fresh-4's figures after it took part in reverting 0.3.2 to 0.3.1
-# (decision 0507). The engine's constants owe nothing to them, but neither is a blind test any more.
-SEEN = ("fresh-3", "fresh-4")
+# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502); fresh-3 and
+# fresh-4, seen since their measurements before and after engine 0.3.2 (decision 0507), for engine 0.3.3 (decision
+# 0510).
+INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held", "fresh-3", "fresh-4")
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462).
 NOT_A_WORKLOAD_PEAK = frozenset({"F2-39"})
@@ -461,7 +461,6 @@ def render(report: dict[str, Any]) -> str:
             )
         lines += targets(summary, part)
     lines.append(f"\nParts that informed any choice of a constant or a range: {', '.join(INFORMED_CHOICES)}")
-    lines.append(f"Parts seen since their first measurements, no longer blind (decision 0507): {', '.join(SEEN)}")
     hidden = [part for part in PARTS if part not in report["summary"]]
     if hidden:
         lines.append(f"Parts not shown in this run (--parts): {', '.join(hidden)}")

@@ -1,14 +1,14 @@
 """Calibrated ranges: what a range means, and how wide it is for each kind of workload (decision 0462).
 
-The range of a peak is not a sum of guesses: it is how far measured peaks of the same kind of workload fell from
-the engine's expected value, read from published measurements. Each :class:`Band` holds, for one kind, the
-relative distance below and above the expected peak that held all but about one measured peak in ten of the
-benchmark parts constants may be chosen on (``fit``, ``fresh-2-fit`` and ``fresh-2-held``,
-``bench/estimator_accuracy.py``); never from a part kept for testing (``held-out``, ``fresh``). On top of the
-band, each effect the engine does not model for the inputs and whose likely size it can state
-(:mod:`vramcalc.unmodelled`) moves the end it would move by that size, and an approximation the inputs rely on
-(:func:`vramcalc.uncertainty.warnings_for`) widens the band by its factor.
-The fit verdict (:mod:`vramcalc.capacity`) uses the high end.
+The range of a peak is not a sum of guesses: it is how far measured peaks of the same kind of workload fell from the
+engine's expected value, read from published measurements. Each :class:`Band` holds, for one kind, the relative
+distance below and above the expected peak that held all but about one measured peak in ten of the benchmark parts
+constants may be chosen on (``fit``, ``fresh-2-fit``, ``fresh-2-held``, ``fresh-3`` and ``fresh-4``,
+``bench/estimator_accuracy.py``); never from a part kept for testing (``held-out``, ``fresh``). On top of the band,
+each effect the engine does not model for the inputs and whose likely size it can state (:mod:`vramcalc.unmodelled`)
+moves the end it would move by that size, and an approximation the inputs rely on
+(:func:`vramcalc.uncertainty.warnings_for`) widens the band by its factor. The fit verdict (:mod:`vramcalc.capacity`)
+uses the high end.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .inputs import EstimateInput
 from .model import ModelKind
-from .options import QuantMethod, Workload
+from .options import Engine, QuantMethod, Workload
 from .result import Note
 from .text import Text, joined, text
 from .uncertainty import Caveat
@@ -45,42 +45,49 @@ class Band:
     cases: int
 
 
-# Chosen on the measured peaks of the parts `fit`, `fresh-2-fit` and `fresh-2-held` (bench `--bands` prints, per kind
-# and per widening, how far each needs the range to reach once the likely sizes of what is not modelled are added).
-# A band is the narrowest that holds all of its cases but floor((n + 1) / 10) of them (the order statistics that
-# hold a further run with a probability of about 9 in 10), rounded outwards to 5 %, never closer than 5 % to the
-# expected value; a kind's band comes from its cases that no widening applies to (decision 0502). `--bands` prints
-# each band this rule gives; the numbers below are those.
+# Chosen on the measured peaks of the parts `fit`, `fresh-2-fit`, `fresh-2-held`, `fresh-3` and `fresh-4` (bench
+# `--bands` prints, per kind and per widening, how far each needs the range to reach once the likely sizes of what is
+# not modelled are added). A band is the narrowest that holds all of its cases but floor((n + 1) / 10) of them (the
+# order statistics that hold a further run with a probability of about 9 in 10), rounded outwards to 5 %, never
+# closer than 5 % to the expected value; a kind's band comes from its cases that no widening applies to (decisions
+# 0502, 0510). `--bands` prints each band this rule gives; the numbers below are those. Generation with transformers
+# has its own band (every measured serving peak of the tuning parts is one); servers (vLLM, SGLang) and llama.cpp
+# keep the serving band of decision 0502: no tuning part holds a server's workload peak (F2-39 is a memory budget).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
-    "generation": Band("generation", -10, 15, 8),
-    "training_one_card": Band("training_one_card", -5, 20, 16),
-    "training_several_cards": Band("training_several_cards", -35, 15, 12),
+    "transformers_generate": Band("transformers_generate", -20, 20, 17),
+    "generation": Band("generation", -10, 30, 13),
+    "training_one_card": Band("training_one_card", -5, 15, 35),
+    "training_several_cards": Band("training_several_cards", -35, 15, 35),
 }
 # What the engine is less sure of widens the band to at least these ends (same parts, same rule, over the cases
 # that have the feature).
 WIDER: dict[str, Band] = {
-    "quantized_base": Band("quantized_base", -30, 65, 9),
-    "offloading": Band("offloading", -5, 105, 6),
-    "pipeline": Band("pipeline", -5, 65, 2),
-    "tensor_parallel": Band("tensor_parallel", -5, 35, 2),
-    "vision_language": Band("vision_language", -20, 20, 3),
+    "quantized_base": Band("quantized_base", -30, 65, 14),
+    "offloading": Band("offloading", -55, 65, 10),
+    "pipeline": Band("pipeline", -55, 65, 5),
+    "tensor_parallel": Band("tensor_parallel", -25, 55, 10),
+    "vision_language": Band("vision_language", -20, 20, 6),
+    "vae_slicing": Band("vae_slicing", -5, 50, 1),
 }
 
 
 def band_for(inp: EstimateInput) -> Band:
-    """The band of the kind of workload ``inp`` describes (before any widening)."""
+    """The band of the kind of workload ``inp`` describes (before any widening): training on one card or several,
+    image and video generation, generation with transformers, or serving (vLLM, SGLang, llama.cpp)."""
     if inp.workload.is_training:
         return BANDS["training_one_card" if inp.parallel.cards == 1 else "training_several_cards"]
     if inp.workload is Workload.DIFFUSION or inp.model.kind is ModelKind.DIFFUSION:
         return BANDS["generation"]
-    return BANDS["serving"]
+    return BANDS["transformers_generate" if inp.runtime.engine is Engine.TRANSFORMERS else "serving"]
 
 
 def wider_for(inp: EstimateInput) -> tuple[Band, ...]:
-    """The widenings that apply to ``inp``: images in a language model's sequence; under training a quantized base,
-    offloading, pipeline stages or else tensor parallelism."""
+    """The widenings that apply to ``inp``: images in a language model's sequence; a diffusion pipeline's VAE decode
+    in slices; under training a quantized base, offloading, pipeline stages or else tensor parallelism."""
     if not inp.workload.is_training:
+        if inp.model.diffusion is not None:
+            return (WIDER["vae_slicing"],) if inp.diffusion.vae_slicing else ()
         return (WIDER["vision_language"],) if inp.image_tokens else ()
     plan, found = inp.parallel, []
     if inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized:

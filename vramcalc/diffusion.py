@@ -19,6 +19,7 @@ from .options import DiffusionTask, QuantMethod
 from .quant import linear_bytes, storage_note
 from .result import Component
 from .text import Text, joined, text
+from .unet_levels import has_layout, widest_self_attention
 from .video import frames, latent_frames, pixels, video_decode
 
 __all__ = [
@@ -158,7 +159,12 @@ def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     per_token = 10 if spec.denoiser_kind == "dit" else 16
     size = batch * tokens * per_token * spec.denoiser_hidden * b_act
     expr = f"{batch} x {num(tokens)} tokens x {per_token}h (h={spec.denoiser_hidden}) x {b_act} B"
-    if not inp.flash_attention:
+    if not inp.flash_attention and has_layout(spec):
+        # Scores and softmax of the widest self-attention the UNet has (its levels' heads and tokens).
+        heads, level_tokens = widest_self_attention(spec, height // step, width // step)
+        size += batch * latent_frames(inp, spec) * heads * level_tokens * level_tokens * 2 * b_act
+        expr += f" + scores {heads} heads x {num(level_tokens)}² x {2 * b_act} B"
+    elif not inp.flash_attention:
         size += batch * spec.denoiser_heads * tokens * tokens * 2 * b_act
         expr += f" + scores {spec.denoiser_heads} heads x tokens² x {2 * b_act} B"
     return Component(

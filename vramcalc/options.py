@@ -180,6 +180,10 @@ class TrainingOptions:
             logits, their fp32 upcast and gradient exist at once (torchtitan's ``ChunkedLossWrapper``
             ``chunk_len``, fused linear cross-entropy); 0: the logits of the whole micro-batch are computed at
             once (then ``chunked_loss`` is torchtune's, which upcasts them chunk by chunk).
+        varying_lengths: the run's steps change length (samples padded to the longest of their batch, not packed
+            to a fixed length, as Hugging Face-style collators do by default); the high end of the range then holds
+            the allocator's reserve of earlier, shorter steps (decision 0511). The expected value stays one step
+            at ``seq_len``.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -193,6 +197,7 @@ class TrainingOptions:
     selective_op_checkpointing: bool = False
     float8: bool = False
     loss_chunk_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
+    varying_lengths: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

@@ -155,6 +155,7 @@ TEMPLATES: dict[str, str] = {
     "the expected peak, how far {cases} published measurements of {kind} fell from the estimate, plus the likely "
     "size of what is not modelled.",
     "range.kind.serving": "serving",
+    "range.kind.transformers_generate": "generation with Hugging Face transformers",
     "range.kind.generation": "image and video generation",
     "range.kind.training_one_card": "training on one card",
     "range.kind.training_several_cards": "training on several cards",
@@ -164,6 +165,7 @@ TEMPLATES: dict[str, str] = {
     "range.kind.pipeline": "pipeline stages",
     "range.kind.tensor_parallel": "tensor parallelism",
     "range.kind.vision_language": "images in the sequence",
+    "range.kind.vae_slicing": "a VAE decode in slices",
     # Notes on the whole estimate (estimate.py)
     "note.per_card": "Per card, busiest card; memory is never pooled across cards.",
     "note.server": "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "

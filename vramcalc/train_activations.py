@@ -19,7 +19,7 @@ from .options import PipelineSchedule
 from .result import Component
 from .text import Text, joined, text
 
-__all__ = ["FB", "in_flight", "stage_layers", "training_activations"]
+__all__ = ["FB", "in_flight", "logits_bytes", "stage_layers", "training_activations"]
 
 FB = "forward_backward"
 
@@ -122,6 +122,12 @@ def _ring_buffers(inp: EstimateInput) -> Component:
         (FB,),
         dynamic=True,
     )
+
+
+def logits_bytes(inp: EstimateInput) -> int:
+    """The logits and loss spike of one step on a card that computes them (0 for a model without vocab logits)."""
+    found = _logits(inp, sequence_tokens(inp) // inp.parallel.sequence_parallel * inp.batch_size)
+    return 0 if found is None else found.bytes
 
 
 def _logits(inp: EstimateInput, tokens: int) -> Component | None:

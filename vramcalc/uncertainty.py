@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .architecture import param_counts
 from .inputs import EstimateInput
 from .model import ModelKind, ModelSpec
-from .options import Engine, Workload
+from .options import Engine, QuantMethod, Workload
 from .unet_levels import has_layout
 
 __all__ = ["DEFAULT_SPREAD", "SPREADS", "Caveat", "not_modelled", "spread_for", "warnings_for"]
@@ -163,6 +163,14 @@ _VIDEO = Caveat(
 )
 
 
+# Qwen's GPTQ rows under transformers (fresh-4, F4-10, F4-11, F4-13) still measure 7 to 19 % above the estimate once
+# the previous step's cache is allowed for (decision 0511); no tuning part says how big these buffers are.
+_QUANT_KERNELS = Caveat(
+    "quant_kernel_buffers",
+    "The quantized kernels' own buffers (AutoGPTQ/AutoAWQ and exllama scratch space, dequantized tiles).",
+)
+
+
 _VISION = Caveat(
     "vision_encoder_activations",
     "The vision encoder's own activations (one image batch through the ViT) beyond the image tokens it adds.",
@@ -179,6 +187,8 @@ def not_modelled(inp: EstimateInput) -> tuple[Caveat, ...]:
         found = list(_BY_WORKLOAD["serving"])
         if inp.runtime.engine is Engine.TRANSFORMERS:
             found.append(Caveat("cuda_graphs", "CUDA graphs and torch.compile caches (not used by plain generate)."))
+            if inp.quantization.method in (QuantMethod.GPTQ, QuantMethod.AWQ):
+                found.append(_QUANT_KERNELS)
     if inp.model.image_tokens:
         found.append(_VISION)
     if inp.model.diffusion is not None and inp.model.diffusion.is_video:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from .model import DiffusionSpec
 
-__all__ = ["UNetCount", "has_layout", "unet_training_elements"]
+__all__ = ["UNetCount", "has_layout", "unet_training_elements", "widest_self_attention"]
 
 _BLOCK_BASE = 21
 _TRANSFORMER_BASE = 3
@@ -105,6 +105,18 @@ def _tokens(latent_h: int, latent_w: int, level: int) -> int:
     for _ in range(level):
         height, width = -(-height // 2), -(-width // 2)
     return height * width
+
+
+def widest_self_attention(spec: DiffusionSpec, latent_h: int, latent_w: int) -> tuple[int, int]:
+    """``(heads, tokens)`` of the self-attention with the largest score matrix (``heads x tokens²`` per image) over
+    the levels that have attention; ``(0, 0)`` when none has. A level without transformer blocks (SDXL's first,
+    ``DownBlock2D``) builds no score matrix, so its tokens do not count."""
+    found = [
+        (spec.unet_heads[level], _tokens(latent_h, latent_w, level))
+        for level in range(len(spec.unet_channels))
+        if spec.unet_transformer_depth[level]
+    ]
+    return max(found, key=lambda found: found[0] * found[1] * found[1], default=(0, 0))
 
 
 def unet_training_elements(

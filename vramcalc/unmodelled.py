@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .components.activations import compute_bytes
+from .components.activations import compute_bytes, sequence_tokens
+from .components.kv import kv_cache
 from .infer import vision_mask_bytes
 from .inputs import EstimateInput
-from .options import Strategy
+from .options import Engine, Strategy
+from .train_activations import logits_bytes
 from .units import MIB
 
-__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "Unmodelled", "unmodelled"]
+__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "VARYING_LENGTH_LOGITS", "Unmodelled", "unmodelled"]
 
 # DeepSpeed's default stage3_max_live_parameters and stage3_max_reuse_distance (deepspeed/runtime/zero/config.py).
 DEEPSPEED_MAX_LIVE_PARAMS = 1_000_000_000
@@ -28,6 +30,14 @@ DEEPSPEED_BUCKET_PARAMS = 500_000_000
 # (residual, norm output, attention and MLP intermediates of one layer; vLLM's logged activation peak over its
 # dummy multimodal batch, decision 0463).
 PROFILE_ELEMENTS_PER_HIDDEN = 6
+# A training run whose steps change length (samples padded to the longest of their batch, not packed to a fixed
+# length: ``training.varying_lengths``) reserves up to this many more logits-and-loss spikes than one step needs:
+# PyTorch's caching allocator keeps the blocks of earlier, shorter steps (it frees cached blocks only when a
+# cudaMalloc fails) and maps new ones for a longer step, and the loss's tensors are the largest of a step. Read on
+# ms-swift's single-card LoRA table (fresh-3: torch.cuda.max_memory_reserved over whole runs on cls-fudan-news-zh),
+# where what the estimate misses is 2.8 to 3.5 times the logits spike whether checkpointing or flash attention is on
+# or off and at any LoRA rank or target set, and grows with batch x length (decisions 0505, 0511).
+VARYING_LENGTH_LOGITS = 3.5
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,37 @@ def _deepspeed(inp: EstimateInput, total_params: int) -> Unmodelled:
     )
 
 
+def _varying_lengths(inp: EstimateInput) -> Unmodelled | None:
+    size = int(logits_bytes(inp) * VARYING_LENGTH_LOGITS)
+    if not size:
+        return None
+    return Unmodelled(
+        "varying_lengths_reserve",
+        "Steps of different lengths (samples padded to the longest of their batch, not packed): the allocator keeps "
+        "the blocks of earlier, shorter steps and reserves new ones for a longer step, so a run's reserved peak "
+        "can exceed one step's by a few times the logits and loss spike.",
+        0,
+        size,
+        1,
+    )
+
+
+def _tuple_cache(inp: EstimateInput) -> Unmodelled:
+    # transformers before 4.36 (and models with their own modelling code) pass the cache as tuples: generate keeps
+    # the previous step's tuple in its model_kwargs while the forward builds every layer's new key and value with
+    # torch.cat, so at the end of a decoding step both caches are alive. transformers' Cache classes (4.36 on)
+    # replace each layer's tensor in place, one layer at a time.
+    size = kv_cache(inp).bytes
+    return Unmodelled(
+        "tuple_kv_cache",
+        "Older transformers (before 4.36) and models with their own code keep the previous step's key/value tuples "
+        "while generate's next step builds new ones with torch.cat: up to one more KV cache at the last step.",
+        0,
+        size,
+        1,
+    )
+
+
 def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) -> tuple[Unmodelled, ...]:
     """The effects not modelled for ``inp``, with their likely sizes on one card.
 
@@ -141,8 +182,15 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
                     0,
                 )
             )
+    # Only a run that decodes (more context than its prefill) reaches a step with a previous cache to keep.
+    decodes = inp.context_tokens > sequence_tokens(inp)
+    if serving and inp.runtime.engine is Engine.TRANSFORMERS and inp.model.has_kv_cache and decodes:
+        found.append(_tuple_cache(inp))
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))
+    varying = _varying_lengths(inp) if inp.workload.is_training and inp.training.varying_lengths else None
+    if varying is not None:
+        found.append(varying)
     if fragmentation_bytes:
         found.append(
             Unmodelled(

@@ -13,7 +13,7 @@ from vramcalc.cli import likely_size, render
 from vramcalc.serialize import inputs_from_dict
 from vramcalc.uncertainty import warnings_for
 from vramcalc.units import GIB, MIB
-from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS
+from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS, VARYING_LENGTH_LOGITS
 
 
 def _inputs(**fields: Any) -> Any:
@@ -25,12 +25,14 @@ def _left_out(result: Estimate, key: str) -> Note:
 
 
 def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
-    inp = _inputs(context_len=8192)
+    inp = _inputs(context_len=8192, runtime={"engine": "vllm"})
     result = estimate(inp)
     band = BANDS["serving"]
     frag = _left_out(result, "expandable_segments")
+    graphs = _left_out(result, "cuda_graph_pool_counted")
     assert frag.direction == 0  # a setting the inputs do not state: named, the range is not moved
-    assert result.peak_low_bytes == result.peak_bytes + result.peak_bytes * band.low_pct // 100
+    low = result.peak_bytes + result.peak_bytes * band.low_pct // 100 - graphs.high_bytes
+    assert result.peak_low_bytes == low
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
@@ -38,9 +40,29 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
 
+def test_generation_with_transformers_has_its_band_and_names_the_previous_steps_cache() -> None:
+    inp = _inputs(seq_len=512, context_len=8192)
+    result = estimate(inp)
+    band = BANDS["transformers_generate"]
+    kv = next(c for c in result.components if c.key == "kv_cache").bytes
+    cache = _left_out(result, "tuple_kv_cache")
+    assert (cache.low_bytes, cache.high_bytes, cache.direction) == (0, kv, 1)
+    assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100 + kv
+    assert result.peak_low_bytes == result.peak_bytes + result.peak_bytes * band.low_pct // 100
+    assert result.range_kind == "transformers_generate"
+    assert "generation with Hugging Face transformers" in result.range_meaning
+    prefill_only = estimate(_inputs(seq_len=8192, context_len=8192))  # one forward: no previous cache to keep
+    assert "tuple_kv_cache" not in {n.key for n in prefill_only.not_modelled}
+    server = estimate(_inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm"}))
+    assert "tuple_kv_cache" not in {n.key for n in server.not_modelled}
+    llama_cpp = _inputs(runtime={"engine": "llama_cpp"})
+    assert estimate(llama_cpp).range_kind == "serving"
+
+
 def test_each_kind_of_workload_has_its_band() -> None:
     kinds = {
-        "serving": _inputs(),
+        "serving": _inputs(runtime={"engine": "vllm"}),
+        "transformers_generate": _inputs(),
         "generation": inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion"}),
         "training_one_card": _inputs(workload="lora"),
         "training_several_cards": _inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 8}),
@@ -48,6 +70,34 @@ def test_each_kind_of_workload_has_its_band() -> None:
     for kind, inp in kinds.items():
         assert estimate(inp).range_kind == kind
         assert wider_for(inp) == ()
+
+
+def test_a_sliced_vae_decode_widens_a_diffusion_range() -> None:
+    sliced = inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion", "diffusion": {"vae_slicing": True}})
+    assert wider_for(sliced) == (WIDER["vae_slicing"],)
+    assert limits(sliced, ()) == (BANDS["generation"].low_pct, WIDER["vae_slicing"].high_pct)
+    assert "Widened for what the estimate is less sure of: a VAE decode in slices." in estimate(sliced).range_meaning
+
+
+def test_steps_of_different_lengths_name_the_allocators_reserve_on_the_high_end() -> None:
+    padded = _inputs(
+        workload="lora", seq_len=2048, training={"activation_checkpointing": True, "varying_lengths": True}
+    )
+    result = estimate(padded)
+    logits = next(c for c in result.components if c.key == "logits").bytes
+    reserve = _left_out(result, "varying_lengths_reserve")
+    assert (reserve.low_bytes, reserve.high_bytes, reserve.direction) == (0, int(logits * VARYING_LENGTH_LOGITS), 1)
+    band = BANDS["training_one_card"]
+    assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100 + reserve.high_bytes
+    packed = estimate(_inputs(workload="lora", seq_len=2048, training={"activation_checkpointing": True}))
+    assert "varying_lengths_reserve" not in {n.key for n in packed.not_modelled}
+    assert (packed.peak_bytes, packed.peak_low_bytes) == (result.peak_bytes, result.peak_low_bytes)
+    encoder = {"name": "enc", "kind": "encoder", "num_layers": 2, "hidden_size": 64, "num_attention_heads": 2,
+               "intermediate_size": 128, "vocab_size": 1000}  # fmt: skip
+    no_logits = inputs_from_dict(
+        {"model": encoder, "workload": "lora", "seq_len": 128, "training": {"varying_lengths": True}}
+    )
+    assert "varying_lengths_reserve" not in {n.key for n in estimate(no_logits).not_modelled}
 
 
 def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:

@@ -33,7 +33,8 @@ def test_readable_breakdown_lists_components_and_peak() -> None:
 
 
 def test_json_output_with_card_report() -> None:
-    code, text = _run("--preset", "llama-3.1-70b", "--context", "8192", "--card-gib", "80", "--json")
+    flags = ("--preset", "llama-3.1-70b", "--context", "8192", "--engine", "vllm", "--card-gib", "80", "--json")
+    code, text = _run(*flags)
     assert code == 0
     payload = json.loads(text)
     assert payload["estimate"]["peak_bytes"] > 0

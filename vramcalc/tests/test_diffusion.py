@@ -73,6 +73,17 @@ def test_guidance_doubles_denoiser_batch_and_eager_attention_adds_scores() -> No
     assert eager > cfg
 
 
+def test_eager_unet_attention_is_sized_at_its_widest_self_attention() -> None:
+    # SDXL's first level (DownBlock2D) has no attention: its widest self-attention is level 1's, 10 heads over
+    # (1024 / 8 / 2)² = 4,096 tokens; SD 1.5 attends at its first level, 8 heads over (512 / 8)² = 4,096 tokens.
+    for preset, size, heads, tokens in (("sdxl-base-1.0", 1024, 10, 4096), ("sd-1.5", 512, 8, 4096)):
+        fused = estimate(_gen(preset, image_height=size, image_width=size)).bytes_of("activations")
+        eager = estimate(_gen(preset, image_height=size, image_width=size, flash_attention=False))
+        # the guidance batch of 2, the scores and their softmax, 2 bytes each
+        assert eager.bytes_of("activations") - fused == 2 * heads * tokens * tokens * 2 * 2
+        assert f"scores {heads} heads x 4,096²" in next(c for c in eager.components if c.key == "activations").formula
+
+
 def test_dit_attends_to_text_tokens_too() -> None:
     result = estimate(_gen("sd3-medium", diffusion=DiffusionOptions(guidance=False)))
     tokens = (1024 // 16) ** 2 + 333

@@ -66,6 +66,15 @@ def test_not_modelled_depends_on_the_workload() -> None:
     assert "other_processes" in serving & training
 
 
+def test_quantized_kernels_buffers_are_named_under_transformers() -> None:
+    gptq = {"method": "gptq", "bits": 4, "group_size": 128}
+    under_transformers = {n.key for n in _result(quantization=gptq).not_modelled}
+    on_a_server = {n.key for n in _result(quantization=gptq, runtime={"engine": "vllm"}).not_modelled}
+    plain = {n.key for n in _result().not_modelled}
+    assert "quant_kernel_buffers" in under_transformers
+    assert "quant_kernel_buffers" not in on_a_server | plain
+
+
 def test_fixed_card_count_for_replicas_and_one_card_recipes() -> None:
     lora = inputs_from_dict({"model": "llama-3.1-8b", "workload": "lora"})
     serving = inputs_from_dict({"model": "llama-3.1-8b"})

@@ -141,6 +141,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     optimizer_in_backward = forms.BooleanField(label=_("Optimizer step inside backward"), required=False)
     chunked_loss = forms.BooleanField(label=_("Chunked cross-entropy"), required=False)
     compiled = forms.BooleanField(label=_("torch.compile"), required=False)
+    varying_lengths = forms.BooleanField(
+        label=_("Samples of different lengths"),
+        required=False,
+        help_text=_(
+            "Each batch is padded to its longest sample (not packed to a fixed length), so steps change length and "
+            "the range's high end holds what the allocator keeps from shorter steps."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

@@ -154,7 +154,7 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "strategy": "zero1", "cards": "2", "optimizer": "sgd"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "optimizer": "lion", "optimizer_in_backward": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "weights": "fp32", "compute": "bf16"},
-    {"preset": "llama-3.1-8b", "workload": "lora"},
+    {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on"},
     {
         "preset": "llama-3.1-70b",
         "workload": "qlora",
@@ -164,7 +164,7 @@ VARIANTS: list[dict[str, str]] = [
     },
     {"preset": "vit-base-patch16-224", "workload": "vision_finetune"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "weights": "fp16", "image_size": "1024"},
-    {"preset": "flux.1-dev", "workload": "diffusion", "weights": "fp16", "image_size": "512"},
+    {"preset": "flux.1-dev", "workload": "diffusion", "weights": "fp16", "image_size": "512", "vae_slicing": "on"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "vae_tiling": "on", "cpu_offload": "on", "image_size": "2048"},
     {
         "preset": "flux.1-dev",

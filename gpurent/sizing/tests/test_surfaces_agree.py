@@ -160,6 +160,28 @@ CASES = [
             "--parallel-context-parallel-ring"
         ),
     ),
+    # Engine 0.3.3 (decision 0511): samples padded to the longest of each batch.
+    Case(
+        "varying_lengths",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "lora",
+            "seq_len": 2048,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "varying_lengths": True},
+            "lora": {"rank": 16},
+        },
+        form={
+            "workload": "lora",
+            "seq_len": "2048",
+            "lora_rank": "16",
+            "activation_checkpointing": "on",
+            "varying_lengths": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload lora --seq-len 2048 --checkpointing --lora-rank 16 "
+            "--training-varying-lengths"
+        ),
+    ),
     Case(
         "img2img",
         library={

@@ -31,6 +31,9 @@ CAVEATS: dict[str, Any] = {
     "adapters": _("ControlNet, IP-Adapter and other add-on networks; safety checkers."),
     "cudnn_benchmark": _("cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
     "cuda_graphs": _("CUDA graphs and torch.compile caches (not used by plain generate)."),
+    "quant_kernel_buffers": _(
+        "The quantized kernels' own buffers (AutoGPTQ/AutoAWQ and exllama scratch space, dequantized tiles)."
+    ),
     "video_pipeline": _(
         "Video: sequential CPU offload, group offloading and image-to-video conditioning; the 3D VAE decode "
         "follows the model's own decoder (frames per pass, extra tensors), read from its code, not measured."
@@ -56,6 +59,15 @@ CAVEATS: dict[str, Any] = {
         "and, under ZeRO-3, the parameters it keeps gathered because it will use them again soon "
         "(stage3_max_reuse_distance, up to stage3_max_live_parameters)."
     ),
+    "varying_lengths_reserve": _(
+        "Steps of different lengths (samples padded to the longest of their batch, not packed): the allocator keeps "
+        "the blocks of earlier, shorter steps and reserves new ones for a longer step, so a run's reserved peak can "
+        "exceed one step's by a few times the logits and loss spike."
+    ),
+    "tuple_kv_cache": _(
+        "Older transformers (before 4.36) and models with their own code keep the previous step's key/value tuples "
+        "while generate's next step builds new ones with torch.cat: up to one more KV cache at the last step."
+    ),
     "expandable_segments": _(
         "PyTorch's allocator slack is counted; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True most of it "
         "is returned and the peak is lower by up to that much."
@@ -70,6 +82,8 @@ SHORT: dict[str, Any] = {
     "vision_encoder_activations": _("vision encoder activations"),
     "deepspeed_buffers": _("DeepSpeed buckets and reused parameters"),
     "expandable_segments": _("allocator slack (expandable_segments)"),
+    "varying_lengths_reserve": _("the reserve of steps of different lengths"),
+    "tuple_kv_cache": _("the previous step's KV cache (older transformers)"),
     "vision_mask_flash_attention": _("the vision encoder's attention mask (none with FlashAttention-2)"),
 }
 

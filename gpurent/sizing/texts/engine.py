@@ -210,6 +210,7 @@ TRANSLATED: dict[str, Any] = {
         " the likely size of what is not modelled."
     ),
     "range.kind.serving": _("serving"),
+    "range.kind.transformers_generate": _("generation with Hugging Face transformers"),
     "range.kind.generation": _("image and video generation"),
     "range.kind.training_one_card": _("training on one card"),
     "range.kind.training_several_cards": _("training on several cards"),
@@ -219,6 +220,7 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.pipeline": _("pipeline stages"),
     "range.kind.tensor_parallel": _("tensor parallelism"),
     "range.kind.vision_language": _("images in the sequence"),
+    "range.kind.vae_slicing": _("a VAE decode in slices"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(
         "vLLM (and SGLang) pre-allocate gpu_memory_utilization of the card for KV blocks, so the card "
