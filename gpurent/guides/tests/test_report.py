@@ -192,6 +192,10 @@ def test_a_tight_guide_names_the_expected_peak_the_high_end_and_times_the_offere
     assert bytes_text(row.peak_high_bytes) in first
     assert bytes_text(-row.headroom_bytes) in first
     assert not any("does not fit" in finding for finding in report.findings)
+    # Where the whole range fits instead: a cheaper option, else the cheapest that holds the whole range.
+    whole = [f for f in report.findings if f.startswith(("Another option is cheaper", "The whole range fits on "))]
+    assert len(whole) == 1
+    assert "H100" not in whole[0]
 
 
 def test_a_one_card_recipe_that_does_not_fit_says_so_without_lots(demo_catalog):
