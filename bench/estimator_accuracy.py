@@ -31,7 +31,8 @@ same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too)
 measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they
 inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision
 0509), collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured
-whole once before the round's change and once after.
+whole once before the round's change and once after; ``bench/estimator_cases_fresh6.json`` (decision 0512) forms
+*fresh-6* the same way for the round after it.
 The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
@@ -82,9 +83,22 @@ FRESH3_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh3.json"
 FRESH4_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh4.json"
 # And the round after that (decision 0509): collected while engine 0.3.3 was made in a worktree that never held it.
 FRESH5_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh5.json"
+# And the round after that (decision 0512), the same way: engine 0.3.4 was made in a worktree that never held it.
+FRESH6_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh6.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
-PARTS = ("fit", "held-out", "fresh", "fresh-2-fit", "fresh-2-held", "fresh-2", "fresh-3", "fresh-4", "fresh-5")
+PARTS = (
+    "fit",
+    "held-out",
+    "fresh",
+    "fresh-2-fit",
+    "fresh-2-held",
+    "fresh-2",
+    "fresh-3",
+    "fresh-4",
+    "fresh-5",
+    "fresh-6",
+)
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
 PART_TITLES = {
@@ -97,6 +111,7 @@ PART_TITLES = {
     "fresh-3": "(issue 31's second fresh part: measured before and after engine 0.3.1; tuned on since 0.3.3)",
     "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, reverted; tuned on since 0.3.3)",
     "fresh-5": "(issue 31's fourth fresh part, collected blind: measured at engine 0.3.1, then after the next change)",
+    "fresh-6": "(issue 31's fifth fresh part, collected blind: measured at engine 0.3.3, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -284,6 +299,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH3_CASES, "fresh-3"),
         (FRESH4_CASES, "fresh-4"),
         (FRESH5_CASES, "fresh-5"),
+        (FRESH6_CASES, "fresh-6"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
