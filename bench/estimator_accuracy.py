@@ -23,16 +23,16 @@ forms *fresh-2*, measured once whole before any change, then split the usual way
 case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured
 once, at the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1,
 decision 0502) it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*,
-*fresh-3*, *fresh-4* and *fresh-5* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets
-bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like fresh-2,
-decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole, once
-before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the
+*fresh-3*, *fresh-4* and *fresh-5* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on
+parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like
+fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole,
+once before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the
 same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second
 measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they
-inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision
-0509), collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured
-whole once before the round's change and once after. Fresh-5 has been seen since; from engine 0.3.4 on it informs
-choices too (decision 0513).
+inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision 0509),
+collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured whole
+once before the round's change and once after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too
+(decision 0513).
 The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
