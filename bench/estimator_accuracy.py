@@ -33,7 +33,8 @@ inform choices like the other tuning parts (decision 0510), and ``bench/estimato
 collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured whole
 once before the round's change and once after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too
 (decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while 0.3.4 was made,
-forms *fresh-6*: measured whole before that change and once after.
+forms *fresh-6*: measured whole before that change and once after; ``bench/estimator_cases_fresh7.json``
+(decision 0514) forms *fresh-7* the same way for the round after it.
 The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
@@ -86,6 +87,8 @@ FRESH4_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh4.json"
 FRESH5_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh5.json"
 # And the round after that (decision 0512), the same way: engine 0.3.4 was made in a worktree that never held it.
 FRESH6_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh6.json"
+# And the round after that (decision 0514), the same way: engine 0.3.5 was made in a worktree that never held it.
+FRESH7_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh7.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -99,6 +102,7 @@ PARTS = (
     "fresh-4",
     "fresh-5",
     "fresh-6",
+    "fresh-7",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -113,6 +117,7 @@ PART_TITLES = {
     "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, reverted; tuned on since 0.3.3)",
     "fresh-5": "(issue 31's fourth fresh part: measured before and after engine 0.3.3; tuned on since 0.3.4)",
     "fresh-6": "(issue 31's fifth fresh part, collected blind: measured at engine 0.3.3, then after the next change)",
+    "fresh-7": "(issue 31's sixth fresh part, collected blind: measured at engine 0.3.4, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -302,6 +307,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH4_CASES, "fresh-4"),
         (FRESH5_CASES, "fresh-5"),
         (FRESH6_CASES, "fresh-6"),
+        (FRESH7_CASES, "fresh-7"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
