@@ -184,6 +184,10 @@ class TrainingOptions:
             to a fixed length, as Hugging Face-style collators do by default); the high end of the range then holds
             the allocator's reserve of earlier, shorter steps (decision 0511). The expected value stays one step
             at ``seq_len``.
+        compiled_loss: the loss function runs under ``torch.compile`` (torchtitan compiles it with the model,
+            ``build_cross_entropy_loss``): the fp32 upcast of the logits and its gradient are fused into the loss's
+            kernels, so only the logits and their gradient in the compute precision exist (decision 0515). With
+            ``chunked_loss`` the chunked figure stands.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -198,6 +202,7 @@ class TrainingOptions:
     float8: bool = False
     loss_chunk_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
     varying_lengths: bool = False
+    compiled_loss: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

@@ -141,6 +141,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     optimizer_in_backward = forms.BooleanField(label=_("Optimizer step inside backward"), required=False)
     chunked_loss = forms.BooleanField(label=_("Chunked cross-entropy"), required=False)
     compiled = forms.BooleanField(label=_("torch.compile"), required=False)
+    compiled_loss = forms.BooleanField(
+        label=_("Loss under torch.compile"),
+        required=False,
+        help_text=_(
+            "The loss is compiled too (torchtitan does so with torch.compile): the logits' fp32 copy and its "
+            "gradient are fused away."
+        ),
+    )
     varying_lengths = forms.BooleanField(
         label=_("Samples of different lengths"),
         required=False,

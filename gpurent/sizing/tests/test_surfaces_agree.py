@@ -182,6 +182,30 @@ CASES = [
             "--training-varying-lengths"
         ),
     ),
+    # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
+    Case(
+        "compiled_loss",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 8192,
+            "training": {"selective_op_checkpointing": True, "compiled": True, "compiled_loss": True},
+            "parallel": {"strategy": "fsdp", "cards": 8},
+        },
+        form={
+            "workload": "full_finetune",
+            "seq_len": "8192",
+            "selective_op_checkpointing": "on",
+            "compiled": "on",
+            "compiled_loss": "on",
+            "strategy": "fsdp",
+            "cards": "8",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 8192 --training-selective-op-checkpointing "
+            "--training-compiled --training-compiled-loss --strategy fsdp --cards 8"
+        ),
+    ),
     Case(
         "img2img",
         library={
