@@ -270,6 +270,10 @@ class RuntimeOptions:
         max_num_batched_tokens: vLLM/SGLang tokens per scheduler step; the profiling run prefills this many.
         max_num_seqs: vLLM/SGLang sequences per step; the sampler warm-up allocates logits for this many.
         cuda_graph_mib: vLLM/SGLang CUDA-graph pool per card (vLLM logs it after capture, typically 0.3-2 GiB).
+        tuple_kv_cache: transformers' generate passes the cache as tuples (transformers before 4.36, models with
+            their own modelling code): a decoding step builds every layer's keys and values anew with ``torch.cat``
+            while the previous step's tuple is still held, so the peak holds the KV cache twice (decision 0516).
+            Only generation with transformers that decodes is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -279,6 +283,7 @@ class RuntimeOptions:
     max_num_batched_tokens: int = field(default=8192, metadata=within(1, MAX_TOKENS))
     max_num_seqs: int = field(default=256, metadata=within(1, MAX_ITEMS))
     cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
+    tuple_kv_cache: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")

@@ -95,6 +95,7 @@ ADVANCED_SWITCHES = {
     "chunked_loss": "training.chunked_loss",
     "compiled": "training.compiled",
     "compiled_loss": "training.compiled_loss",
+    "tuple_kv_cache": "runtime.tuple_kv_cache",
     "varying_lengths": "training.varying_lengths",
     "lora_dropout": "lora.dropout",
     "offload_optimizer": "parallel.offload_optimizer",
@@ -292,6 +293,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "max_num_batched_tokens",
             "max_num_seqs",
             "cuda_graph_mib",
+            "tuple_kv_cache",
         ),
     ),
 ]
@@ -349,6 +351,7 @@ SERVING_ONLY = (
     "max_num_batched_tokens",
     "max_num_seqs",
     "cuda_graph_mib",
+    "tuple_kv_cache",
 )
 TRAINING_ONLY = (
     "optimizer",

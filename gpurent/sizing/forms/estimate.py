@@ -202,6 +202,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         required=False,
         help_text=_("vLLM prints it after capturing graphs; 0 with --enforce-eager."),
     )
+    tuple_kv_cache = forms.BooleanField(
+        label=_("KV cache passed as tuples"),
+        required=False,
+        help_text=_(
+            "transformers before 4.36, or a model with its own code: each generated token rebuilds the cache while "
+            "the previous one is still held."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -346,6 +354,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
                 "diffusion": diffusion_training if name in DIFFUSION_TRAINING_ONLY else kind.generation,
                 "precision": kind.is_training,
                 "parallel": kind.is_training,
+                "runtime": kind.serving,
             }[section]
             if applies and cleaned.get(name):
                 data.setdefault(section, {})[leaf] = True

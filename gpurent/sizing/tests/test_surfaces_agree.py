@@ -206,6 +206,25 @@ CASES = [
             "--training-compiled --training-compiled-loss --strategy fsdp --cards 8"
         ),
     ),
+    # Engine 0.3.5 (decision 0516): older transformers pass the KV cache as tuples.
+    Case(
+        "tuple_kv_cache",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 512,
+            "context_len": 4096,
+            "runtime": {"engine": "transformers", "tuple_kv_cache": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "512",
+            "context_len": "4096",
+            "engine": "transformers",
+            "tuple_kv_cache": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
+    ),
     Case(
         "img2img",
         library={
