@@ -56,7 +56,7 @@ class Band:
 # budget).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
-    "transformers_generate": Band("transformers_generate", -5, 35, 47),
+    "transformers_generate": Band("transformers_generate", -10, 35, 47),
     "generation": Band("generation", -35, 30, 25),
     "training_one_card": Band("training_one_card", -10, 20, 55),
     "training_several_cards": Band("training_several_cards", -25, 45, 61),

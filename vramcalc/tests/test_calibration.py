@@ -60,6 +60,29 @@ def test_generation_with_transformers_has_its_band_and_names_the_previous_steps_
     assert estimate(llama_cpp).range_kind == "serving"
 
 
+def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() -> None:
+    """Decision 0516: ``runtime.tuple_kv_cache`` moves the previous step's cache from the high end into the
+    expected peak (transformers before 4.36 keep both while ``torch.cat`` builds the next)."""
+    plain = estimate(_inputs(seq_len=512, context_len=8192))
+    tuples = estimate(_inputs(seq_len=512, context_len=8192, runtime={"tuple_kv_cache": True}))
+    kv = plain.bytes_of("kv_cache")
+    assert tuples.bytes_of("previous_kv_cache") == kv
+    assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
+    assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
+    assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
+    # the band chosen with the cache counted (decision 0516): -10/+35 (-5/+35 in engine 0.3.4)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-10, 35)
+    # one new token is the prefill's: no decoding step
+    one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
+    assert one_token.component("previous_kv_cache") is None
+    assert "tuple_kv_cache" not in {n.key for n in estimate(_inputs(seq_len=512, context_len=513)).not_modelled}
+    # prefill only, a server: no previous cache to keep
+    prefill_only = estimate(_inputs(seq_len=8192, context_len=8192, runtime={"tuple_kv_cache": True}))
+    assert prefill_only.component("previous_kv_cache") is None
+    server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "tuple_kv_cache": True})
+    assert estimate(server).component("previous_kv_cache") is None
+
+
 def test_each_kind_of_workload_has_its_band() -> None:
     kinds = {
         "serving": _inputs(runtime={"engine": "vllm"}),
