@@ -16,14 +16,14 @@ in the same run on the same cases:
 
 **The split** (docs/decisions/0150-estimator-benchmark-split.md). Cases are divided once, by a rule that does not look
 at errors: a case is *held out* when ``sha256(id) mod 3 == 0``, except the cases the engine's constants were already
-documented as fitted on before the split (``PRIOR_FIT``); every case of ``bench/estimator_cases_heldout.json``
-(figures added after the split, before any formula change) forms a third part, *fresh*, that nothing was ever tuned
-on; ``bench/estimator_cases_fresh2.json`` (issue 31, collected by someone who never read the engine, decision 0460)
-forms *fresh-2*, measured once whole before any change, then split the usual way before any change (decision 0461): a
-case is in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured
-once, at the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1,
-decision 0502) it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*,
-*fresh-3*, *fresh-4* and *fresh-5* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on
+documented as fitted on before the split (``PRIOR_FIT``); every case of ``bench/estimator_cases_heldout.json`` (figures
+added after the split, before any formula change) forms a third part, *fresh*, that nothing was ever tuned on;
+``bench/estimator_cases_fresh2.json`` (issue 31, collected by someone who never read the engine, decision 0460) forms
+*fresh-2*, measured once whole before any change, then split the usual way before any change (decision 0461): a case is
+in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured once, at
+the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502)
+it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*, *fresh-3*,
+*fresh-4*, *fresh-5* and *fresh-6* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on
 parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like
 fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole,
 once before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the
@@ -32,9 +32,10 @@ measurement (decision 0507): the engine is 0.3.1 again. Both parts have been see
 inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision 0509),
 collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*: measured whole
 once before the round's change and once after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too
-(decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while 0.3.4 was made,
-forms *fresh-6*: measured whole before that change and once after; ``bench/estimator_cases_fresh7.json``
-(decision 0514) forms *fresh-7* the same way for the round after it.
+(decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while 0.3.4 was made, forms
+*fresh-6*: measured whole before that change and once after. Fresh-6 has been seen since; from engine 0.3.5 on it
+informs choices too (decision 0515), and ``bench/estimator_cases_fresh7.json`` (decision 0514), collected blind while
+0.3.5 was made, forms *fresh-7*: measured whole before that change and once after.
 The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
@@ -116,15 +117,16 @@ PART_TITLES = {
     "fresh-3": "(issue 31's second fresh part: measured before and after engine 0.3.1; tuned on since 0.3.3)",
     "fresh-4": "(issue 31's third fresh part: measured before and after engine 0.3.2, reverted; tuned on since 0.3.3)",
     "fresh-5": "(issue 31's fourth fresh part: measured before and after engine 0.3.3; tuned on since 0.3.4)",
-    "fresh-6": "(issue 31's fifth fresh part, collected blind: measured at engine 0.3.3, then after the next change)",
+    "fresh-6": "(issue 31's fifth fresh part: measured before and after engine 0.3.4; tuned on since 0.3.5)",
     "fresh-7": "(issue 31's sixth fresh part, collected blind: measured at engine 0.3.4, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
 # fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502); fresh-3 and
 # fresh-4, seen since their measurements before and after engine 0.3.2 (decision 0507), for engine 0.3.3 (decision
-# 0510); fresh-5, seen since its measurements before and after engine 0.3.3, for engine 0.3.4 (decision 0513).
-INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held", "fresh-3", "fresh-4", "fresh-5")
+# 0510); fresh-5, seen since its measurements before and after engine 0.3.3, for engine 0.3.4 (decision 0513);
+# fresh-6, seen since its measurements before and after engine 0.3.4, for engine 0.3.5 (decision 0515).
+INFORMED_CHOICES = ("fit", "fresh-2-fit", "fresh-2-held", "fresh-3", "fresh-4", "fresh-5", "fresh-6")
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
 # 9.29 GB, is the loading phase's and not the step's, decision 0513).

@@ -15,7 +15,7 @@ from .components.weights import (
 from .fmt import num, show
 from .inputs import EstimateInput
 from .model import ModelSpec
-from .options import QuantMethod
+from .options import Engine, QuantMethod
 from .result import Component
 from .text import text
 from .units import MIB
@@ -24,6 +24,14 @@ __all__ = ["SERVING", "inference_components", "prefill_workspace", "vision_mask_
 
 SERVING = "serving"
 PHASES = (SERVING,)
+
+
+def holds_previous_cache(inp: EstimateInput) -> bool:
+    """Generation with transformers that decodes with a tuple cache (``runtime.tuple_kv_cache``): the previous
+    step's cache is alive while the next one is built. The prefill makes the first new token, so a step with a
+    previous cache comes only from the second new token on."""
+    decodes = inp.context_tokens > sequence_tokens(inp) + 1
+    return inp.runtime.tuple_kv_cache and inp.runtime.engine is Engine.TRANSFORMERS and decodes
 
 
 def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache | None]:
@@ -40,6 +48,18 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     kv = kv_cache(inp) if inp.model.has_kv_cache else None
     if kv is not None:
         comps.append(kv_component(inp, kv))
+        if holds_previous_cache(inp):
+            comps.append(
+                Component(
+                    "previous_kv_cache",
+                    "Previous step's KV cache",
+                    kv.bytes,
+                    kv.formula,
+                    text("infer.tuple_kv_cache"),
+                    PHASES,
+                    dynamic=True,
+                )
+            )
     comps.append(prefill_workspace(inp))
     if inp.model.has_vocab_logits:
         size = inp.batch_size * inp.model.vocab_size * 4 // inp.parallel.tensor_parallel

@@ -184,6 +184,10 @@ class TrainingOptions:
             to a fixed length, as Hugging Face-style collators do by default); the high end of the range then holds
             the allocator's reserve of earlier, shorter steps (decision 0511). The expected value stays one step
             at ``seq_len``.
+        compiled_loss: the loss function runs under ``torch.compile`` (torchtitan compiles it with the model,
+            ``build_cross_entropy_loss``): the fp32 upcast of the logits and its gradient are fused into the loss's
+            kernels, so only the logits and their gradient in the compute precision exist (decision 0515). With
+            ``chunked_loss`` the chunked figure stands.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -198,6 +202,7 @@ class TrainingOptions:
     float8: bool = False
     loss_chunk_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
     varying_lengths: bool = False
+    compiled_loss: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")
@@ -265,6 +270,10 @@ class RuntimeOptions:
         max_num_batched_tokens: vLLM/SGLang tokens per scheduler step; the profiling run prefills this many.
         max_num_seqs: vLLM/SGLang sequences per step; the sampler warm-up allocates logits for this many.
         cuda_graph_mib: vLLM/SGLang CUDA-graph pool per card (vLLM logs it after capture, typically 0.3-2 GiB).
+        tuple_kv_cache: transformers' generate passes the cache as tuples (transformers before 4.36, models with
+            their own modelling code): a decoding step builds every layer's keys and values anew with ``torch.cat``
+            while the previous step's tuple is still held, so the peak holds the KV cache twice (decision 0516).
+            Only generation with transformers that decodes is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -274,6 +283,7 @@ class RuntimeOptions:
     max_num_batched_tokens: int = field(default=8192, metadata=within(1, MAX_TOKENS))
     max_num_seqs: int = field(default=256, metadata=within(1, MAX_ITEMS))
     cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
+    tuple_kv_cache: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")

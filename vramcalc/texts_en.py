@@ -30,6 +30,8 @@ TEMPLATES: dict[str, str] = {
     "path masks it with a dense boolean block mask, which attention turns into a copy in the compute dtype.",
     "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
+    "infer.tuple_kv_cache": "The cache is passed as tuples (transformers before 4.36, models with their own code): "
+    "the previous step's keys and values stay alive while the next step's are built with torch.cat.",
     "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
     "--enforce-eager removes it).",
     "infer.sampler": "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",

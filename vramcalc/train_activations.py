@@ -143,6 +143,8 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         said = text("train.logits_token_chunks", chunk=chunk)
     if inp.training.chunked_loss:
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
+    elif inp.training.compiled_loss:  # upcast and its gradient fused into the loss kernels (decision 0515)
+        per_entry, how = 2 * b_act, f"{b_act} B logits + {b_act} B grad"
     else:
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"

@@ -31,6 +31,7 @@ SPREADS: dict[str, tuple[int, int]] = {
     "vae_weights": (0, 0),
     "adapter_weights": (0, 0),
     "kv_cache": (0, 0),
+    "previous_kv_cache": (0, 0),
     "gradients": (0, 0),
     "master_weights": (0, 0),
     "optimizer_state": (0, 0),

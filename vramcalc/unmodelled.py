@@ -182,9 +182,11 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
                     0,
                 )
             )
-    # Only a run that decodes (more context than its prefill) reaches a step with a previous cache to keep.
-    decodes = inp.context_tokens > sequence_tokens(inp)
-    if serving and inp.runtime.engine is Engine.TRANSFORMERS and inp.model.has_kv_cache and decodes:
+    # Only a run that decodes (a second new token: the prefill makes the first) reaches a step with a previous cache
+    # to keep; a run that says its cache is tuples has it counted (runtime.tuple_kv_cache, decision 0516).
+    decodes = inp.context_tokens > sequence_tokens(inp) + 1
+    counted = inp.runtime.tuple_kv_cache
+    if serving and inp.runtime.engine is Engine.TRANSFORMERS and inp.model.has_kv_cache and decodes and not counted:
         found.append(_tuple_cache(inp))
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))

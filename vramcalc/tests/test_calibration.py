@@ -9,6 +9,7 @@ import pytest
 
 from vramcalc import Estimate, Note, estimate
 from vramcalc.calibration import BANDS, COVERAGE_PCT, WIDER, bounds, limits, wider_for
+from vramcalc.capacity import fits
 from vramcalc.cli import likely_size, render
 from vramcalc.serialize import inputs_from_dict
 from vramcalc.uncertainty import warnings_for
@@ -57,6 +58,29 @@ def test_generation_with_transformers_has_its_band_and_names_the_previous_steps_
     assert "tuple_kv_cache" not in {n.key for n in server.not_modelled}
     llama_cpp = _inputs(runtime={"engine": "llama_cpp"})
     assert estimate(llama_cpp).range_kind == "serving"
+
+
+def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() -> None:
+    """Decision 0516: ``runtime.tuple_kv_cache`` moves the previous step's cache from the high end into the
+    expected peak (transformers before 4.36 keep both while ``torch.cat`` builds the next)."""
+    plain = estimate(_inputs(seq_len=512, context_len=8192))
+    tuples = estimate(_inputs(seq_len=512, context_len=8192, runtime={"tuple_kv_cache": True}))
+    kv = plain.bytes_of("kv_cache")
+    assert tuples.bytes_of("previous_kv_cache") == kv
+    assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
+    assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
+    assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
+    # the band chosen with the cache counted (decision 0516): -10/+35 (-5/+35 in engine 0.3.4)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-10, 35)
+    # one new token is the prefill's: no decoding step
+    one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
+    assert one_token.component("previous_kv_cache") is None
+    assert "tuple_kv_cache" not in {n.key for n in estimate(_inputs(seq_len=512, context_len=513)).not_modelled}
+    # prefill only, a server: no previous cache to keep
+    prefill_only = estimate(_inputs(seq_len=8192, context_len=8192, runtime={"tuple_kv_cache": True}))
+    assert prefill_only.component("previous_kv_cache") is None
+    server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "tuple_kv_cache": True})
+    assert estimate(server).component("previous_kv_cache") is None
 
 
 def test_each_kind_of_workload_has_its_band() -> None:
@@ -203,3 +227,21 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
     render(Estimate(**{**result.__dict__, "range_meaning": meaning}), inp, out)
     assert ("Range: Means something." in out.getvalue()) is bool(meaning)
     assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()
+
+
+def test_training_on_several_cards_reaches_further_above_than_below() -> None:
+    """Decision 0515: with torchtitan's compiled loss counted, the several-card band of the seven tuning parts is
+    -25/+45 (-35/+35 in engine 0.3.4). An 8B ZeRO-3 run on 8 cards: its high end rises from 40.60 to 42.84 GiB and
+    still fits 90 % of a 48 GiB card; its low end rises from 14.61 to 16.86 GiB."""
+    zero3 = _inputs(
+        workload="full_finetune",
+        seq_len=4096,
+        training={"optimizer": "adamw", "activation_checkpointing": True},
+        parallel={"strategy": "zero3", "cards": 8},
+    )
+    result = estimate(zero3)
+    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
+    assert round(result.peak_high_bytes / GIB, 2) == 42.84
+    assert round(result.peak_low_bytes / GIB, 2) == 16.86
+    assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
+    assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits

@@ -220,3 +220,24 @@ def test_loss_over_token_chunks_keeps_one_chunk_of_logits() -> None:
     assert "1,024 tokens at a time" in str(chunked.component("logits").assumption)  # type: ignore[union-attr]
     # a chunk longer than the micro-batch: all of it at once
     assert estimate(_train(training={"loss_chunk_tokens": 65536})).bytes_of("logits") == whole
+
+
+def test_a_compiled_loss_keeps_the_logits_and_their_gradient_in_the_compute_precision() -> None:
+    """torchtitan's ``build_cross_entropy_loss`` compiles the loss (decision 0515): the fp32 upcast and its gradient
+    are fused into the loss's kernels, so 2 B of logits and 2 B of gradient per entry instead of 2 + 4 + 4."""
+    vocab = 128256
+    compiled = estimate(_train(training={"compiled": True, "compiled_loss": True}))
+    assert compiled.bytes_of("logits") == B * S * vocab * (2 + 2)
+    assert "2 B logits + 2 B grad" in compiled.component("logits").formula  # type: ignore[union-attr]
+    # the model alone under torch.compile keeps the eager loss (torchtitan between December 2024 and April 2025)
+    assert estimate(_train(training={"compiled": True})).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+    # one chunk of tokens at a time, each chunk's loss compiled
+    chunks = estimate(_train(training={"compiled_loss": True, "loss_chunk_tokens": 1024}))
+    assert chunks.bytes_of("logits") == 1024 * vocab * (2 + 2)
+    # torchtune's chunked upcast keeps its own figure
+    torchtune = estimate(_train(training={"compiled_loss": True, "chunked_loss": True}))
+    assert torchtune.bytes_of("logits") == estimate(_train(training={"chunked_loss": True})).bytes_of("logits")
+    # fp32 compute has no upcast: logits and gradient in fp32 either way
+    fp32 = {"weights": "fp32", "compute": "fp32"}
+    plain32 = estimate(_train(precision=fp32)).bytes_of("logits")
+    assert estimate(_train(precision=fp32, training={"compiled_loss": True})).bytes_of("logits") == plain32

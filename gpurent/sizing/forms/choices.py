@@ -94,6 +94,8 @@ ADVANCED_SWITCHES = {
     "optimizer_in_backward": "training.optimizer_in_backward",
     "chunked_loss": "training.chunked_loss",
     "compiled": "training.compiled",
+    "compiled_loss": "training.compiled_loss",
+    "tuple_kv_cache": "runtime.tuple_kv_cache",
     "varying_lengths": "training.varying_lengths",
     "lora_dropout": "lora.dropout",
     "offload_optimizer": "parallel.offload_optimizer",
@@ -264,6 +266,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "optimizer_in_backward",
             "chunked_loss",
             "compiled",
+            "compiled_loss",
             "lora_targets",
             "lora_dropout",
             "attention",
@@ -290,6 +293,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "max_num_batched_tokens",
             "max_num_seqs",
             "cuda_graph_mib",
+            "tuple_kv_cache",
         ),
     ),
 ]
@@ -347,6 +351,7 @@ SERVING_ONLY = (
     "max_num_batched_tokens",
     "max_num_seqs",
     "cuda_graph_mib",
+    "tuple_kv_cache",
 )
 TRAINING_ONLY = (
     "optimizer",
@@ -357,6 +362,7 @@ TRAINING_ONLY = (
     "optimizer_in_backward",
     "chunked_loss",
     "compiled",
+    "compiled_loss",
     "varying_lengths",
     "offload_optimizer",
     "offload_params",

@@ -141,6 +141,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     optimizer_in_backward = forms.BooleanField(label=_("Optimizer step inside backward"), required=False)
     chunked_loss = forms.BooleanField(label=_("Chunked cross-entropy"), required=False)
     compiled = forms.BooleanField(label=_("torch.compile"), required=False)
+    compiled_loss = forms.BooleanField(
+        label=_("Loss under torch.compile"),
+        required=False,
+        help_text=_(
+            "The loss is compiled too (torchtitan does so with torch.compile): the logits' fp32 copy and its "
+            "gradient are fused away."
+        ),
+    )
     varying_lengths = forms.BooleanField(
         label=_("Samples of different lengths"),
         required=False,
@@ -193,6 +201,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         "runtime.cuda_graph_mib",
         required=False,
         help_text=_("vLLM prints it after capturing graphs; 0 with --enforce-eager."),
+    )
+    tuple_kv_cache = forms.BooleanField(
+        label=_("KV cache passed as tuples"),
+        required=False,
+        help_text=_(
+            "transformers before 4.36, or a model with its own code: each generated token rebuilds the cache while "
+            "the previous one is still held."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -338,6 +354,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
                 "diffusion": diffusion_training if name in DIFFUSION_TRAINING_ONLY else kind.generation,
                 "precision": kind.is_training,
                 "parallel": kind.is_training,
+                "runtime": kind.serving,
             }[section]
             if applies and cleaned.get(name):
                 data.setdefault(section, {})[leaf] = True

@@ -121,6 +121,14 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "qwen2-vl-7b", "workload": "inference", "engine": "transformers", "images_per_sequence": "2"},
     {"preset": "deepseek-v3", "workload": "inference", "quantization": "fp8", "strategy": "pipeline", "cards": "16"},
     {"preset": "t5-large", "workload": "inference", "engine": "transformers"},
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "inference",
+        "engine": "transformers",
+        "seq_len": "512",
+        "context_len": "4096",
+        "tuple_kv_cache": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
     {
         "preset": "llama-3.2-1b",

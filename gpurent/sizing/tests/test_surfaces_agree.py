@@ -182,6 +182,49 @@ CASES = [
             "--training-varying-lengths"
         ),
     ),
+    # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
+    Case(
+        "compiled_loss",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 8192,
+            "training": {"selective_op_checkpointing": True, "compiled": True, "compiled_loss": True},
+            "parallel": {"strategy": "fsdp", "cards": 8},
+        },
+        form={
+            "workload": "full_finetune",
+            "seq_len": "8192",
+            "selective_op_checkpointing": "on",
+            "compiled": "on",
+            "compiled_loss": "on",
+            "strategy": "fsdp",
+            "cards": "8",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 8192 --training-selective-op-checkpointing "
+            "--training-compiled --training-compiled-loss --strategy fsdp --cards 8"
+        ),
+    ),
+    # Engine 0.3.5 (decision 0516): older transformers pass the KV cache as tuples.
+    Case(
+        "tuple_kv_cache",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 512,
+            "context_len": 4096,
+            "runtime": {"engine": "transformers", "tuple_kv_cache": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "512",
+            "context_len": "4096",
+            "engine": "transformers",
+            "tuple_kv_cache": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
+    ),
     Case(
         "img2img",
         library={

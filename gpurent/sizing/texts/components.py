@@ -23,6 +23,7 @@ __all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label", "
 # (key, English label) -> translation
 LABELS: dict[tuple[str, str], Any] = {
     ("kv_cache", "KV cache"): _("KV cache"),
+    ("previous_kv_cache", "Previous step's KV cache"): _("Previous step's KV cache"),
     ("cuda_context", "CUDA context"): _("CUDA context"),
     ("comm_buffers", "Communication buffers"): _("Communication buffers"),
     ("fragmentation", "Allocator fragmentation"): _("Allocator fragmentation"),
@@ -128,6 +129,14 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ),
     ("dequant_workspace", "bitsandbytes dequantizes one layer at a time."): _(
         "bitsandbytes dequantizes one layer at a time."
+    ),
+    (
+        "previous_kv_cache",
+        "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
+        "keys and values stay alive while the next step's are built with torch.cat.",
+    ): _(
+        "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
+        "keys and values stay alive while the next step's are built with torch.cat."
     ),
     (
         "cuda_graphs",

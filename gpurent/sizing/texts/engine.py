@@ -47,6 +47,10 @@ TRANSLATED: dict[str, Any] = {
     "kv.blocks": _("KV quantized in blocks (llama.cpp)."),
     "infer.logits": _("Only the last position's logits are computed and upcast (current generate/vLLM)."),
     "infer.bnb_dequant": _("bitsandbytes dequantizes one layer at a time."),
+    "infer.tuple_kv_cache": _(
+        "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
+        "keys and values stay alive while the next step's are built with torch.cat."
+    ),
     "infer.cuda_graphs": _(
         "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
         "--enforce-eager removes it)."
