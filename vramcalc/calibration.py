@@ -59,7 +59,7 @@ BANDS: dict[str, Band] = {
     "transformers_generate": Band("transformers_generate", -15, 30, 63),
     "generation": Band("generation", -35, 30, 25),
     "training_one_card": Band("training_one_card", -10, 20, 61),
-    "training_several_cards": Band("training_several_cards", -35, 75, 65),
+    "training_several_cards": Band("training_several_cards", -35, 45, 65),
 }
 # What the engine is less sure of widens the band to at least these ends (same parts, same rule, over the cases
 # that have the feature).
