@@ -252,18 +252,16 @@ def _no_sync_gradients(inp: EstimateInput) -> Component:
     """FSDP1's ``no_sync()``: each flat parameter that requires a gradient keeps it unsharded until the synchronising
     micro-batch. An adapter's blocks share their flat parameters with the frozen weights, so the blocks' whole
     parameters count; the embedding and an untied head hold no adapter and need none (decision 0519)."""
-    trainable, expr = trainable_params(inp)
-    if inp.workload.is_adapter:
-        params = param_counts(inp.model).total - param_counts(inp.model).embedding + trainable
-        expr = f"blocks' frozen + {expr}"
-    else:
-        params = trainable
+    trainable, _expr = trainable_params(inp)
+    blocks = param_counts(inp.model).total - param_counts(inp.model).embedding if inp.workload.is_adapter else 0
+    params = blocks + trainable
     size = params * dense_bytes(inp) // inp.parallel.tensor_parallel
+    counted = f"{num(blocks)} + {num(trainable)}" if blocks else num(trainable)
     return Component(
         "no_sync_gradients",
         "Unsharded gradients (FSDP no_sync)",
         size,
-        show(f"{num(params)} params ({expr}) / {inp.parallel.tensor_parallel} x {dense_bytes(inp)} B", size),
+        show(f"{counted} params / {inp.parallel.tensor_parallel} x {dense_bytes(inp)} B", size),
         text("train.no_sync_gradients"),
         (FB,),
     )
