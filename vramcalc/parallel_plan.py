@@ -80,6 +80,11 @@ class ParallelPlan:
             ``batch_size`` is then the micro-batch. Cards = data-parallel x tensor-parallel x pipeline stages.
         pipeline_schedule: see :class:`PipelineSchedule`.
         pipeline_microbatches: micro-batches per step and data-parallel rank; 0 means as many as stages.
+        fsdp_no_sync: FSDP1 accumulates gradients over micro-batches under ``no_sync()`` (Lightning Fabric's
+            ``no_backward_sync``, lit-gpt's recipes): every card holds the unsharded gradient of each flat parameter
+            that requires one until the synchronising micro-batch. With adapters the wrapped blocks' frozen weights
+            share the flat parameter with the adapters (``use_orig_params=True``), so their gradient is held too
+            (decision 0519). Needs ZeRO-3/FSDP full shard without pipeline stages.
     """
 
     strategy: Strategy = Strategy.SINGLE
@@ -98,6 +103,7 @@ class ParallelPlan:
     pipeline_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
     pipeline_schedule: PipelineSchedule = PipelineSchedule.ONE_F_ONE_B
     pipeline_microbatches: int = field(default=0, metadata=within(0, MAX_ITEMS))
+    fsdp_no_sync: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "parallel.")
@@ -130,6 +136,8 @@ class ParallelPlan:
         for name in ("zero3_prefetch_params", "zero3_max_live_params"):
             if getattr(self, name) and self.strategy.shard_stage != 3:
                 raise InvalidInput(f"parallel.{name}", "needs ZeRO-3/FSDP full shard")
+        if self.fsdp_no_sync and (self.strategy.shard_stage != 3 or self.pipeline_parallel > 1):
+            raise InvalidInput("parallel.fsdp_no_sync", "needs ZeRO-3/FSDP full shard without pipeline stages")
         if self.tp_sequence_parallel and self.tensor_parallel == 1:
             raise InvalidInput("parallel.tp_sequence_parallel", "splits activations over tensor_parallel > 1 cards")
         if self.context_parallel_ring and self.sequence_parallel == 1:

@@ -117,6 +117,8 @@ TEMPLATES: dict[str, str] = {
     "gathered for the layer being computed, and their gradients in backward.",
     "train.stage_gathered": "With pipeline stages FSDP keeps the stage's parameters gathered between micro-batches "
     "(torchtitan: no reshard after forward).",
+    "train.no_sync_gradients": "FSDP accumulates gradients under no_sync: each flat parameter that needs a gradient "
+    "keeps it unsharded until the last micro-batch; frozen weights wrapped with adapters need one too.",
     "train.stage_gradients": "With pipeline stages gradients accumulate unsharded until the last micro-batch "
     "reduces them.",
     "train.sequence_parallel": "Sequence parallel over {cards} cards: each holds {tokens} of the {total} tokens "

@@ -140,6 +140,8 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps += _stage_gathered(inp, stage_params(inp, counts.total))
     elif plan.strategy.shard_stage == 3:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))
+    if plan.fsdp_no_sync:
+        comps.append(_no_sync_gradients(inp))
     if (
         plan.strategy is Strategy.DDP
         and plan.data_parallel > 1
@@ -244,6 +246,25 @@ def _stage_gathered(inp: EstimateInput, stage: int) -> list[Component]:
             (FB,),
         ),
     ]
+
+
+def _no_sync_gradients(inp: EstimateInput) -> Component:
+    """FSDP1's ``no_sync()``: each flat parameter that requires a gradient keeps it unsharded until the synchronising
+    micro-batch. An adapter's blocks share their flat parameters with the frozen weights, so the blocks' whole
+    parameters count; the embedding and an untied head hold no adapter and need none (decision 0519)."""
+    trainable, _expr = trainable_params(inp)
+    blocks = param_counts(inp.model).total - param_counts(inp.model).embedding if inp.workload.is_adapter else 0
+    params = blocks + trainable
+    size = params * dense_bytes(inp) // inp.parallel.tensor_parallel
+    counted = f"{num(blocks)} + {num(trainable)}" if blocks else num(trainable)
+    return Component(
+        "no_sync_gradients",
+        "Unsharded gradients (FSDP no_sync)",
+        size,
+        show(f"{counted} params / {inp.parallel.tensor_parallel} x {dense_bytes(inp)} B", size),
+        text("train.no_sync_gradients"),
+        (FB,),
+    )
 
 
 def stage_params(inp: EstimateInput, params: int) -> int:

@@ -70,8 +70,8 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted (decision 0516): -10/+35 (-5/+35 in engine 0.3.4)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-10, 35)
+    # the band chosen with the cache counted: -15/+30 on eight tuning parts (decision 0518; -10/+35 in 0.3.5)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-15, 30)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -134,13 +134,16 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert wider_for(stages) == (WIDER["pipeline"],)
     assert wider_for(vlm) == (WIDER["vision_language"],)
     assert limits(qlora, ()) == (WIDER["quantized_base"].low_pct, WIDER["quantized_base"].high_pct)
+    several = BANDS["training_several_cards"]
     assert limits(offload, ()) == (
-        min(BANDS["training_several_cards"].low_pct, WIDER["offloading"].low_pct),
-        WIDER["offloading"].high_pct,
+        min(several.low_pct, WIDER["offloading"].low_pct),
+        max(several.high_pct, WIDER["offloading"].high_pct),
     )
+    # a widening only ever widens: offloading reaches further above than the several-card band
+    assert limits(offload, ())[1] == WIDER["offloading"].high_pct > several.high_pct
     split = _inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2})
     assert wider_for(split) == (WIDER["tensor_parallel"],)
-    assert limits(split, ()) == (BANDS["training_several_cards"].low_pct, WIDER["tensor_parallel"].high_pct)
+    assert limits(split, ()) == (several.low_pct, max(several.high_pct, WIDER["tensor_parallel"].high_pct))
     staged = _inputs(
         workload="full_finetune",
         parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 2},
@@ -230,9 +233,10 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_reaches_further_above_than_below() -> None:
-    """Decision 0515: with torchtitan's compiled loss counted, the several-card band of the seven tuning parts is
-    -25/+45 (-35/+35 in engine 0.3.4). An 8B ZeRO-3 run on 8 cards: its high end rises from 40.60 to 42.84 GiB and
-    still fits 90 % of a 48 GiB card; its low end rises from 14.61 to 16.86 GiB."""
+    """Decision 0518: on eight tuning parts (fresh-7 added), with FSDP1's no_sync gradients counted where the run
+    says so (decision 0519), the several-card band is -35/+45 (-25/+45 in engine 0.3.5). An 8B ZeRO-3 run on 8
+    cards: its high end stays 42.84 GiB and still fits 90 % of a 48 GiB card; its low end falls from 16.86 to
+    14.61 GiB."""
     zero3 = _inputs(
         workload="full_finetune",
         seq_len=4096,
@@ -240,8 +244,8 @@ def test_training_on_several_cards_reaches_further_above_than_below() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
+    assert (result.range_low_pct, result.range_high_pct) == (-35, 45)
     assert round(result.peak_high_bytes / GIB, 2) == 42.84
-    assert round(result.peak_low_bytes / GIB, 2) == 16.86
+    assert round(result.peak_low_bytes / GIB, 2) == 14.61
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits

@@ -41,6 +41,14 @@ class TrainingPlanFields(forms.Form):
         required=False,
         help_text=_("Gradients accumulate in one fp32 buffer that is also the all-reduce bucket."),
     )
+    fsdp_no_sync = forms.BooleanField(
+        label=_("FSDP accumulates gradients under no_sync"),
+        required=False,
+        help_text=_(
+            "Gradient accumulation with FSDP1's no_sync (Lightning Fabric, lit-gpt): full gradients are held until "
+            "the last micro-batch, frozen weights wrapped with adapters included."
+        ),
+    )
     zero3_prefetch_params = engine_number(
         _("ZeRO-3 prefetch bucket (million parameters)"),
         MILLION_FIELDS["zero3_prefetch_params"],

@@ -130,6 +130,7 @@ VARIANTS: list[dict[str, str]] = [
         "tuple_kv_cache": "on",
     },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
+    {"preset": "llama-3.2-1b", "workload": "lora", "strategy": "fsdp", "cards": "2", "fsdp_no_sync": "on"},
     {
         "preset": "llama-3.2-1b",
         "workload": "full_finetune",

@@ -225,6 +225,32 @@ CASES = [
         },
         cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
     ),
+    # Engine 0.3.6 (decision 0519): FSDP1 accumulating gradients under no_sync (lit-gpt's LoRA recipe).
+    Case(
+        "fsdp_no_sync",
+        library={
+            "model": "llama-2-7b",
+            "workload": "lora",
+            "seq_len": 1304,
+            "batch_size": 4,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True},
+            "parallel": {"strategy": "fsdp", "cards": 2, "fsdp_no_sync": True},
+        },
+        form={
+            "preset": "llama-2-7b",
+            "workload": "lora",
+            "seq_len": "1304",
+            "batch_size": "4",
+            "activation_checkpointing": "on",
+            "strategy": "fsdp",
+            "cards": "2",
+            "fsdp_no_sync": "on",
+        },
+        cli=(
+            "--preset llama-2-7b --workload lora --seq-len 1304 --batch 4 --checkpointing --strategy fsdp --cards 2 "
+            "--parallel-fsdp-no-sync"
+        ),
+    ),
     Case(
         "img2img",
         library={

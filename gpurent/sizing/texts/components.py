@@ -57,6 +57,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("workspace", "Prefill activations / workspace"): _("Prefill activations / workspace"),
     ("gathered_params", "Gathered parameters (ZeRO-3/FSDP)"): _("Gathered parameters (ZeRO-3/FSDP)"),
     ("unsharded_gradients", "Unsharded gradients of the stage"): _("Unsharded gradients of the stage"),
+    ("no_sync_gradients", "Unsharded gradients (FSDP no_sync)"): _("Unsharded gradients (FSDP no_sync)"),
     ("context_parallel_buffers", "Ring-attention key/value buffers"): _("Ring-attention key/value buffers"),
     ("ddp_buckets", "DDP gradient buckets"): _("DDP gradient buckets"),
     ("autocast_copies", "Autocast weight copies"): _("Autocast weight copies"),

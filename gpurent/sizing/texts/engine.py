@@ -205,6 +205,10 @@ TRANSLATED: dict[str, Any] = {
         "With pipeline stages FSDP keeps the stage's parameters gathered between micro-batches (torchtitan: "
         "no reshard after forward)."
     ),
+    "train.no_sync_gradients": _(
+        "FSDP accumulates gradients under no_sync: each flat parameter that needs a gradient keeps it unsharded "
+        "until the last micro-batch; frozen weights wrapped with adapters need one too."
+    ),
     "train.stage_gradients": _(
         "With pipeline stages gradients accumulate unsharded until the last micro-batch reduces them."
     ),

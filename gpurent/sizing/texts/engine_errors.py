@@ -100,6 +100,7 @@ MESSAGES: dict[str, Any] = {
     "unknown field": _("unknown field"),
     "shards over DDP ranks: use strategy 'ddp'": _("shards over DDP ranks: use strategy 'ddp'"),
     "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
+    "needs ZeRO-3/FSDP full shard without pipeline stages": _("needs ZeRO-3/FSDP full shard without pipeline stages"),
     "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
     "needs activation checkpointing": _("needs activation checkpointing"),
