@@ -38,7 +38,8 @@ engine 0.3.5 on it informs choices too (decision 0515), and ``bench/estimator_ca
 collected blind while 0.3.5 was made, forms *fresh-7*: measured whole before that change and once after. Fresh-7 has
 been seen since; from engine 0.3.6 on it informs choices too (decision 0518), and
 ``bench/estimator_cases_fresh8.json`` (decision 0517), collected blind while 0.3.6 was made, forms *fresh-8*: measured
-whole before that change and once after. The report prints every part with its
+whole before that change and once after; ``bench/estimator_cases_fresh9.json`` (decision 0520) forms *fresh-9* the
+same way for the round after it. The report prints every part with its
 range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts
 (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
 docs/estimator.md.
@@ -95,6 +96,8 @@ FRESH6_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh6.json"
 FRESH7_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh7.json"
 # And the round after that (decision 0517), the same way: engine 0.3.6 was made in a worktree that never held it.
 FRESH8_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh8.json"
+# And the round after that (decision 0520), the same way: engine 0.3.7 was made in a worktree that never held it.
+FRESH9_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh9.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -110,6 +113,7 @@ PARTS = (
     "fresh-6",
     "fresh-7",
     "fresh-8",
+    "fresh-9",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -126,6 +130,7 @@ PART_TITLES = {
     "fresh-6": "(issue 31's fifth fresh part: measured before and after engine 0.3.4; tuned on since 0.3.5)",
     "fresh-7": "(issue 31's sixth fresh part: measured before and after engine 0.3.5; tuned on since 0.3.6)",
     "fresh-8": "(issue 31's seventh fresh part, collected blind: measured at engine 0.3.5, then after the next change)",
+    "fresh-9": "(issue 31's eighth fresh part, collected blind: measured at engine 0.3.6, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -319,6 +324,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH6_CASES, "fresh-6"),
         (FRESH7_CASES, "fresh-7"),
         (FRESH8_CASES, "fresh-8"),
+        (FRESH9_CASES, "fresh-9"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
