@@ -107,3 +107,28 @@ def test_a_vae_that_decodes_the_whole_clip_at_once_holds_every_frame_in_its_pass
     inp = _video()
     assert _pass_frames(inp, whole) == frames(inp, whole) == 49
     assert _pass_frames(inp, spec) < 49
+
+
+@pytest.mark.parametrize(
+    ("preset", "dim", "ffn", "layers", "expected"),
+    [("wan2.1-t2v-1.3b", 1536, 8960, 30, 1_418_996_800), ("wan2.1-t2v-14b", 5120, 13824, 40, 14_288_491_584)],
+)
+def test_wan_presets_count_their_config_and_decode_one_latent_frame_a_pass(
+    preset: str, dim: int, ffn: int, layers: int, expected: int
+) -> None:
+    """Decision 0522: WanTransformer3DModel's blocks and embedders counted from transformer/config.json, UMT5-XXL's
+    encoder from text_encoder/config.json; AutoencoderKLWan decodes one latent frame a pass (5 frames at most)."""
+    block = 2 * 4 * (dim * dim + dim) + 4 * dim + 2 * dim + 2 * dim * ffn + ffn + dim + 6 * dim
+    embedders = 64 * dim + dim + 256 * dim + dim * dim + 2 * dim + 6 * dim * dim + 6 * dim
+    embedders += 4096 * dim + dim * dim + 2 * dim + 64 * dim + 64 + 2 * dim
+    spec = get_preset(preset).diffusion
+    assert spec is not None
+    assert spec.denoiser_params == layers * block + embedders == expected
+    umt5_layer = 4 * 4096 * 4096 + 32 * 64 + 3 * 4096 * 10240 + 2 * 4096
+    assert spec.text_encoder_params == (256384 * 4096 + 24 * umt5_layer + 4096,)
+    inp = _video(preset)
+    assert (frames(inp, spec), latent_frames(inp, spec), pixels(inp, spec)) == (81, 21, (480, 832))
+    assert _pass_frames(inp, spec) == 5
+    decode = estimate(inp).component("vae_decode")
+    assert decode is not None
+    assert "5 frames per pass x 480x832 px x 192 ch" in decode.formula
