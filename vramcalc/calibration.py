@@ -3,8 +3,8 @@
 The range of a peak is not a sum of guesses: it is how far measured peaks of the same kind of workload fell from the
 engine's expected value, read from published measurements. Each :class:`Band` holds, for one kind, the relative
 distance below and above the expected peak that held all but about one measured peak in ten of the benchmark parts
-constants may be chosen on (``fit``, ``fresh-2-fit``, ``fresh-2-held``, ``fresh-3`` and ``fresh-4``,
-``bench/estimator_accuracy.py``); never from a part kept for testing (``held-out``, ``fresh``). On top of the band,
+constants may be chosen on (``INFORMED_CHOICES`` in ``bench/estimator_accuracy.py``); never from a part kept for
+testing (``held-out``, ``fresh``). On top of the band,
 each effect the engine does not model for the inputs and whose likely size it can state (:mod:`vramcalc.unmodelled`)
 moves the end it would move by that size, and an approximation the inputs rely on
 (:func:`vramcalc.uncertainty.warnings_for`) widens the band by its factor. The fit verdict (:mod:`vramcalc.capacity`)

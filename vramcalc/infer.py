@@ -26,12 +26,16 @@ SERVING = "serving"
 PHASES = (SERVING,)
 
 
+def decodes_with_transformers(inp: EstimateInput) -> bool:
+    """Generation with transformers that reaches a decoding step with a previous cache: the prefill makes the first
+    new token, so such a step comes only from the second new token on."""
+    return inp.runtime.engine is Engine.TRANSFORMERS and inp.context_tokens > sequence_tokens(inp) + 1
+
+
 def holds_previous_cache(inp: EstimateInput) -> bool:
     """Generation with transformers that decodes with a tuple cache (``runtime.tuple_kv_cache``): the previous
-    step's cache is alive while the next one is built. The prefill makes the first new token, so a step with a
-    previous cache comes only from the second new token on."""
-    decodes = inp.context_tokens > sequence_tokens(inp) + 1
-    return inp.runtime.tuple_kv_cache and inp.runtime.engine is Engine.TRANSFORMERS and decodes
+    step's cache is alive while the next one is built."""
+    return inp.runtime.tuple_kv_cache and decodes_with_transformers(inp)
 
 
 def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache | None]:

@@ -253,7 +253,8 @@ def _no_sync_gradients(inp: EstimateInput) -> Component:
     micro-batch. An adapter's blocks share their flat parameters with the frozen weights, so the blocks' whole
     parameters count; the embedding and an untied head hold no adapter and need none (decision 0519)."""
     trainable, _expr = trainable_params(inp)
-    blocks = param_counts(inp.model).total - param_counts(inp.model).embedding if inp.workload.is_adapter else 0
+    counts = param_counts(inp.model)
+    blocks = counts.total - counts.embedding if inp.workload.is_adapter else 0
     params = blocks + trainable
     size = params * dense_bytes(inp) // inp.parallel.tensor_parallel
     counted = f"{num(blocks)} + {num(trainable)}" if blocks else num(trainable)

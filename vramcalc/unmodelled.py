@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .components.activations import compute_bytes, sequence_tokens
+from .components.activations import compute_bytes
 from .components.kv import kv_cache
-from .infer import vision_mask_bytes
+from .infer import decodes_with_transformers, vision_mask_bytes
 from .inputs import EstimateInput
-from .options import Engine, Strategy
+from .options import Strategy
 from .train_activations import logits_bytes
 from .units import MIB
 
@@ -182,11 +182,8 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
                     0,
                 )
             )
-    # Only a run that decodes (a second new token: the prefill makes the first) reaches a step with a previous cache
-    # to keep; a run that says its cache is tuples has it counted (runtime.tuple_kv_cache, decision 0516).
-    decodes = inp.context_tokens > sequence_tokens(inp) + 1
-    counted = inp.runtime.tuple_kv_cache
-    if serving and inp.runtime.engine is Engine.TRANSFORMERS and inp.model.has_kv_cache and decodes and not counted:
+    # A run that says its cache is tuples has the previous step's cache counted (runtime.tuple_kv_cache, 0516).
+    if serving and inp.model.has_kv_cache and decodes_with_transformers(inp) and not inp.runtime.tuple_kv_cache:
         found.append(_tuple_cache(inp))
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))
