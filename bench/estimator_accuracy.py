@@ -40,7 +40,9 @@ been seen since; from engine 0.3.6 on it informs choices too (decision 0518), an
 (decision 0517), collected blind while 0.3.6 was made, forms *fresh-8*: measured whole before that change and once
 after. Fresh-8 has been seen since; from engine 0.3.7 on it informs choices too (decision 0521), and
 ``bench/estimator_cases_fresh9.json`` (decision 0520), collected blind while 0.3.7 was made, forms *fresh-9*: measured
-whole before that change and once after. The report prints every part with its range coverage and width, the
+whole before that change and once after. Fresh-9 has been seen since; from engine 0.3.8 on it informs choices too,
+and ``bench/estimator_cases_fresh10.json`` (decision 0523), collected blind while 0.3.8 was made, forms *fresh-10*:
+measured whole before that change and once after. The report prints every part with its range coverage and width, the
 targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
 can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
@@ -98,6 +100,8 @@ FRESH7_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh7.json"
 FRESH8_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh8.json"
 # And the round after that (decision 0520), the same way: engine 0.3.7 was made in a worktree that never held it.
 FRESH9_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh9.json"
+# And the round after that (decision 0523), the same way: engine 0.3.8 was made in a worktree that never held it.
+FRESH10_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh10.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -114,6 +118,7 @@ PARTS = (
     "fresh-7",
     "fresh-8",
     "fresh-9",
+    "fresh-10",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -131,6 +136,7 @@ PART_TITLES = {
     "fresh-7": "(issue 31's sixth fresh part: measured before and after engine 0.3.5; tuned on since 0.3.6)",
     "fresh-8": "(issue 31's seventh fresh part: measured at engine 0.3.5 and after 0.3.6; tuned on since 0.3.7)",
     "fresh-9": "(issue 31's eighth fresh part, collected blind: measured at engine 0.3.6, then after the next change)",
+    "fresh-10": "(issue 31's ninth fresh part, collected blind: measured at engine 0.3.7, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -336,6 +342,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH7_CASES, "fresh-7"),
         (FRESH8_CASES, "fresh-8"),
         (FRESH9_CASES, "fresh-9"),
+        (FRESH10_CASES, "fresh-10"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
