@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from .formats import AmbiguousAmount, amount_input, decimal_text
+from .formats import AmbiguousAmount, amount_input, decimal_text, usd_text
 from .money import Usd
 
 __all__ = ["UsdField"]
@@ -30,12 +29,14 @@ class UsdField(forms.Field):
             '"%(amount)s" can be read two ways. For %(whole)s dollars write "%(whole)s" or "%(example)s"; '
             "cents take one or two decimals."
         ),
+        # Django's own messages (already in every catalog), with the limit written for the reader: "5,00 US$".
+        "min_value": _("Ensure this value is greater than or equal to %(limit_value)s."),
+        "max_value": _("Ensure this value is less than or equal to %(limit_value)s."),
     }
 
     def __init__(self, *, min_value: Usd, max_value: Usd, **kwargs: Any) -> None:
         self.min_value, self.max_value = min_value, max_value
         super().__init__(**kwargs)
-        self.validators.extend([MinValueValidator(min_value), MaxValueValidator(max_value)])
 
     def to_python(self, value: Any) -> Usd | None:
         if value in self.empty_values:
@@ -51,6 +52,17 @@ class UsdField(forms.Field):
             raise forms.ValidationError(self.error_messages["ambiguous"], code="ambiguous", params=params) from None
         except ValueError:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def validate(self, value: Usd | None) -> None:
+        super().validate(value)
+        # Not Django's Min/MaxValueValidator: they would show the limit as str(Usd), "$5.00" in every language.
+        for code, outside, limit in (
+            ("min_value", value is not None and value < self.min_value, self.min_value),
+            ("max_value", value is not None and value > self.max_value, self.max_value),
+        ):
+            if outside:
+                params = {"limit_value": usd_text(limit)}
+                raise forms.ValidationError(self.error_messages[code], code=code, params=params)
 
     def prepare_value(self, value: Any) -> Any:
         # Written as the reader writes it ("100,00" in Spanish), which `to_python` reads back exactly.

@@ -143,3 +143,13 @@ def test_a_top_up_typed_with_a_decimal_comma_is_stored_in_exact_cents(client, cu
         reverse("payments:top_up"), {"amount_usd": "150,50", "idempotency_key": "k"}, HTTP_ACCEPT_LANGUAGE=language
     )
     assert Deposit.objects.get().requested_cents == 15_050
+
+
+@pytest.mark.parametrize(
+    ("language", "low", "high"),
+    [("en", "$5.00", "$100,000.00"), ("es", "5,00\xa0US$", "100.000,00\xa0US$")],
+)
+def test_a_money_form_names_its_limits_as_the_reader_writes_money(db, language, low, high):
+    with translation.override(language):
+        assert low in TopUpForm({"amount_usd": "-5"}).errors["amount_usd"][0]
+        assert high in TopUpForm({"amount_usd": "100000.01"}).errors["amount_usd"][0]
