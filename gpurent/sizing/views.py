@@ -26,6 +26,7 @@ from .forms.estimate import EstimateForm
 from .forms.measurement import MeasurementForm
 from .selectors import estimate_get_for, estimate_list_for
 from .services import estimate_attach_measurement, estimate_save
+from .texts.formulas import PHASES
 
 TEMPLATE = "sizing/estimate.html"
 PARTIAL = "sizing/partials/result.html"
@@ -117,6 +118,7 @@ def _detail_context(request: HttpRequest, public_id: uuid.UUID, form: Measuremen
         "fit": fit,
         "fit_param": FIT_PARAM,
         "peak_components": components,
+        "peak_phase": PHASES.get(phase, phase),  # the engine's identifier, read as words in es/vi/tr
         "measurement_form": form or MeasurementForm(initial=initial),
         "reopen_query": saved.form_data,
     }

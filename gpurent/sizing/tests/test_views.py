@@ -236,6 +236,28 @@ def test_saved_estimate_page_shows_the_same_range(client, demo_catalog):
     assert 'data-testid="peak-range"' in html
 
 
+def test_saved_estimate_page_names_the_peak_phase_in_the_readers_language(client, demo_catalog):
+    client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "phase-1"})
+    saved = SavedEstimate.objects.get()
+    assert saved.result["peak_phase"] == "serving"
+    page = reverse("sizing:detail", args=[saved.public_id])
+    assert '<p class="peak-plan">during serving</p>' in client.get(page).content.decode()
+    assert '<p class="peak-plan">durante servicio</p>' in client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+
+def test_saved_estimate_fit_table_names_each_cell_for_the_phone_layout(client, demo_catalog):
+    # On a phone `.stack-table` rows become cards; a cell without its column's name reads as a bare figure.
+    client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "stack-1"})
+    saved = SavedEstimate.objects.get()
+    html = client.get(reverse("sizing:detail", args=[saved.public_id])).content.decode()
+    table = html.split('data-testid="saved-fit-table"', 1)[1].split("</table>", 1)[0]
+    assert 'class="data-table fit-table stack-table"' in html
+    fitting = fit_row(html, "h200-141gb")
+    for label in ["Fits on", "Headroom", "3 days", "7 days", "30 days"]:
+        assert f'data-label="{label}"' in fitting, label
+    assert re.findall(r"<td(?![^>]*data-label)(?![^>]*colspan)[^>]*>", table) == []
+
+
 def _components(html: str) -> set[str]:
     return set(re.findall(r'class="component[^"]*" data-key="([a-z_]+)"', html))
 
