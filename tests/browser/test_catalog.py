@@ -69,6 +69,16 @@ def test_api_docs_render_under_the_content_security_policy(live_server, page, co
     assert console_errors == []
 
 
+def test_api_docs_are_laid_out_for_a_phone(live_server, browser):
+    # Without a viewport meta tag a phone lays the page out 980 px wide and shrinks it to a third.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(live_server.url + "/api/v1/docs")
+    expect(page.get_by_text("/api/v1/catalog")).to_be_visible(timeout=30_000)
+    assert page.evaluate("[document.documentElement.clientWidth, document.documentElement.scrollWidth]") == [390, 390]
+    context.close()
+
+
 def test_language_switcher_on_a_page_without_token_fetches_one_and_switches(
     live_server, page, demo_catalog, console_errors
 ):
