@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
@@ -90,9 +91,23 @@ class DeskAdmin(ReadOnlyModelAdmin):
 
     action_permission = ""
     desk_ordering: tuple[str, ...] = ()
+    # What the count under the list says: the model's verbose_name_plural names the desk ("payments desk"), so
+    # Django's own count would read "0 payments desk" (admin/backoffice/pagination.html shows `desk_count`).
+    rows_noun: tuple[str, str] = ("row", "rows")
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return list(self.desk_ordering)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # The desk's name, not Django's "Select payment to verify to view".
+        title = capfirst(self.model._meta.verbose_name_plural)
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
+    def get_changelist_instance(self, request: HttpRequest) -> Any:
+        changelist: Any = super().get_changelist_instance(request)  # gets one attribute of ours, `desk_count`
+        count = changelist.result_count
+        changelist.desk_count = f"{count} {self.rows_noun[0] if count == 1 else self.rows_noun[1]}"
+        return changelist
 
     def base_queryset(self) -> QuerySet[Any]:
         # Not super().get_queryset(): that orders by `desk_ordering` before the desk has annotated its rank.
@@ -149,6 +164,7 @@ class VerifyForm(forms.Form):
 @admin.register(PaymentsDesk)
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
+    rows_noun = ("payment to verify", "payments to verify")
     list_display = [
         "queue",
         "target",

@@ -65,6 +65,7 @@ class ProvisionForm(forms.Form):
 @admin.register(ProvisioningDesk)
 class ProvisioningDeskAdmin(DeskAdmin):
     action_permission = "backoffice.provision_order"
+    rows_noun = ("order to provision", "orders to provision")
     list_display = [
         "ref",
         "owner",

@@ -14,6 +14,7 @@ from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 from gpurent.payments.models import Payment, PaymentIntent
+from gpurent.payments.received.verification import intent_confirm
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +113,26 @@ def test_payments_desk_lists_reported_first_and_confirms_through_the_service(
     assert PaymentIntent.objects.get(pk=other.pk).status == "closed"  # the order is paid: no new payments there
 
 
+def test_each_desk_is_titled_and_counted_by_what_it_lists(client, staff, reported_intent):
+    client.force_login(staff("payments", "provisioning"))
+    payments = client.get(PAYMENTS_DESK).content.decode()
+    assert "<h1>Payments desk</h1>" in payments
+    assert "Select payment to verify" not in payments
+    assert "1 payment to verify" in payments
+    assert "0 payments to verify" in client.get(PAYMENTS_DESK, {"q": "nothing-matches"}).content.decode()
+    provisioning = client.get(PROVISIONING_DESK).content.decode()
+    assert "<h1>Provisioning desk</h1>" in provisioning
+    assert "0 orders to provision" in provisioning  # the order is not paid yet
+
+
+def test_the_provisioning_page_counts_one_gpu_in_the_singular(client, staff, reported_intent):
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    client.force_login(staff("provisioning"))
+    assert "1 order to provision" in client.get(PROVISIONING_DESK).content.decode()
+    page = client.get(f"{PROVISIONING_DESK}{reported_intent.order.pk}/change/").content.decode()
+    assert "= 1 GPU, 7 days" in page
+
+
 def test_a_role_that_may_view_but_not_act_changes_nothing(client, staff, reported_intent):
     viewer = staff("payments")
     viewer.groups.get(name="payments").permissions.remove(
@@ -139,8 +160,6 @@ def test_a_double_submitted_rejection_acts_once_and_answers_the_same(client, sta
 
 
 def test_a_double_submitted_provisioning_decision_acts_once(client, staff, reported_intent):
-    from gpurent.payments.received.verification import intent_confirm
-
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     order = Order.objects.get(pk=reported_intent.order_id)
     client.force_login(staff("provisioning"))
@@ -155,8 +174,6 @@ def test_a_double_submitted_provisioning_decision_acts_once(client, staff, repor
 
 
 def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):
-    from gpurent.payments.received.verification import intent_confirm
-
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     ref = reported_intent.order.ref
     out = io.StringIO()
