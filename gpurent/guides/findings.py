@@ -153,17 +153,17 @@ def _condition_findings(row: GpuFit, columns: list[ConditionColumn], fixed_cards
         cheapest = column.cheapest
         if cheapest is not None:
             found.append(
-                _("At %(condition)s it no longer fits; %(lots)s does.")
+                _("With “%(condition)s” it no longer fits; %(lots)s does.")
                 % {"condition": column.condition.label, "lots": _lots(cheapest)}
             )
         elif fixed_cards is not None:
             found.append(
-                _("At %(condition)s nothing in the catalog fits it, and more cards do not help.")
+                _("With “%(condition)s” nothing in the catalog fits it, and more cards do not help.")
                 % {"condition": column.condition.label}
             )
         else:
             found.append(
-                _("At %(condition)s nothing in the catalog fits within 10 lots.")
+                _("With “%(condition)s” nothing in the catalog fits within 10 lots.")
                 % {"condition": column.condition.label}
             )
     return found

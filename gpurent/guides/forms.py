@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.catalog.models import GpuModel
@@ -13,6 +14,13 @@ from gpurent.catalog.selectors import gpu_list
 from .enums import Endpoint, GuideWorkload, Scope, SupportLevel
 from .models import SAMPLE_DATA_MAX_CHARS
 from .services import QuoteDetails
+
+
+def _listed(choices: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Choices as a list shows them, each capitalised like "All workloads": the labels are lowercase because a
+    sentence quotes them ("L40S 48GB for full fine-tuning: pilot")."""
+    return [(value, capfirst(label)) for value, label in choices]
+
 
 __all__ = ["GuideFilterForm", "QuoteRequestForm"]
 
@@ -31,9 +39,11 @@ class GuideFilterForm(forms.Form):
 
     gpu = ComparedGpuField(label=_("GPU"), required=False, choices=[("", _("All GPUs"))])
     workload = forms.ChoiceField(
-        label=_("Workload"), required=False, choices=[("", _("All workloads")), *GuideWorkload.choices]
+        label=_("Workload"), required=False, choices=[("", _("All workloads")), *_listed(GuideWorkload.choices)]
     )
-    scope = forms.ChoiceField(label=_("Scope"), required=False, choices=[("", _("All scopes")), *Scope.choices])
+    scope = forms.ChoiceField(
+        label=_("Scope"), required=False, choices=[("", _("All scopes")), *_listed(Scope.choices)]
+    )
 
     def clean_gpu(self) -> str:
         """A slug on sale, or empty; another is an invalid choice (one indexed lookup, not the whole catalog)."""
@@ -62,7 +72,7 @@ class QuoteRequestForm(forms.Form):
     gpu = ComparedGpuField(label=_("GPU"))
     endpoint = forms.ChoiceField(label=_("Endpoint"), choices=Endpoint.choices)
     support_level = forms.ChoiceField(label=_("Support level"), choices=SupportLevel.choices)
-    delivery_scope = forms.ChoiceField(label=_("Delivery scope"), choices=Scope.choices)
+    delivery_scope = forms.ChoiceField(label=_("Delivery scope"), choices=_listed(Scope.choices))
     expected_load = forms.CharField(
         label=_("Expected request load"),
         max_length=500,

@@ -1,6 +1,6 @@
 """Every guide's prose numbers agree with its own decision table, for every GPU, workload and scope.
 
-The figures ("Batch of 256 per card", "98 requests at 8,192 tokens") and the findings ("At 224 px, batch 256 it no
+The figures ("Batch of 256 per card", "98 requests at 8,192 tokens") and the findings ("With “224 px, batch 256” it no
 longer fits") are computed apart from the table; where the table has a column that asks the same question (the
 scope's inputs with only the batch or the number of requests at once changed), both must give the same answer.
 """
@@ -63,5 +63,5 @@ def test_the_findings_name_exactly_the_columns_where_the_gpu_does_not_fit(demo_c
             continue
         for column in report.columns:
             cell = column.row_for(report.guide.gpu)
-            named = any(finding.startswith(f"At {column.condition.label} ") for finding in report.findings)
+            named = any(finding.startswith(f"With “{column.condition.label}” ") for finding in report.findings)
             assert named == (cell is None or not cell.fits), (report.guide.url, column.condition.label)

@@ -31,11 +31,25 @@ def test_guide_index_filters(client, demo_catalog):
     assert client.get("/guides/", {"scope": "pilot"}).context["count"] == 35
 
 
+def test_guide_index_filters_list_every_choice_capitalised_in_the_readers_language(client, demo_catalog):
+    html = client.get("/guides/").content.decode()
+    for label in ["LoRA / QLoRA fine-tuning", "Full fine-tuning", "Diffusion image generation", "Proof of concept"]:
+        assert f">{label}</option>" in html, label
+    spanish = client.get("/guides/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert ">Ajuste fino completo</option>" in spanish
+
+
 def test_guide_index_unknown_filter_says_so_and_shows_all(client, demo_catalog):
     response = client.get("/guides/", {"workload": "mining"})
     assert response.status_code == 200
     assert "Select a valid choice." in response.content.decode()
     assert response.context["count"] == 105
+
+
+def test_guide_names_a_decision_table_condition_as_one_quoted_label(client, demo_catalog):
+    # Unquoted, the label's own comma ran into the sentence: "At 8k tokens, checkpointing it no longer fits".
+    html = client.get("/guides/l40s-48gb/full-finetuning/pilot/").content.decode()
+    assert "With “8k tokens, checkpointing” it no longer fits; 1 lot of MI300X 192GB does." in html
 
 
 def test_guide_detail_shows_every_section_computed(client, demo_catalog):
