@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -103,20 +104,32 @@ class PairsField(forms.CharField):
         return pairs_from_text(super().clean(value) or "")
 
 
+# Between GPUs: a semicolon, a comma followed by a space, or a space ("21.4; 21.9", "21.4, 21.9"). A comma between
+# digits is a decimal mark, as it is in Spanish, Vietnamese and Turkish: "61,5" is one GPU of 61.5 GiB, never
+# two GPUs of 61 and 5.
+_PEAK_SEPARATOR = re.compile(r";|,\s+|\s+")
+_PEAK = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
+
+
 class PeaksField(forms.CharField):
-    """Peak memory per GPU in GiB, comma-separated ("21.4, 21.9"), cleaned to bytes per GPU."""
+    """Peak memory per GPU in GiB ("21.4; 21.9", "21,4; 21,9"), cleaned to bytes per GPU."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", _("One number per GPU, separated by semicolons, e.g. 21.4; 21.9."))
+        super().__init__(**kwargs)
 
     def clean(self, value: Any) -> tuple[int, ...]:
         text = super().clean(value) or ""
         peaks: list[int] = []
-        for part in text.replace(";", ",").split(","):
-            if not part.strip():
+        for part in _PEAK_SEPARATOR.split(text.strip()):
+            if not part:
                 continue
-            try:
-                gib = Decimal(part.strip())
-            except InvalidOperation:
-                raise forms.ValidationError(_("Enter GiB numbers separated by commas, e.g. 21.4, 21.9.")) from None
-            if not gib.is_finite() or gib <= 0 or gib > 1_048_576:
+            if _PEAK.fullmatch(part) is None:
+                raise forms.ValidationError(
+                    _("Enter one number of GiB per GPU, separated by semicolons, e.g. 21.4; 21.9.")
+                )
+            gib = Decimal(part.replace(",", "."))
+            if gib <= 0 or gib > 1_048_576:
                 raise forms.ValidationError(_("Each peak is above 0 and at most 1 PiB (1048576 GiB)."))
             peaks.append(int(gib * GIB))
         return tuple(peaks)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
+from gpurent.journal.forms import PeaksField
 from gpurent.journal.models import JournalEntry, Run
+from vramcalc.units import GIB
 
 pytestmark = pytest.mark.django_db
 
@@ -77,8 +80,23 @@ def test_run_create_bad_pairs_and_peaks_are_explained(client, user, entry):
     html = response.content.decode()
     assert response.status_code == 422
     assert "Line 1: write name=value (e.g. batch=16)." in html
-    assert "Enter GiB numbers separated by commas" in html
+    assert "Enter one number of GiB per GPU, separated by semicolons" in html
     assert not Run.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "gib"),
+    [
+        ("61,5", [61.5]),
+        ("61.5", [61.5]),
+        ("21,4; 21,9", [21.4, 21.9]),
+        ("21.4, 21.9", [21.4, 21.9]),
+        ("22 23", [22, 23]),
+    ],
+)
+def test_a_peak_typed_with_a_decimal_comma_is_one_gpu(typed, gib):
+    # "61,5" is how Spanish, Vietnamese and Turkish write 61.5: it was read as two GPUs of 61 and 5 GiB.
+    assert PeaksField(required=False).clean(typed) == tuple(int(Decimal(str(g)) * GIB) for g in gib)
 
 
 def test_run_create_tolerance_without_value_is_shown_on_the_field(client, user, entry):
