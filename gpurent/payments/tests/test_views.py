@@ -109,6 +109,14 @@ def test_a_crypto_amount_reads_right_in_spanish_and_copies_exactly(client, custo
     assert "410.000000 USDT" not in html
 
 
+@pytest.mark.parametrize(("language", "rate"), [("en", "at 97,000 USD per BTC"), ("es", "a 97.000 USD por BTC")])
+def test_the_rate_of_instructions_is_grouped_as_the_reader_groups_numbers(client, customer, order, language, rate):
+    intent_issue_for_order(order=order, owner=customer, asset="BTC", network="bitcoin")
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert rate in html
+
+
 def test_an_unpaid_intent_is_worth_what_it_was_issued_for(client, customer, order):
     intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
     client.force_login(customer)
