@@ -52,6 +52,21 @@ def test_guide_names_a_decision_table_condition_as_one_quoted_label(client, demo
     assert "With “8k tokens, checkpointing” it no longer fits; 1 lot of MI300X 192GB does." in html
 
 
+@pytest.mark.parametrize(
+    ("language", "figures"),
+    [
+        ("en", ["Run: 300,000,000 training tokens in total.", "4,096 tokens per sample", "≈ 7.4 h for the run"]),
+        ("es", ["Ejecución: 300.000.000 tokens de entrenamiento en total.", "≈ 7,4 h para la ejecución"]),
+        ("vi", ["300.000.000 token huấn luyện", "4.096 token mỗi mẫu"]),
+    ],
+)
+def test_guide_figures_are_grouped_as_every_other_figure_of_the_language(client, demo_catalog, language, figures):
+    # floatformat's "g" grouped Spanish with a space ("300 000 000") and Vietnamese not at all ("300000000").
+    html = client.get("/guides/l40s-48gb/full-finetuning/pilot/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for figure in figures:
+        assert figure in html, figure
+
+
 def test_guide_detail_shows_every_section_computed(client, demo_catalog):
     response = client.get(GUIDE_URL)
     assert response.status_code == 200
