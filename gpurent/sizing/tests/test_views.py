@@ -4,8 +4,10 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from gpurent.accounts.models import User
+from gpurent.core.formats import date_text
 from gpurent.sizing.forms.choices import DEFAULTS, EXAMPLES
 from gpurent.sizing.models import SavedEstimate
 
@@ -243,6 +245,22 @@ def test_saved_estimate_page_names_the_peak_phase_in_the_readers_language(client
     page = reverse("sizing:detail", args=[saved.public_id])
     assert '<p class="peak-plan">during serving</p>' in client.get(page).content.decode()
     assert '<p class="peak-plan">durante servicio</p>' in client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+
+def test_saved_estimate_page_dates_it_as_the_reader_writes_dates(client, demo_catalog):
+    # Decision 0401: "5 dic 2026, 14:00 UTC", not the machine's "2026-12-05 14:00 UTC".
+    client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "date-1"})
+    saved = SavedEstimate.objects.get()
+    with translation.override("es"):
+        saved_on, listed = date_text(saved.created_at, time=True, zone=True), date_text(saved.created_at, time=True)
+    html = client.get(reverse("sizing:detail", args=[saved.public_id]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"Guardada el {saved_on} ·" in html
+    listing = client.get(reverse("sizing:saved"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f">{listed}</time>" in listing
+    # On a phone the list's rows are cards, each figure named by its column (it scrolled sideways, titles in a
+    # column a word wide).
+    assert '<table class="data-table stack-table" data-testid="saved-estimates">' in listing
+    assert listing.count("data-label=") == 4
 
 
 def test_saved_estimate_fit_table_names_each_cell_for_the_phone_layout(client, demo_catalog):
