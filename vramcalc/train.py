@@ -159,8 +159,12 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             )
         )
     # FSDP/ZeRO-3 gather the parameters in the compute precision (FSDP2's MixedPrecisionPolicy param_dtype,
-    # DeepSpeed bf16): there is no separate autocast copy of fp32 weights.
-    if autocast_upcasts(inp) and plan.strategy.shard_stage != 3:
+    # DeepSpeed bf16): there is no separate autocast copy of fp32 weights. A quantized base's linears are not cast
+    # by autocast either: each dequantizes its own weight into the compute precision (the dequantization
+    # workspace) and keeps only the quantized weight for backward; fp32 then holds only the modules left
+    # unquantized (decision 0524).
+    quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
+    if autocast_upcasts(inp) and plan.strategy.shard_stage != 3 and not quantized:
         linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t
         comps.append(
             Component(

@@ -179,6 +179,22 @@ def test_amp_autocast_copies_give_hf_18_bytes_accounting() -> None:
     assert amp.bytes_of("weights", "gradients", "optimizer_state") == 16 * 8_030_261_248
 
 
+def test_a_quantized_base_has_no_autocast_copies() -> None:
+    """bitsandbytes' 4-bit linears dequantize their own weight and keep only the quantized one for backward: autocast
+    casts none of them, even when the unquantized modules are fp32 (peft's prepare_model_for_kbit_training;
+    decision 0524)."""
+    qlora = estimate(
+        _train(
+            workload=Workload.QLORA,
+            precision=Precision(weights=DType.FP32, compute=DType.FP16),
+            quantization=Quantization(QuantMethod.BNB_NF4),
+            seq_len=8,
+        )
+    )
+    assert qlora.bytes_of("autocast_copies") == 0
+    assert qlora.bytes_of("dequant_workspace") > 0
+
+
 def test_step_transients_by_optimizer_kind() -> None:
     p = 8_030_261_248
     foreach = estimate(_train(seq_len=8))
