@@ -89,6 +89,9 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     optimizer = sharded(opt.bytes, div.optimizer)
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
     label = div.label
+    # Freed after each step with nothing accumulated, gradients replace the saved activations as backward runs: the
+    # step holds them, the forward-backward peak does not (decision 0525).
+    held = (STEP,) if inp.training.gradients_freed else BOTH
     return [
         Component(
             "gradients",
@@ -96,7 +99,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             grads,
             grad_formula,
             text("train.main_grad" if contiguous else "train.gradients", plan=label),
-            BOTH,
+            held,
         ),
         Component(
             "master_weights",
