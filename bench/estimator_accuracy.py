@@ -70,7 +70,7 @@ sys.path.insert(0, str(ROOT))
 
 from vramcalc import EstimateInput, Quantization, QuantMethod, estimate  # noqa: E402 - after the sys.path line above
 from vramcalc.architecture import param_counts  # noqa: E402 - after the sys.path line above
-from vramcalc.calibration import band_for, bounds, wider_for  # noqa: E402 - after the sys.path line above
+from vramcalc.calibration import band_for, bounds, limits, wider_for  # noqa: E402 - after the sys.path line above
 from vramcalc.components.activations import layer_activation, sequence_tokens  # noqa: E402 - after the sys.path line above
 from vramcalc.components.weights import dense_bytes, model_weight_bytes  # noqa: E402 - after the sys.path line above
 from vramcalc.diffusion import DECODE  # noqa: E402 - after the sys.path line above
@@ -366,6 +366,8 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
             "group": entry.get("group", ""),
             "kind": band_for(inp).key,
             "widened": [band.key for band in wider_for(inp)],
+            "caveats": [caveat.key for caveat in warnings_for(inp) if caveat.factor_pct != 100 or caveat.widens],
+            "band_ends": limits(inp, ()),
             "measured": case["figure_kind"] == "measured peak",
             "compare": entry["compare"],
             "published": published,
@@ -475,6 +477,20 @@ def band_report(report: dict[str, Any]) -> str:
         low, high, left = band_rule(needs)
         cells = " ".join(f"{n:+.0%}" for n in needs)
         lines.append(f"{key:24} n={len(needs):3}  band {low:+d} %/{high:+d} % (leaves out {left})  {cells}")
+    lines.append("Approximations: how far each widens its peaks' bands (needed / band end), by the same rule")
+    factors: dict[str, list[float]] = {}
+    for row in rows:
+        if row["id"] in NOT_A_WORKLOAD_PEAK:
+            continue
+        need, (low, high) = _need(row), row["band_ends"]
+        for key in row["caveats"]:
+            factors.setdefault(key, []).append(need * 10_000 / (high if need > 0 else low) if need else 0.0)
+    for key in sorted(factors):
+        needed = sorted(factors[key])
+        left = (len(needed) + 1) // 10
+        factor = max(100, 5 * math.ceil(round(needed[len(needed) - 1 - left], 6) / 5))
+        cells = " ".join(f"{f:.0f}" for f in needed)
+        lines.append(f"{key:24} n={len(needed):3}  factor {factor} % (leaves out {left})  {cells}")
     return "\n".join(lines)
 
 
