@@ -64,7 +64,7 @@ BANDS: dict[str, Band] = {
 # What the engine is less sure of widens the band to at least these ends (same parts, same rule, over the cases
 # that have the feature).
 WIDER: dict[str, Band] = {
-    "quantized_base": Band("quantized_base", -60, 65, 25),
+    "quantized_base": Band("quantized_base", -70, 45, 25),
     "offloading": Band("offloading", -55, 65, 15),
     "pipeline": Band("pipeline", -55, 25, 10),
     "tensor_parallel": Band("tensor_parallel", -25, 55, 12),

@@ -289,3 +289,25 @@ def test_compiled_training_saves_only_matmul_outputs() -> None:
     )
     eager = EstimateInput(model=get_preset("gpt2-xl"), workload=Workload.FULL_FINETUNE)
     assert layer_activation(gelu, 512, 1).linear < layer_activation(eager, 512, 1).linear
+
+
+def test_a_quantized_base_under_autocast_saves_fp32_activations() -> None:
+    """bitsandbytes' 4-bit linears return their input's dtype, and with the unquantized modules in fp32 the residual
+    stream is fp32 from the embedding on: the saved activations take 4 B an element, not the compute precision's 2
+    (decision 0524). A bf16 base under the same quantization keeps 2 B."""
+    fields: dict[str, Any] = {
+        "workload": Workload.QLORA,
+        "quantization": Quantization(QuantMethod.BNB_NF4),
+        "seq_len": 512,
+        "lora": LoRAConfig(rank=8, targets=LoRATargets.QV),
+    }
+    fp32 = _train(precision=Precision(weights=DType.FP32, compute=DType.BF16), **fields)
+    bf16 = _train(precision=Precision(weights=DType.BF16, compute=DType.BF16), **fields)
+    assert layer_activation(fp32, 512, 1).linear == 2 * layer_activation(bf16, 512, 1).linear
+    ckpt = TrainingOptions(activation_checkpointing=True)
+    inputs32 = estimate(_train(precision=fp32.precision, training=ckpt, **fields)).component("activations")
+    inputs16 = estimate(_train(precision=bf16.precision, training=ckpt, **fields)).component("activations")
+    assert inputs32 is not None
+    assert inputs16 is not None
+    assert "x 4 B" in inputs32.formula
+    assert "x 2 B" in inputs16.formula
