@@ -194,6 +194,17 @@ def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -
             {"parallel": {"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2, "fsdp_no_sync": True}},
             "parallel.fsdp_no_sync",
         ),
+        (
+            {"training": {"gradients_freed": True}, "parallel": {"strategy": "fsdp", "cards": 2, "fsdp_no_sync": True}},
+            "training.gradients_freed",
+        ),
+        (
+            {
+                "training": {"gradients_freed": True},
+                "parallel": {"strategy": "ddp", "cards": 2, "pipeline_parallel": 2},
+            },
+            "training.gradients_freed",
+        ),
     ],
 )
 def test_impossible_recipes_are_refused_naming_the_field(fields: dict[str, Any], field: str | None) -> None:
