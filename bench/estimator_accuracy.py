@@ -23,28 +23,29 @@ added after the split, before any formula change) forms a third part, *fresh*, t
 in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured once, at
 the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502)
 it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*, *fresh-3*,
-*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7* and *fresh-8* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and
-the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round,
-collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it, so it
-is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503)
-forms *fresh-4* the same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted after
-fresh-4's second measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from engine
-0.3.3 on they inform choices like the other tuning parts (decision 0510), and ``bench/estimator_cases_fresh5.json``
-(decision 0509), collected blind while that round's engine was made in a worktree that never held it, forms *fresh-5*:
-measured whole once before the round's change and once after. Fresh-5 has been seen since; from engine 0.3.4 on it
-informs choices too (decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while
-0.3.4 was made, forms *fresh-6*: measured whole before that change and once after. Fresh-6 has been seen since; from
-engine 0.3.5 on it informs choices too (decision 0515), and ``bench/estimator_cases_fresh7.json`` (decision 0514),
-collected blind while 0.3.5 was made, forms *fresh-7*: measured whole before that change and once after. Fresh-7 has
-been seen since; from engine 0.3.6 on it informs choices too (decision 0518), and ``bench/estimator_cases_fresh8.json``
-(decision 0517), collected blind while 0.3.6 was made, forms *fresh-8*: measured whole before that change and once
-after. Fresh-8 has been seen since; from engine 0.3.7 on it informs choices too (decision 0521), and
-``bench/estimator_cases_fresh9.json`` (decision 0520), collected blind while 0.3.7 was made, forms *fresh-9*: measured
-whole before that change and once after. Fresh-9 has been seen since; from engine 0.3.8 on it informs choices too,
-and ``bench/estimator_cases_fresh10.json`` (decision 0523), collected blind while 0.3.8 was made, forms *fresh-10*:
-measured whole before that change and once after. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8* and *fresh-9* (``INFORMED_CHOICES``); *held-out* and *fresh* stay
+checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second
+round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it,
+so it is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision
+0503) forms *fresh-4* the same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted
+after fresh-4's second measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from
+engine 0.3.3 on they inform choices like the other tuning parts (decision 0510), and
+``bench/estimator_cases_fresh5.json`` (decision 0509), collected blind while that round's engine was made in a worktree
+that never held it, forms *fresh-5*: measured whole once before the round's change and once after. Fresh-5 has been seen
+since; from engine 0.3.4 on it informs choices too (decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision
+0512), collected blind while 0.3.4 was made, forms *fresh-6*: measured whole before that change and once after. Fresh-6
+has been seen since; from engine 0.3.5 on it informs choices too (decision 0515), and
+``bench/estimator_cases_fresh7.json`` (decision 0514), collected blind while 0.3.5 was made, forms *fresh-7*: measured
+whole before that change and once after. Fresh-7 has been seen since; from engine 0.3.6 on it informs choices too
+(decision 0518), and ``bench/estimator_cases_fresh8.json`` (decision 0517), collected blind while 0.3.6 was made, forms
+*fresh-8*: measured whole before that change and once after. Fresh-8 has been seen since; from engine 0.3.7 on it
+informs choices too (decision 0521), and ``bench/estimator_cases_fresh9.json`` (decision 0520), collected blind while
+0.3.7 was made, forms *fresh-9*: measured whole before that change and once after. Fresh-9 has been seen since; from
+engine 0.3.8 on it informs choices too (decision 0524), and ``bench/estimator_cases_fresh10.json`` (decision 0523),
+collected blind while 0.3.8 was made, forms *fresh-10*: measured whole before that change and once after. The report
+prints every part with its range coverage and width, the targets, and which parts informed any choice; ``--parts``
+prints only the named parts (rows and summaries), so that one can work without seeing a held part. First measurements
+are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -71,7 +72,7 @@ sys.path.insert(0, str(ROOT))
 
 from vramcalc import EstimateInput, Quantization, QuantMethod, estimate  # noqa: E402 - after the sys.path line above
 from vramcalc.architecture import param_counts  # noqa: E402 - after the sys.path line above
-from vramcalc.calibration import band_for, bounds, wider_for  # noqa: E402 - after the sys.path line above
+from vramcalc.calibration import band_for, bounds, limits, wider_for  # noqa: E402 - after the sys.path line above
 from vramcalc.components.activations import layer_activation, sequence_tokens  # noqa: E402 - after the sys.path line above
 from vramcalc.components.weights import dense_bytes, model_weight_bytes  # noqa: E402 - after the sys.path line above
 from vramcalc.diffusion import DECODE  # noqa: E402 - after the sys.path line above
@@ -135,7 +136,7 @@ PART_TITLES = {
     "fresh-6": "(issue 31's fifth fresh part: measured before and after engine 0.3.4; tuned on since 0.3.5)",
     "fresh-7": "(issue 31's sixth fresh part: measured before and after engine 0.3.5; tuned on since 0.3.6)",
     "fresh-8": "(issue 31's seventh fresh part: measured at engine 0.3.5 and after 0.3.6; tuned on since 0.3.7)",
-    "fresh-9": "(issue 31's eighth fresh part, collected blind: measured at engine 0.3.6, then after the next change)",
+    "fresh-9": "(issue 31's eighth fresh part: measured at engine 0.3.6 and after 0.3.7; tuned on since 0.3.8)",
     "fresh-10": "(issue 31's ninth fresh part, collected blind: measured at engine 0.3.7, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -145,7 +146,8 @@ PART_TITLES = {
 # 0510); fresh-5, seen since its measurements before and after engine 0.3.3, for engine 0.3.4 (decision 0513);
 # fresh-6, seen since its measurements before and after engine 0.3.4, for engine 0.3.5 (decision 0515); fresh-7, seen
 # since its measurements before and after engine 0.3.5, for engine 0.3.6 (decision 0518); fresh-8, seen since its
-# measurements at engines 0.3.5 and 0.3.6, for engine 0.3.7 (decision 0521).
+# measurements at engines 0.3.5 and 0.3.6, for engine 0.3.7 (decision 0521); fresh-9, seen since its measurements at
+# engines 0.3.6 and 0.3.7, for engine 0.3.8 (decision 0524).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -156,6 +158,7 @@ INFORMED_CHOICES = (
     "fresh-6",
     "fresh-7",
     "fresh-8",
+    "fresh-9",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
@@ -370,6 +373,8 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
             "group": entry.get("group", ""),
             "kind": band_for(inp).key,
             "widened": [band.key for band in wider_for(inp)],
+            "caveats": [caveat.key for caveat in warnings_for(inp) if caveat.factor_pct != 100 or caveat.widens],
+            "band_ends": limits(inp, ()),
             "measured": case["figure_kind"] == "measured peak",
             "compare": entry["compare"],
             "published": published,
@@ -479,6 +484,20 @@ def band_report(report: dict[str, Any]) -> str:
         low, high, left = band_rule(needs)
         cells = " ".join(f"{n:+.0%}" for n in needs)
         lines.append(f"{key:24} n={len(needs):3}  band {low:+d} %/{high:+d} % (leaves out {left})  {cells}")
+    lines.append("Approximations: how far each widens its peaks' bands (needed / band end), by the same rule")
+    factors: dict[str, list[float]] = {}
+    for row in rows:
+        if row["id"] in NOT_A_WORKLOAD_PEAK:
+            continue
+        need, (low, high) = _need(row), row["band_ends"]
+        for key in row["caveats"]:
+            factors.setdefault(key, []).append(need * 10_000 / (high if need > 0 else low) if need else 0.0)
+    for key in sorted(factors):
+        needed = sorted(factors[key])
+        left = (len(needed) + 1) // 10
+        factor = max(100, 5 * math.ceil(round(needed[len(needed) - 1 - left], 6) / 5))
+        cells = " ".join(f"{f:.0f}" for f in needed)
+        lines.append(f"{key:24} n={len(needed):3}  factor {factor} % (leaves out {left})  {cells}")
     return "\n".join(lines)
 
 

@@ -163,8 +163,9 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     opt, opt_expr = _optimizer(inp, params)
     foreach = not inp.training.fused_optimizer and inp.training.optimizer is not OptimizerKind.SGD
     step = params * dtype_bytes(inp.precision.optimizer_states) if foreach else 0
+    held = (STEP,) if inp.training.gradients_freed else _ALL  # freed after each step: the step holds them (0525)
     comps = [
-        Component("gradients", "Gradients", grads, show(f"{num(params)} ({expr}) x {dense} B", grads), expr, _ALL),
+        Component("gradients", "Gradients", grads, show(f"{num(params)} ({expr}) x {dense} B", grads), expr, held),
         Component(
             "master_weights",
             "Master weights (fp32)",

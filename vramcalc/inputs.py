@@ -127,6 +127,10 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput("quantization.method", "the checkpoint is already quantized; its bytes are used")
     if inp.training.optimizer_in_backward and inp.parallel.strategy.shard_stage >= 2:
         raise InvalidInput("training.optimizer_in_backward", "not modelled with sharded gradients (ZeRO-2/3)")
+    if inp.training.gradients_freed and (inp.parallel.fsdp_no_sync or inp.parallel.pipeline_parallel > 1):
+        raise InvalidInput(
+            "training.gradients_freed", "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
+        )
 
 
 def _check_parallel(inp: EstimateInput) -> None:

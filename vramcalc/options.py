@@ -188,6 +188,11 @@ class TrainingOptions:
             ``build_cross_entropy_loss``): the fp32 upcast of the logits and its gradient are fused into the loss's
             kernels, so only the logits and their gradient in the compute precision exist (decision 0515). With
             ``chunked_loss`` the chunked figure stands.
+        gradients_freed: each step's gradients are freed after it and no micro-batches accumulate (one
+            micro-batch a step, ``zero_grad(set_to_none=True)``, PyTorch's default since 2.0): no gradient exists
+            during the forward pass, and backward fills them while it frees the saved activations, so the
+            forward-backward peak holds the activations and the step holds the gradients, not both at once
+            (decision 0525).
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -203,6 +208,7 @@ class TrainingOptions:
     loss_chunk_tokens: int = field(default=0, metadata=within(0, MAX_TOKENS))
     varying_lengths: bool = False
     compiled_loss: bool = False
+    gradients_freed: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

@@ -89,6 +89,9 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     optimizer = sharded(opt.bytes, div.optimizer)
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
     label = div.label
+    # Freed after each step with nothing accumulated, gradients replace the saved activations as backward runs: the
+    # step holds them, the forward-backward peak does not (decision 0525).
+    held = (STEP,) if inp.training.gradients_freed else BOTH
     return [
         Component(
             "gradients",
@@ -96,7 +99,7 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             grads,
             grad_formula,
             text("train.main_grad" if contiguous else "train.gradients", plan=label),
-            BOTH,
+            held,
         ),
         Component(
             "master_weights",
@@ -159,8 +162,12 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
             )
         )
     # FSDP/ZeRO-3 gather the parameters in the compute precision (FSDP2's MixedPrecisionPolicy param_dtype,
-    # DeepSpeed bf16): there is no separate autocast copy of fp32 weights.
-    if autocast_upcasts(inp) and plan.strategy.shard_stage != 3:
+    # DeepSpeed bf16): there is no separate autocast copy of fp32 weights. A quantized base's linears are not cast
+    # by autocast either: each dequantizes its own weight into the compute precision (the dequantization
+    # workspace) and keeps only the quantized weight for backward; fp32 then holds only the modules left
+    # unquantized (decision 0524).
+    quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
+    if autocast_upcasts(inp) and plan.strategy.shard_stage != 3 and not quantized:
         linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t
         comps.append(
             Component(

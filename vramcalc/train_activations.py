@@ -12,7 +12,13 @@ one micro-batch but also the logits).
 
 from __future__ import annotations
 
-from .components.activations import compute_bytes, layer_activation, op_checkpoint_activation, sequence_tokens
+from .components.activations import (
+    compute_bytes,
+    layer_activation,
+    op_checkpoint_activation,
+    saved_bytes,
+    sequence_tokens,
+)
 from .fmt import num, show
 from .inputs import EstimateInput
 from .options import PipelineSchedule
@@ -48,7 +54,7 @@ def _saved(inp: EstimateInput, tokens: int) -> tuple[int, int, str, Text]:
     b, h = inp.batch_size, inp.model.hidden_size
     layers = stage_layers(inp)
     layer = layer_activation(inp, tokens, b)
-    b_act = compute_bytes(inp)
+    b_act = saved_bytes(inp)
     t_sp = inp.parallel.tensor_parallel if inp.parallel.tp_sequence_parallel else 1
     inputs = tokens * b * h * b_act // t_sp
     training = inp.training

@@ -15,7 +15,7 @@ from ..architecture import linear_shapes
 from ..dtypes import DType, dtype_bytes
 from ..inputs import EstimateInput
 from ..model import ModelKind, ModelSpec
-from ..options import LoRATargets
+from ..options import LoRATargets, QuantMethod
 
 __all__ = [
     "LayerActivation",
@@ -23,6 +23,7 @@ __all__ = [
     "compute_bytes",
     "layer_activation",
     "op_checkpoint_activation",
+    "saved_bytes",
     "sequence_tokens",
 ]
 
@@ -55,6 +56,15 @@ def compute_bytes(inp: EstimateInput) -> int:
 def autocast_upcasts(inp: EstimateInput) -> bool:
     """AMP autocast (fp32 weights, 16-bit compute): softmax and norms run in fp32."""
     return inp.precision.weights is DType.FP32 and inp.precision.compute is not DType.FP32
+
+
+def saved_bytes(inp: EstimateInput) -> int:
+    """Bytes per saved activation element: the compute precision, except a quantized base under autocast with its
+    unquantized modules in fp32 (peft's ``prepare_model_for_kbit_training``, lit-gpt's ``bf16-mixed``): the
+    residual stream is fp32 from the embedding on, and bitsandbytes' 4-bit linears return their output in their
+    input's dtype (``Linear4bit.forward``: ``out.to(inp_dtype)``), so the layers' tensors stay fp32 (decision 0524)."""
+    quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
+    return 4 if quantized and autocast_upcasts(inp) else compute_bytes(inp)
 
 
 def sequence_tokens(inp: EstimateInput) -> int:
@@ -96,7 +106,7 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
     """Bytes one layer saves for backward for ``batch`` sequences of ``tokens_per_seq`` tokens."""
     model = inp.model
     t = inp.parallel.tensor_parallel
-    b_act = compute_bytes(inp)
+    b_act = saved_bytes(inp)
     h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
     if model.mla is not None:
         d = model.mla.qk_nope_head_dim + model.mla.qk_rope_head_dim
@@ -146,7 +156,7 @@ def op_checkpoint_activation(inp: EstimateInput, tokens_per_seq: int, batch: int
     matmuls = [a * d * t_sp // t, k * d * t_sp // t, k * d * t_sp // t, h * t_sp]
     matmuls += [mlp * t_sp // t, mlp * t_sp // t, h * t_sp] if model.gated_mlp else [mlp * t_sp // t, h * t_sp]
     kept = h + a * d * t_sp // t + sum(matmuls[0::2])
-    b_act = compute_bytes(inp)
+    b_act = saved_bytes(inp)
     tokens = tokens_per_seq * batch
     scores = 4 * max(1, a // t) * tokens  # fp32 logsumexp of the saved attention output
     outputs = "2ad/{t} + kd/{t} + f/{t} + h" if model.gated_mlp else "2ad/{t} + kd/{t} + f/{t}"

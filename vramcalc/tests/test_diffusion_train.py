@@ -38,6 +38,20 @@ def test_lora_targets_scale_the_adapter(targets: str) -> None:
     assert adapter.bytes > 0
 
 
+def test_gradients_freed_after_each_step_leave_the_forward_backward_phase() -> None:
+    """Decision 0525: freed after each step, the gradients are held by the optimizer step, not by forward and
+    backward (nor by the VAE encode before them)."""
+    held = _run("sd-1.5", "full_finetune")
+    freed = _run("sd-1.5", "full_finetune", training={"gradients_freed": True})
+    grads = freed.bytes_of("gradients")
+    assert grads == held.bytes_of("gradients") > 0
+    before = {p.phase: p.bytes for p in held.phases}
+    after = {p.phase: p.bytes for p in freed.phases}
+    assert after["forward_backward"] <= before["forward_backward"] - grads
+    assert after["vae_encode"] <= before["vae_encode"] - grads
+    assert after["optimizer_step"] == before["optimizer_step"]
+
+
 @pytest.mark.parametrize("optimizer", ["adamw", "adamw_8bit", "lion", "sgd_momentum", "sgd"])
 def test_full_fine_tune_states_follow_the_optimizer(optimizer: str) -> None:
     result = _run("sd-1.5", "full_finetune", training={"optimizer": optimizer, "fused_optimizer": True})

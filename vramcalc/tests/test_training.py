@@ -179,6 +179,22 @@ def test_amp_autocast_copies_give_hf_18_bytes_accounting() -> None:
     assert amp.bytes_of("weights", "gradients", "optimizer_state") == 16 * 8_030_261_248
 
 
+def test_a_quantized_base_has_no_autocast_copies() -> None:
+    """bitsandbytes' 4-bit linears dequantize their own weight and keep only the quantized one for backward: autocast
+    casts none of them, even when the unquantized modules are fp32 (peft's prepare_model_for_kbit_training;
+    decision 0524)."""
+    qlora = estimate(
+        _train(
+            workload=Workload.QLORA,
+            precision=Precision(weights=DType.FP32, compute=DType.FP16),
+            quantization=Quantization(QuantMethod.BNB_NF4),
+            seq_len=8,
+        )
+    )
+    assert qlora.bytes_of("autocast_copies") == 0
+    assert qlora.bytes_of("dequant_workspace") > 0
+
+
 def test_step_transients_by_optimizer_kind() -> None:
     p = 8_030_261_248
     foreach = estimate(_train(seq_len=8))
@@ -273,3 +289,25 @@ def test_compiled_training_saves_only_matmul_outputs() -> None:
     )
     eager = EstimateInput(model=get_preset("gpt2-xl"), workload=Workload.FULL_FINETUNE)
     assert layer_activation(gelu, 512, 1).linear < layer_activation(eager, 512, 1).linear
+
+
+def test_a_quantized_base_under_autocast_saves_fp32_activations() -> None:
+    """bitsandbytes' 4-bit linears return their input's dtype, and with the unquantized modules in fp32 the residual
+    stream is fp32 from the embedding on: the saved activations take 4 B an element, not the compute precision's 2
+    (decision 0524). A bf16 base under the same quantization keeps 2 B."""
+    fields: dict[str, Any] = {
+        "workload": Workload.QLORA,
+        "quantization": Quantization(QuantMethod.BNB_NF4),
+        "seq_len": 512,
+        "lora": LoRAConfig(rank=8, targets=LoRATargets.QV),
+    }
+    fp32 = _train(precision=Precision(weights=DType.FP32, compute=DType.BF16), **fields)
+    bf16 = _train(precision=Precision(weights=DType.BF16, compute=DType.BF16), **fields)
+    assert layer_activation(fp32, 512, 1).linear == 2 * layer_activation(bf16, 512, 1).linear
+    ckpt = TrainingOptions(activation_checkpointing=True)
+    inputs32 = estimate(_train(precision=fp32.precision, training=ckpt, **fields)).component("activations")
+    inputs16 = estimate(_train(precision=bf16.precision, training=ckpt, **fields)).component("activations")
+    assert inputs32 is not None
+    assert inputs16 is not None
+    assert "x 4 B" in inputs32.formula
+    assert "x 2 B" in inputs16.formula

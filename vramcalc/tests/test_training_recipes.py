@@ -194,6 +194,17 @@ def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -
             {"parallel": {"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2, "fsdp_no_sync": True}},
             "parallel.fsdp_no_sync",
         ),
+        (
+            {"training": {"gradients_freed": True}, "parallel": {"strategy": "fsdp", "cards": 2, "fsdp_no_sync": True}},
+            "training.gradients_freed",
+        ),
+        (
+            {
+                "training": {"gradients_freed": True},
+                "parallel": {"strategy": "ddp", "cards": 2, "pipeline_parallel": 2},
+            },
+            "training.gradients_freed",
+        ),
     ],
 )
 def test_impossible_recipes_are_refused_naming_the_field(fields: dict[str, Any], field: str | None) -> None:
@@ -267,3 +278,18 @@ def test_fsdp_no_sync_holds_the_unsharded_gradients_of_whole_flat_parameters() -
     full = estimate(_train(parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2, "fsdp_no_sync": True}))
     assert full.bytes_of("no_sync_gradients") == param_counts(_train().model).total * 2 // 2  # bf16, over TP 2
     assert "no_sync" in str(full.component("no_sync_gradients").assumption)  # type: ignore[union-attr]
+
+
+def test_gradients_freed_after_each_step_are_not_held_with_the_activations() -> None:
+    """Decision 0525: with one micro-batch a step and gradients set to None after it, backward fills the gradients
+    as it frees the saved activations: the forward-backward phase holds the activations and not the gradients, the
+    step holds the gradients; the peak is the larger of the two."""
+    held = estimate(_train("llama-3.2-1b", batch_size=8, seq_len=1024))
+    freed = estimate(_train("llama-3.2-1b", batch_size=8, seq_len=1024, training={"gradients_freed": True}))
+    grads = freed.bytes_of("gradients")
+    assert grads == held.bytes_of("gradients") > 0
+    totals = {p.phase: p.bytes for p in held.phases}
+    after = {p.phase: p.bytes for p in freed.phases}
+    assert after["forward_backward"] < totals["forward_backward"] - grads // 2
+    assert after["optimizer_step"] == totals["optimizer_step"]
+    assert freed.peak_bytes < held.peak_bytes

@@ -157,6 +157,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "the range's high end holds what the allocator keeps from shorter steps."
         ),
     )
+    gradients_freed = forms.BooleanField(
+        label=_("Gradients freed after each step"),
+        required=False,
+        help_text=_(
+            "One micro-batch a step, gradients set to None after it (PyTorch's zero_grad default): backward fills "
+            "them as it frees the saved activations, so the two are not held at once."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

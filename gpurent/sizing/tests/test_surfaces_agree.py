@@ -182,6 +182,25 @@ CASES = [
             "--training-varying-lengths"
         ),
     ),
+    # Engine 0.3.8 (decision 0525): gradients freed after each step, one micro-batch a step.
+    Case(
+        "gradients_freed",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 1024,
+            "batch_size": 8,
+            "training": {"optimizer": "adamw", "gradients_freed": True},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "1024",
+            "batch_size": "8",
+            "gradients_freed": "on",
+        },
+        cli=("--preset llama-3.2-1b --workload full_finetune --seq-len 1024 --batch 8 --training-gradients-freed"),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
