@@ -219,6 +219,23 @@ def test_every_customer_template_text_is_marked_for_translation():
     assert {path: texts for path, texts in unmarked.items() if texts} == {}
 
 
+def test_no_blocktranslate_reads_an_attribute_or_a_filter():
+    """Inside `blocktranslate` Django renders `{{ user.first_name }}` as nothing (the password reset e-mail began
+    "Hello ,"): an attribute or a filter is bound with `with name=user.first_name` first."""
+    paths = list((ROOT / "templates").rglob("*.*")) + list((ROOT / "gpurent").glob("*/templates/**/*.*"))
+    found = []
+    for path in sorted(paths):
+        depth = 0
+        for token in Lexer(path.read_text()).tokenize():
+            if token.token_type == TokenType.BLOCK and token.contents:
+                name = token.contents.split()[0]
+                depth += name in ("blocktranslate", "blocktrans")
+                depth -= name in ("endblocktranslate", "endblocktrans")
+            elif token.token_type == TokenType.VAR and depth and re.search(r"[.|]", token.contents):
+                found.append(f"{path.relative_to(ROOT)}: {{{{ {token.contents} }}}}")
+    assert found == []
+
+
 def test_the_dashboard_templates_are_marked_for_translation():
     """The back office stays English but for its dashboard (decision 0418), whose templates are checked too."""
     paths = sorted((ROOT / "gpurent/backoffice/templates/backoffice").glob("dashboard*.html"))

@@ -247,6 +247,7 @@ def test_password_reset_link_sets_a_new_password_once(client, user):
     message = mail.outbox[0]
     assert message.to == ["ana@example.com"]
     assert message.subject == "Reset your IteraGPU password"
+    assert str(message.body).startswith("Hello Ana,\n")  # it read "Hello ,": blocktranslate took no attribute
     link = re.search(r"http://testserver(/account/password/reset/\S+/)", str(message.body))
     assert link is not None
     form_page = client.get(link.group(1), follow=True)
