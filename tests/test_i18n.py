@@ -266,6 +266,7 @@ def test_order_email_goes_out_in_the_account_language(db, gpu, django_capture_on
     assert email.subject == f"Đã đặt đơn hàng {order.ref}: các lô của bạn đang được giữ"
     assert "410,00\xa0US$" in email.text
     assert "Chào Linh" in email.text
+    assert email.html.startswith('<!doctype html>\n<html lang="vi">')  # it said "en" whatever it was written in
 
 
 @pytest.mark.parametrize(
