@@ -141,6 +141,17 @@ def test_quote_create_as_guest_once_per_key_then_visible_in_this_session(
     assert quote.short_id in client.get("/guides/quotes/").content.decode()
 
 
+def test_quote_pages_show_a_removed_secret_in_the_readers_language(client, demo_catalog):
+    secret = "hf_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7"
+    response = client.post(QUOTE_URL, quote_form(sample_data=f"HF_TOKEN={secret}", model_name=f"x {secret}"))
+    stored = QuoteRequest.objects.get()
+    assert stored.sample_data == "HF_TOKEN=[REDACTED: Hugging Face token]"
+    html = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "[REDACTED" not in html
+    assert html.count("<mark") == 2
+    assert "[REDACTED" not in client.get("/guides/quotes/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+
 def test_quote_create_invalid_form_shows_errors_and_writes_nothing(client, demo_catalog):
     response = client.post(QUOTE_URL, quote_form(contact_email="nope", expected_load=""))
     assert response.status_code == 422
