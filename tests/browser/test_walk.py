@@ -25,6 +25,7 @@ from gpurent.orders.provisioning import AccessDetails, provision_ready, provisio
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order
 from gpurent.payments.models import ExchangeRate, PaymentIntent, ReceivingAddress
+from gpurent.payments.payouts import payout_mark_sent, payout_request
 from gpurent.payments.received.verification import intent_confirm
 from gpurent.payments.services import deposit_create, order_pay_from_balance
 from gpurent.sizing.forms.choices import EXAMPLES
@@ -43,9 +44,9 @@ ETHEREUM_ADDRESS = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"  # EIP-55's own 
 
 
 def the_customers_things(customer: Any) -> dict[str, str]:
-    """Ada's unpaid order with payment instructions, a ready rental, a credited top-up, a journal entry with a
-    run and a support request; the pages that show them. Her own texts are neutral tokens (no English words),
-    as a customer's words are never translated."""
+    """Ada's unpaid order with payment instructions, a ready rental, a credited top-up, a sent withdrawal, a
+    journal entry with a run and a support request; the pages that show them. Her own texts are neutral tokens
+    (no English words), as a customer's words are never translated."""
     contact = Contact("Linh", "Nguyễn", customer.email)
     unpaid = order_place(
         owner=customer, gpu_slug="b200-2x180gb", term_days=7, lots=2, environment="pytorch", contact=contact
@@ -58,6 +59,11 @@ def the_customers_things(customer: Any) -> dict[str, str]:
     intent = intent_issue_for_deposit(deposit=top_up, owner=customer, asset="USDC", network="ethereum")
     intent_confirm(intent_id=intent.pk, txid="f" * 64, received_units=intent.amount_units)
     fund(customer, 100_000)
+    # A sent withdrawal: its address and 66-character transaction id are the longest tokens the balance page lists.
+    payout = payout_request(
+        owner=customer, asset="USDC", network="ethereum", address=ETHEREUM_ADDRESS, amount=Usd(5_000)
+    )
+    payout_mark_sent(payout_id=payout.pk, txid="0x" + "e" * 64, sent_units=49_000_000, actor=None)
     rental = order_place(
         owner=customer, gpu_slug="h100-80gb", term_days=3, lots=1, environment="ubuntu", contact=contact
     )
