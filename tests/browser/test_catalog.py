@@ -88,3 +88,15 @@ def test_language_switcher_on_a_page_without_token_fetches_one_and_switches(
     expect(page.locator("html")).to_have_attribute("lang", "es")
     assert page.url == live_server.url + "/gpus/h100-80gb/"
     assert console_errors == []
+
+
+def test_the_catalog_filters_are_tap_sized_on_a_phone(live_server, page, demo_catalog):
+    # The price field is a text input with a decimal keypad; styled only as a number input it was 21 px tall.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/")
+    heights = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.catalog-filters select, .catalog-filters input')]"
+        ".filter((e) => e.type !== 'checkbox').map((e) => [e.name, e.getBoundingClientRect().height]))"
+    )
+    assert set(heights) == {"memory", "vendor", "stack", "term", "max_price", "sort"}
+    assert min(heights.values()) >= 32, heights
