@@ -219,6 +219,11 @@ def test_rental_cancel_releases_the_lots_once(client, customer, gpu):
     client.post(reverse("orders:rental_cancel", args=[order.ref]), data)
     assert Order.objects.get().payment_status == "cancelled"
     assert GpuModel.objects.get(pk=gpu.pk).stock_lots == 8
+    # The page no longer promises a machine "as soon as the order is paid".
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "This order was not paid, so no machine will be prepared for it." in html
+    assert "We start preparing your machine" not in html
+    assert "Stopping the machine" not in html
 
 
 def test_another_customers_order_is_a_404_in_every_html_route(client, customer, gpu, django_user_model):
