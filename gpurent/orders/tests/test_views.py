@@ -224,6 +224,8 @@ def test_rental_cancel_releases_the_lots_once(client, customer, gpu):
     assert "This order was not paid, so no machine will be prepared for it." in html
     assert "We start preparing your machine" not in html
     assert "Stopping the machine" not in html
+    listed = client.get(reverse("orders:rentals")).content.decode()
+    assert "Not started" not in listed  # its machine column says "—"
 
 
 def test_another_customers_order_is_a_404_in_every_html_route(client, customer, gpu, django_user_model):
