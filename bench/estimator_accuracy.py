@@ -23,30 +23,31 @@ added after the split, before any formula change) forms a third part, *fresh*, t
 in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured once, at
 the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502)
 it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*, *fresh-3*,
-*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8* and *fresh-9* (``INFORMED_CHOICES``); *held-out* and *fresh* stay
-checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue 31's second
-round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the engine reads it,
-so it is measured whole, once before the round's change and once after. ``bench/estimator_cases_fresh4.json`` (decision
-0503) forms *fresh-4* the same way for the round after it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted
-after fresh-4's second measurement (decision 0507): the engine is 0.3.1 again. Both parts have been seen since; from
-engine 0.3.3 on they inform choices like the other tuning parts (decision 0510), and
-``bench/estimator_cases_fresh5.json`` (decision 0509), collected blind while that round's engine was made in a worktree
-that never held it, forms *fresh-5*: measured whole once before the round's change and once after. Fresh-5 has been seen
-since; from engine 0.3.4 on it informs choices too (decision 0513), and ``bench/estimator_cases_fresh6.json`` (decision
-0512), collected blind while 0.3.4 was made, forms *fresh-6*: measured whole before that change and once after. Fresh-6
-has been seen since; from engine 0.3.5 on it informs choices too (decision 0515), and
-``bench/estimator_cases_fresh7.json`` (decision 0514), collected blind while 0.3.5 was made, forms *fresh-7*: measured
-whole before that change and once after. Fresh-7 has been seen since; from engine 0.3.6 on it informs choices too
-(decision 0518), and ``bench/estimator_cases_fresh8.json`` (decision 0517), collected blind while 0.3.6 was made, forms
-*fresh-8*: measured whole before that change and once after. Fresh-8 has been seen since; from engine 0.3.7 on it
-informs choices too (decision 0521), and ``bench/estimator_cases_fresh9.json`` (decision 0520), collected blind while
-0.3.7 was made, forms *fresh-9*: measured whole before that change and once after. Fresh-9 has been seen since; from
-engine 0.3.8 on it informs choices too (decision 0524), and ``bench/estimator_cases_fresh10.json`` (decision 0523),
-collected blind while 0.3.8 was made, forms *fresh-10*: measured whole before that change and once after.
-``bench/estimator_cases_fresh11.json`` (decision 0529), collected blind while 0.3.9 was made, forms *fresh-11* the same
-way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
-``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
-measurements are recorded in docs/estimator.md.
+*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8*, *fresh-9* and *fresh-10* (``INFORMED_CHOICES``); *held-out* and
+*fresh* stay checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue
+31's second round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the
+engine reads it, so it is measured whole, once before the round's change and once after.
+``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the same way for the round after it. That round
+(engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second measurement (decision 0507): the engine is
+0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they inform choices like the other tuning parts
+(decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision 0509), collected blind while that round's engine
+was made in a worktree that never held it, forms *fresh-5*: measured whole once before the round's change and once
+after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too (decision 0513), and
+``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while 0.3.4 was made, forms *fresh-6*: measured
+whole before that change and once after. Fresh-6 has been seen since; from engine 0.3.5 on it informs choices too
+(decision 0515), and ``bench/estimator_cases_fresh7.json`` (decision 0514), collected blind while 0.3.5 was made, forms
+*fresh-7*: measured whole before that change and once after. Fresh-7 has been seen since; from engine 0.3.6 on it
+informs choices too (decision 0518), and ``bench/estimator_cases_fresh8.json`` (decision 0517), collected blind while
+0.3.6 was made, forms *fresh-8*: measured whole before that change and once after. Fresh-8 has been seen since; from
+engine 0.3.7 on it informs choices too (decision 0521), and ``bench/estimator_cases_fresh9.json`` (decision 0520),
+collected blind while 0.3.7 was made, forms *fresh-9*: measured whole before that change and once after. Fresh-9 has
+been seen since; from engine 0.3.8 on it informs choices too (decision 0524), and ``bench/estimator_cases_fresh10.json``
+(decision 0523), collected blind while 0.3.8 was made, forms *fresh-10*: measured whole before that change and once
+after. Fresh-10 has been seen since; from engine 0.3.9 on it informs choices too (decision 0526), and
+``bench/estimator_cases_fresh11.json`` (decision 0529), collected blind while 0.3.9 was made, forms *fresh-11*: measured
+whole before that change and once after. The report prints every part with its range coverage and width, the targets,
+and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
+without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -141,7 +142,7 @@ PART_TITLES = {
     "fresh-7": "(issue 31's sixth fresh part: measured before and after engine 0.3.5; tuned on since 0.3.6)",
     "fresh-8": "(issue 31's seventh fresh part: measured at engine 0.3.5 and after 0.3.6; tuned on since 0.3.7)",
     "fresh-9": "(issue 31's eighth fresh part: measured at engine 0.3.6 and after 0.3.7; tuned on since 0.3.8)",
-    "fresh-10": "(issue 31's ninth fresh part, collected blind: measured at engine 0.3.7, then after the next change)",
+    "fresh-10": "(issue 31's ninth fresh part: measured at engine 0.3.7 and after 0.3.8; tuned on since 0.3.9)",
     "fresh-11": "(issue 31's tenth fresh part, collected blind: measured at engine 0.3.8, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -164,6 +165,7 @@ INFORMED_CHOICES = (
     "fresh-7",
     "fresh-8",
     "fresh-9",
+    "fresh-10",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

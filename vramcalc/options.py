@@ -193,6 +193,10 @@ class TrainingOptions:
             during the forward pass, and backward fills them while it frees the saved activations, so the
             forward-backward peak holds the activations and the step holds the gradients, not both at once
             (decision 0525).
+        logits_sum_loss: the loss is the sum of the logits as the model returns them (``outputs.logits.sum()``, as
+            the training benchmarks behind the transformers docs' SDPA tables take it: no labels, no softmax): no
+            fp32 upcast and no fp32 gradient, only the logits and their gradient in the compute precision exist
+            (decision 0526). With ``chunked_loss`` the chunked figure stands.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -209,6 +213,7 @@ class TrainingOptions:
     varying_lengths: bool = False
     compiled_loss: bool = False
     gradients_freed: bool = False
+    logits_sum_loss: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

@@ -19,6 +19,7 @@ from .components.activations import (
     saved_bytes,
     sequence_tokens,
 )
+from .components.weights import dense_bytes
 from .fmt import num, show
 from .inputs import EstimateInput
 from .options import PipelineSchedule
@@ -86,7 +87,7 @@ def training_activations(inp: EstimateInput) -> list[Component]:
     saved, transient, formula, first = _saved(inp, tokens)
     sentences = [first]
     flight = in_flight(inp)
-    logits = _logits(inp, tokens * inp.batch_size)
+    logits = _logits(inp, tokens * inp.batch_size, head_gradient=True)
     size = flight * saved + transient
     if plan.pipeline_parallel > 1:
         last = saved + transient + (0 if logits is None else logits.bytes)
@@ -136,7 +137,21 @@ def logits_bytes(inp: EstimateInput) -> int:
     return 0 if found is None else found.bytes
 
 
-def _logits(inp: EstimateInput, tokens: int) -> Component | None:
+def _head_gradient(inp: EstimateInput) -> tuple[int, str]:
+    """The LM head's weight gradient at the start of backward when gradients are freed after each step (0526).
+
+    Backward starts at the loss: the first gradient it fills is the LM head's (vocab x hidden, unsharded until it is
+    reduced) while every layer's saved activations are still alive; the other gradients replace the activations as
+    backward goes down (decision 0525). Frozen heads (adapters) have none.
+    """
+    if not inp.training.gradients_freed or inp.workload.is_adapter:
+        return 0, ""
+    model, g = inp.model, dense_bytes(inp)
+    size = model.vocab_size * model.hidden_size * g // inp.parallel.tensor_parallel
+    return size, f" + {num(model.vocab_size)} vocab x {num(model.hidden_size)} x {g} B grad"
+
+
+def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Component | None:
     model = inp.model
     if not model.has_vocab_logits:
         return None
@@ -149,17 +164,18 @@ def _logits(inp: EstimateInput, tokens: int) -> Component | None:
         said = text("train.logits_token_chunks", chunk=chunk)
     if inp.training.chunked_loss:
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
-    elif inp.training.compiled_loss:  # upcast and its gradient fused into the loss kernels (decision 0515)
+    elif inp.training.compiled_loss or inp.training.logits_sum_loss:  # no fp32 upcast (decisions 0515, 0526)
         per_entry, how = 2 * b_act, f"{b_act} B logits + {b_act} B grad"
     else:
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"
-    size = tokens * model.vocab_size * per_entry // t
+    head, head_how = _head_gradient(inp) if head_gradient else (0, "")
+    size = tokens * model.vocab_size * per_entry // t + head
     return Component(
         "logits",
         "Logits / loss spike",
         size,
-        show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}", size),
+        show(f"{num(tokens)} tokens x {num(model.vocab_size)} vocab x ({how}) / {t}{head_how}", size),
         said,
         (FB,),
         dynamic=True,

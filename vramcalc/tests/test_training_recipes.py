@@ -12,7 +12,7 @@ from vramcalc.architecture import param_counts
 from vramcalc.components.activations import layer_activation, op_checkpoint_activation, sequence_tokens
 from vramcalc.serialize import inputs_from_dict
 from vramcalc.train import stage_params
-from vramcalc.train_activations import in_flight, stage_layers
+from vramcalc.train_activations import in_flight, logits_bytes, stage_layers
 
 B, S = 2, 4096
 
@@ -293,3 +293,27 @@ def test_gradients_freed_after_each_step_are_not_held_with_the_activations() -> 
     assert after["forward_backward"] < totals["forward_backward"] - grads // 2
     assert after["optimizer_step"] == totals["optimizer_step"]
     assert freed.peak_bytes < held.peak_bytes
+
+
+def test_a_loss_that_sums_the_logits_keeps_them_and_their_gradient_in_the_compute_precision() -> None:
+    """Decision 0526: the training benchmarks behind the transformers docs' SDPA tables take ``logits.sum()`` as the
+    loss (no labels, no softmax): no fp32 upcast and no fp32 gradient, 2 B of logits and 2 B of gradient an entry."""
+    vocab = 128256
+    summed = estimate(_train(training={"logits_sum_loss": True}))
+    assert summed.bytes_of("logits") == B * S * vocab * (2 + 2)
+    assert "2 B logits + 2 B grad" in summed.component("logits").formula  # type: ignore[union-attr]
+    assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+
+
+def test_gradients_freed_hold_the_lm_heads_gradient_with_the_saved_activations() -> None:
+    """Decision 0526: backward starts at the loss, so the LM head's weight gradient (vocab x hidden) exists while
+    every layer's saved activations are still alive: it joins the logits' spike; the other gradients belong to the
+    step (decision 0525)."""
+    head = 128256 * 2048 * 2
+    plain = estimate(_train("llama-3.2-1b"))
+    freed = estimate(_train("llama-3.2-1b", training={"gradients_freed": True}))
+    assert freed.bytes_of("logits") == plain.bytes_of("logits") + head
+    assert "128,256 vocab x 2,048 x 2 B grad" in freed.component("logits").formula  # type: ignore[union-attr]
+    assert logits_bytes(_train("llama-3.2-1b", training={"gradients_freed": True})) == plain.bytes_of("logits")
+    lora = estimate(_train("llama-3.2-1b", workload="lora", training={"gradients_freed": True}))
+    assert lora.bytes_of("logits") == estimate(_train("llama-3.2-1b", workload="lora")).bytes_of("logits")

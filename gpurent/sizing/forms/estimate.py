@@ -165,6 +165,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "them as it frees the saved activations, so the two are not held at once."
         ),
     )
+    logits_sum_loss = forms.BooleanField(
+        label=_("Loss is the sum of the logits"),
+        required=False,
+        help_text=_(
+            "The loss adds up the logits as the model returns them (logits.sum(), as the transformers docs' "
+            "training benchmarks do): no fp32 copy of the logits and no fp32 gradient."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

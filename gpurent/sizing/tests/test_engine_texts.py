@@ -165,6 +165,7 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "weights": "fp32", "compute": "bf16"},
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on"},
+    {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on", "logits_sum_loss": "on"},
     {
         "preset": "llama-3.1-70b",
         "workload": "qlora",

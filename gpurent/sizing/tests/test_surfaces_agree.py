@@ -201,6 +201,29 @@ CASES = [
         },
         cli=("--preset llama-3.2-1b --workload full_finetune --seq-len 1024 --batch 8 --training-gradients-freed"),
     ),
+    # Engine 0.3.9 (decision 0526): the loss is the sum of the logits, with gradients freed after each step.
+    Case(
+        "logits_sum_loss",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 1024,
+            "batch_size": 8,
+            "training": {"optimizer": "adamw", "gradients_freed": True, "logits_sum_loss": True},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "1024",
+            "batch_size": "8",
+            "gradients_freed": "on",
+            "logits_sum_loss": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 1024 --batch 8 --training-gradients-freed "
+            "--training-logits-sum-loss"
+        ),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
