@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
+from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.hosts.enums import HostHealth
@@ -29,7 +30,13 @@ from gpurent.hosts.models import HostOperation, HostRental
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.history_notes import COULD_NOT_BE_PROVIDED
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
-from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
+from gpurent.orders.provisioning import (
+    AccessDetails,
+    order_authorized_keys,
+    provision_fail,
+    provision_ready,
+    provision_start,
+)
 
 from .admin import DeskAdmin, NeedsActionFilter, _operator, _with_zone
 from .models import ProvisioningDesk
@@ -60,6 +67,30 @@ class ProvisionForm(forms.Form):
         label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
     )
     reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
+
+
+def _access(data: dict[str, Any]) -> AccessDetails:
+    return AccessDetails(
+        data["host"] or "",
+        data["port"] or 22,
+        data["username"] or "",
+        data["public_key"] or "",
+        data["one_time_secret"] or "",
+        data["jupyter_url"] or "",
+    )
+
+
+def _access_checked(form: ProvisionForm, order: Any) -> bool:
+    """For "ready", the access details pass the service's own checks, else the form shows why and keeps what the
+    operator typed (refused after the redirect, the page came back empty with "Start preparing" selected)."""
+    if form.cleaned_data["action"] != "ready":
+        return True
+    try:
+        _access(form.cleaned_data).validated(order_keys=order_authorized_keys(order))
+    except InvalidRequest as error:
+        form.add_error(None, error.message)
+        return False
+    return True
 
 
 @admin.register(ProvisioningDesk)
@@ -125,7 +156,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot provision orders."))
-            elif form.is_valid():
+            elif form.is_valid() and _access_checked(form, order):
                 return self._act(request, order, form.cleaned_data)
         context = {
             **self.admin_site.each_context(request),
@@ -155,15 +186,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             else:
                 if current.provisioning_status == ProvisioningStatus.NOT_STARTED:
                     current = provision_start(order=current, actor=_operator(request))
-                access = AccessDetails(
-                    data["host"] or "",
-                    data["port"] or 22,
-                    data["username"] or "",
-                    data["public_key"] or "",
-                    data["one_time_secret"] or "",
-                    data["jupyter_url"] or "",
-                )
-                provision_ready(order=current, actor=_operator(request), access=access)
+                provision_ready(order=current, actor=_operator(request), access=_access(data))
             return Outcome(200, {"message": str(_("Order %(ref)s updated.")) % {"ref": order.ref}, "redirect": done})
 
         return form_action(request, act, back=request.path)

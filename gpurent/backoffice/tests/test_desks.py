@@ -173,6 +173,20 @@ def test_a_double_submitted_provisioning_decision_acts_once(client, staff, repor
     assert Order.objects.get(pk=order.pk).provisioning_status == "preparing"
 
 
+def test_ready_without_a_user_is_refused_on_the_form_with_what_was_typed(client, staff, reported_intent):
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    order = Order.objects.get(pk=reported_intent.order_id)
+    client.force_login(staff("provisioning"))
+    form = {"action": "ready", "host": "h100-3.example.net", "port": "2222", "username": "", "reason": ""}
+    response = client.post(f"{PROVISIONING_DESK}{order.pk}/change/", {**form, "idempotency_key": "desk-4"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "An SSH host and user are required, without spaces." in html
+    assert '<option value="ready" selected>' in html
+    assert 'value="h100-3.example.net"' in html
+    assert Order.objects.get(pk=order.pk).provisioning_status == "not_started"
+
+
 def test_provision_command_ready_and_failed(reported_intent, django_capture_on_commit_callbacks):
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     ref = reported_intent.order.ref
