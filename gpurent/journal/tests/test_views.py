@@ -71,6 +71,18 @@ def test_run_create_records_a_run_and_prefills_the_next_one(client, user, entry)
     assert form["parameters"].value() == "batch=16\ndtype=bf16"
 
 
+def test_entry_runs_are_cards_with_named_figures_on_a_phone(client, user, entry):
+    # A sideways-scrolling table hid the observed peak past the right edge at 390 px.
+    client.force_login(user)
+    data = {"name": "bf16 b16", "steady_peak": "61,5", "reproducibility": "not_stated", "outcome": "completed"}
+    client.post(
+        reverse("journal:run_create", args=[entry.public_id]), {**data, "checkpoint": "none", "idempotency_key": "k"}
+    )
+    html = client.get(reverse("journal:entry", args=[entry.public_id])).content.decode()
+    assert '<table class="data-table stack-table" data-testid="runs">' in html
+    assert 'data-label="Observed peak">61.50 GiB' in html
+
+
 def test_run_create_bad_pairs_and_peaks_are_explained(client, user, entry):
     client.force_login(user)
     url = reverse("journal:run_create", args=[entry.public_id])
