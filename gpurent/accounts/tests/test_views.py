@@ -273,6 +273,16 @@ def test_password_reset_confirm_weak_password_is_refused(client, user):
     assert user.check_password(PASSWORD)
 
 
+def test_the_token_list_is_a_stack_table_with_named_cells(client, user):
+    # On a phone its rows are cards; as a sideways table "Last used" sat past the right edge.
+    api_token_create(user=user, name="laptop")
+    client.force_login(user)
+    html = client.get(reverse("accounts:account")).content.decode()
+    tokens = html.split('<table class="data-table stack-table">', 1)[1].split("</table>", 1)[0]
+    for label in ["Token", "Created", "Last used"]:
+        assert f'data-label="{label}"' in tokens, label
+
+
 def test_token_revoke_of_another_users_token_is_404(client, user, other_user):
     token, _ = api_token_create(user=other_user, name="theirs")
     client.force_login(user)

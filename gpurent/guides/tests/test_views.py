@@ -138,7 +138,10 @@ def test_quote_create_as_guest_once_per_key_then_visible_in_this_session(
     assert "Quote request received. A confirmation is on its way to guest@example.com." in html
     assert quote.short_id in html
     assert "image_0001.jpg,cat" in html
-    assert quote.short_id in client.get("/guides/quotes/").content.decode()
+    listed = client.get("/guides/quotes/").content.decode()
+    assert quote.short_id in listed
+    assert '<table class="data-table stack-table" data-testid="quote-list">' in listed  # cards on a phone
+    assert 'data-label="Status"' in listed
 
 
 def test_quote_pages_show_a_removed_secret_in_the_readers_language(client, demo_catalog):

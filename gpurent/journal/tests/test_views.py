@@ -81,6 +81,9 @@ def test_entry_runs_are_cards_with_named_figures_on_a_phone(client, user, entry)
     html = client.get(reverse("journal:entry", args=[entry.public_id])).content.decode()
     assert '<table class="data-table stack-table" data-testid="runs">' in html
     assert 'data-label="Observed peak">61.50 GiB' in html
+    run = client.get(reverse("journal:run", args=[entry.public_id, Run.objects.get().public_id])).content.decode()
+    assert '<table class="data-table observed-table stack-table" data-testid="measurements">' in run
+    assert 'data-label="Peak memory per GPU">61.50 GiB' in run
 
 
 def test_run_create_bad_pairs_and_peaks_are_explained(client, user, entry):
