@@ -131,6 +131,15 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput(
             "training.gradients_freed", "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
         )
+    if inp.training.gradients_freed and (
+        inp.parallel.contiguous_grad_buffer or inp.parallel.grad_bucket_view or inp.training.optimizer_in_backward
+    ):
+        # Gradients that live in a buffer kept for the whole run (Megatron's main_grad, DDP's bucket views) are not
+        # freed by zero_grad; stepped in backward, no gradient outlives backward to be freed.
+        raise InvalidInput(
+            "training.gradients_freed",
+            "gradients kept in a buffer (contiguous, bucket view) or stepped in backward are not freed after the step",
+        )
 
 
 def _check_parallel(inp: EstimateInput) -> None:

@@ -2,8 +2,8 @@
 
 Two phases: ``forward_backward`` (weights, states, gradients, saved activations, logits) and
 ``optimizer_step`` (weights, states, gradients and the step's temporaries). Gradients are counted
-in full during backward, as most estimators do; it is an upper bound when activations are freed
-while gradients fill.
+in full during backward, as most estimators do (an upper bound when activations are freed while
+gradients fill), except with ``training.gradients_freed``, where the step holds them (decision 0525).
 """
 
 from __future__ import annotations

@@ -62,7 +62,9 @@ def saved_bytes(inp: EstimateInput) -> int:
     """Bytes per saved activation element: the compute precision, except a quantized base under autocast with its
     unquantized modules in fp32 (peft's ``prepare_model_for_kbit_training``, lit-gpt's ``bf16-mixed``): the
     residual stream is fp32 from the embedding on, and bitsandbytes' 4-bit linears return their output in their
-    input's dtype (``Linear4bit.forward``: ``out.to(inp_dtype)``), so the layers' tensors stay fp32 (decision 0524)."""
+    input's dtype (``Linear4bit.forward``: ``out.to(inp_dtype)``), so the layers' tensors stay fp32 (decision 0524).
+    An upper bound: attention under autocast saves its q, k, v and output in the compute precision, and a frozen
+    4-bit linear saves no input at all; the engine counts every saved tensor at 4 B."""
     quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
     return 4 if quantized and autocast_upcasts(inp) else compute_bytes(inp)
 

@@ -205,6 +205,21 @@ def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -
             },
             "training.gradients_freed",
         ),
+        (
+            {
+                "training": {"gradients_freed": True},
+                "parallel": {"strategy": "ddp", "cards": 2, "grad_bucket_view": True},
+            },
+            "training.gradients_freed",
+        ),
+        (
+            {
+                "training": {"gradients_freed": True},
+                "parallel": {"strategy": "ddp", "cards": 2, "contiguous_grad_buffer": True},
+            },
+            "training.gradients_freed",
+        ),
+        ({"training": {"gradients_freed": True, "optimizer_in_backward": True}}, "training.gradients_freed"),
     ],
 )
 def test_impossible_recipes_are_refused_naming_the_field(fields: dict[str, Any], field: str | None) -> None:

@@ -215,6 +215,7 @@ ENGINE_FIELDS = {
     "parallel.zero3_prefetch_params": "zero3_prefetch_params",
     "parallel.zero3_max_live_params": "zero3_max_live_params",
     "training.optimizer_in_backward": "optimizer_in_backward",
+    "training.gradients_freed": "gradients_freed",
     "precision.compute": "compute",
     "precision.optimizer_states": "optimizer_states",
     "runtime": "engine",

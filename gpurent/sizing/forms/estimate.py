@@ -161,12 +161,13 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         label=_("Gradients freed after each step"),
         required=False,
         help_text=_(
-            "One micro-batch a step, gradients set to None after it (PyTorch's zero_grad default): backward fills "
-            "them as it frees the saved activations, so the two are not held at once."
+            "No gradient accumulation (one micro-batch a step) and gradients set to None after each step (PyTorch's "
+            "zero_grad default): backward fills them as it frees the saved activations, so the two are not held at "
+            "once."
         ),
     )
     logits_sum_loss = forms.BooleanField(
-        label=_("Loss is the sum of the logits"),
+        label=_("Benchmark loss: the sum of the logits (no labels)"),
         required=False,
         help_text=_(
             "The loss adds up the logits as the model returns them (logits.sum(), as the transformers docs' "

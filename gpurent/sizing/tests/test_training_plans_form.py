@@ -29,3 +29,12 @@ def test_a_plan_option_of_another_framework_is_a_form_error_on_its_field():
     )
     assert not form.is_valid()
     assert "distributed_optimizer" in form.errors
+
+
+def test_freed_gradients_refused_with_a_kept_gradient_buffer_show_the_reason_on_their_own_checkbox():
+    """The engine refuses `training.gradients_freed` with DDP's bucket views (gradients never freed) or FSDP's
+    no_sync (gradients accumulate): the message stands next to that checkbox, not next to the optimizer."""
+    for plan in ({"strategy": "ddp", "grad_bucket_view": "on"}, {"strategy": "fsdp", "fsdp_no_sync": "on"}):
+        form = EstimateForm({**DEFAULTS, "workload": "full_finetune", "cards": "2", "gradients_freed": "on", **plan})
+        assert not form.is_valid()
+        assert list(form.errors) == ["gradients_freed"], form.errors

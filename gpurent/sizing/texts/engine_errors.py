@@ -104,6 +104,9 @@ MESSAGES: dict[str, Any] = {
     "needs one micro-batch a step: no accumulation under no_sync or pipeline stages": _(
         "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
     ),
+    "gradients kept in a buffer (contiguous, bucket view) or stepped in backward are not freed after the step": _(
+        "gradients kept in a buffer (contiguous, bucket view) or stepped in backward are not freed after the step"
+    ),
     "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
     "needs activation checkpointing": _("needs activation checkpointing"),
