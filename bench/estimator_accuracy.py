@@ -45,9 +45,10 @@ been seen since; from engine 0.3.8 on it informs choices too (decision 0524), an
 (decision 0523), collected blind while 0.3.8 was made, forms *fresh-10*: measured whole before that change and once
 after. Fresh-10 has been seen since; from engine 0.3.9 on it informs choices too (decision 0526), and
 ``bench/estimator_cases_fresh11.json`` (decision 0529), collected blind while 0.3.9 was made, forms *fresh-11*: measured
-whole before that change and once after. The report prints every part with its range coverage and width, the targets,
-and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
-without seeing a held part. First measurements are recorded in docs/estimator.md.
+whole before that change and once after. ``bench/estimator_cases_fresh12.json`` (decision 0528), collected blind while
+0.3.10 was made, forms *fresh-12* the same way. The report prints every part with its range coverage and width, the
+targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
+can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -107,6 +108,8 @@ FRESH9_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh9.json"
 FRESH10_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh10.json"
 # And the round after that (decision 0529), the same way: engine 0.3.9 was made in a worktree that never held it.
 FRESH11_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh11.json"
+# And the round after that (decision 0528), the same way: engine 0.3.10 was made in a worktree that never held it.
+FRESH12_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh12.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -125,6 +128,7 @@ PARTS = (
     "fresh-9",
     "fresh-10",
     "fresh-11",
+    "fresh-12",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -144,6 +148,7 @@ PART_TITLES = {
     "fresh-9": "(issue 31's eighth fresh part: measured at engine 0.3.6 and after 0.3.7; tuned on since 0.3.8)",
     "fresh-10": "(issue 31's ninth fresh part: measured at engine 0.3.7 and after 0.3.8; tuned on since 0.3.9)",
     "fresh-11": "(issue 31's tenth fresh part, collected blind: measured at engine 0.3.8, then after the next change)",
+    "fresh-12": "(issue 31's 11th fresh part, collected blind: measured at engine 0.3.9, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -354,6 +359,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH9_CASES, "fresh-9"),
         (FRESH10_CASES, "fresh-10"),
         (FRESH11_CASES, "fresh-11"),
+        (FRESH12_CASES, "fresh-12"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
