@@ -23,16 +23,16 @@ added after the split, before any formula change) forms a third part, *fresh*, t
 in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured once, at
 the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502)
 it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*, *fresh-3*,
-*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8*, *fresh-9* and *fresh-10* (``INFORMED_CHOICES``); *held-out* and
-*fresh* stay checks, and the targets bind on parts nothing was tuned on. ``bench/estimator_cases_fresh3.json`` (issue
-31's second round, collected blind like fresh-2, decision 0498) forms *fresh-3*, not split: nobody who changes the
-engine reads it, so it is measured whole, once before the round's change and once after.
-``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the same way for the round after it. That round
-(engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second measurement (decision 0507): the engine is
-0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they inform choices like the other tuning parts
-(decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision 0509), collected blind while that round's engine
-was made in a worktree that never held it, forms *fresh-5*: measured whole once before the round's change and once
-after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too (decision 0513), and
+*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8*, *fresh-9*, *fresh-10* and *fresh-11* (``INFORMED_CHOICES``);
+*held-out* and *fresh* stay checks, and the targets bind on parts nothing was tuned on.
+``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like fresh-2, decision 0498) forms
+*fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole, once before the round's change
+and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the same way for the round after
+it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second measurement (decision 0507): the
+engine is 0.3.1 again. Both parts have been seen since; from engine 0.3.3 on they inform choices like the other tuning
+parts (decision 0510), and ``bench/estimator_cases_fresh5.json`` (decision 0509), collected blind while that round's
+engine was made in a worktree that never held it, forms *fresh-5*: measured whole once before the round's change and
+once after. Fresh-5 has been seen since; from engine 0.3.4 on it informs choices too (decision 0513), and
 ``bench/estimator_cases_fresh6.json`` (decision 0512), collected blind while 0.3.4 was made, forms *fresh-6*: measured
 whole before that change and once after. Fresh-6 has been seen since; from engine 0.3.5 on it informs choices too
 (decision 0515), and ``bench/estimator_cases_fresh7.json`` (decision 0514), collected blind while 0.3.5 was made, forms
@@ -45,10 +45,11 @@ been seen since; from engine 0.3.8 on it informs choices too (decision 0524), an
 (decision 0523), collected blind while 0.3.8 was made, forms *fresh-10*: measured whole before that change and once
 after. Fresh-10 has been seen since; from engine 0.3.9 on it informs choices too (decision 0526), and
 ``bench/estimator_cases_fresh11.json`` (decision 0529), collected blind while 0.3.9 was made, forms *fresh-11*: measured
-whole before that change and once after. ``bench/estimator_cases_fresh12.json`` (decision 0528), collected blind while
-0.3.10 was made, forms *fresh-12* the same way. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+whole before that change and once after. Fresh-11 has been seen since; from engine 0.3.10 on it informs choices too
+(decision 0530), and ``bench/estimator_cases_fresh12.json`` (decision 0528), collected blind while 0.3.10 was made,
+forms *fresh-12*: measured whole before that change and once after. The report prints every part with its range coverage
+and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
+summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -147,7 +148,7 @@ PART_TITLES = {
     "fresh-8": "(issue 31's seventh fresh part: measured at engine 0.3.5 and after 0.3.6; tuned on since 0.3.7)",
     "fresh-9": "(issue 31's eighth fresh part: measured at engine 0.3.6 and after 0.3.7; tuned on since 0.3.8)",
     "fresh-10": "(issue 31's ninth fresh part: measured at engine 0.3.7 and after 0.3.8; tuned on since 0.3.9)",
-    "fresh-11": "(issue 31's tenth fresh part, collected blind: measured at engine 0.3.8, then after the next change)",
+    "fresh-11": "(issue 31's tenth fresh part: measured at engine 0.3.8 and after 0.3.9; tuned on since 0.3.10)",
     "fresh-12": "(issue 31's 11th fresh part, collected blind: measured at engine 0.3.9, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -158,7 +159,9 @@ PART_TITLES = {
 # fresh-6, seen since its measurements before and after engine 0.3.4, for engine 0.3.5 (decision 0515); fresh-7, seen
 # since its measurements before and after engine 0.3.5, for engine 0.3.6 (decision 0518); fresh-8, seen since its
 # measurements at engines 0.3.5 and 0.3.6, for engine 0.3.7 (decision 0521); fresh-9, seen since its measurements at
-# engines 0.3.6 and 0.3.7, for engine 0.3.8 (decision 0524).
+# engines 0.3.6 and 0.3.7, for engine 0.3.8 (decision 0524); fresh-10, seen since its measurements at engines 0.3.7 and
+# 0.3.8, for engine 0.3.9 (decision 0526); fresh-11, seen since its measurements at engines 0.3.8 and 0.3.9, for engine
+# 0.3.10 (decision 0530).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -171,11 +174,14 @@ INFORMED_CHOICES = (
     "fresh-8",
     "fresh-9",
     "fresh-10",
+    "fresh-11",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
-# 9.29 GB, is the loading phase's and not the step's, decision 0513).
-NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44"})
+# 9.29 GB, is the loading phase's and not the step's, decision 0513; ms-swift's FSDP QLoRA of Qwen2.5-72B with its
+# parameters offloaded to the host, whose "80GiB * 2" is an 80 GB card's whole memory, more than the whole 4-bit model
+# would take on one card with nothing sharded nor offloaded, decision 0530).
+NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35

@@ -65,7 +65,9 @@ class ParallelPlan:
         distributed_optimizer: Megatron-style distributed optimizer under DDP: fp32 master weights, optimizer
             states and the step's temporaries sharded over the data-parallel ranks (as ZeRO-1).
         contiguous_grad_buffer: Megatron DDP: gradients accumulate into one contiguous fp32 ``main_grad``
-            buffer whose slices are the all-reduce buckets (4 B per trainable parameter, no bucket copy).
+            buffer whose slices are the all-reduce buckets (4 B per trainable parameter, no bucket copy). Such a
+            run is a Megatron-core run: its loss is the vocab-parallel cross-entropy, whose fp32 softmax takes its
+            gradient in place (decision 0530).
         zero3_prefetch_params: ZeRO-3 ``stage3_prefetch_bucket_size`` in parameters: gathered ahead of the
             unit being computed; 0 prefetches one unit (FSDP's default).
         zero3_max_live_params: ZeRO-3 ``stage3_max_live_parameters``: a cap on gathered parameters resident

@@ -166,6 +166,9 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
     elif inp.training.compiled_loss or inp.training.logits_sum_loss:  # no fp32 upcast (decisions 0515, 0526)
         per_entry, how = 2 * b_act, f"{b_act} B logits + {b_act} B grad"
+    elif inp.parallel.contiguous_grad_buffer:  # Megatron's vocab-parallel loss: gradient in place (decision 0530)
+        per_entry = b_act + (4 if b_act < 4 else 0)
+        how = f"{b_act} B logits" + (" + 4 B fp32 softmax, its gradient in place" if b_act < 4 else "")
     else:
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"

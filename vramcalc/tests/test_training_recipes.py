@@ -320,6 +320,20 @@ def test_a_loss_that_sums_the_logits_keeps_them_and_their_gradient_in_the_comput
     assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
 
 
+def test_megatrons_vocab_parallel_loss_computes_the_gradient_in_place_in_its_fp32_softmax() -> None:
+    """Decision 0530: Megatron-core's vocab-parallel cross-entropy upcasts the logits to fp32 once, overwrites that
+    tensor with the softmax, saves it, overwrites it again with the gradient and casts that back: 2 B + 4 B an entry at
+    its peak, over the tensor-parallel cards; a run with Megatron DDP's contiguous grad buffer runs it."""
+    vocab, plan = 128256, {"strategy": "ddp", "cards": 2, "tensor_parallel": 2, "contiguous_grad_buffer": True}
+    megatron = estimate(_train(parallel=plan))
+    assert megatron.bytes_of("logits") == B * S * vocab * (2 + 4) // 2
+    assert "4 B fp32 softmax, its gradient in place" in megatron.component("logits").formula  # type: ignore[union-attr]
+    fp32 = estimate(_train(precision={"weights": "fp32", "compute": "fp32"}, parallel=plan))
+    assert fp32.bytes_of("logits") == B * S * vocab * 4 // 2
+    plain = {"strategy": "ddp", "cards": 2, "tensor_parallel": 2}
+    assert estimate(_train(parallel=plain)).bytes_of("logits") == B * S * vocab * (2 + 4 + 4) // 2
+
+
 def test_gradients_freed_hold_the_lm_heads_gradient_with_the_saved_activations() -> None:
     """Decision 0526: backward starts at the loss, so the LM head's weight gradient (vocab x hidden) exists while
     every layer's saved activations are still alive: it joins the logits' spike; the other gradients belong to the
