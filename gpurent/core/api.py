@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.core.exceptions import RequestDataTooBig
@@ -15,6 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.renderers import JSONRenderer
+from ninja.responses import NinjaJSONEncoder
 from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
@@ -23,7 +26,7 @@ from .idempotency.request import HEADER, KEY_REQUIRED_MESSAGE
 from .notices import notify_operators
 from .pagination import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NEWEST_FIRST, keyset_page
 
-__all__ = ["ErrorOut", "PageIn", "api_page", "install_error_handlers"]
+__all__ = ["ErrorOut", "PageIn", "ShopAPI", "ShopJSONEncoder", "api_page", "install_error_handlers"]
 
 M = TypeVar("M", bound=Model)
 
@@ -127,9 +130,29 @@ def install_error_handlers(api: NinjaAPI) -> None:
         return respond(request, 404, "not_found", _("Not found."))
 
 
+class ShopJSONEncoder(NinjaJSONEncoder):
+    """Every time with its milliseconds, "2026-12-05T23:27:51.000Z" on a whole second too. Django's encoder drops
+    the fraction of a whole second, and an idempotent request's replay answers the stored JSON read back (to the
+    millisecond): a first answer made under a millisecond past a second ("…51.000Z") was replayed as "…51Z"."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime):
+            text = o.isoformat(timespec="milliseconds")
+            return text.removesuffix("+00:00") + "Z" if text.endswith("+00:00") else text
+        return super().default(o)
+
+
+class _Renderer(JSONRenderer):
+    encoder_class = ShopJSONEncoder
+
+
 class ShopAPI(NinjaAPI):
-    """The API root: its OpenAPI document also declares the 413 that any request body over Django's upload limit
-    gets (`payload_too_large`, answered by `install_error_handlers`), on every operation that takes a body."""
+    """The API root: its answers' times always carry milliseconds (`ShopJSONEncoder`), and its OpenAPI document
+    also declares the 413 that any request body over Django's upload limit gets (`payload_too_large`, answered by
+    `install_error_handlers`), on every operation that takes a body."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(renderer=_Renderer(), **kwargs)
 
     def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None) -> Any:
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)

@@ -1,9 +1,13 @@
 """Withdrawals: the service, the balance page, the API, the payouts desk and its role (issue 10)."""
 
+from datetime import UTC, datetime
+from unittest import mock
+
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from gpurent.accounts.services import api_token_create
 from gpurent.core.errors import InvalidRequest
@@ -183,6 +187,16 @@ def test_api_withdraws_once_per_key_lists_reads_and_scopes_to_the_owner(client, 
     assert client.get(f"/api/v1/payouts/{out['ref']}", **eve_auth).status_code == 404
     assert client.get("/api/v1/payouts", **eve_auth).json()["items"] == []
     assert "/api/v1/payouts" in client.get("/api/v1/openapi.json").json()["paths"]
+
+
+def test_a_withdrawal_made_under_a_millisecond_past_a_second_is_replayed_as_first_answered(client, auth):
+    """The replay answers the stored JSON, read back to the millisecond: both write "…51.000Z" (it was "…51Z")."""
+    body = {"asset": "USDT", "network": "tron", "address": TRON, "amount_usd": "25.00"}
+    with mock.patch.object(timezone, "now", return_value=datetime(2026, 12, 5, 23, 27, 51, 123, tzinfo=UTC)):
+        first = api_post(client, body, auth, "k-ms")
+    again = api_post(client, body, auth, "k-ms")
+    assert first.json() == again.json()
+    assert first.json()["created_at"] == "2026-12-05T23:27:51.000Z"
 
 
 def test_payouts_role_sees_only_its_desk_and_sends_once(client, funded, operator, django_user_model):
