@@ -115,6 +115,11 @@ class Order(TimeStampedModel):
     def is_extension(self) -> bool:
         return self.extends_id is not None
 
+    @property
+    def ended_unpaid(self) -> bool:
+        """Expired or cancelled before it was paid: no machine will ever be prepared for it."""
+        return self.payment_status in (PaymentStatus.EXPIRED, PaymentStatus.CANCELLED)
+
 
 class OrderStatusChange(models.Model):
     """One move of one status track of an order: from where, to where, when, by whom and why.
