@@ -47,8 +47,9 @@ after. Fresh-10 has been seen since; from engine 0.3.9 on it informs choices too
 ``bench/estimator_cases_fresh11.json`` (decision 0529), collected blind while 0.3.9 was made, forms *fresh-11*: measured
 whole before that change and once after. Fresh-11 has been seen since; from engine 0.3.10 on it informs choices too
 (decision 0530), and ``bench/estimator_cases_fresh12.json`` (decision 0528), collected blind while 0.3.10 was made,
-forms *fresh-12*: measured whole before that change and once after. The report prints every part with its range coverage
-and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
+forms *fresh-12*: measured whole before that change and once after. ``bench/estimator_cases_fresh13.json`` (decision
+0532), collected blind while 0.3.11 was made, forms *fresh-13* the same way. The report prints every part with its range
+coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
 summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
@@ -111,6 +112,8 @@ FRESH10_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh10.json"
 FRESH11_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh11.json"
 # And the round after that (decision 0528), the same way: engine 0.3.10 was made in a worktree that never held it.
 FRESH12_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh12.json"
+# And the round after that (decision 0532), the same way: engine 0.3.11 was made in a worktree that never held it.
+FRESH13_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh13.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -130,6 +133,7 @@ PARTS = (
     "fresh-10",
     "fresh-11",
     "fresh-12",
+    "fresh-13",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -150,6 +154,7 @@ PART_TITLES = {
     "fresh-10": "(issue 31's ninth fresh part: measured at engine 0.3.7 and after 0.3.8; tuned on since 0.3.9)",
     "fresh-11": "(issue 31's tenth fresh part: measured at engine 0.3.8 and after 0.3.9; tuned on since 0.3.10)",
     "fresh-12": "(issue 31's 11th fresh part, collected blind: measured at engine 0.3.9, then after the next change)",
+    "fresh-13": "(issue 31's 12th fresh part, collected blind: measured at engine 0.3.10, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -366,6 +371,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH10_CASES, "fresh-10"),
         (FRESH11_CASES, "fresh-11"),
         (FRESH12_CASES, "fresh-12"),
+        (FRESH13_CASES, "fresh-13"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
@@ -395,7 +401,8 @@ def evaluate(cases_path: Path) -> dict[str, Any]:
             "widened": [band.key for band in wider_for(inp)],
             "caveats": [caveat.key for caveat in warnings_for(inp) if caveat.factor_pct != 100 or caveat.widens],
             "band_ends": limits(inp, ()),
-            "measured": case["figure_kind"] == "measured peak",
+            # A peak published rounded or as "about" is still a measured peak (fresh-13 says so in its kind).
+            "measured": case["figure_kind"].startswith("measured peak"),
             "compare": entry["compare"],
             "published": published,
             "estimate": expected,
