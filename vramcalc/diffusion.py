@@ -10,7 +10,7 @@ from __future__ import annotations
 from .architecture import LinearShape
 from .components.activations import compute_bytes
 from .components.weights import dense_bytes
-from .dtypes import DType
+from .dtypes import DType, dtype_bytes
 from .errors import InvalidInput
 from .fmt import num, show
 from .inputs import EstimateInput
@@ -27,6 +27,7 @@ __all__ = [
     "DENOISE",
     "ENCODE",
     "IMAGE_ENCODE",
+    "VAE_BATCH_TENSORS",
     "VAE_FP32_TENSORS",
     "VAE_HALF_TENSORS",
     "WITH_IMAGE",
@@ -51,6 +52,12 @@ WITH_IMAGE = (IMAGE_ENCODE, ENCODE, DENOISE, DECODE)
 # 512-512-256-128 and the last two up-blocks run at H/2 and H. Widths per model: decision 0222.
 VAE_HALF_TENSORS = 6
 VAE_FP32_TENSORS = 1
+# Each further image of a batch decoded at once adds only what one image's resnet block holds live under
+# ``torch.no_grad`` (diffusers' ``ResnetBlock2D.forward``: its input, kept for the residual, the norm's output and the
+# activation's or the convolution's output), in the VAE's dtype; the rest of the fitted single-image working set is
+# taken once per decode call (the convolutions' workspace, which grows with the feature map, not with the tensors
+# kept; decision 0533).
+VAE_BATCH_TENSORS = 3
 
 
 def _quantized(params: int, linear_pct: int, width: int, inp: EstimateInput) -> int:
@@ -186,6 +193,35 @@ def _activation_note(inp: EstimateInput, spec: DiffusionSpec) -> Text:
     return joined(text("diffusion.activations"), tokens)
 
 
+def vae_bytes(inp: EstimateInput, spec: DiffusionSpec) -> int:
+    """Bytes per VAE activation: the weights' dtype, fp32 where the pipeline upcasts an fp16 VAE to encode and
+    decode (``DiffusionSpec.vae_force_upcast``, decision 0533)."""
+    if spec.vae_force_upcast and inp.precision.weights is DType.FP16:
+        return dtype_bytes(DType.FP32)
+    return dense_bytes(inp)
+
+
+def _vae_pass(inp: EstimateInput, spec: DiffusionSpec, height: int, width: int, channels: int) -> tuple[int, str]:
+    """Bytes and formula of one VAE encode or decode call at ``height`` x ``width`` px with ``channels`` there: the
+    first image's fitted working set, ``VAE_BATCH_TENSORS`` more for each further image decoded at once, and the
+    fp32 copy of the VAE's weights where the pipeline upcasts it (decision 0533)."""
+    images = 1 if inp.diffusion.vae_slicing else inp.batch_size
+    b_vae = vae_bytes(inp, spec)
+    size = height * width * channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    expr = (
+        f"1 image(s) x {height}x{width} px x {channels} ch x ({VAE_HALF_TENSORS} x {b_vae} B"
+        f" + {VAE_FP32_TENSORS} x 4 B)"
+    )
+    if images > 1:
+        size += (images - 1) * height * width * channels * VAE_BATCH_TENSORS * b_vae
+        expr += f" + {images - 1} image(s) x {height}x{width} px x {channels} ch x {VAE_BATCH_TENSORS} x {b_vae} B"
+    upcast = b_vae - dense_bytes(inp)
+    if upcast:
+        size += spec.vae_params * upcast
+        expr += f" + VAE fp32 upcast {num(spec.vae_params)} x {upcast} B"
+    return size, expr
+
+
 def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     if spec.is_video:
         return video_decode(inp, spec, VAE_HALF_TENSORS, VAE_FP32_TENSORS)
@@ -193,15 +229,7 @@ def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     tiled = inp.diffusion.vae_tiling
     if tiled:
         height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
-    images = 1 if inp.diffusion.vae_slicing else inp.batch_size
-    b_vae = dense_bytes(inp)
-    channels = spec.vae_channels[1]
-    per_pixel = channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
-    size = images * height * width * per_pixel
-    expr = (
-        f"{images} image(s) x {height}x{width} px x {channels} ch x ({VAE_HALF_TENSORS} x {b_vae} B"
-        f" + {VAE_FP32_TENSORS} x 4 B)"
-    )
+    size, expr = _vae_pass(inp, spec, height, width, spec.vae_channels[1])
     return Component(
         "vae_decode",
         "VAE decode activations",
@@ -226,19 +254,17 @@ def diffusion_components(inp: EstimateInput) -> list[Component]:
 
 def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     """The VAE encoder over the input image: its first level runs at full resolution with the VAE's first width
-    (the same tensor count per pixel as the decoder's last level, decision 0465); tiling and slicing apply."""
+    (the same tensor count per pixel as the decoder's last level, decision 0465); tiling, slicing, further images
+    and the upcast count as in the decode (decision 0533)."""
     height, width = pixels(inp, spec)
     if inp.diffusion.vae_tiling:
         height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
-    images = 1 if inp.diffusion.vae_slicing else inp.batch_size
-    b_vae = dense_bytes(inp)
-    channels = spec.vae_channels[0]
-    size = images * height * width * channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
+    size, expr = _vae_pass(inp, spec, height, width, spec.vae_channels[0])
     return Component(
         "vae_encode",
         "VAE encode activations",
         size,
-        show(f"{images} image(s) x {height}x{width} px x {channels} ch x decode tensor count", size),
+        show(expr, size),
         text(f"diffusion.vae_encode.{inp.diffusion.task.value}"),
         (IMAGE_ENCODE,),
         dynamic=True,

@@ -136,6 +136,9 @@ class DiffusionSpec:
             VAE's (causal padding copy, spatial-norm scale and shift of CogVideoX: 3).
         vae_tile_width_px: tile width of ``enable_tiling`` when it differs from ``vae_tile_px`` (CogVideoX tiles
             are half its 480x720 sample: 240x360); 0: square tiles.
+        vae_force_upcast: the pipeline casts an fp16 VAE to fp32 to encode and decode (diffusers' SDXL pipelines:
+            ``needs_upcasting = self.vae.dtype == torch.float16 and self.vae.config.force_upcast``, then
+            ``upcast_vae()``); the Flux, SD3 and SD 1.5 pipelines do not, whatever the VAE's config says.
     """
 
     denoiser_params: int = field(metadata=within(1, MAX_PARAMS))
@@ -165,6 +168,7 @@ class DiffusionSpec:
     vae_decode_latent_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
     vae_decode_extra_tensors: int = field(default=0, metadata=within(0, MAX_FACTOR))
     vae_tile_width_px: int = field(default=0, metadata=within(0, MAX_PIXELS))
+    vae_force_upcast: bool = False
 
     @property
     def is_video(self) -> bool:

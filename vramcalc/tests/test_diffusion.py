@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from vramcalc import DiffusionOptions, DType, EstimateInput, Precision, Quantization, QuantMethod, Workload, estimate
-from vramcalc.diffusion import DECODE, DENOISE
+from vramcalc.diffusion import DECODE, DENOISE, VAE_BATCH_TENSORS
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB
 
@@ -44,7 +44,46 @@ def test_vae_decode_fp16_1024_is_6_half_and_1_fp32_full_resolution_256_channel_t
 def test_slicing_decodes_one_image_at_a_time() -> None:
     batch = estimate(_gen("sdxl-base-1.0", batch_size=4))
     sliced = estimate(_gen("sdxl-base-1.0", batch_size=4, diffusion=DiffusionOptions(vae_slicing=True)))
-    assert batch.bytes_of("vae_decode") == 4 * sliced.bytes_of("vae_decode")
+    one = estimate(_gen("sdxl-base-1.0", batch_size=1))
+    assert sliced.bytes_of("vae_decode") == one.bytes_of("vae_decode")
+    assert sliced.bytes_of("vae_decode") < batch.bytes_of("vae_decode") < 4 * sliced.bytes_of("vae_decode")
+
+
+def test_each_further_image_decoded_at_once_adds_three_full_resolution_tensors() -> None:
+    """Decision 0533: the fitted single-image working set (6 half + 1 fp32 tensor of the second width at full
+    resolution) is taken once a decode call; each further image adds what one resnet block holds live under no_grad
+    (its input, the norm's and the activation's or convolution's outputs). Flux in bf16, 1024 px, 16 images: 4 GiB
+    for the first and 1.5 GiB for each further image, 26.5 GiB (64 GiB at engine 0.3.10; the diffusers benchmark's
+    peak grows by 1.84 GiB an image from 4 to 16 images)."""
+    flux = DiffusionOptions(guidance=False)
+    one = estimate(_gen("flux.1-dev", batch_size=1, diffusion=flux))
+    sixteen = estimate(_gen("flux.1-dev", batch_size=16, diffusion=flux))
+    pixels = 1024 * 1024 * 256
+    assert one.bytes_of("vae_decode") == pixels * (6 * 2 + 4)
+    assert sixteen.bytes_of("vae_decode") == pixels * (6 * 2 + 4) + 15 * pixels * VAE_BATCH_TENSORS * 2
+    assert sixteen.bytes_of("vae_decode") / GIB == pytest.approx(26.5)
+    component = sixteen.component("vae_decode")
+    assert component is not None
+    assert "+ 15 image(s) x 1024x1024 px x 256 ch x 3 x 2 B" in component.formula
+
+
+def test_sdxl_upcasts_its_fp16_vae_to_fp32_to_decode() -> None:
+    """Decision 0533: diffusers' SDXL pipelines cast an fp16 VAE whose config sets force_upcast to fp32 for the
+    decode (activations and weights); bf16 and fp32 runs, and pipelines without the flag, keep the weights' dtype."""
+    fp16 = Precision(weights=DType.FP16, compute=DType.FP16)
+    sdxl = estimate(_gen("sdxl-base-1.0", precision=fp16))
+    spec = get_preset("sdxl-base-1.0").diffusion
+    assert spec is not None
+    assert spec.vae_force_upcast
+    pixels = 1024 * 1024 * 256
+    assert sdxl.bytes_of("vae_decode") == pixels * (6 * 4 + 4) + spec.vae_params * 2
+    component = sdxl.component("vae_decode")
+    assert component is not None
+    assert "+ VAE fp32 upcast 83,653,863 x 2 B" in component.formula
+    bf16 = estimate(_gen("sdxl-base-1.0", precision=Precision(weights=DType.BF16, compute=DType.BF16)))
+    assert bf16.bytes_of("vae_decode") == pixels * (6 * 2 + 4)
+    sd15 = estimate(_gen("sd-1.5", precision=fp16))
+    assert sd15.bytes_of("vae_decode") == pixels * (6 * 2 + 4)
 
 
 def test_cpu_offload_keeps_one_component_resident() -> None:

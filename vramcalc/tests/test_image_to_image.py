@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from vramcalc import InvalidInput, estimate
-from vramcalc.diffusion import IMAGE_ENCODE, VAE_FP32_TENSORS, VAE_HALF_TENSORS
+from vramcalc.diffusion import IMAGE_ENCODE, VAE_BATCH_TENSORS, VAE_FP32_TENSORS, VAE_HALF_TENSORS
 from vramcalc.serialize import inputs_from_dict
 
 
@@ -31,7 +31,10 @@ def test_the_input_image_is_encoded_in_its_own_phase(task: str) -> None:
     encode = result.component("vae_encode")
     assert encode is not None
     assert encode.phases == (IMAGE_ENCODE,)
-    assert encode.bytes == 2 * 1024 * 1024 * 128 * (VAE_HALF_TENSORS * 2 + VAE_FP32_TENSORS * 4)
+    # SDXL's pipelines upcast the fp16 VAE to fp32 (force_upcast); the second image adds three tensors (decision 0533)
+    vae_params = 83653863
+    first = 1024 * 1024 * 128 * (VAE_HALF_TENSORS * 4 + VAE_FP32_TENSORS * 4)
+    assert encode.bytes == first + 1024 * 1024 * 128 * VAE_BATCH_TENSORS * 4 + vae_params * 2
     assert next(p.phase for p in result.phases) == IMAGE_ENCODE
     assert str(encode.assumption).startswith({"image_to_image": "Image-to-image:", "inpainting": "Inpainting:"}[task])
     weights = result.component("vae_weights")
