@@ -45,20 +45,20 @@ def english_title(inputs):  # type: ignore[no-untyped-def]
 
 
 def empty_built_titles(apps, schema_editor):  # type: ignore[no-untyped-def]
-    estimates = apps.get_model("sizing", "SavedEstimate")
+    SavedEstimate = apps.get_model("sizing", "SavedEstimate")  # noqa: N806 - the model, named as its class
     built = [
         pk
-        for pk, title, inputs in estimates.objects.exclude(title="").values_list("pk", "title", "inputs").iterator()
+        for pk, title, inputs in SavedEstimate.objects.exclude(title="").values_list("pk", "title", "inputs").iterator()
         if shop_built(title, inputs)
     ]
     for start in range(0, len(built), 500):
-        estimates.objects.filter(pk__in=built[start : start + 500]).update(title="")
+        SavedEstimate.objects.filter(pk__in=built[start : start + 500]).update(title="")
 
 
 def write_english_titles(apps, schema_editor):  # type: ignore[no-untyped-def]
-    estimates = apps.get_model("sizing", "SavedEstimate")
-    for estimate in estimates.objects.filter(title="").only("pk", "inputs").iterator():
-        estimates.objects.filter(pk=estimate.pk).update(title=english_title(estimate.inputs))
+    SavedEstimate = apps.get_model("sizing", "SavedEstimate")  # noqa: N806 - the model, named as its class
+    for estimate in SavedEstimate.objects.filter(title="").only("pk", "inputs").iterator():
+        SavedEstimate.objects.filter(pk=estimate.pk).update(title=english_title(estimate.inputs))
 
 
 class Migration(migrations.Migration):
