@@ -119,7 +119,7 @@ def _entry_fields(entry: JournalEntry) -> dict[str, Any]:
         else {
             "kind": "estimate",
             "id": str(estimate.public_id),
-            "title": estimate.title,
+            "title": estimate.title_text,
             "peak_bytes": estimate.peak_bytes,
             "engine_version": estimate.engine_version,
             "computed_at": estimate.created_at.isoformat(),
@@ -249,7 +249,7 @@ def _entry_markdown(entry: JournalEntry, level: str) -> list[str]:
             "Estimate (an assumption, not a measurement): %(title)s, peak %(peak)s per card, %(engine)s, "
             "computed %(date)s"
         ) % {
-            "title": est.title,
+            "title": est.title_text,
             "peak": format_bytes(est.peak_bytes),
             "engine": est.engine_version,
             "date": f"{est.created_at:%Y-%m-%d}",

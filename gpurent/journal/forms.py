@@ -51,7 +51,7 @@ class EntryForm(forms.Form):
         estimate_field, rental_field = self.fields["estimate"], self.fields["rental"]
         assert isinstance(estimate_field, forms.ChoiceField)  # noqa: S101 - declared above; narrows for mypy
         assert isinstance(rental_field, forms.ChoiceField)  # noqa: S101 - declared above; narrows for mypy
-        estimate_field.choices = none + [(str(e.public_id), e.title) for e in estimates]
+        estimate_field.choices = none + [(str(e.public_id), e.title_text) for e in estimates]
         rental_field.choices = none + [(o.ref, f"{o.ref} · {o.gpu.name}") for o in orders]
         if not orders:
             del self.fields["rental"]

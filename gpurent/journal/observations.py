@@ -68,7 +68,7 @@ def estimated_peak(estimate: SavedEstimate | None) -> EstimatedPeak | None:
         bytes=estimate.peak_bytes,
         engine_version=estimate.engine_version,
         computed_at=estimate.created_at,
-        title=estimate.title,
+        title=estimate.title_text,
         estimate_id=str(estimate.public_id),
     )
 

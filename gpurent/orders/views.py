@@ -39,7 +39,7 @@ from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .money import order_money
 from .rental import access_reveal_secret, machine_request_create
-from .selectors import order_get_for, order_history, order_list_for
+from .selectors import order_get_for, order_history, order_list_for, rental_extensions_attach, rental_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
 
@@ -233,11 +233,14 @@ PAYMENT_BADGE_PREFETCH = ("intents__payments", "intents__chain_observations")
 @login_required
 @require_GET
 def rentals(request: HttpRequest) -> HttpResponse:
-    """My rentals: a page of orders, newest first, with their payment and provisioning shown apart."""
+    """My rentals: a page of rentals, newest first, with their payment and provisioning shown apart, and under each
+    the extensions of its term with their own payment (an extension is an order, not another rental)."""
+    user = _authenticated_user(request)
+    page = page_from_request(request, rental_list_for(user))
+    extensions = rental_extensions_attach(user, page.items)
     # The intents, their payments and what the chain watchers saw (for the payment badge: "Payment reported",
-    # "Seen on chain", "In review") in three queries, not three per order.
-    orders = order_list_for(_authenticated_user(request)).prefetch_related(*PAYMENT_BADGE_PREFETCH)
-    page = page_from_request(request, orders)
+    # "Seen on chain", "In review") of the rentals and their extensions together: three queries, not three per order.
+    prefetch_related_objects([*page.items, *extensions], *PAYMENT_BADGE_PREFETCH)
     return render(request, "orders/rentals.html", {"orders": page.items, "page": page})
 
 

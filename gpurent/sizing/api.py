@@ -207,7 +207,7 @@ def estimate_out(saved: SavedEstimate) -> dict[str, Any]:
     """A saved estimate in the API's shape; the catalog table is the one stored when it was saved."""
     return {
         "id": str(saved.public_id),
-        "title": saved.title,
+        "title": saved.title_text,
         "inputs": saved.inputs,
         "result": saved.result,
         "peak_bytes": saved.peak_bytes,

@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from gpurent.accounts.models import GuestSession
 from gpurent.core.models import TimeStampedModel
 
+from .titles import TITLE_MAX_LENGTH, generated_title
+
 
 class SavedEstimate(TimeStampedModel):
     """One estimate a customer chose to keep.
@@ -23,6 +25,9 @@ class SavedEstimate(TimeStampedModel):
     `public_id` is the only identifier shown in URLs and the API: integer keys would let anyone count them.
 
     A measured peak can be attached later; `measured_peak_bytes` and `measured_at` are set together.
+
+    `title` holds only a title the customer typed; empty, the shop's own title is built from the inputs when it is
+    shown, in the reader's language (`title_text`).
     """
 
     public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
@@ -42,7 +47,7 @@ class SavedEstimate(TimeStampedModel):
         related_name="saved_estimates",
         verbose_name=_("guest session"),
     )
-    title = models.CharField(_("title"), max_length=200)
+    title = models.CharField(_("title"), max_length=TITLE_MAX_LENGTH, blank=True)
     inputs = models.JSONField(_("inputs"))
     form_data = models.JSONField(_("estimator form fields"), default=dict, blank=True)
     result = models.JSONField(_("result"))
@@ -72,7 +77,12 @@ class SavedEstimate(TimeStampedModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.title} ({self.created_at:%Y-%m-%d})"
+        return f"{self.title_text} ({self.created_at:%Y-%m-%d})"
+
+    @property
+    def title_text(self) -> str:
+        """The title in the reader's language: the customer's as typed, else built from the inputs now."""
+        return self.title or generated_title(self.inputs)
 
     @property
     def error_pct(self) -> float | None:

@@ -22,7 +22,7 @@ from vramcalc.serialize import inputs_to_dict
 
 from .calculation import MAX_PEAK_BYTES, Sizing, inputs_from_payload, size_workload
 from .models import SavedEstimate
-from .workloads import WORKLOAD_KINDS
+from .titles import generated_title
 
 __all__ = [
     "estimate_attach_measurement",
@@ -39,19 +39,16 @@ T = TypeVar("T")
 
 
 def estimate_title(sizing: Sizing) -> str:
-    """ "llama-3.1-70b · serving · 4 cards": what the list of saved estimates shows."""
-    inp = sizing.inputs
-    cards = inp.parallel.cards
-    workload = str(WORKLOAD_KINDS[inp.workload].short_label)
-    plural = _("%(n)d card") if cards == 1 else _("%(n)d cards")
-    return f"{inp.model.name} · {workload} · {plural % {'n': cards}}"[:200]
+    """ "llama-3.1-70b · serving · 4 cards" in the active language: the title the shop gives an estimate. It is
+    not stored (`SavedEstimate.title_text` builds it again when shown, in the reader's language)."""
+    return generated_title(sizing.inputs_dict())
 
 
 def estimate_fields(sizing: Sizing) -> dict[str, Any]:
-    """What a saved estimate stores of `sizing` (plain data: JSON-ready, picklable, the same for every owner)."""
+    """What a saved estimate stores of `sizing` (plain data: JSON-ready, picklable, the same for every owner).
+    No title: the shop's own is built when shown, in the reader's language (`SavedEstimate.title_text`)."""
     result = sizing.result
     return {
-        "title": estimate_title(sizing),
         "inputs": sizing.inputs_dict(),
         "result": result.to_dict(),
         "catalog_fit": sizing.fit_api(),

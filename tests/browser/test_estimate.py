@@ -70,3 +70,62 @@ def test_estimate_qlora_example_link_and_phone_layout(live_server, page, demo_ca
     page.get_by_role("link", name="KV cache").first.click()
     expect(page).to_have_url(re.compile(r"/glossary/#kv-cache$"))
     assert console_errors == []
+
+
+# Counts the live updates sent and, at each answer's swap, what the sequence-length field then holds and whether it
+# has the focus: the test reads what the customer saw at the moment the answer landed, not after a later update.
+# The counts are also written on <body> for `expect` to wait on (the CSP forbids wait_for_function's eval).
+SWAP_PROBE = """() => {
+  window.__sent = 0; window.__swaps = []; const answers = new WeakSet();
+  document.body.addEventListener("htmx:beforeRequest", () => {
+    window.__sent += 1; document.body.dataset.sent = String(window.__sent);
+  });
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (answers.has(event.detail.xhr)) return;  // once per answer (htmx fires it for every swapped element)
+    answers.add(event.detail.xhr);
+    const field = document.querySelector("[name=seq_len]");
+    window.__swaps.push({sent: window.__sent, value: field.value, focused: document.activeElement === field});
+    document.body.dataset.swaps = String(window.__swaps.length);
+  });
+}"""
+
+
+def test_a_field_typed_while_an_update_is_in_flight_keeps_what_the_customer_typed(
+    live_server, page, demo_catalog, screenshot, console_errors
+):
+    # QA: the workload changed, and while its answer (which re-renders the inputs out of band) was on its way the
+    # customer typed a sequence length; the answer put back the value it had been sent.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + "/estimate/")
+    page.evaluate(SWAP_PROBE)
+    held, holding = [], [True]
+
+    def hold(route):
+        if not holding:
+            route.continue_()
+            return
+        holding.clear()
+        held.append((route, route.fetch()))  # the server's answer, kept until the test lets it land
+
+    page.route("**/estimate/result/", hold)
+    page.get_by_label("Workload").select_option("lora")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-sent", "1")
+    while not held:
+        page.wait_for_timeout(20)  # let Playwright run the route handler
+    seq_len = page.get_by_label("Sequence length (tokens)")
+    seq_len.click()
+    seq_len.press("Control+A")
+    seq_len.press_sequentially("3072")
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # lands well within the field's 500 ms debounce: no second update sent yet
+    expect(body).to_have_attribute("data-swaps", "1")
+    first = page.evaluate("window.__swaps[0]")
+    assert first["sent"] == 1  # the answer that landed is the one sent before the typing (else the test proves nothing)
+    assert first == {"sent": 1, "value": "3072", "focused": True}  # before the fix: "4096", the value it was sent
+    expect(page.get_by_label("LoRA targets")).to_be_visible()  # the LoRA fields did come in
+    # The debounced update then sends what was typed, and its answer shows it.
+    expect(body).to_have_attribute("data-swaps", "2")
+    expect(seq_len).to_have_value("3072")
+    screenshot("estimate-typed-during-update")
+    assert console_errors == []

@@ -8,10 +8,12 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
+from conftest import make_running_rental
 from gpurent.catalog.models import GpuModel
 from gpurent.core.formats import date_text
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
+from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.extensions import ExtensionPending, order_extension_place
 from gpurent.orders.models import Order
@@ -165,3 +167,60 @@ def test_extension_is_not_on_the_provisioning_desk(admin_client, rental, custome
     page = admin_client.get("/backoffice/backoffice/provisioningdesk/", {"queue": "all"}).content.decode()
     assert rental.ref in page
     assert extension.ref not in page
+
+
+def rentals_rows(client) -> list[str]:
+    html = client.get(reverse("orders:rentals")).content.decode()
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [row.split("</tr>", 1)[0] for row in body.split("<tr")[1:]]
+
+
+def test_my_rentals_shows_an_extension_with_its_rental_and_the_paid_term_end(client, rental, customer):
+    # QA: an extension was listed as a rental of its own ("2 lots of A100 80GB, 1 week"), beside the rental.
+    old_end = rental.term_ends_at
+    paid = order_pay_from_balance(
+        order=order_extension_place(rental=rental, owner=customer, term_days=7), owner=customer
+    )
+    unpaid = order_extension_place(rental=rental, owner=customer, term_days=3)
+    client.force_login(customer)
+    rows = rentals_rows(client)
+    assert len(rows) == 3  # the rental, then its two extensions under it
+    first, *extensions = rows
+    assert rental.ref in first
+    assert 'class="extension-row"' not in first
+    # The rental's end is the extended one (the unpaid 3 days are not counted).
+    assert f"Term end: {date_text(old_end + timedelta(days=7), time=True)} UTC" in first
+    assert date_text(old_end, time=True) not in first
+    for row, extension, days, payment in (
+        (extensions[0], unpaid, 3, "Awaiting payment"),
+        (extensions[1], paid, 7, "Paid"),
+    ):
+        assert 'class="extension-row"' in row
+        assert f'href="/rentals/{extension.ref}/"' in row
+        assert f"Extension of {rental.ref}: {days} more days" in row
+        assert payment in row
+        assert "lots of" not in row  # not listed as a rental of its own
+
+
+def test_my_rentals_reads_extensions_in_one_query_and_only_the_owners(
+    client, rental, customer, gpu, django_user_model, django_assert_max_num_queries
+):
+    other = django_user_model.objects.create_user("o@example.com", "plum orbit ferry", first_name="O", last_name="T")
+    transfer_post(
+        reference="deposit:T2",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(other),
+        amount=Usd(90_000),
+    )
+    theirs = make_running_rental(other, gpu)
+    their_extension = order_extension_place(rental=theirs, owner=other, term_days=3)
+    for term_days in (7, 3):
+        extension = order_extension_place(rental=rental, owner=customer, term_days=term_days)
+        order_pay_from_balance(order=extension, owner=customer)
+    client.force_login(customer)
+    # session, user, the rentals, their extensions, and for the payment badges of both the intents, their payments
+    # and what the chain watchers saw: not one query per rental or per extension.
+    with django_assert_max_num_queries(7):
+        rows = rentals_rows(client)
+    assert len(rows) == 3
+    assert not any(theirs.ref in row or their_extension.ref in row for row in rows)

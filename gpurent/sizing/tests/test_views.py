@@ -164,7 +164,7 @@ def test_guest_estimates_move_to_the_account_registered_from_the_session(client,
     saved = SavedEstimate.objects.get()
     assert (saved.user, saved.guest) == (user, None)
     assert client.get(location).status_code == 200
-    assert saved.title in client.get(reverse("sizing:saved")).content.decode()
+    assert saved.title_text in client.get(reverse("sizing:saved")).content.decode()
 
 
 def test_another_owners_estimate_is_a_404(client, demo_catalog, user, other_user):
@@ -373,3 +373,25 @@ def test_sd_lora_with_text_encoder_training_and_eager_attention_through_the_web_
     assert generation.context["sizing"].inputs.diffusion.train_text_encoder is False
     llm = client.get(reverse("sizing:estimate"), {"preset": "llama-3.1-8b", "workload": "lora"}).content.decode()
     assert 'type="hidden" name="train_text_encoder"' in llm
+
+
+def test_a_generated_title_is_written_in_the_readers_language_when_shown(client, demo_catalog):
+    # QA: saved on a Spanish page, the list read in Vietnamese still said "llama-3.1-70b · servicio · 1 tarjeta".
+    client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "t-1"}, HTTP_ACCEPT_LANGUAGE="es")
+    saved = SavedEstimate.objects.get()
+    detail = reverse("sizing:detail", args=[saved.public_id])
+    spanish, vietnamese = "llama-3.1-70b · servicio · 1 tarjeta", "llama-3.1-70b · phục vụ · 1 card"
+    for url in (reverse("sizing:saved"), detail):
+        assert spanish in client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+        assert vietnamese in html
+        assert spanish not in html
+        assert "llama-3.1-70b · serving · 1 card" in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_a_title_the_customer_typed_is_shown_as_typed_in_every_language(client, demo_catalog):
+    client.post(reverse("sizing:save"), {**SERVING_FORM, "idempotency_key": "t-2"})
+    SavedEstimate.objects.update(title="Chatbot de soporte · 70B")
+    for language in ("en", "es", "vi", "tr"):
+        listing = client.get(reverse("sizing:saved"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert "Chatbot de soporte · 70B" in listing
