@@ -58,7 +58,7 @@ class Band:
 # move a band set on seven (F2-39 is a memory budget).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
-    "transformers_generate": Band("transformers_generate", -15, 35, 148),
+    "transformers_generate": Band("transformers_generate", -15, 30, 143),
     "generation": Band("generation", -30, 30, 61),
     "training_one_card": Band("training_one_card", -15, 40, 106),
     "training_several_cards": Band("training_several_cards", -40, 40, 92),
@@ -72,6 +72,7 @@ WIDER: dict[str, Band] = {
     "tensor_parallel": Band("tensor_parallel", -70, 35, 20),
     "vision_language": Band("vision_language", -20, 20, 10),
     "vae_slicing": Band("vae_slicing", -15, 15, 4),
+    "not_modelled_runtime": Band("not_modelled_runtime", -75, 5, 5),
 }
 
 
@@ -86,12 +87,16 @@ def band_for(inp: EstimateInput) -> Band:
 
 
 def wider_for(inp: EstimateInput) -> tuple[Band, ...]:
-    """The widenings that apply to ``inp``: images in a language model's sequence; a diffusion pipeline's VAE decode
-    in slices; under training a quantized base, offloading, pipeline stages or else tensor parallelism."""
+    """The widenings that apply to ``inp``: images in a language model's sequence, a runtime the estimate does not
+    model (CTranslate2); a diffusion pipeline's VAE decode in slices; under training a quantized base, offloading,
+    pipeline stages or else tensor parallelism."""
     if not inp.workload.is_training:
         if inp.model.diffusion is not None:
             return (WIDER["vae_slicing"],) if inp.diffusion.vae_slicing else ()
-        return (WIDER["vision_language"],) if inp.image_tokens else ()
+        served = [WIDER["vision_language"]] if inp.image_tokens else []
+        if inp.runtime.engine is Engine.CTRANSLATE2:
+            served.append(WIDER["not_modelled_runtime"])
+        return tuple(served)
     plan, found = inp.parallel, []
     if inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized:
         found.append(WIDER["quantized_base"])

@@ -163,6 +163,7 @@ TEMPLATES: dict[str, str] = {
     "size of what is not modelled.",
     "range.kind.serving": "serving",
     "range.kind.transformers_generate": "generation with Hugging Face transformers",
+    "range.kind.not_modelled_runtime": "a runtime the estimate does not model (CTranslate2)",
     "range.kind.generation": "image and video generation",
     "range.kind.training_one_card": "training on one card",
     "range.kind.training_several_cards": "training on several cards",

@@ -223,6 +223,7 @@ TRANSLATED: dict[str, Any] = {
     ),
     "range.kind.serving": _("serving"),
     "range.kind.transformers_generate": _("generation with Hugging Face transformers"),
+    "range.kind.not_modelled_runtime": _("a runtime the estimate does not model (CTranslate2)"),
     "range.kind.generation": _("image and video generation"),
     "range.kind.training_one_card": _("training on one card"),
     "range.kind.training_several_cards": _("training on several cards"),
