@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tp", type=int)
     p.add_argument("--offload-optimizer", action="store_true")
     p.add_argument("--offload-params", action="store_true")
-    p.add_argument("--engine", help="transformers, vllm, llama_cpp")
+    p.add_argument("--engine", help="transformers, vllm, sglang, llama_cpp, ctranslate2 (not modelled: a wider range)")
     p.add_argument("--context-mib", type=int, help="CUDA context per process (MiB)")
     p.add_argument("--no-guidance", action="store_true", help="diffusion without classifier-free guidance")
     p.add_argument("--vae-tiling", action="store_true")

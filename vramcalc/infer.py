@@ -20,7 +20,14 @@ from .result import Component
 from .text import text
 from .units import MIB
 
-__all__ = ["SERVING", "inference_components", "prefill_workspace", "vision_mask_bytes", "vision_mask_component"]
+__all__ = [
+    "SERVING",
+    "eager_score_bytes",
+    "inference_components",
+    "prefill_workspace",
+    "vision_mask_bytes",
+    "vision_mask_component",
+]
 
 SERVING = "serving"
 PHASES = (SERVING,)
@@ -167,13 +174,22 @@ def _mlp_working(model: ModelSpec, server: bool) -> tuple[int, str]:
     return per * moe.expert_intermediate_size * active, f"{per}·{active}·f_expert"
 
 
+def eager_score_bytes(b_act: int) -> int:
+    """Bytes one attention score holds at an eager attention's peak: the scores in the compute dtype, the
+    probabilities that the softmax computes in fp32 (transformers' ``softmax(..., dtype=torch.float32)``, AutoAWQ's
+    fused attention's ``softmax(scores.float())``) and, for a 16-bit compute dtype, their copy cast back to it, made
+    while both are alive."""
+    return b_act + 4 + (b_act if b_act < 4 else 0)
+
+
 def prefill_workspace(inp: EstimateInput) -> Component:
     """Working set of one layer during a prefill step of ``batch_size`` sequences (``seq_len`` tokens,
     or image patches for vision models).
 
     Activations are not kept across layers in inference: per token ``2h`` (residual and norm output)
     plus the larger of the attention projections ``(2ad + 2kd)/t`` and the MLP ``3f/t`` (gated: gate,
-    up, product); without fused attention one layer's ``a·s²`` scores and softmax are added.
+    up, product); without fused attention one layer's ``a·s²`` scores and softmax are added
+    (:func:`eager_score_bytes` a score).
     """
     model = inp.model
     t = inp.parallel.tensor_parallel
@@ -188,9 +204,10 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     size = tokens * per_token * b_act
     expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})/{t}) x {b_act} B"
     if not inp.flash_attention:
-        scores = inp.batch_size * max(1, a // t) * seq**2 * 2 * b_act
+        per_score = eager_score_bytes(b_act)
+        scores = inp.batch_size * max(1, a // t) * seq**2 * per_score
         size += scores
-        expr += f" + scores and softmax a·s² x {2 * b_act} B"
+        expr += f" + scores and softmax a·s² x {per_score} B"
     return Component(
         "workspace",
         "Prefill activations / workspace",

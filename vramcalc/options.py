@@ -262,6 +262,9 @@ class Engine(StrEnum):
     VLLM = "vllm"
     SGLANG = "sglang"
     LLAMA_CPP = "llama_cpp"
+    # CTranslate2 (faster-whisper and other converted models): its own allocator, kernels and beam search, which the
+    # estimate does not model; it counts the model as transformers would hold it and widens the range (decision 0535).
+    CTRANSLATE2 = "ctranslate2"
 
     @property
     def is_server(self) -> bool:

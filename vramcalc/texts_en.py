@@ -21,6 +21,9 @@ TEMPLATES: dict[str, str] = {
     "metadata (scales/zeros/constants), counted here.",
     "weights.vision": "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds "
     "{tokens} tokens to the sequence (KV cache and activations).",
+    "weights.vision_quantized": "Quantized by bitsandbytes with the language model (it converts every linear layer "
+    "as it loads), on every card, frozen in fine-tuning; each image adds {tokens} tokens to the sequence (KV cache and "
+    "activations).",
     # KV cache (components/kv.py)
     "kv.assumption": "{kind}; every resident sequence holds its full context; sliding-window layers keep "
     "min(window, context) tokens; block-paging waste (<4%) ignored.",
@@ -160,6 +163,7 @@ TEMPLATES: dict[str, str] = {
     "size of what is not modelled.",
     "range.kind.serving": "serving",
     "range.kind.transformers_generate": "generation with Hugging Face transformers",
+    "range.kind.not_modelled_runtime": "a runtime the estimate does not model (CTranslate2)",
     "range.kind.generation": "image and video generation",
     "range.kind.training_one_card": "training on one card",
     "range.kind.training_several_cards": "training on several cards",

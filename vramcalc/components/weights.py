@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..architecture import linear_shapes, param_counts
+from ..architecture import LinearShape, linear_shapes, param_counts
 from ..dtypes import bytes_for, dtype_bytes
 from ..fmt import num, show
 from ..inputs import EstimateInput
 from ..model import ModelSpec
 from ..options import Quantization, QuantMethod, Strategy
-from ..quant import GGUF_BLOCKS, quantized_role_bytes, storage_note
+from ..quant import GGUF_BLOCKS, linear_bytes, quantized_role_bytes, storage_note
 from ..result import Component
 from ..text import text
 
@@ -113,11 +113,31 @@ def weights_component(inp: EstimateInput, weights: WeightBytes, card_bytes: int,
     )
 
 
+# bitsandbytes quantizes while transformers loads the model: it replaces every ``nn.Linear`` outside the modules it
+# is told to skip (by default only the output head), so a vision-language model's vision tower and projector are
+# quantized with the language model (transformers issue #28435: no way to keep a LLaVA's or BLIP-2's image encoder in
+# 16 bit under ``load_in_8bit``). Checkpoints quantized beforehand (GPTQ, AWQ, GGUF …) quantize the language model only.
+_QUANTIZED_AT_LOAD = (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8)
+
+
 def vision_encoder_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component | None:
-    """A vision-language model's vision tower and projector (not quantized, not split by tensor parallelism)."""
+    """A vision-language model's vision tower and projector (not split by tensor parallelism): in the weights dtype,
+    or stored as bitsandbytes stores a linear when it quantizes the model at load (its linears hold nearly all of
+    a vision transformer's parameters; decision 0535)."""
     params = inp.model.vision_encoder_params
     if not params:
         return None
+    quant = inp.quantization
+    if quant.method in _QUANTIZED_AT_LOAD:
+        size = linear_bytes(LinearShape("vision", params, 1, 1), quant, dense_bytes(inp))
+        return Component(
+            key="vision_encoder_weights",
+            label="Vision encoder + projector weights",
+            bytes=size,
+            formula=show(f"{num(params)} params: {storage_note(quant)}", size),
+            assumption=text("weights.vision_quantized", tokens=inp.model.image_tokens),
+            phases=phases,
+        )
     size = params * dense_bytes(inp)
     return Component(
         key="vision_encoder_weights",

@@ -70,8 +70,8 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -15/+30 on thirteen tuning parts (decision 0533; -15/+35 from 0.3.7 to
-    # 0.3.10, decision 0521; -15/+30 in 0.3.6)
+    # the band chosen with the cache counted: -15/+30 on fourteen tuning parts as on thirteen (decisions 0533,
+    # 0535; -15/+35 from 0.3.7 to 0.3.10, decision 0521; -15/+30 in 0.3.6)
     assert (tuples.range_low_pct, tuples.range_high_pct) == (-15, 30)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
@@ -260,3 +260,19 @@ def test_training_on_several_cards_reaches_as_far_below_as_above() -> None:
     assert round(result.peak_low_bytes / GIB, 2) == 13.49
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
+
+
+def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() -> None:
+    # CTranslate2 (faster-whisper): counted as transformers would hold the model, flagged, the range reaching as low as
+    # its measured peaks fell (decision 0535).
+    ct2 = _inputs(model="whisper-large-v3", seq_len=1500, context_len=448, runtime={"engine": "ctranslate2"})
+    plain = _inputs(model="whisper-large-v3", seq_len=1500, context_len=448, runtime={"engine": "vllm"})
+    assert wider_for(ct2) == (WIDER["not_modelled_runtime"],)
+    assert wider_for(plain) == ()
+    result = estimate(ct2)
+    assert "ctranslate2" in {n.key for n in result.not_modelled}
+    assert result.range_low_pct == WIDER["not_modelled_runtime"].low_pct < BANDS["serving"].low_pct
+    assert result.range_high_pct == BANDS["serving"].high_pct
+    assert "a runtime the estimate does not model (CTranslate2)" in result.range_meaning
+    # Training is not served by a runtime: the engine field does not widen it.
+    assert wider_for(_inputs(workload="lora", runtime={"engine": "ctranslate2"})) == ()

@@ -28,6 +28,7 @@ from vramcalc import (
     Workload,
     estimate,
 )
+from vramcalc.infer import eager_score_bytes
 from vramcalc.model import DiffusionSpec
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB, MIB
@@ -81,7 +82,14 @@ def test_bnb_inference_adds_dequant_workspace() -> None:
 def test_eager_prefill_adds_scores() -> None:
     flash = estimate(EstimateInput(model=get_preset("llama-2-7b"), seq_len=4096))
     eager = estimate(EstimateInput(model=get_preset("llama-2-7b"), seq_len=4096, flash_attention=False))
-    assert eager.bytes_of("workspace") - flash.bytes_of("workspace") == 32 * 4096 * 4096 * 4
+    # 16-bit scores, the softmax's fp32 probabilities and their 16-bit copy: 2 + 4 + 2 bytes a score (decision 0535).
+    assert eager.bytes_of("workspace") - flash.bytes_of("workspace") == 32 * 4096 * 4096 * 8
+
+
+def test_eager_score_bytes_by_compute_dtype() -> None:
+    assert eager_score_bytes(2) == 8
+    # fp32 scores need no copy of the probabilities back to the compute dtype.
+    assert eager_score_bytes(4) == 8
 
 
 def test_moe_inference_working_set_uses_active_experts() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from vramcalc import EstimateInput, estimate
 from vramcalc.architecture import LinearShape
 from vramcalc.components.weights import model_weight_bytes
 from vramcalc.options import Quantization, QuantMethod
@@ -109,3 +110,24 @@ def test_storage_notes_name_the_format() -> None:
         assert note
     assert "double" in storage_note(Quantization(QuantMethod.BNB_NF4, double_quant=True))
     assert "per-column" in storage_note(Quantization(QuantMethod.AWQ, group_size=None))
+
+
+@pytest.mark.parametrize("method", [QuantMethod.BNB_NF4, QuantMethod.BNB_INT8])
+def test_bitsandbytes_quantizes_the_vision_tower_at_load(method: QuantMethod) -> None:
+    # bitsandbytes replaces every linear of the model as transformers loads it, the vision tower's too (decision 0535).
+    model = get_preset("llava-1.5-7b")
+    params = model.vision_encoder_params
+    quant = Quantization(method)
+    vision = estimate(EstimateInput(model=model, quantization=quant)).component("vision_encoder_weights")
+    assert vision is not None
+    assert vision.bytes == linear_bytes(LinearShape("vision", params, 1, 1), quant, 2) < params * 2
+    assert str(vision.assumption).startswith("Quantized by bitsandbytes")
+
+
+def test_a_checkpoint_quantized_beforehand_keeps_the_vision_tower_in_the_weights_dtype() -> None:
+    model = get_preset("llava-1.5-7b")
+    gptq = Quantization(QuantMethod.GPTQ, bits=4, group_size=128)
+    vision = estimate(EstimateInput(model=model, quantization=gptq)).component("vision_encoder_weights")
+    assert vision is not None
+    assert vision.bytes == model.vision_encoder_params * 2
+    assert str(vision.assumption).startswith("Kept in the weights dtype")

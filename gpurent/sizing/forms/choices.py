@@ -68,6 +68,7 @@ ENGINES = [
     ("sglang", _("SGLang")),
     ("transformers", _("Transformers")),
     ("llama_cpp", _("llama.cpp")),
+    ("ctranslate2", _("CTranslate2 (not modelled)")),
 ]
 STRATEGIES = [
     ("single", _("One copy, tensor parallel")),

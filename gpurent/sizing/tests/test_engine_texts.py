@@ -118,6 +118,10 @@ VARIANTS: list[dict[str, str]] = [
     ],
     {"preset": "gpt-oss-20b", "workload": "inference", "quantization": "mxfp4"},
     {"preset": "llava-1.5-7b", "workload": "inference", "images_per_sequence": "1"},
+    # bitsandbytes quantizes the vision tower with the language model (decision 0535).
+    {"preset": "llava-1.5-7b", "workload": "inference", "images_per_sequence": "1", "quantization": "bnb_nf4"},
+    # A runtime the estimate does not model: flagged and widened (decision 0535).
+    {"preset": "whisper-large-v3", "workload": "inference", "engine": "ctranslate2"},
     {"preset": "qwen2-vl-7b", "workload": "inference", "engine": "transformers", "images_per_sequence": "2"},
     {"preset": "deepseek-v3", "workload": "inference", "quantization": "fp8", "strategy": "pipeline", "cards": "16"},
     {"preset": "t5-large", "workload": "inference", "engine": "transformers"},

@@ -31,6 +31,10 @@ CAVEATS: dict[str, Any] = {
     "adapters": _("ControlNet, IP-Adapter and other add-on networks; safety checkers."),
     "cudnn_benchmark": _("cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
     "cuda_graphs": _("CUDA graphs and torch.compile caches (not used by plain generate)."),
+    "ctranslate2": _(
+        "CTranslate2 runs its own allocator, kernels and beam search, which the estimate does not model: it counts "
+        "the model as transformers would hold it, and the range reaches as low as CTranslate2's measured peaks fell."
+    ),
     "quant_kernel_buffers": _(
         "The quantized kernels' own buffers (AutoGPTQ/AutoAWQ and exllama scratch space, dequantized tiles)."
     ),

@@ -40,6 +40,10 @@ TRANSLATED: dict[str, Any] = {
         "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds %(tokens)s "
         "tokens to the sequence (KV cache and activations)."
     ),
+    "weights.vision_quantized": _(
+        "Quantized by bitsandbytes with the language model (it converts every linear layer as it loads), on every "
+        "card, frozen in fine-tuning; each image adds %(tokens)s tokens to the sequence (KV cache and activations)."
+    ),
     "kv.assumption": _(
         "%(kind)s; every resident sequence holds its full context; sliding-window layers keep "
         "min(window, context) tokens; block-paging waste (<4%%) ignored."
@@ -219,6 +223,7 @@ TRANSLATED: dict[str, Any] = {
     ),
     "range.kind.serving": _("serving"),
     "range.kind.transformers_generate": _("generation with Hugging Face transformers"),
+    "range.kind.not_modelled_runtime": _("a runtime the estimate does not model (CTranslate2)"),
     "range.kind.generation": _("image and video generation"),
     "range.kind.training_one_card": _("training on one card"),
     "range.kind.training_several_cards": _("training on several cards"),
