@@ -26,6 +26,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.idempotency.keys import Outcome, finish_early
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
@@ -281,7 +282,7 @@ def rental_detail(request: HttpRequest, ref: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request, ref: reverse("orders:rental", args=[ref]) + "#machine-heading")
 def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
     """Show the one-time password once, in this response only (it is erased as it is shown)."""
     order = order_get_for(_authenticated_user(request), ref)
