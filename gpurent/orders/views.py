@@ -33,7 +33,8 @@ from gpurent.core.pagination import page_from_request
 from gpurent.core.schemas import contains_nul
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
-from .enums import Environment, ProvisioningStatus
+from .enums import Environment, PaymentStatus, ProvisioningStatus
+from .errors import CancelNeedsConfirmation
 from .export import order_ledger_references, orders_csv_whole
 from .extensions import TooManyExtensions, order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
@@ -340,7 +341,13 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
     order = order_get_for(user, ref)
 
     def cancel() -> Outcome:
-        order_cancel(order=order, actor=user, confirmed=request.POST.get("confirm") == "yes")
+        confirmed = request.POST.get("confirm") == "yes"
+        if not confirmed and order.payment_status == PaymentStatus.AWAITING_PAYMENT:
+            # The page's form has a required checkbox: one tap on the button alone ends nothing, JavaScript or not.
+            # A payment reported or received says what happens to it; otherwise only the tick is asked for.
+            message = order_cancel_warning(order) or _("Tick the box to confirm that you want to cancel this order.")
+            raise CancelNeedsConfirmation(message)
+        order_cancel(order=order, actor=user, confirmed=confirmed)
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}
