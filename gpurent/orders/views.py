@@ -316,7 +316,8 @@ def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
         extend,
         back=reverse("orders:rental", args=[rental.ref]) + "#extend",
         success=lambda body: (
-            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.") % {"ref": body["ref"]}
+            _("Extension order %(ref)s placed. Pay it before your current term ends to extend the term.")
+            % {"ref": body["ref"]}
         ),
     )
 

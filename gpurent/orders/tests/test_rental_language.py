@@ -73,7 +73,7 @@ def test_order_emails_write_dates_as_the_recipients_language_does(language, dead
 
 
 def test_order_placed_email_tells_the_term_from_the_reservation():
-    """"We reserved 2 lots ... for 7 days" read as a 7-day hold: the term and the reservation's deadline are
+    """ "We reserved 2 lots ... for 7 days" read as a 7-day hold: the term and the reservation's deadline are
     said apart, and when the term starts."""
     with translation.override("en"):
         _subject, placed = _texts(_order(), "placed", None)
