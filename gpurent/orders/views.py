@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -149,8 +150,22 @@ def checkout_account(request: HttpRequest) -> HttpResponse:
         if login_form.is_valid():
             # An account with two-factor login goes through the code page, which comes back here after.
             return redirect(login_begin(request, login_form.get_user(), next_url=reverse("orders:checkout_summary")))
+    sent = request.POST.get("step_action") if request.method == "POST" else None
+    _focus_first_error(register_form, sent == "register")
+    _focus_first_error(login_form, sent == "login")
     context = {"register_form": register_form, "login_form": login_form, "draft": draft, "step": 2}
     return render(request, "orders/checkout_account.html", context, status=status)
+
+
+def _focus_first_error(form: forms.Form, sent: bool) -> None:
+    """The page's focus on the form just sent, at its first field with an error (its first field for an error of
+    the whole form), and nowhere on a first view: the login form's own autofocus on its email took the focus from
+    a refused sign-up password, and on a phone scrolled past it."""
+    for field in form.fields.values():
+        field.widget.attrs.pop("autofocus", None)
+    if sent and form.errors:
+        name = next((name for name in form.fields if name in form.errors), next(iter(form.fields)))
+        form.fields[name].widget.attrs["autofocus"] = True
 
 
 @require_GET

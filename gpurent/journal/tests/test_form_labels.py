@@ -20,7 +20,7 @@ def _labels(language: str) -> list[list[str]]:
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES if code != "en"])
 def test_journal_form_labels_distinct_in_english_stay_distinct(language):
     for english, translated in zip(_labels("en"), _labels(language), strict=True):
-        shared = {}
+        shared: dict[str, set[str]] = {}
         for source, label in zip(english, translated, strict=True):
             shared.setdefault(label, set()).add(source)
         assert {label: sources for label, sources in shared.items() if len(sources) > 1} == {}

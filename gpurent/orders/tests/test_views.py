@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -130,6 +131,27 @@ def test_checkout_wrong_password_at_the_account_step_shows_the_form_again(client
     )
     assert response.status_code == 200
     assert "I already have an account" in response.content.decode()
+
+
+def _focus_ids(html: str) -> list[str]:
+    """The ids of the inputs that take the focus when the page opens."""
+    focused = [tag for tag in re.findall(r"<input[^>]*>", html) if re.search(r"\sautofocus\b", tag)]
+    return [re.findall(r'\bid="([^"]+)"', tag)[0] for tag in focused]
+
+
+def test_checkout_account_step_focuses_the_field_that_failed(client, customer, b200):
+    """The login form's own autofocus (on its email) took the focus, and at 390 px scrolled past the sign-up
+    form whose password had just been refused: the field with the error takes it, in whichever form was sent."""
+    client.post(reverse("orders:checkout_start"), CHOICE)
+    url = reverse("orders:checkout_account")
+    assert _focus_ids(client.get(url).content.decode()) == []  # two choices: neither is pushed on the visitor
+    data = {"step_action": "register", "first_name": "Grace", "last_name": "Hopper", "email": "g@example.com"}
+    refused = client.post(url, {**data, "password": "short"}).content.decode()
+    assert _focus_ids(refused) == ["register_password"]
+    unnamed = client.post(url, {**data, "first_name": "", "password": "short"}).content.decode()
+    assert _focus_ids(unnamed) == ["register_first_name"]
+    wrong = client.post(url, {"step_action": "login", "username": "ada@example.com", "password": "nope"})
+    assert _focus_ids(wrong.content.decode()) == ["login_username"]  # a non-field error: the form's first field
 
 
 def test_checkout_place_double_submit_places_one_order(client, customer, b200):
