@@ -4,10 +4,10 @@ through it, with no exceptions (issue 15, decision 0260).
 
 The views are found from the URL configuration, so a new POST view that skips the helper fails here, not in
 review. A view "handles a POST" when it is a class-based view with `post`, or a function view whose source
-(decorators included) says `require_POST`, allows "POST", or reads `request.POST` / `request.method`. It
-"uses the helper" when its source calls `form_action(`, or calls a function of its module (a method of its
-class) that does. Django's own views (`django.*`: the admin's generic pages, its login) are not the shop's.
-The API is not here: its writes go through `api_idempotent` (`tests/test_one_idempotency_helper.py`).
+(decorators included) says `require_POST` or `post_or_back(`, allows "POST", or reads `request.POST` /
+`request.method`. It "uses the helper" when its source calls `form_action(`, or calls a function of its module
+(a method of its class) that does. Django's own views (`django.*`: the admin's generic pages, its login) are not
+the shop's. The API is not here: its writes go through `api_idempotent` (`tests/test_one_idempotency_helper.py`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import pytest
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, get_resolver
 
-HANDLES_POST = re.compile(r'require_POST|require_http_methods\([^)]*"POST"|request\.POST|request\.method')
+HANDLES_POST = re.compile(
+    r'require_POST|post_or_back\(|require_http_methods\([^)]*"POST"|request\.POST|request\.method'
+)
 CALLS = re.compile(r"(?<![\w.])(\w+)\(|\bself\.(\w+)\(")
 
 SESSION = "Changes only the visitor's session, not a stored thing of theirs"

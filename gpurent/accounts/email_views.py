@@ -13,9 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from gpurent.core.errors import ApplicationError
+from gpurent.core.form_targets import post_or_back
 
 from .email_change import email_change_confirm, email_change_request, email_change_target
 from .forms import EmailChangeForm
@@ -24,7 +25,7 @@ from .views import _account_page, _account_user
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + "#email")
 def email_change(request: HttpRequest) -> HttpResponse:
     """Send the link. The answer is the same whether or not another account uses the address."""
     form = EmailChangeForm(request.POST)

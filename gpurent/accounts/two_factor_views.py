@@ -19,10 +19,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 from django_otp import login as otp_login
 
 from gpurent.core.errors import ApplicationError
+from gpurent.core.form_targets import post_or_back
 
 from .forms import TwoFactorCodeForm, TwoFactorSetupForm
 from .login_flow import login_code_failed, login_finish, login_pending_user
@@ -103,7 +104,7 @@ def _setup_page(request: HttpRequest, form: TwoFactorCodeForm, status: int = 200
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:two_factor_setup"))
 def two_factor_confirm(request: HttpRequest) -> HttpResponse:
     """A right code turns two-factor login on and shows the recovery codes, in this response only."""
     user = _account_user(request)
@@ -123,7 +124,7 @@ def two_factor_confirm(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + _ACCOUNT_SECTION)
 def two_factor_disable_view(request: HttpRequest) -> HttpResponse:
     form = TwoFactorCodeForm(request.POST, auto_id="id_disable_%s")
     if form.is_valid():
@@ -138,7 +139,7 @@ def two_factor_disable_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + _ACCOUNT_SECTION)
 def recovery_codes_renew_view(request: HttpRequest) -> HttpResponse:
     form = TwoFactorCodeForm(request.POST, auto_id="id_renew_%s")
     if form.is_valid():

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
 from gpurent.core.errors import ApplicationError, NotFound
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 
@@ -174,7 +175,7 @@ def account(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + "#profile-heading")
 def profile_edit(request: HttpRequest) -> HttpResponse:
     user = _account_user(request)
     form = ProfileForm(request.POST, instance=User.objects.get(pk=user.pk))
@@ -186,7 +187,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + "#tokens")
 def token_create(request: HttpRequest) -> HttpResponse:
     """Create a token and show it once, in this response; a resubmitted form (same key) creates nothing.
 
@@ -252,7 +253,7 @@ def _own_row_action(request: HttpRequest, action: Callable[[], Outcome], *, back
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("accounts:account") + "#ssh-keys")
 def ssh_key_create(request: HttpRequest) -> HttpResponse:
     """Add a public key, once per the form's idempotency key. A private key pasted by mistake is refused and
     not echoed back into the form."""

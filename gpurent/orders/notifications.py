@@ -39,14 +39,20 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
         "placed": lambda: (
             _("Order %(ref)s placed: your lots are reserved") % {"ref": ref},
             [
+                # The rental term and the reservation's deadline in sentences of their own: "reserved ... for 7
+                # days" read as a 7-day hold, while the reservation lasts until the payment deadline (24 h).
                 ngettext(
-                    "We reserved %(lots)d lot of %(gpu)s for %(days)d days. Total: %(total)s.",
-                    "We reserved %(lots)d lots of %(gpu)s for %(days)d days. Total: %(total)s.",
+                    "You ordered %(lots)d lot of %(gpu)s for a rental term of %(days)d days. Total: %(total)s.",
+                    "You ordered %(lots)d lots of %(gpu)s for a rental term of %(days)d days. Total: %(total)s.",
                     order.lots,
                 )
                 % {"lots": order.lots, "gpu": order.gpu.name, "days": order.term_days, "total": usd_text(order.total)},
-                _("Pay before %(deadline)s UTC, or the reservation lapses and the lots return to stock.")
+                _(
+                    "We keep the lots reserved for you until %(deadline)s UTC. Pay before then, or the reservation "
+                    "lapses and the lots return to stock."
+                )
                 % {"deadline": date_text(order.reserved_until, time=True)},
+                _("The term starts when your machine is ready, not when you order or pay."),
             ],
         ),
         "paid": lambda: (

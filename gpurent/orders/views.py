@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,13 +27,15 @@ from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.idempotency.keys import Outcome, finish_early
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
 from gpurent.core.schemas import contains_nul
 
 from .checkout import CheckoutDraft, draft_clear, draft_get, draft_save
-from .enums import Environment, ProvisioningStatus
+from .enums import Environment, PaymentStatus, ProvisioningStatus
+from .errors import CancelNeedsConfirmation
 from .export import order_ledger_references, orders_csv_whole
 from .extensions import TooManyExtensions, order_extension_place
 from .forms import CheckoutChoiceForm, PlaceOrderForm
@@ -147,8 +150,22 @@ def checkout_account(request: HttpRequest) -> HttpResponse:
         if login_form.is_valid():
             # An account with two-factor login goes through the code page, which comes back here after.
             return redirect(login_begin(request, login_form.get_user(), next_url=reverse("orders:checkout_summary")))
+    sent = request.POST.get("step_action") if request.method == "POST" else None
+    _focus_first_error(register_form, sent == "register")
+    _focus_first_error(login_form, sent == "login")
     context = {"register_form": register_form, "login_form": login_form, "draft": draft, "step": 2}
     return render(request, "orders/checkout_account.html", context, status=status)
+
+
+def _focus_first_error(form: forms.Form, sent: bool) -> None:
+    """The page's focus on the form just sent, at its first field with an error (its first field for an error of
+    the whole form), and nowhere on a first view: the login form's own autofocus on its email took the focus from
+    a refused sign-up password, and on a phone scrolled past it."""
+    for field in form.fields.values():
+        field.widget.attrs.pop("autofocus", None)
+    if sent and form.errors:
+        name = next((name for name in form.fields if name in form.errors), next(iter(form.fields)))
+        form.fields[name].widget.attrs["autofocus"] = True
 
 
 @require_GET
@@ -284,7 +301,7 @@ def rental_detail(request: HttpRequest, ref: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request, ref: reverse("orders:rental", args=[ref]) + "#machine-heading")
 def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
     """Show the one-time password once, in this response only (it is erased as it is shown)."""
     order = order_get_for(_authenticated_user(request), ref)
@@ -317,7 +334,8 @@ def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
         extend,
         back=reverse("orders:rental", args=[rental.ref]) + "#extend",
         success=lambda body: (
-            _("Extension %(ref)s placed. Pay it before the term ends and the term moves.") % {"ref": body["ref"]}
+            _("Extension order %(ref)s placed. Pay it before your current term ends to extend the term.")
+            % {"ref": body["ref"]}
         ),
     )
 
@@ -342,7 +360,13 @@ def rental_cancel(request: HttpRequest, ref: str) -> HttpResponse:
     order = order_get_for(user, ref)
 
     def cancel() -> Outcome:
-        order_cancel(order=order, actor=user, confirmed=request.POST.get("confirm") == "yes")
+        confirmed = request.POST.get("confirm") == "yes"
+        if not confirmed and order.payment_status == PaymentStatus.AWAITING_PAYMENT:
+            # The page's form has a required checkbox: one tap on the button alone ends nothing, JavaScript or not.
+            # A payment reported or received says what happens to it; otherwise only the tick is asked for.
+            message = order_cancel_warning(order) or _("Tick the box to confirm that you want to cancel this order.")
+            raise CancelNeedsConfirmation(message)
+        order_cancel(order=order, actor=user, confirmed=confirmed)
         return Outcome(303, {"redirect": reverse("orders:rental", args=[order.ref])})
 
     success = _("Order %(ref)s was cancelled and its lots released.") % {"ref": order.ref}

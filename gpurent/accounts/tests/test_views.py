@@ -1,4 +1,5 @@
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -296,3 +297,16 @@ def test_guest_id_is_not_in_a_logged_in_session_after_registration(client):
     client.post(reverse("accounts:register"), REGISTRATION)
     assert SESSION_KEY not in client.session
     assert ApiToken.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "since"),
+    [("en", "Member since 6 Dec 2026."), ("es", "6 dic 2026"), ("tr", "6 Ara 2026 tarihinden beri üye.")],
+)
+def test_account_page_writes_the_join_date_as_every_other_date(client, user, language, since):
+    """The short month, as on the rental and balance pages ("6 Ara 2026"), not the month's full name."""
+    User.objects.filter(pk=user.pk).update(date_joined=datetime(2026, 12, 6, 9, 0, tzinfo=UTC))
+    client.force_login(user)
+    page = client.get(reverse("accounts:account"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert since in page
+    assert not {"Aralık", "diciembre", "December"} & set(re.findall(r"\w+", page))

@@ -117,6 +117,11 @@ def test_extend_form_is_idempotent_and_leads_to_the_extension_page(client, renta
     extension = Order.objects.get(extends=rental)
     assert first["Location"] == second["Location"] == reverse("orders:rental", args=[extension.ref])
     page = client.get(first["Location"]).content.decode()
+    # Said once, on the first submit: an order was placed, and paying it before the term ends extends the term.
+    assert (
+        page.count(f"Extension order {extension.ref} placed. Pay it before your current term ends to extend the term.")
+        == 1
+    )
     assert f'This order extends rental <a href="{reverse("orders:rental", args=[rental.ref])}">{rental.ref}</a>' in page
 
 

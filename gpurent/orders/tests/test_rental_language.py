@@ -57,8 +57,8 @@ def _order() -> Order:
 @pytest.mark.parametrize(
     ("language", "deadline", "end"),
     [
-        ("en", "Pay before 5 Dec 2026, 14:00 UTC", "until 5 Dec 2026, 14:00 UTC."),
-        ("es", "Pague antes del 5 dic 2026, 14:00 UTC", "hasta el 5 dic 2026, 14:00 UTC."),
+        ("en", "until 5 Dec 2026, 14:00 UTC.", "until 5 Dec 2026, 14:00 UTC."),
+        ("es", "5 dic 2026, 14:00 UTC", "hasta el 5 dic 2026, 14:00 UTC."),
         ("vi", "05/12/2026 14:00 UTC", "05/12/2026 14:00 UTC"),
         ("tr", "5 Ara 2026 14:00 UTC", "5 Ara 2026 14:00 UTC"),
     ],
@@ -70,3 +70,17 @@ def test_order_emails_write_dates_as_the_recipients_language_does(language, dead
     assert deadline in placed[1]
     assert end in ready[0]
     assert "2026-12-05" not in placed[1] + ready[0]
+
+
+def test_order_placed_email_tells_the_term_from_the_reservation():
+    """ "We reserved 2 lots ... for 7 days" read as a 7-day hold: the term and the reservation's deadline are
+    said apart, and when the term starts."""
+    with translation.override("en"):
+        _subject, placed = _texts(_order(), "placed", None)
+    assert placed[0] == "You ordered 1 lot of A100 80GB for a rental term of 7 days. Total: $410.00."
+    assert placed[1] == (
+        "We keep the lots reserved for you until 5 Dec 2026, 14:00 UTC. Pay before then, or the reservation "
+        "lapses and the lots return to stock."
+    )
+    assert placed[2] == "The term starts when your machine is ready, not when you order or pay."
+    assert "reserved" not in placed[0]

@@ -125,3 +125,19 @@ def test_extension_with_a_term_that_is_not_offered_is_refused(client, customer, 
     assert response["Location"] == reverse("orders:rental", args=[rental.ref]) + "#extend"
     assert shown(response) == ["Extend by 3, 7 or 30 days."]
     assert rental.extensions.count() == 0
+
+
+def test_one_time_password_address_opened_again_goes_to_the_rental_and_shows_nothing(client, customer, rental):
+    """The revealing answer is the POST's alone (never cached); a GET of its address, e.g. a reload after leaving
+    the page or a new tab, goes to the rental page and neither shows nor erases the password."""
+    client.force_login(customer)
+    url = reverse("orders:rental_reveal_secret", args=[rental.ref])
+    response = client.get(url)
+    assert response["Location"] == reverse("orders:rental", args=[rental.ref]) + "#machine-heading"
+    assert OrderAccess.objects.get(order=rental).one_time_secret == "pw"  # still there to be shown once
+    shown_once = client.post(url)
+    assert shown_once.context["revealed_secret"] == "pw"
+    assert "no-store" in shown_once["Cache-Control"]
+    page = client.get(url, follow=True)
+    assert page.status_code == 200
+    assert "pw</code>" not in page.content.decode()

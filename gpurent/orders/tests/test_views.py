@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -132,6 +133,27 @@ def test_checkout_wrong_password_at_the_account_step_shows_the_form_again(client
     assert "I already have an account" in response.content.decode()
 
 
+def _focus_ids(html: str) -> list[str]:
+    """The ids of the inputs that take the focus when the page opens."""
+    focused = [tag for tag in re.findall(r"<input[^>]*>", html) if re.search(r"\sautofocus\b", tag)]
+    return [re.findall(r'\bid="([^"]+)"', tag)[0] for tag in focused]
+
+
+def test_checkout_account_step_focuses_the_field_that_failed(client, customer, b200):
+    """The login form's own autofocus (on its email) took the focus, and at 390 px scrolled past the sign-up
+    form whose password had just been refused: the field with the error takes it, in whichever form was sent."""
+    client.post(reverse("orders:checkout_start"), CHOICE)
+    url = reverse("orders:checkout_account")
+    assert _focus_ids(client.get(url).content.decode()) == []  # two choices: neither is pushed on the visitor
+    data = {"step_action": "register", "first_name": "Grace", "last_name": "Hopper", "email": "g@example.com"}
+    refused = client.post(url, {**data, "password": "short"}).content.decode()
+    assert _focus_ids(refused) == ["register_password"]
+    unnamed = client.post(url, {**data, "first_name": "", "password": "short"}).content.decode()
+    assert _focus_ids(unnamed) == ["register_first_name"]
+    wrong = client.post(url, {"step_action": "login", "username": "ada@example.com", "password": "nope"})
+    assert _focus_ids(wrong.content.decode()) == ["login_username"]  # a non-field error: the form's first field
+
+
 def test_checkout_place_double_submit_places_one_order(client, customer, b200):
     client.force_login(customer)
     client.post(reverse("orders:checkout_start"), CHOICE)
@@ -214,18 +236,43 @@ def test_rental_detail_shows_amount_payment_and_machine_separately(client, custo
 def test_rental_cancel_releases_the_lots_once(client, customer, gpu):
     order = place_for(customer, lots=3)
     client.force_login(customer)
-    data = {"idempotency_key": "cancel-1"}
+    data = {"idempotency_key": "cancel-1", "confirm": "yes"}
     client.post(reverse("orders:rental_cancel", args=[order.ref]), data)
     client.post(reverse("orders:rental_cancel", args=[order.ref]), data)
     assert Order.objects.get().payment_status == "cancelled"
     assert GpuModel.objects.get(pk=gpu.pk).stock_lots == 8
-    # The page no longer promises a machine "as soon as the order is paid".
+    # The page no longer promises a machine "as soon as the order is paid", and says why: it was cancelled.
     html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
-    assert "This order was not paid, so no machine will be prepared for it." in html
+    assert "This order was cancelled, so no machine will be prepared for it." in html
+    assert "This order was not paid" not in html
     assert "We start preparing your machine" not in html
     assert "Stopping the machine" not in html
     listed = client.get(reverse("orders:rentals")).content.decode()
     assert "Not started" not in listed  # its machine column says "—"
+
+
+def test_rental_cancel_asks_to_confirm_first_without_javascript(client, customer, gpu):
+    """One tap on "Cancel this order" ends nothing: the form has a required checkbox, and a post without it (a
+    browser that ignores `required`) is refused with a message; ticked, the same form's key cancels."""
+    order = place_for(customer, lots=3)
+    client.force_login(customer)
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert 'name="confirm" value="yes" required> Yes, cancel this order and release its lots.' in page
+    url = reverse("orders:rental_cancel", args=[order.ref])
+    refused = client.post(url, {"idempotency_key": "cancel-1"}, follow=True)
+    assert Order.objects.get().payment_status == "awaiting_payment"
+    assert GpuModel.objects.get(pk=gpu.pk).stock_lots == 5
+    assert "Tick the box to confirm that you want to cancel this order." in refused.content.decode()
+    client.post(url, {"idempotency_key": "cancel-1", "confirm": "yes"})
+    assert Order.objects.get().payment_status == "cancelled"
+
+
+def test_an_expired_order_says_it_was_not_paid(client, customer, gpu):
+    order = place_for(customer)
+    Order.objects.filter(pk=order.pk).update(payment_status="expired")
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert "This order was not paid, so no machine will be prepared for it." in html
 
 
 def test_another_customers_order_is_a_404_in_every_html_route(client, customer, gpu, django_user_model):

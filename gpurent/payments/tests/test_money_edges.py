@@ -151,9 +151,11 @@ def test_cancelling_after_a_report_asks_for_confirmation_and_says_what_happens(c
     assert "Nothing was charged" not in page
 
 
-def test_cancelling_without_any_payment_needs_no_confirmation(client, customer, order):
+def test_cancelling_without_any_payment_needs_only_the_box_ticked(client, customer, order):
     client.force_login(customer)
-    client.post(reverse("orders:rental_cancel", args=[order.ref]), {"idempotency_key": "c1"})
+    page = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert 'data-testid="cancel-warning"' not in page  # nothing to say about money, only the confirmation
+    client.post(reverse("orders:rental_cancel", args=[order.ref]), {"idempotency_key": "c1", "confirm": "yes"})
     assert Order.objects.get(pk=order.pk).payment_status == "cancelled"
 
 
