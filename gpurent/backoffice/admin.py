@@ -132,7 +132,7 @@ class VerifyForm(forms.Form):
         label=_("Output or log index"), required=False, initial=0, min_value=0, max_value=2**31 - 1
     )
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
-    reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
+    reason = forms.CharField(label=_("Reason (for a rejection, told to the customer)"), required=False, max_length=180)
 
     def __init__(self, *args: Any, pair: Pair, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -142,6 +142,8 @@ class VerifyForm(forms.Form):
         """A confirmation needs the transaction id and the amount received, as an exact amount of the asset;
         the parsed quote units are kept in `received_units`."""
         cleaned = super().clean() or {}
+        if cleaned.get("action") == "reject" and not cleaned.get("reason", "").strip():
+            self.add_error("reason", _("Say why: the customer reads it."))
         if cleaned.get("action") != "confirm":
             return cleaned
         if not cleaned.get("txid", "").strip():
