@@ -176,7 +176,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         "address",
         "reported",
         "expires",
-        "status",
+        "state",
         "confirmed_by",
     ]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
@@ -218,7 +218,15 @@ class PaymentsDeskAdmin(DeskAdmin):
                 ),
             )
             .order_by(*self.desk_ordering)
+            # For `state`: the one state the detail, the customer's pages and the API show (`intent_state`).
+            .prefetch_related("payments", "chain_observations")
         )
+
+    @admin.display(description=_("status"), ordering="status")
+    def state(self, intent: Any) -> str:
+        """The intent's state as its detail page says it ("Payment reported", "Seen on chain"), not the bare
+        status field ("Awaiting payment")."""
+        return str(intent_state(intent).label)
 
     @admin.display(description=_("reported"), ordering="reported_at")
     def reported(self, intent: Any) -> str:
