@@ -31,8 +31,14 @@ def rows(client, language):
 
 
 def test_a_turkish_statement_writes_its_memos_in_turkish_with_the_networks_name(client, customer):
-    credit = {"debit": system_account(EXTERNAL_CRYPTO), "credit": customer_account(customer)}
-    transfer_post(reference="deposit:D-1", amount=Usd(12_400), memo=f"BTC on bitcoin, bitcoin:{TXID}:0", **credit)
+    shop, account = system_account(EXTERNAL_CRYPTO), customer_account(customer)
+    transfer_post(
+        reference="deposit:D-1",
+        amount=Usd(12_400),
+        memo=f"BTC on bitcoin, bitcoin:{TXID}:0",
+        debit=shop,
+        credit=account,
+    )
     transfer_post(
         reference="order:R-1",
         debit=customer_account(customer),
@@ -40,7 +46,7 @@ def test_a_turkish_statement_writes_its_memos_in_turkish_with_the_networks_name(
         amount=Usd(12_400),
         memo="2 × RTX 4090 24GB, 7 days",
     )
-    transfer_post(reference="deposit:D-2", amount=Usd(100), memo="typed by an operator", **credit)
+    transfer_post(reference="deposit:D-2", amount=Usd(100), memo="typed by an operator", debit=shop, credit=account)
     client.force_login(customer)
     english = rows(client, "en")
     turkish = rows(client, "tr")
