@@ -132,7 +132,7 @@ class VerifyForm(forms.Form):
         label=_("Output or log index"), required=False, initial=0, min_value=0, max_value=2**31 - 1
     )
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
-    reason = forms.CharField(label=_("Reason (for a rejection)"), required=False, max_length=200)
+    reason = forms.CharField(label=_("Reason (for a rejection, told to the customer)"), required=False, max_length=180)
 
     def __init__(self, *args: Any, pair: Pair, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -142,6 +142,8 @@ class VerifyForm(forms.Form):
         """A confirmation needs the transaction id and the amount received, as an exact amount of the asset;
         the parsed quote units are kept in `received_units`."""
         cleaned = super().clean() or {}
+        if cleaned.get("action") == "reject" and not cleaned.get("reason", "").strip():
+            self.add_error("reason", _("Say why: the customer reads it."))
         if cleaned.get("action") != "confirm":
             return cleaned
         if not cleaned.get("txid", "").strip():
@@ -174,7 +176,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         "address",
         "reported",
         "expires",
-        "status",
+        "state",
         "confirmed_by",
     ]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
@@ -216,7 +218,15 @@ class PaymentsDeskAdmin(DeskAdmin):
                 ),
             )
             .order_by(*self.desk_ordering)
+            # For `state`: the one state the detail, the customer's pages and the API show (`intent_state`).
+            .prefetch_related("payments", "chain_observations")
         )
+
+    @admin.display(description=_("status"), ordering="status")
+    def state(self, intent: Any) -> str:
+        """The intent's state as its detail page says it ("Payment reported", "Seen on chain"), not the bare
+        status field ("Awaiting payment")."""
+        return str(intent_state(intent).label)
 
     @admin.display(description=_("reported"), ordering="reported_at")
     def reported(self, intent: Any) -> str:

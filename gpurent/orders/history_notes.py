@@ -24,6 +24,7 @@ __all__ = [
     "TERM_ENDED",
     "extends_note",
     "note_text",
+    "payment_rejected_note",
     "payment_reported_note",
 ]
 
@@ -37,12 +38,19 @@ _FIXED = frozenset({CANCELLED_BY_CUSTOMER, DEADLINE_PASSED, TERM_ENDED, HOST_FAI
 # "payment reported: 370.000000 USDT on Tron (TRC-20)": the exact amount, the asset, the network's label.
 _REPORTED = re.compile(r"payment reported: (?P<amount>[0-9]+(?:\.[0-9]+)?) (?P<asset>\S+) on (?P<network>.+)")
 _EXTENDS = re.compile(r"extends (?P<ref>\S+)")
+# "payment rejected: <the operator's reason>": the reason as the operator typed it.
+_REJECTED = re.compile(r"payment rejected: (?P<reason>.+)", re.S)
 
 
 def payment_reported_note(amount: str, pair_label: str) -> str:
     """The stored (English) note of a payment the customer reports: `amount` the exact decimal string,
     `pair_label` the pair's English label ("USDT on Tron (TRC-20)")."""
     return f"payment reported: {amount} {pair_label}"[:200]
+
+
+def payment_rejected_note(reason: str) -> str:
+    """The stored (English) note of a reported payment an operator rejected, with the operator's reason."""
+    return f"payment rejected: {reason}"[:200]
 
 
 def extends_note(ref: str) -> str:
@@ -60,6 +68,8 @@ def note_text(reason: str) -> str:
             "asset": match["asset"],
             "network": match["network"],
         }
+    if match := _REJECTED.fullmatch(reason):
+        return gettext("payment not accepted: %(reason)s") % {"reason": match["reason"]}
     if match := _EXTENDS.fullmatch(reason):
         return gettext("extends %(rental)s") % {"rental": match["ref"]}
     return reason

@@ -24,16 +24,19 @@ from gpurent.orders.money import order_money
 
 from .assets import format_units, pair_get
 from .balance.figures import spendable_for_order
-from .models import Payment
+from .models import Payment, PaymentIntent
 from .selectors import order_references
 
-__all__ = ["customer_money_email", "customer_payment_email"]
+__all__ = ["customer_intent_rejected_email", "customer_money_email", "customer_payment_email"]
 
 
-def customer_money_email(*, user: AbstractBaseUser, key: str, texts: Callable[[], tuple[str, list[str]]]) -> None:
+def customer_money_email(
+    *, user: AbstractBaseUser, key: str, texts: Callable[[], tuple[str, list[str]]], path: str = ""
+) -> None:
     """Queue one e-mail about the customer's balance (sent once per `key`) in the account's e-mail language.
 
-    `texts` returns the subject and paragraphs; it is called with that language active.
+    `texts` returns the subject and paragraphs; it is called with that language active. The link goes to `path`
+    (the balance page when empty).
     """
     language = getattr(user, "email_language", lambda: settings.LANGUAGE_CODE)()
     with translation.override(language):
@@ -46,7 +49,7 @@ def customer_money_email(*, user: AbstractBaseUser, key: str, texts: Callable[[]
             "name": getattr(user, "first_name", ""),
             "subject": subject,
             "paragraphs": paragraphs,
-            "url": settings.SITE_URL.rstrip("/") + reverse("payments:balance"),
+            "url": settings.SITE_URL.rstrip("/") + (path or reverse("payments:balance")),
         },
         language=language,
     )
@@ -72,6 +75,39 @@ def customer_payment_email(payment: Payment, event: str) -> None:
     """`payment_credited`, `late_payment_received` (in review), `late_payment_rejected`."""
     key = f"{event}:{payment.pk}"
     customer_money_email(user=payment.intent.owner, key=key, texts=lambda: _payment_texts(payment, event))
+
+
+def customer_intent_rejected_email(intent: PaymentIntent, reason: str) -> None:
+    """The answer to a payment the customer reported: an operator found no valid payment for these instructions,
+    and why (the operator's reason, as typed). Once per intent; the link goes to the order or the top-up."""
+    if intent.order is not None:
+        path = reverse("orders:rental", args=[intent.order.ref]) + "#payment"
+    else:
+        path = reverse("payments:deposit", args=[intent.deposit.ref]) if intent.deposit else ""
+    customer_money_email(
+        user=intent.owner, key=f"intent_rejected:{intent.pk}", texts=lambda: _rejected_texts(intent, reason), path=path
+    )
+
+
+def _rejected_texts(intent: PaymentIntent, reason: str) -> tuple[str, list[str]]:
+    pair = pair_get(intent.asset, intent.network)
+    amount = f"{decimal_text(format_units(intent.amount_units, pair))} {pair.display_label}"
+    target = intent.order.ref if intent.order else (intent.deposit.ref if intent.deposit else "")
+    return (
+        _("Reported payment not accepted: %(target)s") % {"target": target},
+        [
+            _(
+                "You reported a payment of %(amount)s for %(target)s. An operator found no valid payment for "
+                "these payment instructions, so nothing was credited."
+            )
+            % {"amount": amount, "target": target},
+            _("The operator's reason: %(reason)s") % {"reason": reason},
+            _(
+                "If you did send it, reply to this e-mail with the transaction id. Anything that still arrives "
+                "for these instructions is recorded and checked by an operator."
+            ),
+        ],
+    )
 
 
 def _payment_texts(payment: Payment, event: str) -> tuple[str, list[str]]:

@@ -19,13 +19,14 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from gpurent.accounts.models import User
-from gpurent.core.errors import ApplicationError
+from gpurent.core.errors import ApplicationError, InvalidRequest
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import notify_operators
 from gpurent.core.pagination import page_from_request
+from gpurent.ledger.errors import InsufficientBalance
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
@@ -34,7 +35,7 @@ from .balance.page import form_fields, ledger_rows
 from .balance.statement import balance_csv_whole
 from .btcpay.invoices import intent_prepare
 from .demo import address_origin
-from .errors import InvalidAddress
+from .errors import InvalidAddress, PayoutBelowMinimum
 from .forms import PairForm, PayoutForm, TopUpForm
 from .intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
 from .intents.refusals import top_up_refusal, top_ups_refusal_at
@@ -177,6 +178,14 @@ def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
 @login_required
 @require_GET
 def balance(request: HttpRequest) -> HttpResponse:
+    return _balance_page(request)
+
+
+def _balance_page(
+    request: HttpRequest, *, top_up: TopUpForm | None = None, payout: PayoutForm | None = None, status: int = 200
+) -> HttpResponse:
+    """The balance page; after a refused top-up or withdrawal, with that form as it was sent and its errors
+    next to its fields (422), never emptied or reset to its default behind a message."""
     user = _user(request)
     # The API's and the withdrawal check's figures (decision 0373), with what else the page shows live, in one
     # statement (decision 0499).
@@ -186,7 +195,7 @@ def balance(request: HttpRequest) -> HttpResponse:
     context = {
         "lines": lines,
         "ledger_rows": rows,
-        "fields": form_fields(),
+        "fields": form_fields(top_up=top_up, payout=payout),
         "balance": figures.balance,
         "held": figures.held,
         "deposits": page_from_request(
@@ -202,7 +211,17 @@ def balance(request: HttpRequest) -> HttpResponse:
         "payout_fee": payout_fee(),
         "payouts": page_from_request(request, payout_list_for(user), size=20, param="payouts"),
     }
-    return render(request, "payments/balance.html", context)
+    return render(request, "payments/balance.html", context, status=status)
+
+
+# Which field a service's refusal of a withdrawal is about; any other is the form's own error. A stored failure
+# replayed (`error` None) is the one replayable refusal of `payout_request`: `InsufficientBalance`.
+_PAYOUT_ERROR_FIELDS: dict[type[ApplicationError] | None, str] = {
+    InvalidAddress: "address",
+    InsufficientBalance: "amount_usd",
+    PayoutBelowMinimum: "amount_usd",
+    None: "amount_usd",
+}
 
 
 @login_required
@@ -211,17 +230,18 @@ def top_up(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     form = TopUpForm(request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
-        return redirect("payments:balance")
+        return _balance_page(request, top_up=form, status=422)
     amount: Usd = form.cleaned_data["amount_usd"]
 
     def create() -> Outcome:
         deposit = deposit_create(owner=user, amount=amount)
         return Outcome(303, {"redirect": reverse("payments:deposit", args=[deposit.ref])})
 
-    return form_action(request, create, back=reverse("payments:balance"))
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        form.add_error("amount_usd" if type(error) is InvalidRequest else None, message)
+        return _balance_page(request, top_up=form, status=422)
+
+    return form_action(request, create, back=reverse("payments:balance"), on_error=failed)
 
 
 @login_required
@@ -238,12 +258,9 @@ def withdraw(request: HttpRequest) -> HttpResponse:
     """Ask for a withdrawal (once per idempotency key); the amount leaves the balance at once."""
     user = _user(request)
     back = reverse("payments:balance") + "#withdraw-heading"
-    form = PayoutForm(request.POST)
+    form = PayoutForm(request.POST, auto_id="payout_%s")
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
-        return redirect(back)
+        return _balance_page(request, payout=form, status=422)
     pair = pair_from_key(form.cleaned_data["pair"])
     amount: Usd = form.cleaned_data["amount_usd"]
 
@@ -262,7 +279,11 @@ def withdraw(request: HttpRequest) -> HttpResponse:
         }
         return Outcome(303, {"redirect": reverse("payments:balance") + "#payouts-heading", "message": message})
 
-    return form_action(request, request_payout, back=back)
+    def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
+        form.add_error(_PAYOUT_ERROR_FIELDS.get(None if error is None else type(error)), message)
+        return _balance_page(request, payout=form, status=422)
+
+    return form_action(request, request_payout, back=back, on_error=failed)
 
 
 @login_required

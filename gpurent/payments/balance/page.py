@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from gpurent.core.caching.fragments import cached, fragment_key
@@ -46,21 +46,38 @@ def ledger_rows(request: HttpRequest, account_id: int | None) -> tuple[Page[int]
     return page, mark_safe(cached(key, render))  # noqa: S308 (rendered by our own template with autoescape)
 
 
-def form_fields() -> dict[str, SafeString]:
+def form_fields(*, top_up: TopUpForm | None = None, payout: PayoutForm | None = None) -> dict[str, SafeString]:
     """The labels and widgets of the top-up and withdrawal forms (unbound: the same for everyone), by name: the
-    page builds no form of its own."""
-
-    def render() -> dict[str, str]:
-        top_up, payout = TopUpForm(), PayoutForm(auto_id="payout_%s")
-        fields = {"top_up_amount": top_up["amount_usd"]}
-        fields |= {"payout_pair": payout["pair"], "payout_address": payout["address"]}
-        fields |= {"payout_amount": payout["amount_usd"]}
-        html = {name: str(field) for name, field in fields.items()}
-        labels = {
-            f"{name}_label": format_html('<label for="{}">{}</label>', field.id_for_label, field.label)
-            for name, field in fields.items()
+    page builds no form of its own. A refused submission passes its bound form (`top_up`, `payout`, the latter
+    made with `auto_id="payout_%s"`): its fields are rendered with what was typed and their errors
+    (`<name>_errors`, and the form's own as `top_up_errors`/`payout_errors`), never cached."""
+    if top_up is not None or payout is not None:
+        return {
+            name: mark_safe(html)  # noqa: S308 (Django's widgets and error lists, escaped)
+            for name, html in _rendered(top_up or TopUpForm(), payout or PayoutForm(auto_id="payout_%s")).items()
         }
-        return html | labels
-
-    fields = cached(fragment_key("balance-form-fields"), render)
+    fields = cached(
+        fragment_key("balance-form-fields"), lambda: _rendered(TopUpForm(), PayoutForm(auto_id="payout_%s"))
+    )
     return {name: mark_safe(html) for name, html in fields.items()}  # noqa: S308 (Django's widgets, escaped)
+
+
+def _rendered(top_up: TopUpForm, payout: PayoutForm) -> dict[str, str]:
+    fields = {"top_up_amount": top_up["amount_usd"]}
+    fields |= {"payout_pair": payout["pair"], "payout_address": payout["address"]}
+    fields |= {"payout_amount": payout["amount_usd"]}
+    html = {name: str(field) for name, field in fields.items()}
+    labels = {
+        f"{name}_label": format_html('<label for="{}">{}</label>', field.id_for_label, field.label)
+        for name, field in fields.items()
+    }
+    errors = {f"{name}_errors": str(field.errors) for name, field in fields.items() if field.errors}
+    alerts = {
+        f"{name}_errors": format_html(
+            '<div class="form-alert" role="alert">{}</div>',
+            format_html_join("", "<p>{}</p>", ((error,) for error in form.non_field_errors())),
+        )
+        for name, form in (("top_up", top_up), ("payout", payout))
+        if form.non_field_errors()
+    }
+    return html | labels | errors | alerts

@@ -23,9 +23,9 @@ from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.orders.export import csv_filename, csv_line, spreadsheet_safe
 
-from ..assets import format_units, pair_get
 from ..models import Payout
 from ..selectors import payout_list_for
+from .memos import MemoTexts, payout_detail_text
 
 __all__ = [
     "BALANCE_CSV_COLUMNS",
@@ -37,17 +37,6 @@ __all__ = [
 ]
 
 BALANCE_CSV_COLUMNS = ["at", "reference", "direction", "amount_usd", "balance_after_usd", "memo", "payout_detail"]
-
-
-def _payout_detail(payout: Payout | None) -> str:
-    """For a withdrawal's lines: its status, address and, once sent, what was sent and the transaction id."""
-    if payout is None:
-        return ""
-    pair = pair_get(payout.asset, payout.network)
-    detail = f"{payout.status} to {payout.address} ({pair.label})"
-    if payout.txid:
-        detail += f"; sent {format_units(payout.sent_units or 0, pair)} {pair.asset}, transaction {payout.txid}"
-    return detail
 
 
 def _statement_lines(entries: Iterable[LedgerEntry], payouts: dict[str, Payout]) -> list[dict[str, Any]]:
@@ -140,12 +129,14 @@ def balance_csv(owner: AbstractBaseUser) -> Pieces:
         )
     )
     written, after = 0, 0
+    memos = MemoTexts()  # the text columns in the reader's language, made from the stored English (memos.py)
     while page := list(lines.filter(id__gt=after)[:BALANCE_CSV_PAGE]):
         refs = [row[2].partition(":")[2] for row in page if row[2].startswith("payout")]
         payouts = {payout.ref: payout for payout in payout_list_for(owner).filter(ref__in=refs)} if refs else {}
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         for _id, at, reference, direction, amount, balance_after, memo in page:
+            memo = memos[memo]
             # The time and the direction are the shop's own words and never start a formula; the rest may.
             payout = payouts.get(reference.partition(":")[2]) if reference.startswith("payout") else None
             writer.writerow(
@@ -156,7 +147,7 @@ def balance_csv(owner: AbstractBaseUser) -> Pieces:
                     _amount_cell(amount),
                     _amount_cell(balance_after or 0),
                     spreadsheet_safe(memo),
-                    spreadsheet_safe(_payout_detail(payout)) if payout is not None else "",
+                    spreadsheet_safe(payout_detail_text(payout)) if payout is not None else "",
                 )
             )
         written, after = written + len(page), page[-1][0]

@@ -227,7 +227,9 @@ def order_cancel_warning_for_payments(order: Order) -> str:
     """What happens to money already sent for `order` if it is cancelled, or "" (orders asks through
     `orders.payments_port` before a customer cancels)."""
     intents = PaymentIntent.objects.filter(order_id=order.pk)
-    if not intents.filter(Q(reported_at__isnull=False) | Q(payments__isnull=False)).exists():
+    # A report an operator rejected is no money received; a payment recorded after it still counts.
+    reported = Q(reported_at__isnull=False) & ~Q(status=IntentStatus.REJECTED)
+    if not intents.filter(reported | Q(payments__isnull=False)).exists():
         return ""
     return str(
         _(

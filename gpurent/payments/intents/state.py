@@ -24,9 +24,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.template.defaultfilters import date as date_filter
 from django.utils.translation import gettext as _
 
+from gpurent.core.formats import date_text
 from gpurent.orders.enums import PaymentStatus
 from gpurent.orders.models import Order
 
@@ -116,7 +116,8 @@ def _transfers(intent: PaymentIntent) -> list[TransferState]:
 def _confirmed_message(intent: PaymentIntent) -> str:
     credited = [p.credited_at for p in intent.payments.all() if p.credited_at is not None]
     when = intent.verified_at or (max(credited) if credited else None)
-    return _("Payment confirmed on %(when)s UTC.") % {"when": date_filter(when, "j M Y, H:i")} if when else ""
+    # Written as every page writes a date (decision 0401): "6 dic 2026, 01:55", "06/12/2026 01:55".
+    return _("Payment confirmed on %(when)s UTC.") % {"when": date_text(when, time=True)} if when else ""
 
 
 def _closed_message(intent: PaymentIntent) -> str:

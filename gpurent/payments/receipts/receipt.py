@@ -150,15 +150,18 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     line(_("Customer"), f"{order.contact_first_name} {order.contact_last_name} <{order.contact_email}>")
     cards = ngettext("%(cards)s GPU", "%(cards)s GPUs", order.cards) % {"cards": order.cards}
     line(_("GPU"), f"{order.lots} × {order.gpu.name} ({cards})")
-    line(_("Term"), ngettext("%(days)d day", "%(days)d days", order.term_days) % {"days": order.term_days})
+    # The same lines as the receipt page (payments/receipt.html): the term and what it extends, when it was placed,
+    # the payment and when it was paid, the term's dates once it has started; no line for what has not happened yet.
+    term = str(order.term.label)
     if order.extends_id and order.extends:
-        line(_("Extends rental"), order.extends.ref)
+        term += " · " + _("extends %(ref)s") % {"ref": order.extends.ref}
+    line(_("Term"), term)
     line(_("Price of one lot"), usd_text(order.lot_price))
     line(_("Total"), usd_text(order.total), bold=True)
-    line(_("Payment"), receipt.payment_label)
     line(_("Placed"), _when(order.created_at))
-    line(_("Paid"), _when(order.paid_at))
-    line(_("Term"), f"{_when(order.term_starts_at)} - {_when(order.term_ends_at)}")
+    line(_("Payment"), f"{receipt.payment_label} · {_when(order.paid_at)}" if order.paid_at else receipt.payment_label)
+    if order.term_starts_at:
+        line(_("Term"), f"{_when(order.term_starts_at)} – {_when(order.term_ends_at)}")
     heading(_("Payments received"))
     if not receipt.payments:
         line("", _("No crypto payment was received for this order."))
@@ -175,6 +178,8 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     line(_("Paid from the balance"), usd_text(receipt.balance_used))
     line(_("Refunded to the balance"), usd_text(receipt.refunded))
     heading(_("Ledger references"))
+    if not receipt.transfers:
+        line("", _("No ledger movement yet."))
     for transfer in receipt.transfers:
         amount = usd_text(Usd(transfer.amount_cents))
         line(reference_text(transfer.reference), f"{amount} · {_when(transfer.created_at)}")

@@ -17,9 +17,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from gpurent.core.audit import audit_record
+from gpurent.orders.enums import Track
+from gpurent.orders.history_notes import payment_rejected_note
+from gpurent.orders.models import OrderStatusChange
 
 from ..errors import IntentClosed
 from ..models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
+from ..notify import customer_intent_rejected_email
 from .receive import money_lock_for_intent, payment_receive, payments_review_reject, payments_review_resolve
 
 __all__ = [
@@ -105,7 +109,25 @@ def intent_reject(
         intent.verified_by_id = actor.pk if actor is not None and actor.is_authenticated else None
         intent.save(update_fields=["status", "verified_at", "verified_by"])
         audit_record(actor=actor, action="payment.rejected", target=intent, before=before, after={"reason": reason})
+        if intent.reported_at is not None:
+            _reported_payment_rejected(intent, actor=actor, reason=reason)
     return intent
+
+
+def _reported_payment_rejected(intent: PaymentIntent, *, actor: AbstractBaseUser | None, reason: str) -> None:
+    """The customer who reported a payment is answered: the order's history says it was not accepted and why
+    (after its "payment reported" line), and an e-mail tells them, in the transaction of the rejection."""
+    order = intent.order
+    if order is not None:
+        OrderStatusChange.objects.create(
+            order_id=order.pk,
+            track=Track.PAYMENT,
+            from_status=order.payment_status,
+            to_status=order.payment_status,
+            actor_id=actor.pk if actor is not None and actor.is_authenticated else None,
+            reason=payment_rejected_note(reason),
+        )
+    customer_intent_rejected_email(intent, reason)
 
 
 def review_resolve(

@@ -67,15 +67,14 @@ def test_a_money_form_keeps_its_limits(db, form_class, other, low, high):
     ("route", "other", "model"),
     [("payments:top_up", {}, Deposit), ("payments:withdraw", {"pair": "USDT/tron", "address": TRON}, Payout)],
 )
-def test_the_pages_answer_a_bad_amount_with_a_message_and_store_nothing(
+def test_the_pages_answer_a_bad_amount_with_a_field_error_and_store_nothing(
     client, customer, payment_setup, route, other, model, amount
 ):
     client.force_login(customer)
     response = client.post(reverse(route), {**other, "amount_usd": amount, "idempotency_key": f"k-{amount}"})
-    assert response.status_code == 302
-    assert [str(message) for message in get_messages(response.wsgi_request)] == [
-        'Enter a dollar amount with at most two decimals, e.g. "250.00".'
-    ]
+    assert response.status_code == 422  # the form again, as typed, with the error on the field (not a message)
+    assert list(get_messages(response.wsgi_request)) == []
+    assert "Enter a dollar amount with at most two decimals, e.g. &quot;250.00&quot;." in response.content.decode()
     assert not model.objects.exists()
 
 

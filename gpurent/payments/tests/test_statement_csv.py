@@ -15,9 +15,9 @@ from gpurent.ledger.models import LedgerEntry
 from gpurent.ledger.selectors import ledger_lines_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.export import csv_line
+from gpurent.payments.balance.memos import memo_text, payout_detail_text
 from gpurent.payments.balance.statement import (
     BALANCE_CSV_COLUMNS,
-    _payout_detail,
     _payouts_of,
     _statement_lines,
     balance_csv,
@@ -36,7 +36,8 @@ def row_by_row(owner) -> str:
     lines = [csv_line(BALANCE_CSV_COLUMNS)]
     for line in _statement_lines(entries, _payouts_of(owner, entries)):
         cells = [line["at"].isoformat(), line["reference"], line["direction"], line["amount"].to_api()]
-        cells += [line["balance_after"].to_api(), line["memo"], _payout_detail(line["payout"])]
+        detail = payout_detail_text(line["payout"]) if line["payout"] else ""
+        cells += [line["balance_after"].to_api(), memo_text(line["memo"]), detail]
         lines.append(csv_line(cells))
     return "".join(lines)
 

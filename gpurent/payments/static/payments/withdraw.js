@@ -22,10 +22,12 @@
     if (!line || !input) { return; }
     var fallback = line.textContent;
     var fee = parseInt(line.dataset.feeCents, 10);
-    input.addEventListener("input", function () {
+    function update() {
       var amount = cents(input.value);
       var net = amount !== null && amount > fee ? money(line.dataset.sample, amount - fee) : null;
       line.textContent = net ? line.dataset.template.replace("__NET__", net) : fallback;
-    });
+    }
+    input.addEventListener("input", update);
+    update();  // a refused form comes back with the amount typed: say what it would send at once
   });
 })();
