@@ -130,21 +130,16 @@ def vision_encoder_component(inp: EstimateInput, phases: tuple[str, ...]) -> Com
     quant = inp.quantization
     if quant.method in _QUANTIZED_AT_LOAD:
         size = linear_bytes(LinearShape("vision", params, 1, 1), quant, dense_bytes(inp))
-        return Component(
-            key="vision_encoder_weights",
-            label="Vision encoder + projector weights",
-            bytes=size,
-            formula=show(f"{num(params)} params: {storage_note(quant)}", size),
-            assumption=text("weights.vision_quantized", tokens=inp.model.image_tokens),
-            phases=phases,
-        )
-    size = params * dense_bytes(inp)
+        formula, note = f"{num(params)} params: {storage_note(quant)}", "weights.vision_quantized"
+    else:
+        size = params * dense_bytes(inp)
+        formula, note = f"{num(params)} params x {dense_bytes(inp)} B", "weights.vision"
     return Component(
         key="vision_encoder_weights",
         label="Vision encoder + projector weights",
         bytes=size,
-        formula=show(f"{num(params)} params x {dense_bytes(inp)} B", size),
-        assumption=text("weights.vision", tokens=inp.model.image_tokens),
+        formula=show(formula, size),
+        assumption=text(note, tokens=inp.model.image_tokens),
         phases=phases,
     )
 
