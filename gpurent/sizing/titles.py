@@ -1,8 +1,7 @@
 """A saved estimate's title: the one the customer typed, else one built from its inputs in the reader's language.
 
 The shop's own title ("llama-3.1-70b · serving · 4 cards") is not stored: it is made when shown, so an estimate
-saved on a Spanish page reads in Vietnamese on a Vietnamese one. (docs: /work/notes/index/qa.md, "Saved
-estimates' titles are built when shown".)
+saved on a Spanish page reads in Vietnamese on a Vietnamese one (decision 0536).
 """
 
 from __future__ import annotations
