@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+
 from gpurent.catalog.models import GpuModel
 from gpurent.sizing.calculation import Sizing, size_workload
 from gpurent.sizing.errors import EstimateInputInvalid
@@ -68,11 +70,18 @@ class ConditionColumn:
 
 @dataclass(frozen=True)
 class DecisionRow:
-    """One GPU across every condition: each cell is its fit (or None), `best` marks the cheapest per column."""
+    """One GPU across every condition: each cell is its fit (or None), `best` marks the cheapest per column.
+    `labels` are the columns' conditions, in order (a phone shows each cell under its condition's name)."""
 
     gpu: GpuModel
     cells: list[tuple[GpuFit | None, bool]]
     is_current: bool
+    labels: tuple[Promise, ...] = ()
+
+    @property
+    def labelled_cells(self) -> list[tuple[Promise, GpuFit | None, bool]]:
+        """(condition, fit, best) for each column."""
+        return [(label, cell, best) for label, (cell, best) in zip(self.labels, self.cells, strict=True)]
 
     @property
     def is_best(self) -> bool:
@@ -104,10 +113,11 @@ def decision_rows(guide: Guide, gpus: list[GpuModel], columns: list[ConditionCol
     the best. Each column's fit is indexed once, so the table is linear in the GPUs."""
     fits = [{row.gpu.pk: row for row in column.sizing.fit} if column.sizing else {} for column in columns]
     cheapest = [column.cheapest.gpu.pk if column.cheapest else None for column in columns]
+    labels = tuple(column.condition.label for column in columns)
     rows = []
     for gpu in gpus:
         cells = [(fit.get(gpu.pk), best == gpu.pk and gpu.pk in fit) for fit, best in zip(fits, cheapest, strict=True)]
-        rows.append(DecisionRow(gpu, cells, gpu.pk == guide.gpu.pk))
+        rows.append(DecisionRow(gpu, cells, gpu.pk == guide.gpu.pk, labels))
     return rows
 
 

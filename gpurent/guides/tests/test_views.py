@@ -52,6 +52,15 @@ def test_guide_names_a_decision_table_condition_as_one_quoted_label(client, demo
     assert "With “8k tokens, checkpointing” it no longer fits; 1 lot of MI300X 192GB does." in html
 
 
+def test_a_decision_cell_names_its_condition_for_a_phone_in_the_readers_language(client, demo_catalog):
+    # On a phone the table's rows are cards (`.stack-table`): each cell shows its condition from data-label, where a
+    # sideways-scrolled table cut the first price column in half.
+    html = client.get("/guides/l40s-48gb/full-finetuning/pilot/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    table = html[html.index('data-testid="decision-table"') : html.index("</table>")]
+    assert "stack-table" in html[html.rindex("<table", 0, html.index('data-testid="decision-table"')) :][:200]
+    assert table.count('data-label="8k tokens, checkpointing"') == table.count("<tr") - 1
+
+
 @pytest.mark.parametrize(
     ("language", "figures"),
     [
