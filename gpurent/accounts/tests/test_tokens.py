@@ -30,6 +30,10 @@ def test_token_create_shows_the_token_once_and_stores_only_its_digest(client, us
     assert secret.startswith("gpr_")
     assert token.digest == ApiToken.digest_of(secret)
     assert "Copy it now: it is shown only this once." in html
+    # A copy button, with the script that runs it (the QA walk found none on a phone).
+    assert 'data-testid="copy-token">Copy</button>' in html
+    assert f'data-copy="{secret}"' in html
+    assert "payments/payments." in html
     assert "no-store" in response["Cache-Control"]
     # Nowhere else: not in the idempotency record, not on the next page view.
     record = IdempotencyKey.objects.get(key=KEY)
@@ -37,6 +41,7 @@ def test_token_create_shows_the_token_once_and_stores_only_its_digest(client, us
     assert record.response_body == {"token_id": token.pk}
     later = client.get(reverse("accounts:account")).content.decode()
     assert secret not in later
+    assert "copy-token" not in later
     assert f"gpr_{token.prefix}…" in later
     assert "laptop" in later
 
