@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -234,7 +235,7 @@ def _tell_operators(payout: Payout) -> None:
         staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name="payouts")
         addresses = sorted(set(staff.values_list("email", flat=True)))
     pair = pair_get(payout.asset, payout.network)
-    url = settings.SITE_URL.rstrip("/") + f"/backoffice/backoffice/payoutsdesk/{payout.pk}/change/"
+    url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_payoutsdesk_change", args=[payout.pk])
     context = {
         "payout": payout,
         "pair": {"label": pair.label, "asset": pair.asset},  # stored as JSON with the e-mail

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -193,7 +194,8 @@ def _tell_operators(intent: PaymentIntent) -> None:
     """Email the payments operators that a customer reports a payment (once per intent and operator)."""
     pair = pair_get(intent.asset, intent.network)
     target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref if intent.deposit else ''}"
-    url = settings.SITE_URL.rstrip("/") + "/backoffice/backoffice/paymentsdesk/"
+    # The intent's own page at the payments desk, where it is verified or rejected (not the desk's list).
+    url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_paymentsdesk_change", args=[intent.pk])
     for address in _operator_emails():
         email_queue(
             key=f"payment-reported:{intent.pk}:{address}",

@@ -4,7 +4,9 @@ plain message and the code, and the payments desk shows the detail (the HTTP sta
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
+from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
@@ -12,6 +14,7 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.errors import ApplicationError
 from gpurent.core.models import OperatorNotice
 from gpurent.core.notices import notify_operators
+from gpurent.payments.intents.lifecycle import intent_issue_for_order, intent_report
 from gpurent.payments.models import PaymentIntent
 from gpurent.payments.tests.test_rates import rate_server  # noqa: F401 (a shared fixture)
 
@@ -91,3 +94,19 @@ def test_a_stale_rate_says_its_age_on_the_desk_and_old_notices_leave_the_banner(
     desk = client.get(PAYMENTS_DESK).content.decode()
     assert "20 minutes old" in desk
     assert "An old failure." not in desk
+
+
+def test_a_reported_payment_emails_the_operators_a_link_to_its_own_desk_page(
+    client, customer, order, operator, django_capture_on_commit_callbacks
+):
+    intent = intent_issue_for_order(order=order, owner=customer, asset="USDT", network="tron")
+    with django_capture_on_commit_callbacks(execute=True):
+        intent_report(intent=intent)
+    email = next(m for m in mail.outbox if m.to == [operator.email])
+    link = next(line for line in email.body.splitlines() if "payments desk" in line).split()[-1]
+    assert link.endswith(f"{PAYMENTS_DESK}{intent.pk}/change/")
+
+    client.force_login(operator)
+    page = client.get(link.removeprefix(settings.SITE_URL.rstrip("/")))
+    assert page.status_code == 200
+    assert intent.address in page.content.decode()
