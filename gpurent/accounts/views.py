@@ -324,10 +324,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     form_class = EmailPasswordResetForm
     template_name = "accounts/password_reset_form.html"
     email_template_name = "accounts/emails/password_reset.txt"
+    html_email_template_name = "accounts/emails/password_reset.html"  # the shop's e-mail layout, as every other
     subject_template_name = "accounts/emails/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
     # The email names the shop, not the host name Django would use without the sites framework.
-    extra_email_context = {"site_name": settings.BRAND_NAME}
+    extra_email_context = {"site_name": settings.BRAND_NAME, "brand_name": settings.BRAND_NAME}
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

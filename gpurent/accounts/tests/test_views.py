@@ -310,3 +310,20 @@ def test_account_page_writes_the_join_date_as_every_other_date(client, user, lan
     page = client.get(reverse("accounts:account"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert since in page
     assert not {"Aralık", "diciembre", "December"} & set(re.findall(r"\w+", page))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_password_reset_email_has_the_shops_html_layout_with_the_same_link(client, user, language):
+    client.post(reverse("accounts:password_reset"), {"email": "ana@example.com"}, HTTP_ACCEPT_LANGUAGE=language)
+    message = mail.outbox[0]
+    html, kind = message.alternatives[0]
+    assert kind == "text/html"
+    link = re.search(r"http://testserver/account/password/reset/\S+/", str(message.body))
+    assert link is not None
+    assert f'<a href="{link.group(0)}">' in html
+    assert "IteraGPU" in html
+    assert "<p>" in html
+    assert "{%" not in html
+    greeting = {"en": "Hello Ana,", "es": "Hola, Ana:"}[language]
+    assert str(message.body).startswith(greeting)
+    assert greeting in html
