@@ -153,7 +153,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
+def _account_page(request: HttpRequest, *, status: int = 200, **context: Any) -> HttpResponse:
     user = _account_user(request)
     context.setdefault("profile_form", ProfileForm(instance=user))
     context.setdefault("email_form", EmailChangeForm())
@@ -165,7 +165,7 @@ def _account_page(request: HttpRequest, **context: Any) -> HttpResponse:
     context["recovery_codes_left"] = recovery_codes_left(user) if context["two_factor_on"] else 0
     context["tokens"] = api_token_list(user=user)
     context["ssh_keys"] = ssh_key_list(user=user)
-    return render(request, "accounts/account.html", context)
+    return render(request, "accounts/account.html", context, status=status)
 
 
 @login_required
@@ -180,7 +180,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     user = _account_user(request)
     form = ProfileForm(request.POST, instance=User.objects.get(pk=user.pk))
     if not form.is_valid():
-        return _account_page(request, profile_form=form)
+        return _account_page(request, profile_form=form, status=422)
     profile_update(user=user, **form.cleaned_data)
     messages.success(request, _("Your name is saved."))
     return redirect("accounts:account")
@@ -197,7 +197,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
     user = _account_user(request)
     form = TokenCreateForm(request.POST)
     if not form.is_valid():
-        return _account_page(request, token_form=form)
+        return _account_page(request, token_form=form, status=422)
     created: dict[str, str] = {}
 
     def create() -> Outcome:
@@ -207,7 +207,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
 
     def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
         form.add_error(None, message)
-        return _account_page(request, token_form=form)
+        return _account_page(request, token_form=form, status=status)
 
     def shown_once(outcome: Outcome) -> HttpResponse:
         if not outcome.replayed:
@@ -266,7 +266,7 @@ def ssh_key_create(request: HttpRequest) -> HttpResponse:
         data = request.POST.copy()
         data["public_key"] = ""
         form.data = data
-        return _account_page(request, ssh_key_form=form)
+        return _account_page(request, ssh_key_form=form, status=422)
 
     if not form.is_valid():
         return form_again()

@@ -81,7 +81,7 @@ def entry_create_view(request: HttpRequest) -> HttpResponse:
             field = error.field if isinstance(error, JournalInputInvalid) and error.field in form.fields else None
             form.add_error(field, message)
             context = {"form": form, "is_guest": owner.user is None}
-            return render(request, "journal/entry_form.html", context, status=422)
+            return render(request, "journal/entry_form.html", context, status=status)
 
         success = _("Entry opened. Add a run when you have one.")
         return form_action(request, create, back=request.path, success=success, on_error=failed)
@@ -121,7 +121,7 @@ def run_create_view(request: HttpRequest, entry_id: uuid.UUID) -> HttpResponse:
         def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
             form.add_error(form.field_for(error.field) if isinstance(error, JournalInputInvalid) else None, message)
             context = {"entry": entry, "form": form, "previous": runs[-1:]}
-            return render(request, "journal/run_form.html", context, status=422)
+            return render(request, "journal/run_form.html", context, status=status)
 
         return form_action(request, create, back=request.path, success=_("Run recorded."), on_error=failed)
     context = {"entry": entry, "form": form, "previous": runs[-1:]}

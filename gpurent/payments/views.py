@@ -239,7 +239,7 @@ def top_up(request: HttpRequest) -> HttpResponse:
 
     def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
         form.add_error("amount_usd" if type(error) is InvalidRequest else None, message)
-        return _balance_page(request, top_up=form, status=422)
+        return _balance_page(request, top_up=form, status=status)
 
     return form_action(request, create, back=reverse("payments:balance"), on_error=failed)
 
@@ -281,7 +281,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
 
     def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
         form.add_error(_PAYOUT_ERROR_FIELDS.get(None if error is None else type(error)), message)
-        return _balance_page(request, payout=form, status=422)
+        return _balance_page(request, payout=form, status=status)
 
     return form_action(request, request_payout, back=back, on_error=failed)
 

@@ -81,7 +81,7 @@ def request_create(request: HttpRequest) -> HttpResponse:
 
         def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
             form.add_error(None, message)
-            return render(request, "support/create.html", {"form": form}, status=422)
+            return render(request, "support/create.html", {"form": form}, status=status)
 
         def sent(body: dict[str, Any]) -> str:
             return _("Your request %(ref)s was sent.") % {"ref": body["ref"]}
@@ -161,7 +161,7 @@ def message_create(request: HttpRequest, ref: str) -> HttpResponse:
 
         def failed(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
             form.add_error(None, message)
-            return _render_detail(request, support_request, form, status=422)
+            return _render_detail(request, support_request, form, status=status)
 
         back = reverse("support:detail", args=[support_request.ref])
         return form_action(request, post, back=back, success=_("Your message was sent."), on_error=failed)

@@ -165,7 +165,7 @@ def test_account_page_refuses_a_private_key_without_echoing_it(client, user):
     posted = {"name": "oops", "public_key": private, "idempotency_key": "k-oops"}
     response = client.post(reverse("accounts:ssh_key_create"), posted)
     page = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 422  # the form again, with what is wrong
     assert "This is a private key." in page
     assert private.splitlines()[1] not in page
     assert not SshKey.objects.exists()

@@ -195,7 +195,7 @@ def test_profile_edit_saves_the_name(client, user):
 def test_profile_edit_empty_name_shows_the_error(client, user):
     client.force_login(user)
     response = client.post(reverse("accounts:profile"), {"first_name": "", "last_name": "Souza"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "This field is required." in response.content.decode()
     user.refresh_from_db()
     assert user.first_name == "Ana"

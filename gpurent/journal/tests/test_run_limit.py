@@ -58,7 +58,7 @@ def test_the_api_answers_409_too_many_runs_and_the_form_shows_why(client, settin
     assert (api.status_code, api.json()["error"]) == (409, {"code": "too_many_runs", "message": FULL})
     client.force_login(user)
     page = client.post(reverse("journal:run_create", args=[entry.public_id]), FORM)
-    assert page.status_code == 422
+    assert page.status_code == 409  # the same status as the API
     assert FULL in page.content.decode()
     assert Run.objects.filter(entry=entry).count() == 2
 
