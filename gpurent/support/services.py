@@ -8,6 +8,7 @@ customer's row so two concurrent submissions cannot both slip under the limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -90,9 +91,21 @@ def field_label(name: str) -> str:
     return str(getattr(field, "verbose_name", name)).capitalize()
 
 
+def _support_requests(count: int) -> str:
+    return ngettext("%(count)d support request", "%(count)d support requests", count) % {"count": count}
+
+
+def _messages(count: int) -> str:
+    return ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
+
+
 def _check_rate(
-    submissions: QuerySet[SupportRequest] | QuerySet[SupportMessage], limits: tuple[tuple[int, int], ...], what: str
+    submissions: QuerySet[SupportRequest] | QuerySet[SupportMessage],
+    limits: tuple[tuple[int, int], ...],
+    counted: Callable[[int], str],
 ) -> None:
+    """Refuse one more submission when a window of `limits` (seconds, allowed) is full; `counted(n)` names n of
+    them ("1 support request", "3 messages": the noun agrees with its number in every language)."""
     now = timezone.now()
     for seconds, allowed in limits:
         window = submissions.filter(created_at__gt=now - timedelta(seconds=seconds))
@@ -101,11 +114,11 @@ def _check_rate(
             minutes = max(1, int((oldest + timedelta(seconds=seconds) - now).total_seconds() // 60) + 1)
             raise RateLimited(
                 ngettext(
-                    "You can send at most %(count)d %(what)s in %(window)s. Please try again in %(minutes)d minute.",
-                    "You can send at most %(count)d %(what)s in %(window)s. Please try again in %(minutes)d minutes.",
+                    "You can send at most %(what)s in %(window)s. Please try again in %(minutes)d minute.",
+                    "You can send at most %(what)s in %(window)s. Please try again in %(minutes)d minutes.",
                     minutes,
                 )
-                % {"count": allowed, "what": what, "window": _window_label(seconds), "minutes": minutes}
+                % {"what": counted(allowed), "window": _window_label(seconds), "minutes": minutes}
             )
 
 
@@ -158,7 +171,7 @@ def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> Su
     cleaned["subject"] = cleaned["subject"][: SupportRequest._meta.get_field("subject").max_length]
     with transaction.atomic():
         account_lock(owner)  # the rate-limit count and the insert cannot interleave
-        _check_rate(SupportRequest.objects.filter(owner_id=owner.pk), request_rate_limits(), _("support requests"))
+        _check_rate(SupportRequest.objects.filter(owner_id=owner.pk), request_rate_limits(), _support_requests)
         return _create_with_unique_ref(
             owner=owner,
             order=order,
@@ -208,7 +221,7 @@ def support_message_post(
             _check_rate(
                 SupportMessage.objects.filter(author_id=author.pk, author_role=Author.CUSTOMER),
                 message_rate_limits(),
-                _("messages"),
+                _messages,
             )
         message = SupportMessage.objects.create(
             request=locked,

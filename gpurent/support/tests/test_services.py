@@ -140,7 +140,7 @@ def test_support_message_post_customer_reopens_and_writes_no_audit(support_reque
 def test_support_message_post_customer_rate_limit(support_request, customer, settings):
     settings.SUPPORT_MESSAGE_RATE_LIMITS = [(3600, 1)]
     support_message_post(request=support_request, author=customer, role=Author.CUSTOMER, body="one")
-    with pytest.raises(RateLimited, match="at most 1 messages in an hour"):
+    with pytest.raises(RateLimited, match="at most 1 message in an hour"):
         support_message_post(request=support_request, author=customer, role=Author.CUSTOMER, body="two")
     assert SupportMessage.objects.count() == 1
 

@@ -97,8 +97,8 @@ def test_request_create_rate_limited_shows_a_clear_message(client, customer, set
     client.force_login(customer)
     client.post(reverse("support:create"), form_data(key="a"))
     response = client.post(reverse("support:create"), form_data(key="b", subject="again"))
-    assert response.status_code == 422
-    assert "You can send at most 1 support requests in an hour." in response.content.decode()
+    assert response.status_code == 429
+    assert "You can send at most 1 support request in an hour." in response.content.decode()
     assert SupportRequest.objects.count() == 1
 
 
