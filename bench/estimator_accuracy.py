@@ -51,8 +51,9 @@ forms *fresh-12*: measured whole before that change and once after. Fresh-12 has
 it informs choices too (decision 0533), and ``bench/estimator_cases_fresh13.json`` (decision 0532), collected blind
 while 0.3.11 was made, forms *fresh-13*: measured whole before that change and once after. Fresh-13 has been seen since;
 from engine 0.3.12 on it informs choices too (decision 0535), and ``bench/estimator_cases_fresh14.json`` (decision
-0534), collected blind while 0.3.12 was made, forms *fresh-14*: measured whole before that change and once after. The
-report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+0534), collected blind while 0.3.12 was made, forms *fresh-14*: measured whole before that change and once after.
+``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15* the same
+way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
 
@@ -120,6 +121,8 @@ FRESH12_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh12.json"
 FRESH13_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh13.json"
 # And the round after that (decision 0534), the same way: engine 0.3.12 was made in a worktree that never held it.
 FRESH14_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh14.json"
+# And the round after that (decision 0539), the same way: engine 0.3.13 was made in a worktree that never held it.
+FRESH15_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh15.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -141,6 +144,7 @@ PARTS = (
     "fresh-12",
     "fresh-13",
     "fresh-14",
+    "fresh-15",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -163,6 +167,7 @@ PART_TITLES = {
     "fresh-12": "(issue 31's 11th fresh part: measured at engine 0.3.9 and after 0.3.10; tuned on since 0.3.11)",
     "fresh-13": "(issue 31's 12th fresh part: measured at engine 0.3.10 and after 0.3.11; tuned on since 0.3.12)",
     "fresh-14": "(issue 31's 13th fresh part, collected blind: measured at engine 0.3.11, then after the next change)",
+    "fresh-15": "(issue 31's 14th fresh part, collected blind: measured at engine 0.3.12, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -385,6 +390,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH12_CASES, "fresh-12"),
         (FRESH13_CASES, "fresh-13"),
         (FRESH14_CASES, "fresh-14"),
+        (FRESH15_CASES, "fresh-15"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
