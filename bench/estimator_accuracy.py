@@ -23,9 +23,9 @@ added after the split, before any formula change) forms a third part, *fresh*, t
 in *fresh-2-fit* when ``sha256(id) mod 2 == 0`` and in *fresh-2-held* otherwise. *fresh-2-held* was measured once, at
 the end of the work of engine 0.3.0 (its first measurement, docs/estimator.md); since then (engine 0.3.1, decision 0502)
 it informs choices too. Constants and ranges may be fitted on *fit*, *fresh-2-fit*, *fresh-2-held*, *fresh-3*,
-*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8*, *fresh-9*, *fresh-10*, *fresh-11*, *fresh-12* and *fresh-13*
-(``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on parts nothing was tuned on.
-``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like fresh-2, decision 0498) forms
+*fresh-4*, *fresh-5*, *fresh-6*, *fresh-7*, *fresh-8*, *fresh-9*, *fresh-10*, *fresh-11*, *fresh-12*, *fresh-13* and
+*fresh-14* (``INFORMED_CHOICES``); *held-out* and *fresh* stay checks, and the targets bind on parts nothing was tuned
+on. ``bench/estimator_cases_fresh3.json`` (issue 31's second round, collected blind like fresh-2, decision 0498) forms
 *fresh-3*, not split: nobody who changes the engine reads it, so it is measured whole, once before the round's change
 and once after. ``bench/estimator_cases_fresh4.json`` (decision 0503) forms *fresh-4* the same way for the round after
 it. That round (engine 0.3.2, tuned on fresh-3 too) was reverted after fresh-4's second measurement (decision 0507): the
@@ -52,10 +52,11 @@ it informs choices too (decision 0533), and ``bench/estimator_cases_fresh13.json
 while 0.3.11 was made, forms *fresh-13*: measured whole before that change and once after. Fresh-13 has been seen since;
 from engine 0.3.12 on it informs choices too (decision 0535), and ``bench/estimator_cases_fresh14.json`` (decision
 0534), collected blind while 0.3.12 was made, forms *fresh-14*: measured whole before that change and once after.
-``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15* the same
-way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
-``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
-measurements are recorded in docs/estimator.md.
+Fresh-14 has been seen since; from engine 0.3.13 on it informs choices too (decision 0540), and
+``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15*:
+measured whole before that change and once after. The report prints every part with its range coverage and width, the
+targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
+can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -166,7 +167,7 @@ PART_TITLES = {
     "fresh-11": "(issue 31's tenth fresh part: measured at engine 0.3.8 and after 0.3.9; tuned on since 0.3.10)",
     "fresh-12": "(issue 31's 11th fresh part: measured at engine 0.3.9 and after 0.3.10; tuned on since 0.3.11)",
     "fresh-13": "(issue 31's 12th fresh part: measured at engine 0.3.10 and after 0.3.11; tuned on since 0.3.12)",
-    "fresh-14": "(issue 31's 13th fresh part, collected blind: measured at engine 0.3.11, then after the next change)",
+    "fresh-14": "(issue 31's 13th fresh part: measured at engine 0.3.11 and after 0.3.12; tuned on since 0.3.13)",
     "fresh-15": "(issue 31's 14th fresh part, collected blind: measured at engine 0.3.12, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -181,7 +182,7 @@ PART_TITLES = {
 # 0.3.8, for engine 0.3.9 (decision 0526); fresh-11, seen since its measurements at engines 0.3.8 and 0.3.9, for engine
 # 0.3.10 (decision 0530); fresh-12, seen since its measurements at engines 0.3.9 and 0.3.10, for engine 0.3.11
 # (decision 0533); fresh-13, seen since its measurements at engines 0.3.10 and 0.3.11, for engine 0.3.12 (decision
-# 0535).
+# 0535); fresh-14, seen since its measurements at engines 0.3.11 and 0.3.12, for engine 0.3.13 (decision 0540).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -197,6 +198,7 @@ INFORMED_CHOICES = (
     "fresh-11",
     "fresh-12",
     "fresh-13",
+    "fresh-14",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

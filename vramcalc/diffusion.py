@@ -31,9 +31,12 @@ __all__ = [
     "VAE_FP32_TENSORS",
     "VAE_HALF_TENSORS",
     "WITH_IMAGE",
+    "autocast_norm_bytes",
     "diffusion_components",
     "fp32_kept_params",
+    "score_bytes",
     "text_encoder_bytes",
+    "under_autocast",
 ]
 
 ENCODE = "text_encode"
@@ -153,7 +156,36 @@ def _weights(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     ]
 
 
-def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+def under_autocast(inp: EstimateInput) -> bool:
+    """The denoiser runs under ``torch.autocast`` with a 16-bit compute dtype: said (``diffusion.autocast``), or
+    implied by fp32 weights computed in 16 bits."""
+    if compute_bytes(inp) >= dtype_bytes(DType.FP32):
+        return False
+    return inp.diffusion.autocast or inp.precision.weights is DType.FP32
+
+
+def score_bytes(inp: EstimateInput) -> int:
+    """Bytes an eager attention holds per score at its peak: the scaled scores and the softmax's output, both in the
+    compute dtype; under autocast the softmax returns fp32 (``softmax`` is one of the ops autocast runs in float32:
+    a 16-bit input gives a 4-byte output, which the next matmul reads through a 16-bit copy once the scores are
+    freed), so ``b + 4``."""
+    b_act = compute_bytes(inp)
+    return b_act + dtype_bytes(DType.FP32) if under_autocast(inp) else 2 * b_act
+
+
+def autocast_norm_bytes(inp: EstimateInput) -> int:
+    """What the denoiser's working set would grow by if all of it were fp32, as the outputs of its group and layer
+    norms are under autocast (autocast runs ``group_norm`` and ``layer_norm`` in float32): an upper bound of what
+    the estimate leaves out there; 0 when not under autocast."""
+    spec = inp.model.diffusion
+    if spec is None or not under_autocast(inp):
+        return 0
+    working, _expr = _working_set(inp, spec)
+    return working * (dtype_bytes(DType.FP32) - compute_bytes(inp)) // compute_bytes(inp)
+
+
+def _working_set(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
+    """The denoiser's per-token working set at its peak (scores aside) and its formula."""
     height, width = pixels(inp, spec)
     step = spec.vae_scale_factor * spec.patch_size
     tokens = latent_frames(inp, spec) * (height // step) * (width // step)
@@ -165,15 +197,26 @@ def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     # a UNet also holds its skip connections (~6h per token at the first level's width).
     per_token = 10 if spec.denoiser_kind == "dit" else 16
     size = batch * tokens * per_token * spec.denoiser_hidden * b_act
-    expr = f"{batch} x {num(tokens)} tokens x {per_token}h (h={spec.denoiser_hidden}) x {b_act} B"
+    return size, f"{batch} x {num(tokens)} tokens x {per_token}h (h={spec.denoiser_hidden}) x {b_act} B"
+
+
+def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
+    height, width = pixels(inp, spec)
+    step = spec.vae_scale_factor * spec.patch_size
+    tokens = latent_frames(inp, spec) * (height // step) * (width // step)
+    if spec.denoiser_kind == "dit":
+        tokens += spec.text_tokens  # joint attention over image and text tokens
+    batch = inp.batch_size * (2 if inp.diffusion.guidance else 1)
+    size, expr = _working_set(inp, spec)
+    per_score = score_bytes(inp)
     if not inp.flash_attention and has_layout(spec):
         # Scores and softmax of the widest self-attention the UNet has (its levels' heads and tokens).
         heads, level_tokens = widest_self_attention(spec, height // step, width // step)
-        size += batch * latent_frames(inp, spec) * heads * level_tokens * level_tokens * 2 * b_act
-        expr += f" + scores {heads} heads x {num(level_tokens)}² x {2 * b_act} B"
+        size += batch * latent_frames(inp, spec) * heads * level_tokens * level_tokens * per_score
+        expr += f" + scores {heads} heads x {num(level_tokens)}² x {per_score} B"
     elif not inp.flash_attention:
-        size += batch * spec.denoiser_heads * tokens * tokens * 2 * b_act
-        expr += f" + scores {spec.denoiser_heads} heads x tokens² x {2 * b_act} B"
+        size += batch * spec.denoiser_heads * tokens * tokens * per_score
+        expr += f" + scores {spec.denoiser_heads} heads x tokens² x {per_score} B"
     return Component(
         "activations",
         "Denoiser activations",

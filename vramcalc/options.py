@@ -329,6 +329,9 @@ class DiffusionOptions:
             with the denoiser's recipe (LoRA on the same targets, or all weights); T5 encoders stay frozen.
         num_frames: frames of a generated video (video models only); 0 uses the model's default.
         task: see :class:`DiffusionTask`; image-to-image and inpainting add the VAE encode of the input image.
+        autocast: the pipeline is called inside ``torch.autocast("cuda")`` with 16-bit weights: an eager
+            attention's softmax returns fp32 probabilities (engine 0.3.13, issue 31). fp32 weights with a 16-bit
+            compute dtype imply it.
     """
 
     guidance: bool = True
@@ -339,6 +342,7 @@ class DiffusionOptions:
     train_text_encoder: bool = False
     num_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
     task: DiffusionTask = DiffusionTask.TEXT_TO_IMAGE
+    autocast: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from .components.activations import compute_bytes
 from .components.kv import kv_cache
+from .diffusion import autocast_norm_bytes
 from .infer import decodes_with_transformers, vision_mask_bytes
 from .inputs import EstimateInput
-from .options import Strategy
+from .options import Strategy, Workload
 from .train_activations import logits_bytes
 from .units import MIB
 
@@ -190,6 +191,18 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
     varying = _varying_lengths(inp) if inp.workload.is_training and inp.training.varying_lengths else None
     if varying is not None:
         found.append(varying)
+    norms = autocast_norm_bytes(inp) if inp.workload is Workload.DIFFUSION else 0
+    if norms:
+        found.append(
+            Unmodelled(
+                "autocast_norms",
+                "Under autocast the group and layer norms return fp32 outputs, which the denoiser's working set "
+                "counts in the compute dtype: the peak may be higher by up to that much.",
+                0,
+                norms,
+                1,
+            )
+        )
     if fragmentation_bytes:
         found.append(
             Unmodelled(

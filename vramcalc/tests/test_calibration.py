@@ -243,11 +243,12 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
     assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()
 
 
-def test_training_on_several_cards_reaches_as_far_below_as_above() -> None:
-    """Decision 0530: on twelve tuning parts (fresh-11 added: torchtitan's FSDP2 rows and ms-swift's ZeRO-3 run without
-    LLM checkpointing over, its whole-card readings under), the several-card band is -40/+40 (-25/+45 at engine 0.3.9,
-    decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B ZeRO-3 run on 8 cards: its high end falls from
-    42.84 to 41.72 GiB and still fits 90 % of a 48 GiB card; its low end falls from 16.86 to 13.49 GiB."""
+def test_training_on_several_cards_reaches_further_below_than_above() -> None:
+    """Engine 0.3.13: on fifteen tuning parts (fresh-14 added: 24 more several-card peaks, torchtitan's, lingua's and
+    thunder's FSDP runs, most within 25 %), the several-card band is -40/+35 (-40/+40 from engine 0.3.10, decision
+    0530; -25/+45 at 0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B ZeRO-3 run on 8 cards:
+    its high end falls from 41.72 to 40.60 GiB (42.84 before 0.3.10) and still fits 90 % of a 48 GiB card; its low
+    end stays 13.49 GiB."""
     zero3 = _inputs(
         workload="full_finetune",
         seq_len=4096,
@@ -255,8 +256,8 @@ def test_training_on_several_cards_reaches_as_far_below_as_above() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-40, 40)
-    assert round(result.peak_high_bytes / GIB, 2) == 41.72
+    assert (result.range_low_pct, result.range_high_pct) == (-40, 35)
+    assert round(result.peak_high_bytes / GIB, 2) == 40.60
     assert round(result.peak_low_bytes / GIB, 2) == 13.49
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits

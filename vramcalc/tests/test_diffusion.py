@@ -123,6 +123,32 @@ def test_eager_unet_attention_is_sized_at_its_widest_self_attention() -> None:
         assert f"scores {heads} heads x 4,096²" in next(c for c in eager.components if c.key == "activations").formula
 
 
+def test_under_autocast_an_eager_attention_holds_its_softmax_in_fp32() -> None:
+    """Engine 0.3.13: autocast runs ``softmax`` in float32, so a 16-bit score gives a 4-byte probability (2 + 4 B a
+    score, not 2 + 2). Said with 16-bit weights (``diffusion.autocast``, lambda-diffusers' half-precision runs),
+    implied by fp32 weights computed in 16 bits; an fp32 compute dtype has nothing to upcast."""
+    half = Precision(weights=DType.FP16, compute=DType.FP16)
+    size = {"image_height": 512, "image_width": 512, "flash_attention": False}
+    plain = estimate(_gen("sd-1.5", precision=half, **size))
+    autocast = estimate(_gen("sd-1.5", precision=half, diffusion=DiffusionOptions(autocast=True), **size))
+    implied = estimate(_gen("sd-1.5", precision=Precision(weights=DType.FP32, compute=DType.FP16), **size))
+    fp32 = Precision(weights=DType.FP32, compute=DType.FP32)
+    full = estimate(_gen("sd-1.5", precision=fp32, diffusion=DiffusionOptions(autocast=True), **size))
+    full_plain = estimate(_gen("sd-1.5", precision=fp32, **size))
+    # the guidance batch of 2, 8 heads over 4,096 tokens, 2 more bytes a score
+    assert autocast.bytes_of("activations") - plain.bytes_of("activations") == 2 * 8 * 4096 * 4096 * 2
+    assert implied.bytes_of("activations") == autocast.bytes_of("activations")
+    assert full.bytes_of("activations") == full_plain.bytes_of("activations")
+    assert "x 6 B" in next(c for c in autocast.components if c.key == "activations").formula
+    # The norms' fp32 outputs are named with their upper bound (the working set counted in 4 bytes, not 2), and
+    # move the high end; without autocast nothing is named.
+    norms = next(n for n in autocast.not_modelled if n.key == "autocast_norms")
+    assert norms.high_bytes == 2 * 4096 * 16 * 320 * 2
+    assert norms.direction == 1
+    assert not [n for n in plain.not_modelled if n.key == "autocast_norms"]
+    assert not [n for n in full.not_modelled if n.key == "autocast_norms"]
+
+
 def test_dit_attends_to_text_tokens_too() -> None:
     result = estimate(_gen("sd3-medium", diffusion=DiffusionOptions(guidance=False)))
     tokens = (1024 // 16) ** 2 + 333

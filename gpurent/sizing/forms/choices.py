@@ -112,6 +112,7 @@ ADVANCED_SWITCHES = {
     "vae_slicing": "diffusion.vae_slicing",
     "cpu_offload": "diffusion.cpu_offload",
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
+    "diffusion_autocast": "diffusion.autocast",
     "train_text_encoder": "diffusion.train_text_encoder",
 } | RECIPE_SWITCHES
 
@@ -295,6 +296,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "vae_slicing",
             "cpu_offload",
             "quantize_text_encoders",
+            "diffusion_autocast",
             "train_text_encoder",
             "gpu_memory_utilization",
             "cuda_context_mib",
@@ -388,7 +390,15 @@ TRAINING_ONLY = (
     *RECIPE_TRAINING,
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")
-DIFFUSION_ONLY = ("guidance", "vae_tiling", "vae_slicing", "cpu_offload", "quantize_text_encoders", "diffusion_task")
+DIFFUSION_ONLY = (
+    "guidance",
+    "vae_tiling",
+    "vae_slicing",
+    "cpu_offload",
+    "quantize_text_encoders",
+    "diffusion_autocast",
+    "diffusion_task",
+)
 # Shown only when a diffusion model trains (decision 0220).
 DIFFUSION_TRAINING_ONLY = ("train_text_encoder",)
 # Fields that do not apply to image models (no token sequence, no KV cache).

@@ -185,6 +185,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     vae_slicing = forms.BooleanField(label=_("VAE slicing"), required=False)
     cpu_offload = forms.BooleanField(label=_("Model CPU offload"), required=False)
     quantize_text_encoders = forms.BooleanField(label=_("Quantize the text encoders too"), required=False)
+    diffusion_autocast = forms.BooleanField(
+        label=_("Pipeline called under torch.autocast"),
+        required=False,
+        help_text=_(
+            '16-bit weights with the call inside torch.autocast("cuda"): the attention\'s softmax and the norms '
+            "return fp32."
+        ),
+    )
     train_text_encoder = forms.BooleanField(
         label=_("Train the text encoders too"),
         required=False,

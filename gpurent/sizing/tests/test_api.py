@@ -129,7 +129,7 @@ NESTED = {
     "lora": ["rank", "targets", "dropout"],
     "parallel": ["strategy", "cards", "tensor_parallel", "offload_optimizer", "offload_params"],
     "runtime": ["engine", "cuda_context_mib", "comm_buffer_mib", "gpu_memory_utilization_pct"],
-    "diffusion": ["guidance", "vae_tiling", "vae_slicing", "cpu_offload"],
+    "diffusion": ["guidance", "vae_tiling", "vae_slicing", "cpu_offload", "autocast"],
 }
 BODIES = st.fixed_dictionaries(
     {"model": st.sampled_from(["llama-3.1-70b", "llama-3.2-1b", "sdxl-base-1.0", "vit-base-patch16-224", "t5-3b"])},

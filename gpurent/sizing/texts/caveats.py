@@ -76,6 +76,10 @@ CAVEATS: dict[str, Any] = {
         "PyTorch's allocator slack is counted; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True most of it "
         "is returned and the peak is lower by up to that much."
     ),
+    "autocast_norms": _(
+        "Under autocast the group and layer norms return fp32 outputs, which the denoiser's working set counts in "
+        "the compute dtype: the peak may be higher by up to that much."
+    ),
 }
 
 
@@ -89,6 +93,7 @@ SHORT: dict[str, Any] = {
     "varying_lengths_reserve": _("the reserve of steps of different lengths"),
     "tuple_kv_cache": _("the previous step's KV cache (older transformers)"),
     "vision_mask_flash_attention": _("the vision encoder's attention mask (none with FlashAttention-2)"),
+    "autocast_norms": _("fp32 norm outputs under autocast"),
 }
 
 
