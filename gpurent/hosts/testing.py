@@ -111,7 +111,9 @@ class TestHost:
 
     def stop(self) -> None:
         """Kill sshd and every process in the host's namespace, and remove its directory."""
-        subprocess.run([str(SCRIPT), "stop", str(self.dir)], capture_output=True, timeout=60, check=True)  # noqa: S603
+        stopped = subprocess.run([str(SCRIPT), "stop", str(self.dir)], capture_output=True, text=True, timeout=60)  # noqa: S603
+        if stopped.returncode != 0:
+            raise RuntimeError(f"test-host stop {self.dir} exited {stopped.returncode}: {stopped.stderr.strip()}")
 
     def ssh(
         self, user: str, key_file: Path, command: str, timeout: float = 30, stdin: str = "", tty: bool = False
