@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -94,6 +95,9 @@ class DeskAdmin(ReadOnlyModelAdmin):
     # What the count under the list says: the model's verbose_name_plural names the desk ("payments desk"), so
     # Django's own count would read "0 payments desk" (admin/backoffice/pagination.html shows `desk_count`).
     rows_noun: tuple[str, str] = ("row", "rows")
+
+    class Media:
+        css = {"all": ["backoffice/desk.css"]}
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return list(self.desk_ordering)
@@ -173,7 +177,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         "owner",
         "pair",
         "expected",
-        "address",
+        "short_address",
         "reported",
         "expires",
         "state",
@@ -242,11 +246,21 @@ class PaymentsDeskAdmin(DeskAdmin):
 
     @admin.display(description=_("for"))
     def target(self, intent: Any) -> str:
-        return f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref}"
+        kind, ref = ("order", intent.order.ref) if intent.order else ("top-up", intent.deposit.ref)
+        return format_html('{} <span class="ref">{}</span>', kind, ref)  # the reference is never cut at a hyphen
 
     @admin.display(description=_("pair"))
     def pair(self, intent: Any) -> str:
         return pair_get(intent.asset, intent.network).label
+
+    @admin.display(description=_("address"), ordering="address")
+    def short_address(self, intent: Any) -> str:
+        """The address's two ends (the whole one on hover, on the detail page and in the search): at full length it
+        took a quarter of the table's width."""
+        address = intent.address
+        if len(address) <= 16:
+            return address
+        return format_html('<span title="{}">{}…{}</span>', address, address[:8], address[-6:])
 
     @admin.display(description=_("expected"))
     def expected(self, intent: Any) -> str:
