@@ -54,9 +54,10 @@ from engine 0.3.12 on it informs choices too (decision 0535), and ``bench/estima
 0534), collected blind while 0.3.12 was made, forms *fresh-14*: measured whole before that change and once after.
 Fresh-14 has been seen since; from engine 0.3.13 on it informs choices too (decision 0540), and
 ``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15*:
-measured whole before that change and once after. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+measured whole before that change and once after. ``bench/estimator_cases_fresh16.json`` (decision 0542), collected
+blind while 0.3.14 was made, forms *fresh-16* the same way. The report prints every part with its range coverage and
+width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries),
+so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -124,6 +125,8 @@ FRESH13_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh13.json"
 FRESH14_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh14.json"
 # And the round after that (decision 0539), the same way: engine 0.3.13 was made in a worktree that never held it.
 FRESH15_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh15.json"
+# And the round after that (decision 0542), the same way: engine 0.3.14 was made in a worktree that never held it.
+FRESH16_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh16.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -146,6 +149,7 @@ PARTS = (
     "fresh-13",
     "fresh-14",
     "fresh-15",
+    "fresh-16",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -169,6 +173,7 @@ PART_TITLES = {
     "fresh-13": "(issue 31's 12th fresh part: measured at engine 0.3.10 and after 0.3.11; tuned on since 0.3.12)",
     "fresh-14": "(issue 31's 13th fresh part: measured at engine 0.3.11 and after 0.3.12; tuned on since 0.3.13)",
     "fresh-15": "(issue 31's 14th fresh part, collected blind: measured at engine 0.3.12, then after the next change)",
+    "fresh-16": "(issue 31's 15th fresh part, collected blind: measured at engine 0.3.13, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -393,6 +398,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH13_CASES, "fresh-13"),
         (FRESH14_CASES, "fresh-14"),
         (FRESH15_CASES, "fresh-15"),
+        (FRESH16_CASES, "fresh-16"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
