@@ -72,6 +72,26 @@ def test_estimate_qlora_example_link_and_phone_layout(live_server, page, demo_ca
     assert console_errors == []
 
 
+def test_on_a_phone_a_wrong_value_is_shown_under_its_field_and_cleared_when_fixed(
+    live_server, page, demo_catalog, screenshot, console_errors
+):
+    """The live update lists what is wrong in the result panel, a screen away on a phone: the message is also put
+    under the field being typed in, and goes when the value is right (decision 0541)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/estimate/")
+    field = page.locator(".field-seq_len")
+    page.get_by_label("Sequence length (tokens)").fill("99999999")
+    expect(field.locator(".errorlist")).to_have_text("Ensure this value is less than or equal to 16777216.")
+    expect(field).to_have_class(re.compile(r"\bhas-error\b"))
+    expect(page.get_by_label("Sequence length (tokens)")).to_have_attribute("aria-invalid", "true")
+    screenshot("estimate-field-error-phone", full_page=False)
+    page.get_by_label("Sequence length (tokens)").fill("4096")
+    expect(field.locator(".errorlist")).to_have_count(0)
+    expect(field).not_to_have_class(re.compile(r"\bhas-error\b"))
+    expect(page.get_by_test_id("estimate-errors")).to_have_count(0)
+    assert console_errors == []
+
+
 # Counts the live updates sent and, at each answer's swap, what the sequence-length field then holds and whether it
 # has the focus: the test reads what the customer saw at the moment the answer landed, not after a later update.
 # The counts are also written on <body> for `expect` to wait on (the CSP forbids wait_for_function's eval).

@@ -56,6 +56,43 @@
     sent = { form: form, values: values };
   });
 
+  // Each live answer lists what is wrong in the result panel; the same message goes under its field too, where the
+  // customer is typing (on a phone the panel is a screen away). The panel's list is the whole truth for the inputs
+  // it was computed from, so every field's earlier message is cleared first.
+  function showFieldErrors(form, result) {
+    Array.prototype.forEach.call(form.querySelectorAll(".sizing-field.has-error"), function (box) {
+      box.classList.remove("has-error");
+      Array.prototype.forEach.call(box.querySelectorAll(":scope > .errorlist"), function (list) { list.remove(); });
+      Array.prototype.forEach.call(box.querySelectorAll("[aria-invalid]"), function (input) {
+        input.removeAttribute("aria-invalid");
+      });
+    });
+    Array.prototype.forEach.call(result.querySelectorAll("[data-testid=estimate-errors] li[data-field]"), function (item) {
+      var input = document.getElementById(item.getAttribute("data-field"));
+      var box = input && form.contains(input) ? input.closest(".sizing-field") : null;
+      if (!box) return;
+      var list = box.querySelector(":scope > .errorlist");
+      if (!list) {
+        list = document.createElement("ul");
+        list.className = "errorlist";
+        box.appendChild(list);
+      }
+      var line = document.createElement("li");
+      line.textContent = item.querySelector(".error-text").textContent;
+      list.appendChild(line);
+      box.classList.add("has-error");
+      input.setAttribute("aria-invalid", "true");
+    });
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!form || !form.matches || !form.matches("form[data-keep-edits]")) return;
+    // Once per answer, for its result panel (htmx fires this for the inputs swapped out of band too).
+    if (event.detail.target !== document.querySelector(form.getAttribute("hx-target"))) return;
+    showFieldErrors(form, event.detail.target);
+  });
+
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!sent || !sent.form.contains(target)) return;
