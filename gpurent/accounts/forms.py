@@ -15,6 +15,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.errors import ApplicationError
+from gpurent.core.names import NameFields
 
 from .errors import EmailTaken, InvalidCredentials, WeakPassword
 from .models import User
@@ -30,7 +31,7 @@ def _password_input(autocomplete: str) -> forms.PasswordInput:
     return forms.PasswordInput(attrs={"autocomplete": autocomplete, "spellcheck": "false"})
 
 
-class RegistrationForm(forms.Form):
+class RegistrationForm(NameFields, forms.Form):
     """First name, last name, email and one password (no confirmation field: paste and managers welcome).
 
     Validates what it can show next to a field (email already used, weak password); `user_register` checks
@@ -152,7 +153,7 @@ class PasswordChangeForm(NewPasswordForm):
         return password
 
 
-class ProfileForm(forms.ModelForm[User]):
+class ProfileForm(NameFields, forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ["first_name", "last_name"]

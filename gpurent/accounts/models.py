@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
+from gpurent.core.names import full_name
+
 # Django's salt for the session hash (`AbstractBaseUser._get_session_auth_hash`): the same hash at generation 0.
 _SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
 
@@ -74,7 +76,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
     def get_full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip()
+        return full_name(self.first_name, self.last_name)
 
     def get_short_name(self) -> str:
         return self.first_name

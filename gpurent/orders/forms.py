@@ -10,6 +10,7 @@ from gpurent.accounts.selectors import ssh_key_list
 from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, MIN_LOTS_PER_ORDER, Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_list
+from gpurent.core.names import in_writing_order
 
 from .checkout import CheckoutDraft
 from .enums import Environment
@@ -104,6 +105,7 @@ class PlaceOrderForm(forms.Form):
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.order_fields(in_writing_order("contact_first_name", "contact_last_name"))  # Vietnamese: Họ, then Tên
         keys = ssh_key_list(user=user)
         self.fields["ssh_keys"].queryset = keys  # type: ignore[attr-defined]
         self.fields["ssh_keys"].label_from_instance = lambda key: f"{key.name} · {key.fingerprint}"  # type: ignore[attr-defined]

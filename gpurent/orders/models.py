@@ -11,6 +11,7 @@ from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, MIN_LOTS_PER_ORDER, Term
 from gpurent.catalog.models import GpuModel
 from gpurent.core.models import TimeStampedModel
 from gpurent.core.money import Usd
+from gpurent.core.names import full_name
 
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .history_notes import note_text
@@ -98,6 +99,11 @@ class Order(TimeStampedModel):
 
     def __str__(self) -> str:
         return self.ref
+
+    @property
+    def contact_name(self) -> str:
+        """The contact's whole name in the reader's language's order (family name first in Vietnamese)."""
+        return full_name(self.contact_first_name, self.contact_last_name)
 
     @property
     def lot_price(self) -> Usd:

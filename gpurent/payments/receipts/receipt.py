@@ -147,7 +147,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     pdf.cell(width, 8, str(_("Receipt for order %(ref)s") % {"ref": order.ref}), new_x="LMARGIN", new_y="NEXT")
     heading(_("Order"))
     line(_("Reference"), order.ref, bold=True)
-    line(_("Customer"), f"{order.contact_first_name} {order.contact_last_name} <{order.contact_email}>")
+    line(_("Customer"), f"{order.contact_name} <{order.contact_email}>")
     cards = ngettext("%(cards)s GPU", "%(cards)s GPUs", order.cards) % {"cards": order.cards}
     line(_("GPU"), f"{order.lots} × {order.gpu.name} ({cards})")
     # The same lines as the receipt page (payments/receipt.html): the term and what it extends, when it was placed,
