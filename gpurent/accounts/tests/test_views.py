@@ -4,6 +4,7 @@ from datetime import UTC, datetime
 import pytest
 from django.contrib.sessions.models import Session
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.urls import reverse
 
@@ -316,8 +317,10 @@ def test_account_page_writes_the_join_date_as_every_other_date(client, user, lan
 def test_the_password_reset_email_has_the_shops_html_layout_with_the_same_link(client, user, language):
     client.post(reverse("accounts:password_reset"), {"email": "ana@example.com"}, HTTP_ACCEPT_LANGUAGE=language)
     message = mail.outbox[0]
-    html, kind = message.alternatives[0]
+    assert isinstance(message, EmailMultiAlternatives)
+    content, kind = message.alternatives[0]
     assert kind == "text/html"
+    html = str(content)
     link = re.search(r"http://testserver/account/password/reset/\S+/", str(message.body))
     assert link is not None
     assert f'<a href="{link.group(0)}">' in html
