@@ -197,6 +197,11 @@ class TrainingOptions:
             the training benchmarks behind the transformers docs' SDPA tables take it: no labels, no softmax): no
             fp32 upcast and no fp32 gradient, only the logits and their gradient in the compute precision exist
             (decision 0526). With ``chunked_loss`` the chunked figure stands.
+        loss_grad_in_place: the cross-entropy is one fused kernel that reads the logits in the compute precision
+            and writes their gradient into the same tensor (Unsloth's ``fast_cross_entropy_loss``: its backward
+            runs ``_cross_entropy_backward`` on ``logits`` and returns ``logits``): no fp32 upcast and no separate
+            gradient, only the logits exist (engine 0.3.14, issue 31). With ``chunked_loss`` the chunked figure
+            stands.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -214,6 +219,7 @@ class TrainingOptions:
     compiled_loss: bool = False
     gradients_freed: bool = False
     logits_sum_loss: bool = False
+    loss_grad_in_place: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

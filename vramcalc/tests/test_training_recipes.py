@@ -320,6 +320,22 @@ def test_a_loss_that_sums_the_logits_keeps_them_and_their_gradient_in_the_comput
     assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
 
 
+def test_unsloths_fused_loss_writes_the_gradient_into_the_logits() -> None:
+    """Engine 0.3.14: Unsloth's ``fast_cross_entropy_loss`` reads the 16-bit logits and its backward writes the
+    gradient into the same tensor (``return logits, None, None``): 2 B an entry, no fp32 upcast, no separate
+    gradient. The varying-lengths reserve, a multiple of the logits spike, shrinks with it."""
+    vocab = 128256
+    fused = estimate(_train(training={"loss_grad_in_place": True}))
+    assert fused.bytes_of("logits") == B * S * vocab * 2
+    assert "2 B logits, their gradient in place" in fused.component("logits").formula  # type: ignore[union-attr]
+    assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+    varying = {"loss_grad_in_place": True, "varying_lengths": True}
+    reserve = {u.key: u.high_bytes for u in estimate(_train(training=varying)).not_modelled}
+    assert reserve["varying_lengths_reserve"] == int(B * S * vocab * 2 * 3.5)
+    chunked = estimate(_train(training={"loss_grad_in_place": True, "chunked_loss": True}))
+    assert chunked.bytes_of("logits") == estimate(_train(training={"chunked_loss": True})).bytes_of("logits")
+
+
 def test_megatrons_vocab_parallel_loss_computes_the_gradient_in_place_in_its_fp32_softmax() -> None:
     """Decision 0530: Megatron-core's vocab-parallel cross-entropy upcasts the logits to fp32 once, overwrites that
     tensor with the softmax, saves it, overwrites it again with the gradient and casts that back: 2 B + 4 B an entry at

@@ -174,6 +174,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "training benchmarks do): no fp32 copy of the logits and no fp32 gradient."
         ),
     )
+    loss_grad_in_place = forms.BooleanField(
+        label=_("Fused loss kernel, gradient in place (Unsloth)"),
+        required=False,
+        help_text=_(
+            "The cross-entropy is one kernel that writes the logits' gradient into the logits (Unsloth's "
+            "fast_cross_entropy_loss): no fp32 copy of the logits and no separate gradient."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

@@ -224,6 +224,31 @@ CASES = [
             "--training-logits-sum-loss"
         ),
     ),
+    # Engine 0.3.14: Unsloth's fused loss writes the logits' gradient into them.
+    Case(
+        "loss_grad_in_place",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "qlora",
+            "seq_len": 2048,
+            "batch_size": 2,
+            "quantization": {"method": "bnb_nf4"},
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "loss_grad_in_place": True},
+        },
+        form={
+            "preset": "llama-3.1-8b",
+            "workload": "qlora",
+            "seq_len": "2048",
+            "batch_size": "2",
+            "quantization": "bnb_nf4",
+            "activation_checkpointing": "on",
+            "loss_grad_in_place": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload qlora --seq-len 2048 --batch 2 --quant bnb_nf4 --checkpointing "
+            "--training-loss-grad-in-place"
+        ),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
