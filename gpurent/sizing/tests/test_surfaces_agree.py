@@ -249,6 +249,29 @@ CASES = [
             "--training-loss-grad-in-place"
         ),
     ),
+    # Engine 0.3.14: LitGPT's RMSNorm keeps an fp32 copy of its input; its attention expands grouped keys and values.
+    Case(
+        "litgpt_norms_and_expanded_kv",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 2048,
+            "batch_size": 4,
+            "training": {"optimizer": "adamw", "norm_fp32_input": True, "kv_expanded": True},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "2048",
+            "batch_size": "4",
+            "norm_fp32_input": "on",
+            "kv_expanded": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 2048 --batch 4 --training-norm-fp32-input "
+            "--training-kv-expanded"
+        ),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
