@@ -170,6 +170,9 @@ def _build(config: Mapping[str, Any], name: str | None) -> ModelSpec:
         image_size=int(config.get("image_size") or 0),
         patch_size=int(config.get("patch_size") or 0),
         dropout=float(config.get("hidden_dropout_prob") or config.get("dropout_rate") or 0) > 0,
+        relative_position_bias=bool(
+            config.get("use_relative_position_bias") or config.get("use_shared_relative_position_bias")
+        ),
     )
 
 

@@ -231,6 +231,10 @@ class ModelSpec:
         image_size: default input resolution of a vision model (pixels per side).
         patch_size: ViT patch edge in pixels.
         dropout: dropout is active in training (BERT, GPT-2): dropout masks are saved for backward.
+        relative_position_bias: every layer builds an attention bias of heads x tokens² from a learned table of
+            relative positions (BEiT, Data2Vec-Vision: ``use_relative_position_bias`` or
+            ``use_shared_relative_position_bias``); in training a fused kernel saves it with its inputs, and the
+            gather that builds it saves its int64 index while the table trains (engine 0.3.14).
         param_count: exact total parameter count, when known.
         checkpoint_bytes: exact weight bytes from a safetensors header, when known.
         checkpoint_prequantized: the checkpoint already stores quantized tensors (packed ints, fp8).
@@ -264,6 +268,7 @@ class ModelSpec:
     image_size: int = field(default=0, metadata=within(0, MAX_PIXELS))
     patch_size: int = field(default=0, metadata=within(0, MAX_PIXELS))
     dropout: bool = False
+    relative_position_bias: bool = False
     param_count: int | None = field(default=None, metadata=within(1, MAX_PARAMS))
     checkpoint_bytes: int | None = field(default=None, metadata=within(1, MAX_BYTES))
     checkpoint_prequantized: bool = False

@@ -197,6 +197,20 @@ class TrainingOptions:
             the training benchmarks behind the transformers docs' SDPA tables take it: no labels, no softmax): no
             fp32 upcast and no fp32 gradient, only the logits and their gradient in the compute precision exist
             (decision 0526). With ``chunked_loss`` the chunked figure stands.
+        loss_grad_in_place: the cross-entropy is one fused kernel that reads the logits in the compute precision
+            and writes their gradient into the same tensor (Unsloth's ``fast_cross_entropy_loss``: its backward
+            runs ``_cross_entropy_backward`` on ``logits`` and returns ``logits``): no fp32 upcast and no separate
+            gradient, only the logits exist (engine 0.3.14, issue 31). With ``chunked_loss`` the chunked figure
+            stands.
+        norm_fp32_input: the model's RMSNorm upcasts its input to fp32 and autograd keeps that copy (LitGPT's
+            ``RMSNorm.forward``: ``x = x.float()``, then ``x * x`` and ``x * torch.rsqrt(...)`` save it; transformers'
+            ``LlamaRMSNorm`` does the same): each of a layer's two norms saves its input in 4 B instead of the
+            compute precision's b and, when its weight trains (not under adapters), the normalized tensor it
+            multiplies by that weight (b more) (engine 0.3.14). Under ``compiled`` the norms are recomputed and
+            nothing is added.
+        kv_expanded: grouped-query attention copies its keys and values to every query head before the attention
+            kernel (LitGPT's training path: ``k.expand(...)`` then ``k.reshape(...)``), so the kernel saves them at
+            the queries' width, ``2ad`` instead of ``2kd`` elements a token (engine 0.3.14).
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -214,6 +228,9 @@ class TrainingOptions:
     compiled_loss: bool = False
     gradients_freed: bool = False
     logits_sum_loss: bool = False
+    loss_grad_in_place: bool = False
+    norm_fp32_input: bool = False
+    kv_expanded: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

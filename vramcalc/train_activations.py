@@ -164,6 +164,8 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
         said = text("train.logits_token_chunks", chunk=chunk)
     if inp.training.chunked_loss:
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
+    elif inp.training.loss_grad_in_place:  # one fused kernel, the gradient written into the logits (0.3.14)
+        per_entry, how = b_act, f"{b_act} B logits, their gradient in place"
     elif inp.training.compiled_loss or inp.training.logits_sum_loss:  # no fp32 upcast (decisions 0515, 0526)
         per_entry, how = 2 * b_act, f"{b_act} B logits + {b_act} B grad"
     elif inp.parallel.contiguous_grad_buffer:  # Megatron's vocab-parallel loss: gradient in place (decision 0530)

@@ -104,6 +104,22 @@ def _lora_dropout_elements(inp: EstimateInput) -> int:
     return elements
 
 
+def _relative_position_bias(inp: EstimateInput, heads: int, tokens_per_seq: int, b_act: int) -> int:
+    """Bytes one layer saves for its relative position bias (BEiT, engine 0.3.14), once per micro-batch.
+
+    transformers' ``BeitRelativePositionBias.forward`` gathers ``new_relative_position_bias_table[
+    self.relative_position_indices[key].view(-1)]`` into a ``(1, heads, s, s)`` bias: the gather saves its int64
+    index of ``s²`` entries while the table trains (not under adapters), and a fused attention kernel saves the
+    bias it is given as its mask (backward recomputes the probabilities from it); an eager attention adds it to
+    the scores it already stores.
+    """
+    if not inp.model.relative_position_bias:
+        return 0
+    squared = tokens_per_seq * tokens_per_seq
+    index = 0 if inp.workload.is_adapter else 8 * squared
+    return index + (heads * squared * b_act if inp.flash_attention else 0)
+
+
 def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> LayerActivation:
     """Bytes one layer saves for backward for ``batch`` sequences of ``tokens_per_seq`` tokens."""
     model = inp.model
@@ -114,6 +130,8 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
         d = model.mla.qk_nope_head_dim + model.mla.qk_rope_head_dim
         k = a
     compiled = inp.training.compiled
+    if inp.training.kv_expanded:  # keys and values copied to every query head before the kernel (0.3.14)
+        k = a
     per_matrix = 4 if model.gated_mlp else 2
     mlp, mlp_expr = _mlp_elements(model, per_matrix // 2 if compiled else per_matrix)
     split = 2 * a * d + 2 * k * d + mlp
@@ -124,17 +142,28 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
     per_token = (replicated * h + _lora_dropout_elements(inp)) * b_act // t_sp + split * b_act // t
     shown = f"{replicated}h/{t_sp}" if t_sp > 1 else f"{replicated}h"
     expression = f"({shown} + (2ad + 2kd + {mlp_expr})/{t}) x {b_act} B"
+    if inp.training.kv_expanded:
+        expression += " (k = a: keys, values expanded)"
     if model.dropout:
         per_token += 2 * h // t_sp  # 1-byte dropout masks after attention and MLP
         expression += " + 2h masks"
+    if inp.training.norm_fp32_input and not compiled:  # each norm's input kept as an fp32 copy (0.3.14)
+        # 4 B in place of the b counted for the norm's input; a norm whose weight trains also keeps the normalized
+        # tensor it multiplies by that weight (b more); adapters freeze the norms.
+        extra = 4 - b_act + (0 if inp.workload.is_adapter else b_act)
+        per_token += 2 * extra * h // t_sp
+        expression += f" + 2h x {extra} B fp32 norms"
     heads = max(1, a // t)
+    bias = _relative_position_bias(inp, heads, tokens_per_seq, b_act)
+    if bias:
+        expression += " + relative position bias"
     if inp.flash_attention:
-        scores = 4 * heads * tokens  # fp32 logsumexp per head and token
+        scores = 4 * heads * tokens + bias  # fp32 logsumexp per head and token
         expression += " + fp32 logsumexp"
     else:
         softmax = 4 if autocast_upcasts(inp) else b_act
         per_score = softmax + (1 + b_act if model.dropout else 0)
-        scores = heads * tokens_per_seq * tokens_per_seq * batch * per_score
+        scores = heads * tokens_per_seq * tokens_per_seq * batch * per_score + bias
         expression += f" + a·s² x {per_score} B scores"
     return LayerActivation(tokens * per_token, scores, expression)
 

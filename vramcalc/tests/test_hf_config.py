@@ -231,3 +231,24 @@ def test_incomplete_mla_block_is_reported() -> None:
     with pytest.raises(InvalidInput) as info:
         model_from_hf_config(config)
     assert info.value.field == "config"
+
+
+def test_beit_reads_its_relative_position_bias() -> None:
+    """Engine 0.3.14: BEiT's config says whether every layer builds a relative position bias (per-layer tables or
+    one shared table); a ViT's has no such key."""
+    beit = {
+        "model_type": "beit",
+        "num_hidden_layers": 12,
+        "hidden_size": 768,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "image_size": 224,
+        "patch_size": 16,
+        "use_relative_position_bias": True,
+        "use_shared_relative_position_bias": False,
+    }
+    assert model_from_hf_config(beit).relative_position_bias
+    shared = {**beit, "use_relative_position_bias": False, "use_shared_relative_position_bias": True}
+    assert model_from_hf_config(shared).relative_position_bias
+    plain = {k: v for k, v in beit.items() if "relative" not in k}
+    assert not model_from_hf_config({**plain, "model_type": "vit"}).relative_position_bias

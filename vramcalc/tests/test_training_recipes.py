@@ -320,6 +320,73 @@ def test_a_loss_that_sums_the_logits_keeps_them_and_their_gradient_in_the_comput
     assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
 
 
+def test_unsloths_fused_loss_writes_the_gradient_into_the_logits() -> None:
+    """Engine 0.3.14: Unsloth's ``fast_cross_entropy_loss`` reads the 16-bit logits and its backward writes the
+    gradient into the same tensor (``return logits, None, None``): 2 B an entry, no fp32 upcast, no separate
+    gradient. The varying-lengths reserve, a multiple of the logits spike, shrinks with it."""
+    vocab = 128256
+    fused = estimate(_train(training={"loss_grad_in_place": True}))
+    assert fused.bytes_of("logits") == B * S * vocab * 2
+    assert "2 B logits, their gradient in place" in fused.component("logits").formula  # type: ignore[union-attr]
+    assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+    varying = {"loss_grad_in_place": True, "varying_lengths": True}
+    reserve = {u.key: u.high_bytes for u in estimate(_train(training=varying)).not_modelled}
+    assert reserve["varying_lengths_reserve"] == int(B * S * vocab * 2 * 3.5)
+    chunked = estimate(_train(training={"loss_grad_in_place": True, "chunked_loss": True}))
+    assert chunked.bytes_of("logits") == estimate(_train(training={"chunked_loss": True})).bytes_of("logits")
+
+
+def test_an_rmsnorm_that_upcasts_keeps_an_fp32_copy_of_each_norms_input() -> None:
+    """Engine 0.3.14: LitGPT's ``RMSNorm.forward`` runs ``x = x.float()`` and autograd keeps that copy for ``x * x``
+    and ``x * rsqrt``; with its weight training, the normalized tensor is kept too. Per token and layer, two norms:
+    2h x (4 - b + b) bytes in full training, 2h x (4 - b) under adapters (frozen norms), nothing under compile."""
+    h, layers, tokens = 4096, 32, B * S
+    assert _acts(training={"norm_fp32_input": True}) - _acts() == layers * tokens * 2 * 4 * h
+    lora = {"workload": "lora", "lora": {"rank": 8}}
+    assert _acts(training={"norm_fp32_input": True}, **lora) - _acts(**lora) == layers * tokens * 2 * 2 * h
+    compiled = {"compiled": True}
+    assert _acts(training={**compiled, "norm_fp32_input": True}) == _acts(training=compiled)
+
+
+def test_expanded_keys_and_values_are_saved_at_every_query_heads_width() -> None:
+    """Engine 0.3.14: LitGPT's attention expands grouped keys and values to every query head before
+    ``scaled_dot_product_attention`` when training, which saves them: 2ad elements a token instead of 2kd."""
+    a_d, k_d, layers, tokens = 32 * 128, 8 * 128, 32, B * S
+    assert _acts(training={"kv_expanded": True}) - _acts() == layers * tokens * 2 * (a_d - k_d) * 2
+    expanded = estimate(_train(training={"kv_expanded": True}))
+    assert "keys, values expanded" in expanded.component("activations").formula  # type: ignore[union-attr]
+
+
+BEIT = {
+    "name": "beit-base",
+    "kind": "vision",
+    "num_layers": 12,
+    "hidden_size": 768,
+    "num_attention_heads": 12,
+    "intermediate_size": 3072,
+    "gated_mlp": False,
+    "image_size": 224,
+    "patch_size": 16,
+}
+
+
+def test_a_relative_position_bias_saves_its_bias_and_its_index_in_each_layer() -> None:
+    """Engine 0.3.14: BEiT gathers a (1, heads, s, s) bias from its table in every layer. Training saves the gather's
+    int64 index (s² x 8 B) while the table trains, and a fused kernel saves the bias (heads x s² x b); an eager
+    attention adds it to the scores it stores, and adapters freeze the table."""
+
+    def acts(model: dict[str, Any], **fields: Any) -> int:
+        data = {"workload": "vision_finetune", "batch_size": 2, "image_height": 1048, "image_width": 640, **fields}
+        return _acts(model=model, **data)
+
+    s = 65 * 40 + 1
+    biased = {**BEIT, "relative_position_bias": True}
+    assert acts(biased) - acts(BEIT) == 12 * s * s * (12 * 2 + 8)
+    eager = {"flash_attention": False}
+    assert acts(biased, **eager) - acts(BEIT, **eager) == 12 * s * s * 8
+    assert acts(biased, workload="lora") - acts(BEIT, workload="lora") == 12 * s * s * 12 * 2
+
+
 def test_megatrons_vocab_parallel_loss_computes_the_gradient_in_place_in_its_fp32_softmax() -> None:
     """Decision 0530: Megatron-core's vocab-parallel cross-entropy upcasts the logits to fp32 once, overwrites that
     tensor with the softmax, saves it, overwrites it again with the gradient and casts that back: 2 B + 4 B an entry at

@@ -174,6 +174,30 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "training benchmarks do): no fp32 copy of the logits and no fp32 gradient."
         ),
     )
+    loss_grad_in_place = forms.BooleanField(
+        label=_("Fused loss kernel, gradient in place (Unsloth)"),
+        required=False,
+        help_text=_(
+            "The cross-entropy is one kernel that writes the logits' gradient into the logits (Unsloth's "
+            "fast_cross_entropy_loss): no fp32 copy of the logits and no separate gradient."
+        ),
+    )
+    norm_fp32_input = forms.BooleanField(
+        label=_("RMSNorm keeps an fp32 copy of its input (LitGPT, transformers)"),
+        required=False,
+        help_text=_(
+            "The norm upcasts its input to fp32 before it normalizes, and backward needs that copy: each norm saves "
+            "4 bytes an element of its input, and the normalized tensor too when its weight trains."
+        ),
+    )
+    kv_expanded = forms.BooleanField(
+        label=_("Keys and values copied to every query head (LitGPT)"),
+        required=False,
+        help_text=_(
+            "Grouped-query attention repeats its keys and values for every query head before the attention kernel, "
+            "which then saves them at full width."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

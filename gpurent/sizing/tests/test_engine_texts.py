@@ -170,6 +170,9 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on", "logits_sum_loss": "on"},
+    # Engine 0.3.14: Unsloth's in-place loss; LitGPT's fp32 norm inputs and expanded keys and values.
+    {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on", "loss_grad_in_place": "on"},
+    {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
     {
         "preset": "llama-3.1-70b",
         "workload": "qlora",

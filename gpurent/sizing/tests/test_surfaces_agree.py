@@ -224,6 +224,54 @@ CASES = [
             "--training-logits-sum-loss"
         ),
     ),
+    # Engine 0.3.14: Unsloth's fused loss writes the logits' gradient into them.
+    Case(
+        "loss_grad_in_place",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "qlora",
+            "seq_len": 2048,
+            "batch_size": 2,
+            "quantization": {"method": "bnb_nf4"},
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "loss_grad_in_place": True},
+        },
+        form={
+            "preset": "llama-3.1-8b",
+            "workload": "qlora",
+            "seq_len": "2048",
+            "batch_size": "2",
+            "quantization": "bnb_nf4",
+            "activation_checkpointing": "on",
+            "loss_grad_in_place": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload qlora --seq-len 2048 --batch 2 --quant bnb_nf4 --checkpointing "
+            "--training-loss-grad-in-place"
+        ),
+    ),
+    # Engine 0.3.14: LitGPT's RMSNorm keeps an fp32 copy of its input; its attention expands grouped keys and values.
+    Case(
+        "litgpt_norms_and_expanded_kv",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 2048,
+            "batch_size": 4,
+            "training": {"optimizer": "adamw", "norm_fp32_input": True, "kv_expanded": True},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "2048",
+            "batch_size": "4",
+            "norm_fp32_input": "on",
+            "kv_expanded": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 2048 --batch 4 --training-norm-fp32-input "
+            "--training-kv-expanded"
+        ),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",

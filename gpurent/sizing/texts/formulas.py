@@ -111,6 +111,11 @@ PHRASES: dict[str, Any] = {
     "fp32 grad": pgettext_lazy("estimator formula", "fp32 grad"),
     "B grad": pgettext_lazy("estimator formula", "B grad"),
     "fp32 chunk (1/8 of the vocab rows)": pgettext_lazy("estimator formula", "fp32 chunk (1/8 of the vocab rows)"),
+    # Engine 0.3.14: Unsloth's in-place loss, LitGPT's fp32 norm inputs and expanded keys and values, BEiT's bias.
+    "their gradient in place": pgettext_lazy("estimator formula", "their gradient in place"),
+    "keys, values expanded": pgettext_lazy("estimator formula", "keys, values expanded"),
+    "fp32 norms": pgettext_lazy("estimator formula", "fp32 norms"),
+    "relative position bias": pgettext_lazy("estimator formula", "relative position bias"),
     "vocab": pgettext_lazy("estimator formula", "vocab"),
     "seqs": pgettext_lazy("estimator formula", "seqs"),
     "{n} seqs": npgettext_lazy("estimator formula", "%(n)s seq", "%(n)s seqs", "n"),
