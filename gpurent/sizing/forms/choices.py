@@ -30,7 +30,7 @@ def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 
 # Each choice is one `Quantization` as the engine takes it.
 QUANTIZATIONS: dict[str, tuple[Any, dict[str, Any]]] = {
-    "none": (_("None (weights in the precision above)"), {}),
+    "none": (_("Not quantized"), {}),  # short enough for a phone's select (decision 0541)
     "gptq_4": (_("GPTQ 4-bit, group 128"), {"method": "gptq", "bits": 4, "group_size": 128}),
     "awq_4": (_("AWQ 4-bit, group 128"), {"method": "awq", "bits": 4, "group_size": 128}),
     "bnb_nf4": (_("bitsandbytes NF4"), {"method": "bnb_nf4"}),
