@@ -56,8 +56,9 @@ Fresh-14 has been seen since; from engine 0.3.13 on it informs choices too (deci
 ``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15*:
 measured whole before that change and once after. Fresh-15 has been seen since; from engine 0.3.14 on it informs choices
 too (decision 0543), and ``bench/estimator_cases_fresh16.json`` (decision 0542), collected blind while 0.3.14 was made,
-forms *fresh-16*: measured whole before that change and once after. The report prints every part with its range coverage
-and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
+forms *fresh-16*: measured whole before that change and once after. ``bench/estimator_cases_fresh17.json`` (decision
+0545), collected blind while 0.3.15 was made, forms *fresh-17* the same way. The report prints every part with its range
+coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
 summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
@@ -128,6 +129,8 @@ FRESH14_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh14.json"
 FRESH15_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh15.json"
 # And the round after that (decision 0542), the same way: engine 0.3.14 was made in a worktree that never held it.
 FRESH16_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh16.json"
+# And the round after that (decision 0545), the same way: engine 0.3.15 was made in a worktree that never held it.
+FRESH17_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh17.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -151,6 +154,7 @@ PARTS = (
     "fresh-14",
     "fresh-15",
     "fresh-16",
+    "fresh-17",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -175,6 +179,7 @@ PART_TITLES = {
     "fresh-14": "(issue 31's 13th fresh part: measured at engine 0.3.11 and after 0.3.12; tuned on since 0.3.13)",
     "fresh-15": "(issue 31's 14th fresh part: measured at engine 0.3.12 and after 0.3.13; tuned on since 0.3.14)",
     "fresh-16": "(issue 31's 15th fresh part, collected blind: measured at engine 0.3.13, then after the next change)",
+    "fresh-17": "(issue 31's 16th fresh part, collected blind: measured at engine 0.3.14, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -402,6 +407,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH14_CASES, "fresh-14"),
         (FRESH15_CASES, "fresh-15"),
         (FRESH16_CASES, "fresh-16"),
+        (FRESH17_CASES, "fresh-17"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
