@@ -56,10 +56,12 @@ Fresh-14 has been seen since; from engine 0.3.13 on it informs choices too (deci
 ``bench/estimator_cases_fresh15.json`` (decision 0539), collected blind while 0.3.13 was made, forms *fresh-15*:
 measured whole before that change and once after. Fresh-15 has been seen since; from engine 0.3.14 on it informs choices
 too (decision 0543), and ``bench/estimator_cases_fresh16.json`` (decision 0542), collected blind while 0.3.14 was made,
-forms *fresh-16*: measured whole before that change and once after. ``bench/estimator_cases_fresh17.json`` (decision
-0545), collected blind while 0.3.15 was made, forms *fresh-17* the same way. The report prints every part with its range
-coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
-summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+forms *fresh-16*: measured whole before that change and once after. Fresh-16 has been seen since; from engine 0.3.15 on
+it informs choices too (decision 0544), and ``bench/estimator_cases_fresh17.json`` (decision 0545), collected blind
+while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after. The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -178,7 +180,7 @@ PART_TITLES = {
     "fresh-13": "(issue 31's 12th fresh part: measured at engine 0.3.10 and after 0.3.11; tuned on since 0.3.12)",
     "fresh-14": "(issue 31's 13th fresh part: measured at engine 0.3.11 and after 0.3.12; tuned on since 0.3.13)",
     "fresh-15": "(issue 31's 14th fresh part: measured at engine 0.3.12 and after 0.3.13; tuned on since 0.3.14)",
-    "fresh-16": "(issue 31's 15th fresh part, collected blind: measured at engine 0.3.13, then after the next change)",
+    "fresh-16": "(issue 31's 15th fresh part: measured at engine 0.3.13 and after 0.3.14; tuned on since 0.3.15)",
     "fresh-17": "(issue 31's 16th fresh part, collected blind: measured at engine 0.3.14, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -194,7 +196,8 @@ PART_TITLES = {
 # 0.3.10 (decision 0530); fresh-12, seen since its measurements at engines 0.3.9 and 0.3.10, for engine 0.3.11
 # (decision 0533); fresh-13, seen since its measurements at engines 0.3.10 and 0.3.11, for engine 0.3.12 (decision
 # 0535); fresh-14, seen since its measurements at engines 0.3.11 and 0.3.12, for engine 0.3.13 (decision 0540);
-# fresh-15, seen since its measurements at engines 0.3.12 and 0.3.13, for engine 0.3.14 (decision 0543).
+# fresh-15, seen since its measurements at engines 0.3.12 and 0.3.13, for engine 0.3.14 (decision 0543); fresh-16, seen
+# since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision 0544).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -212,6 +215,7 @@ INFORMED_CHOICES = (
     "fresh-13",
     "fresh-14",
     "fresh-15",
+    "fresh-16",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

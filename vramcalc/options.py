@@ -202,6 +202,11 @@ class TrainingOptions:
             runs ``_cross_entropy_backward`` on ``logits`` and returns ``logits``): no fp32 upcast and no separate
             gradient, only the logits exist (engine 0.3.14, issue 31). With ``chunked_loss`` the chunked figure
             stands.
+        loss_in_compute_precision: the cross-entropy runs on the logits in the compute precision, with no fp32
+            upcast: a model converted to fp16 or bf16 and trained without autocast, its loss taken outside the model
+            on the logits it returns (DeepSpeed's and ColossalAI Gemini's fp16 engines with a plain
+            ``nn.CrossEntropyLoss``, as ColossalAI-Pytorch-lightning's GPT benchmark): the log-softmax the loss saves
+            and the logits' gradient are b bytes each, not 4 (engine 0.3.15, issue 31). In fp32 nothing changes.
         norm_fp32_input: the model's RMSNorm upcasts its input to fp32 and autograd keeps that copy (LitGPT's
             ``RMSNorm.forward``: ``x = x.float()``, then ``x * x`` and ``x * torch.rsqrt(...)`` save it; transformers'
             ``LlamaRMSNorm`` does the same): each of a layer's two norms saves its input in 4 B instead of the
@@ -229,6 +234,7 @@ class TrainingOptions:
     gradients_freed: bool = False
     logits_sum_loss: bool = False
     loss_grad_in_place: bool = False
+    loss_in_compute_precision: bool = False
     norm_fp32_input: bool = False
     kv_expanded: bool = False
 

@@ -171,6 +171,9 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
     elif inp.parallel.contiguous_grad_buffer:  # Megatron's vocab-parallel loss: gradient in place (decision 0530)
         per_entry = b_act + (4 if b_act < 4 else 0)
         how = f"{b_act} B logits" + (" + 4 B fp32 softmax, its gradient in place" if b_act < 4 else "")
+    elif inp.training.loss_in_compute_precision:  # the loss on the 16-bit logits, no upcast (0.3.15)
+        per_entry = b_act + (b_act if b_act < 4 else 0) + b_act
+        how = f"{b_act} B logits" + (f" + {b_act} B softmax" if b_act < 4 else "") + f" + {b_act} B grad"
     else:
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"

@@ -336,6 +336,21 @@ def test_unsloths_fused_loss_writes_the_gradient_into_the_logits() -> None:
     assert chunked.bytes_of("logits") == estimate(_train(training={"chunked_loss": True})).bytes_of("logits")
 
 
+def test_a_loss_on_the_16_bit_logits_keeps_its_softmax_and_gradient_in_16_bits() -> None:
+    """Engine 0.3.15: a model converted to fp16 and trained without autocast, its loss a plain
+    ``nn.CrossEntropyLoss`` on the logits it returns (ColossalAI-Pytorch-lightning's ``GPTLMLoss`` under DeepSpeed's
+    or Gemini's fp16): the log-softmax it saves and the logits' gradient are 2 B, not 4. In fp32 nothing changes."""
+    vocab = 128256
+    half = {"weights": "fp16", "compute": "fp16"}
+    plain = estimate(_train(precision=half, training={"loss_in_compute_precision": True}))
+    assert plain.bytes_of("logits") == B * S * vocab * (2 + 2 + 2)
+    assert "2 B logits + 2 B softmax + 2 B grad" in plain.component("logits").formula  # type: ignore[union-attr]
+    assert estimate(_train(precision=half)).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+    full = {"weights": "fp32", "compute": "fp32"}
+    fp32 = estimate(_train(precision=full, training={"loss_in_compute_precision": True})).bytes_of("logits")
+    assert fp32 == estimate(_train(precision=full)).bytes_of("logits") == B * S * vocab * (4 + 4)
+
+
 def test_an_rmsnorm_that_upcasts_keeps_an_fp32_copy_of_each_norms_input() -> None:
     """Engine 0.3.14: LitGPT's ``RMSNorm.forward`` runs ``x = x.float()`` and autograd keeps that copy for ``x * x``
     and ``x * rsqrt``; with its weight training, the normalized tensor is kept too. Per token and layer, two norms:

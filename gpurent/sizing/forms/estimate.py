@@ -182,6 +182,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "fast_cross_entropy_loss): no fp32 copy of the logits and no separate gradient."
         ),
     )
+    loss_in_compute_precision = forms.BooleanField(
+        label=_("Loss on the 16-bit logits, no fp32 upcast (DeepSpeed, ColossalAI fp16)"),
+        required=False,
+        help_text=_(
+            "The model runs in fp16 or bf16 without autocast and the cross-entropy is taken outside it on the "
+            "logits it returns: the log-softmax and the logits' gradient stay 16-bit, with no fp32 copy."
+        ),
+    )
     norm_fp32_input = forms.BooleanField(
         label=_("RMSNorm keeps an fp32 copy of its input (LitGPT, transformers)"),
         required=False,

@@ -173,6 +173,14 @@ VARIANTS: list[dict[str, str]] = [
     # Engine 0.3.14: Unsloth's in-place loss; LitGPT's fp32 norm inputs and expanded keys and values.
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on", "loss_grad_in_place": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
+    # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
+    {
+        "preset": "gpt2-xl",
+        "workload": "full_finetune",
+        "weights": "fp16",
+        "compute": "fp16",
+        "loss_in_compute_precision": "on",
+    },
     {
         "preset": "llama-3.1-70b",
         "workload": "qlora",

@@ -249,6 +249,32 @@ CASES = [
             "--training-loss-grad-in-place"
         ),
     ),
+    # Engine 0.3.15: a loss on the 16-bit logits, no fp32 upcast (DeepSpeed's and ColossalAI's fp16 engines).
+    Case(
+        "loss_in_compute_precision",
+        library={
+            "model": "gpt2-xl",
+            "workload": "full_finetune",
+            "seq_len": 1024,
+            "batch_size": 8,
+            "precision": {"weights": "fp16", "compute": "fp16"},
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "loss_in_compute_precision": True},
+        },
+        form={
+            "preset": "gpt2-xl",
+            "workload": "full_finetune",
+            "seq_len": "1024",
+            "batch_size": "8",
+            "weights": "fp16",
+            "compute": "fp16",
+            "activation_checkpointing": "on",
+            "loss_in_compute_precision": "on",
+        },
+        cli=(
+            "--preset gpt2-xl --workload full_finetune --seq-len 1024 --batch 8 --weights fp16 --compute fp16 "
+            "--checkpointing --training-loss-in-compute-precision"
+        ),
+    ),
     # Engine 0.3.14: LitGPT's RMSNorm keeps an fp32 copy of its input; its attention expands grouped keys and values.
     Case(
         "litgpt_norms_and_expanded_kv",

@@ -116,6 +116,8 @@ PHRASES: dict[str, Any] = {
     "keys, values expanded": pgettext_lazy("estimator formula", "keys, values expanded"),
     "fp32 norms": pgettext_lazy("estimator formula", "fp32 norms"),
     "relative position bias": pgettext_lazy("estimator formula", "relative position bias"),
+    # Engine 0.3.15: the 1-byte dropout masks of a model with dropout (BERT, GPT-2), never translated before.
+    "masks": pgettext_lazy("estimator formula", "masks"),
     "vocab": pgettext_lazy("estimator formula", "vocab"),
     "seqs": pgettext_lazy("estimator formula", "seqs"),
     "{n} seqs": npgettext_lazy("estimator formula", "%(n)s seq", "%(n)s seqs", "n"),
