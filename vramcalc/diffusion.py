@@ -184,14 +184,20 @@ def autocast_norm_bytes(inp: EstimateInput) -> int:
     return working * (dtype_bytes(DType.FP32) - compute_bytes(inp)) // compute_bytes(inp)
 
 
-def _working_set(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
-    """The denoiser's per-token working set at its peak (scores aside) and its formula."""
+def _tokens_and_batch(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int]:
+    """The tokens the denoiser attends over (a DiT joins the text's to the image's) and the batch it runs (doubled
+    by classifier-free guidance)."""
     height, width = pixels(inp, spec)
     step = spec.vae_scale_factor * spec.patch_size
     tokens = latent_frames(inp, spec) * (height // step) * (width // step)
     if spec.denoiser_kind == "dit":
         tokens += spec.text_tokens  # joint attention over image and text tokens
-    batch = inp.batch_size * (2 if inp.diffusion.guidance else 1)
+    return tokens, inp.batch_size * (2 if inp.diffusion.guidance else 1)
+
+
+def _working_set(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
+    """The denoiser's per-token working set at its peak (scores aside) and its formula."""
+    tokens, batch = _tokens_and_batch(inp, spec)
     b_act = compute_bytes(inp)
     # DiT block working set ~10h per token (residual, norm, qkv + out, 4h MLP and its activation);
     # a UNet also holds its skip connections (~6h per token at the first level's width).
@@ -203,10 +209,7 @@ def _working_set(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, str]:
 def _denoiser_activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     height, width = pixels(inp, spec)
     step = spec.vae_scale_factor * spec.patch_size
-    tokens = latent_frames(inp, spec) * (height // step) * (width // step)
-    if spec.denoiser_kind == "dit":
-        tokens += spec.text_tokens  # joint attention over image and text tokens
-    batch = inp.batch_size * (2 if inp.diffusion.guidance else 1)
+    tokens, batch = _tokens_and_batch(inp, spec)
     size, expr = _working_set(inp, spec)
     per_score = score_bytes(inp)
     if not inp.flash_attention and has_layout(spec):
