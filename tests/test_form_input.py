@@ -51,5 +51,5 @@ def test_register_page_with_a_nul_character_shows_a_field_error(client):
             "password": "correct horse battery staple",
         },
     )
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "Null characters are not allowed." in response.content.decode()

@@ -39,7 +39,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
         except ApplicationError as error:
             form.add_error(None, error.message)
     if not form.is_valid():
-        return _account_page(request, email_form=form)
+        return _account_page(request, email_form=form, status=422)
     messages.success(
         request,
         _(

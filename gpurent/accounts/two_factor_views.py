@@ -135,7 +135,7 @@ def two_factor_disable_view(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Two-factor login is off. You log in with your password alone."))
             return redirect(reverse("accounts:account") + _ACCOUNT_SECTION)
-    return _account_page(request, two_factor_disable_form=form)
+    return _account_page(request, two_factor_disable_form=form, status=422)
 
 
 @login_required
@@ -149,4 +149,4 @@ def recovery_codes_renew_view(request: HttpRequest) -> HttpResponse:
             form.add_error("code", error.message)
         else:
             return render(request, "accounts/recovery_codes.html", {"codes": codes})
-    return _account_page(request, two_factor_renew_form=form)
+    return _account_page(request, two_factor_renew_form=form, status=422)

@@ -97,7 +97,8 @@ def register(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Welcome, %(name)s. Your account is ready.") % {"name": user.first_name})
             return redirect(_safe_next(request) or "accounts:account")
-    return render(request, "accounts/register.html", {"form": form, "next": _safe_next(request) or ""})
+    status = 422 if request.method == "POST" else 200  # a POST that reaches here was refused
+    return render(request, "accounts/register.html", {"form": form, "next": _safe_next(request) or ""}, status=status)
 
 
 class LoginView(auth_views.LoginView):

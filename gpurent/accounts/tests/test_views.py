@@ -47,7 +47,7 @@ def test_register_valid_form_logs_the_new_account_in_with_a_new_session_key(clie
 
 def test_register_existing_email_shows_a_clear_message_without_crashing(client, user):
     response = client.post(reverse("accounts:register"), {**REGISTRATION, "email": "ANA@example.com"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.content.decode()
     assert "An account with this email already exists. Log in, or reset your password if you forgot it." in html
     assert User.objects.count() == 1
@@ -57,7 +57,7 @@ def test_register_existing_email_shows_a_clear_message_without_crashing(client, 
 def test_register_weak_password_shows_every_reason_next_to_the_field(client):
     response = client.post(reverse("accounts:register"), {**REGISTRATION, "password": "password"})
     html = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "This password is too short. It must contain at least 12 characters." in html
     assert "This password is too common." in html
     assert 'aria-invalid="true"' in html
