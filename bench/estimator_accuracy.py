@@ -58,10 +58,11 @@ measured whole before that change and once after. Fresh-15 has been seen since; 
 too (decision 0543), and ``bench/estimator_cases_fresh16.json`` (decision 0542), collected blind while 0.3.14 was made,
 forms *fresh-16*: measured whole before that change and once after. Fresh-16 has been seen since; from engine 0.3.15 on
 it informs choices too (decision 0544), and ``bench/estimator_cases_fresh17.json`` (decision 0545), collected blind
-while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after. The report prints every part
-with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
-parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after.
+``bench/estimator_cases_fresh18.json`` (decision 0547), collected blind while 0.3.16 was made, forms *fresh-18* the same
+way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
+measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -133,6 +134,8 @@ FRESH15_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh15.json"
 FRESH16_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh16.json"
 # And the round after that (decision 0545), the same way: engine 0.3.15 was made in a worktree that never held it.
 FRESH17_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh17.json"
+# And the round after that (decision 0547), the same way: engine 0.3.16 was made in a worktree that never held it.
+FRESH18_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh18.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -157,6 +160,7 @@ PARTS = (
     "fresh-15",
     "fresh-16",
     "fresh-17",
+    "fresh-18",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -182,6 +186,7 @@ PART_TITLES = {
     "fresh-15": "(issue 31's 14th fresh part: measured at engine 0.3.12 and after 0.3.13; tuned on since 0.3.14)",
     "fresh-16": "(issue 31's 15th fresh part: measured at engine 0.3.13 and after 0.3.14; tuned on since 0.3.15)",
     "fresh-17": "(issue 31's 16th fresh part, collected blind: measured at engine 0.3.14, then after the next change)",
+    "fresh-18": "(issue 31's 17th fresh part, collected blind: measured at engine 0.3.15, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
 # owe nothing to choices made after seeing their errors).
@@ -412,6 +417,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH15_CASES, "fresh-15"),
         (FRESH16_CASES, "fresh-16"),
         (FRESH17_CASES, "fresh-17"),
+        (FRESH18_CASES, "fresh-18"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
