@@ -14,7 +14,12 @@ from vramcalc.cli import likely_size, render
 from vramcalc.serialize import inputs_from_dict
 from vramcalc.uncertainty import warnings_for
 from vramcalc.units import GIB, MIB
-from vramcalc.unmodelled import DEEPSPEED_BUCKET_PARAMS, DEEPSPEED_MAX_LIVE_PARAMS, VARYING_LENGTH_LOGITS
+from vramcalc.unmodelled import (
+    DEEPSPEED_BUCKET_PARAMS,
+    DEEPSPEED_MAX_LIVE_PARAMS,
+    VARYING_LENGTH_LOGITS,
+    cache_growth_bytes,
+)
 
 
 def _inputs(**fields: Any) -> Any:
@@ -83,6 +88,40 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert prefill_only.component("previous_kv_cache") is None
     server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "tuple_kv_cache": True})
     assert estimate(server).component("previous_kv_cache") is None
+
+
+def test_a_growing_cache_names_the_allocator_blocks_it_may_leave_reserved() -> None:
+    """Decision 0546: generate's torch.cat makes each layer's key and value one token longer at every step; from
+    10 MiB on the allocator gives each its own block rounded to 2 MiB, so every 2 MiB size passed through may stay
+    cached. Named with that sum as its size; the range is not moved (the blocks are freed when a cudaMalloc fails)."""
+    # Llama 2 7B at batch 16 (fresh-17's Vicuna row): 16 x 4096 x 2 B = 128 KiB per token for one layer's key,
+    # 16 MiB after the 128-token prompt, 48 MiB at 384 tokens: the sizes 16, 18 ... 46 MiB, for 32 keys and 32 values.
+    vicuna = inputs_from_dict(
+        {"model": "llama-2-7b", "batch_size": 16, "concurrent_sequences": 16, "seq_len": 128, "context_len": 384}
+    )
+    size = 64 * sum(range(16, 48, 2)) * MIB
+    assert cache_growth_bytes(vicuna) == size == 31 * GIB
+    growth = _left_out(estimate(vicuna), "kv_cache_growth_blocks")
+    assert (growth.low_bytes, growth.high_bytes, growth.direction) == (0, size, 0)
+    band = BANDS["transformers_generate"]
+    result = estimate(vicuna)
+    kv = result.bytes_of("kv_cache")
+    assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100 + kv
+    # below 10 MiB a layer's key shares the allocator's 20 MiB blocks: nothing is named
+    small = inputs_from_dict({"model": "llama-2-7b", "seq_len": 128, "context_len": 384})
+    assert cache_growth_bytes(small) == 0
+    assert "kv_cache_growth_blocks" not in {n.key for n in estimate(small).not_modelled}
+    # from a prompt below 10 MiB the first block of its own is 10 MiB: batch 4 ends at 12 MiB, one size kept
+    four = inputs_from_dict(
+        {"model": "llama-2-7b", "batch_size": 4, "concurrent_sequences": 4, "seq_len": 128, "context_len": 384}
+    )
+    assert cache_growth_bytes(four) == 64 * 10 * MIB
+    # a server's paged cache and a single forward do not grow tensors with torch.cat
+    server = {"runtime": {"engine": "vllm"}}
+    served = inputs_from_dict({"model": "llama-2-7b", "batch_size": 16, "seq_len": 128, "context_len": 384, **server})
+    assert "kv_cache_growth_blocks" not in {n.key for n in estimate(served).not_modelled}
+    prefill = inputs_from_dict({"model": "llama-2-7b", "batch_size": 16, "seq_len": 384, "context_len": 384})
+    assert "kv_cache_growth_blocks" not in {n.key for n in estimate(prefill).not_modelled}
 
 
 def test_each_kind_of_workload_has_its_band() -> None:
