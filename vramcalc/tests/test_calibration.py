@@ -75,10 +75,11 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -20/+30 on seventeen tuning parts (0.3.15) as on sixteen (engine 0.3.14:
-    # fresh-15's two BEiT inference peaks, far above, are left out and F2-34's -16 % is held; -15/+30 from 0.3.11 to
-    # 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521; -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 30)
+    # the band chosen with the cache counted: -15/+35 on eighteen tuning parts (engine 0.3.16: fresh-17's three
+    # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
+    # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
+    # -15/+30 in 0.3.6)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-15, 35)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -283,12 +284,12 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
     assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()
 
 
-def test_training_on_several_cards_reaches_further_below_than_above() -> None:
-    """Engine 0.3.13: on fifteen tuning parts (fresh-14 added: 24 more several-card peaks, torchtitan's, lingua's and
-    thunder's FSDP runs, most within 25 %), the several-card band is -40/+35 (-40/+40 from engine 0.3.10, decision
-    0530; -25/+45 at 0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B ZeRO-3 run on 8 cards:
-    its high end falls from 41.72 to 40.60 GiB (42.84 before 0.3.10) and still fits 90 % of a 48 GiB card; its low
-    end stays 13.49 GiB."""
+def test_training_on_several_cards_has_the_band_of_its_tuning_peaks() -> None:
+    """Engine 0.3.16: on eighteen tuning parts (fresh-17 added: 11 more several-card peaks) the several-card band is
+    -40/+40 on 136 peaks (-40/+35 from engine 0.3.13 to 0.3.15; -40/+40 from 0.3.10, decision 0530; -25/+45 at
+    0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B ZeRO-3 run on 8 cards: its high end rises
+    from 40.60 back to 41.72 GiB (42.84 before 0.3.10) and still fits 90 % of a 48 GiB card; its low end stays 13.49
+    GiB."""
     zero3 = _inputs(
         workload="full_finetune",
         seq_len=4096,
@@ -296,8 +297,8 @@ def test_training_on_several_cards_reaches_further_below_than_above() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-40, 35)
-    assert round(result.peak_high_bytes / GIB, 2) == 40.60
+    assert (result.range_low_pct, result.range_high_pct) == (-40, 40)
+    assert round(result.peak_high_bytes / GIB, 2) == 41.72
     assert round(result.peak_low_bytes / GIB, 2) == 13.49
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
