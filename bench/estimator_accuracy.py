@@ -58,9 +58,10 @@ measured whole before that change and once after. Fresh-15 has been seen since; 
 too (decision 0543), and ``bench/estimator_cases_fresh16.json`` (decision 0542), collected blind while 0.3.14 was made,
 forms *fresh-16*: measured whole before that change and once after. Fresh-16 has been seen since; from engine 0.3.15 on
 it informs choices too (decision 0544), and ``bench/estimator_cases_fresh17.json`` (decision 0545), collected blind
-while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after.
-``bench/estimator_cases_fresh18.json`` (decision 0547), collected blind while 0.3.16 was made, forms *fresh-18* the same
-way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after. Fresh-17 has been seen since;
+from engine 0.3.16 on it informs choices too (decision 0546), and ``bench/estimator_cases_fresh18.json`` (decision
+0547), collected blind while 0.3.16 was made, forms *fresh-18*: measured whole before that change and once after. The
+report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
 
@@ -185,7 +186,7 @@ PART_TITLES = {
     "fresh-14": "(issue 31's 13th fresh part: measured at engine 0.3.11 and after 0.3.12; tuned on since 0.3.13)",
     "fresh-15": "(issue 31's 14th fresh part: measured at engine 0.3.12 and after 0.3.13; tuned on since 0.3.14)",
     "fresh-16": "(issue 31's 15th fresh part: measured at engine 0.3.13 and after 0.3.14; tuned on since 0.3.15)",
-    "fresh-17": "(issue 31's 16th fresh part, collected blind: measured at engine 0.3.14, then after the next change)",
+    "fresh-17": "(issue 31's 16th fresh part: measured at engine 0.3.14 and after 0.3.15; tuned on since 0.3.16)",
     "fresh-18": "(issue 31's 17th fresh part, collected blind: measured at engine 0.3.15, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
@@ -202,7 +203,8 @@ PART_TITLES = {
 # (decision 0533); fresh-13, seen since its measurements at engines 0.3.10 and 0.3.11, for engine 0.3.12 (decision
 # 0535); fresh-14, seen since its measurements at engines 0.3.11 and 0.3.12, for engine 0.3.13 (decision 0540);
 # fresh-15, seen since its measurements at engines 0.3.12 and 0.3.13, for engine 0.3.14 (decision 0543); fresh-16, seen
-# since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision 0544).
+# since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision 0544); fresh-17, seen since its
+# measurements at engines 0.3.14 and 0.3.15, for engine 0.3.16 (decision 0546).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -221,6 +223,7 @@ INFORMED_CHOICES = (
     "fresh-14",
     "fresh-15",
     "fresh-16",
+    "fresh-17",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

@@ -31,7 +31,7 @@ from .model import DiffusionSpec
 from .options import OptimizerKind
 from .result import Component
 from .text import Text, joined, text
-from .train import FB, STEP
+from .train import FB, STEP, ddp_buckets
 from .unet_levels import has_layout, unet_training_elements
 
 __all__ = ["ENCODE", "PHASES", "diffusion_training_components"]
@@ -188,6 +188,9 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     if inp.workload.is_adapter:
         size = params * dense
         comps.insert(0, Component("adapter_weights", "LoRA adapter weights", size, show(expr, size), expr, _ALL))
+    buckets = ddp_buckets(inp, params, _ALL)  # the Reducer's buckets exist from the wrap (decision 0546)
+    if buckets is not None:
+        comps.append(buckets)
     return comps
 
 

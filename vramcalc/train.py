@@ -32,7 +32,7 @@ from .result import Component
 from .text import joined, text
 from .train_activations import training_activations
 
-__all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "stage_params", "training_components"]
+__all__ = ["FB", "OFFLOAD_NOTE", "STEP", "ZERO3_NOTE", "ddp_buckets", "stage_params", "training_components"]
 
 FB = "forward_backward"
 STEP = "optimizer_step"
@@ -120,6 +120,29 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     ]
 
 
+def ddp_buckets(inp: EstimateInput, trainable: int, phases: tuple[str, ...]) -> Component | None:
+    """DDP's gradient buckets: the Reducer allocates flat buckets over every trainable parameter's gradient when the
+    model is wrapped, one more copy of the gradients, unless ``gradient_as_bucket_view=True`` (or a contiguous
+    gradient buffer) makes the gradients views into them; ``None`` when there is no such copy."""
+    plan = inp.parallel
+    if (
+        plan.strategy is not Strategy.DDP
+        or plan.data_parallel < 2
+        or plan.grad_bucket_view
+        or plan.contiguous_grad_buffer
+    ):
+        return None
+    grads = trainable * dense_bytes(inp)
+    return Component(
+        "ddp_buckets",
+        "DDP gradient buckets",
+        grads,
+        show("one more copy of the gradients", grads),
+        text("train.ddp_buckets"),
+        phases,
+    )
+
+
 def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     trainable, _expr = trainable_params(inp)
     params = stage_params(inp, trainable)
@@ -145,22 +168,9 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))
     if plan.fsdp_no_sync:
         comps.append(_no_sync_gradients(inp))
-    if (
-        plan.strategy is Strategy.DDP
-        and plan.data_parallel > 1
-        and not (plan.grad_bucket_view or plan.contiguous_grad_buffer)
-    ):
-        grads = params // t * dense_bytes(inp)
-        comps.append(
-            Component(
-                "ddp_buckets",
-                "DDP gradient buckets",
-                grads,
-                show("one more copy of the gradients", grads),
-                text("train.ddp_buckets"),
-                BOTH,
-            )
-        )
+    buckets = ddp_buckets(inp, params // t, BOTH)
+    if buckets is not None:
+        comps.append(buckets)
     # FSDP/ZeRO-3 gather the parameters in the compute precision (FSDP2's MixedPrecisionPolicy param_dtype,
     # DeepSpeed bf16): there is no separate autocast copy of fp32 weights. A quantized base's linears are not cast
     # by autocast either: each dequantizes its own weight into the compute precision (the dequantization

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .components.activations import compute_bytes
+from .components.activations import compute_bytes, sequence_tokens
 from .components.kv import kv_cache
 from .diffusion import autocast_norm_bytes
 from .infer import decodes_with_transformers, vision_mask_bytes
@@ -21,8 +21,19 @@ from .options import Strategy, Workload
 from .train_activations import logits_bytes
 from .units import MIB
 
-__all__ = ["DEEPSPEED_BUCKET_PARAMS", "DEEPSPEED_MAX_LIVE_PARAMS", "VARYING_LENGTH_LOGITS", "Unmodelled", "unmodelled"]
+__all__ = [
+    "DEEPSPEED_BUCKET_PARAMS",
+    "DEEPSPEED_MAX_LIVE_PARAMS",
+    "VARYING_LENGTH_LOGITS",
+    "Unmodelled",
+    "cache_growth_bytes",
+    "unmodelled",
+]
 
+# PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp, get_allocation_size): a request of at least
+# kMinLargeAlloc (10 MiB) gets a block of its own, rounded up to kRoundLarge (2 MiB); smaller ones share 20 MiB blocks.
+ALLOC_MIN_LARGE = 10 * MIB
+ALLOC_ROUND_LARGE = 2 * MIB
 # DeepSpeed's default stage3_max_live_parameters and stage3_max_reuse_distance (deepspeed/runtime/zero/config.py).
 DEEPSPEED_MAX_LIVE_PARAMS = 1_000_000_000
 # DeepSpeed's default reduce_bucket_size and allgather_bucket_size (elements).
@@ -128,6 +139,46 @@ def _varying_lengths(inp: EstimateInput) -> Unmodelled | None:
     )
 
 
+def cache_growth_bytes(inp: EstimateInput) -> int:
+    """What PyTorch's caching allocator may keep reserved after transformers' generate grew each layer's key and value
+    tensors token by token (decision 0546).
+
+    Both the legacy tuple cache and DynamicCache (4.36 on) build a layer's key and value anew with ``torch.cat`` at
+    every new token, so each is a request one token longer than the last. Once such a tensor is 10 MiB or more, the
+    allocator gives it a block of its own rounded up to 2 MiB; a freed block is reused only for a request that fits
+    it, and a cached block is released only when a cudaMalloc fails or ``empty_cache`` is called. Each 2 MiB size the
+    tensor passes through may therefore stay reserved, once per key and value of every layer on the card: at most the
+    sum of those sizes, below the last one (the cache itself). What is actually kept depends on which cached blocks
+    the run's other tensors take, so it is an upper bound, and a figure of allocated memory does not contain it. The
+    allocator frees its cached blocks and retries when a cudaMalloc fails (``release_cached_blocks``), so these blocks
+    never make a run fail: the effect is named with its size and leaves the range alone (direction 0).
+    """
+    kv = kv_cache(inp)
+    per_token = kv.per_token_layer * inp.concurrent_sequences // 2
+    first = max(per_token * sequence_tokens(inp), ALLOC_MIN_LARGE)
+    last = per_token * inp.context_tokens
+    lo = -(-first // ALLOC_ROUND_LARGE) * ALLOC_ROUND_LARGE
+    hi = -(-last // ALLOC_ROUND_LARGE) * ALLOC_ROUND_LARGE
+    sizes = max(0, (hi - lo) // ALLOC_ROUND_LARGE)
+    return 2 * kv.layers * sizes * (lo + hi - ALLOC_ROUND_LARGE) // 2
+
+
+def _cache_growth(inp: EstimateInput) -> Unmodelled | None:
+    size = cache_growth_bytes(inp)
+    if not size:
+        return None
+    return Unmodelled(
+        "kv_cache_growth_blocks",
+        "generate builds each layer's key and value anew at every new token (torch.cat); PyTorch's allocator keeps "
+        "the freed blocks of the shorter sizes (10 MiB and up, rounded to 2 MiB) reserved, so reserved memory or "
+        "nvidia-smi after a long generate may be higher by up to that much or until the card is full (allocated "
+        "memory is not). PyTorch frees these blocks when an allocation would not fit, so the run does not need them.",
+        0,
+        size,
+        0,
+    )
+
+
 def _tuple_cache(inp: EstimateInput) -> Unmodelled:
     # transformers before 4.36 (and models with their own modelling code) pass the cache as tuples: generate keeps
     # the previous step's tuple in its model_kwargs while the forward builds every layer's new key and value with
@@ -186,6 +237,9 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
     # A run that says its cache is tuples has the previous step's cache counted (runtime.tuple_kv_cache, 0516).
     if serving and inp.model.has_kv_cache and decodes_with_transformers(inp) and not inp.runtime.tuple_kv_cache:
         found.append(_tuple_cache(inp))
+    growth = _cache_growth(inp) if serving and inp.model.has_kv_cache and decodes_with_transformers(inp) else None
+    if growth is not None:
+        found.append(growth)
     if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
         found.append(_deepspeed(inp, total_params))
     varying = _varying_lengths(inp) if inp.workload.is_training and inp.training.varying_lengths else None

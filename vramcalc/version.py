@@ -4,5 +4,5 @@ from __future__ import annotations
 
 __all__ = ["ENGINE_VERSION", "__version__"]
 
-__version__ = "0.3.15"
-ENGINE_VERSION = f"vramcalc {__version__} (formulas 2026-12t, ranges)"
+__version__ = "0.3.16"
+ENGINE_VERSION = f"vramcalc {__version__} (formulas 2026-12u, ranges)"

@@ -271,3 +271,21 @@ def test_a_dit_checkpointed_keeps_block_inputs_and_rebuilds_one_block() -> None:
     plain = _run("flux.1-dev", "lora").bytes_of("activations")
     checkpointed = _run("flux.1-dev", "lora", training={"activation_checkpointing": True}).bytes_of("activations")
     assert 0 < checkpointed < plain
+
+
+def test_ddp_keeps_its_gradient_buckets_in_diffusion_training_too() -> None:
+    """Decision 0546: PyTorch DDP's Reducer allocates flat buckets over the trainable gradients when the model is
+    wrapped (ColossalAI's TorchDDPPlugin passes gradient_as_bucket_view=False by default), one more copy of the
+    gradients through the run, as in transformer training; a bucket view, one card or LoRA's few gradients change it."""
+    fields: dict[str, Any] = {"precision": {"weights": "fp32", "compute": "fp32"}, "batch_size": 8}
+    ddp = _run("sd-1.5", "full_finetune", parallel={"strategy": "ddp", "cards": 4}, **fields)
+    one = _run("sd-1.5", "full_finetune", **fields)
+    grads = ddp.bytes_of("gradients")
+    assert ddp.bytes_of("ddp_buckets") == grads == 859_520_964 * 4
+    assert ddp.component("ddp_buckets").phases == ("vae_encode", "forward_backward", "optimizer_step")  # type: ignore[union-attr]
+    assert one.component("ddp_buckets") is None
+    assert ddp.peak_allocated_bytes == one.peak_allocated_bytes + grads
+    view = _run("sd-1.5", "full_finetune", parallel={"strategy": "ddp", "cards": 4, "grad_bucket_view": True}, **fields)
+    assert view.component("ddp_buckets") is None
+    lora = _run("sd-1.5", "lora", parallel={"strategy": "ddp", "cards": 4})
+    assert lora.bytes_of("ddp_buckets") == lora.bytes_of("gradients") > 0

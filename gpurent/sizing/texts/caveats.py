@@ -72,6 +72,12 @@ CAVEATS: dict[str, Any] = {
         "Older transformers (before 4.36) and models with their own code keep the previous step's key/value tuples "
         "while generate's next step builds new ones with torch.cat: up to one more KV cache at the last step."
     ),
+    "kv_cache_growth_blocks": _(
+        "generate builds each layer's key and value anew at every new token (torch.cat); PyTorch's allocator keeps "
+        "the freed blocks of the shorter sizes (10 MiB and up, rounded to 2 MiB) reserved, so reserved memory or "
+        "nvidia-smi after a long generate may be higher by up to that much or until the card is full (allocated "
+        "memory is not). PyTorch frees these blocks when an allocation would not fit, so the run does not need them."
+    ),
     "expandable_segments": _(
         "PyTorch's allocator slack is counted; with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True most of it "
         "is returned and the peak is lower by up to that much."
@@ -92,6 +98,7 @@ SHORT: dict[str, Any] = {
     "expandable_segments": _("allocator slack (expandable_segments)"),
     "varying_lengths_reserve": _("the reserve of steps of different lengths"),
     "tuple_kv_cache": _("the previous step's KV cache (older transformers)"),
+    "kv_cache_growth_blocks": _("blocks kept from the KV cache's growth (generate)"),
     "vision_mask_flash_attention": _("the vision encoder's attention mask (none with FlashAttention-2)"),
     "autocast_norms": _("fp32 norm outputs under autocast"),
 }
