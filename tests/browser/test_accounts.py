@@ -49,4 +49,5 @@ def test_customer_registers_creates_a_token_shown_once_and_logs_out(
     expect(page.get_by_role("heading", name="Log in")).to_be_visible()
     screenshot("accounts-login")
     assert ApiToken.objects.count() == 1
-    assert console_errors == []
+    # Chromium logs the refused registration's page (422) as a failed load; nothing else may be logged.
+    assert [error for error in console_errors if "status of 422" not in error] == []
