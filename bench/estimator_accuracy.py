@@ -60,10 +60,11 @@ forms *fresh-16*: measured whole before that change and once after. Fresh-16 has
 it informs choices too (decision 0544), and ``bench/estimator_cases_fresh17.json`` (decision 0545), collected blind
 while 0.3.15 was made, forms *fresh-17*: measured whole before that change and once after. Fresh-17 has been seen since;
 from engine 0.3.16 on it informs choices too (decision 0546), and ``bench/estimator_cases_fresh18.json`` (decision
-0547), collected blind while 0.3.16 was made, forms *fresh-18*: measured whole before that change and once after. The
-report prints every part with its range coverage and width, the targets, and which parts informed any choice;
-``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
-measurements are recorded in docs/estimator.md.
+0547), collected blind while 0.3.16 was made, forms *fresh-18*: measured whole before that change and once after.
+Fresh-18 has been seen since; from engine 0.3.17 on it informs choices too (decision 0548). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -187,24 +188,24 @@ PART_TITLES = {
     "fresh-15": "(issue 31's 14th fresh part: measured at engine 0.3.12 and after 0.3.13; tuned on since 0.3.14)",
     "fresh-16": "(issue 31's 15th fresh part: measured at engine 0.3.13 and after 0.3.14; tuned on since 0.3.15)",
     "fresh-17": "(issue 31's 16th fresh part: measured at engine 0.3.14 and after 0.3.15; tuned on since 0.3.16)",
-    "fresh-18": "(issue 31's 17th fresh part, collected blind: measured at engine 0.3.15, then after the next change)",
+    "fresh-18": "(issue 31's 17th fresh part: measured at engine 0.3.15 and after 0.3.16; tuned on since 0.3.17)",
 }
-# Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures
-# owe nothing to choices made after seeing their errors).
-# fresh-2-held joined them after its first measurement (engine 0.3.0), for engine 0.3.1 (decision 0502); fresh-3 and
-# fresh-4, seen since their measurements before and after engine 0.3.2 (decision 0507), for engine 0.3.3 (decision
-# 0510); fresh-5, seen since its measurements before and after engine 0.3.3, for engine 0.3.4 (decision 0513);
-# fresh-6, seen since its measurements before and after engine 0.3.4, for engine 0.3.5 (decision 0515); fresh-7, seen
-# since its measurements before and after engine 0.3.5, for engine 0.3.6 (decision 0518); fresh-8, seen since its
-# measurements at engines 0.3.5 and 0.3.6, for engine 0.3.7 (decision 0521); fresh-9, seen since its measurements at
-# engines 0.3.6 and 0.3.7, for engine 0.3.8 (decision 0524); fresh-10, seen since its measurements at engines 0.3.7 and
-# 0.3.8, for engine 0.3.9 (decision 0526); fresh-11, seen since its measurements at engines 0.3.8 and 0.3.9, for engine
-# 0.3.10 (decision 0530); fresh-12, seen since its measurements at engines 0.3.9 and 0.3.10, for engine 0.3.11
-# (decision 0533); fresh-13, seen since its measurements at engines 0.3.10 and 0.3.11, for engine 0.3.12 (decision
-# 0535); fresh-14, seen since its measurements at engines 0.3.11 and 0.3.12, for engine 0.3.13 (decision 0540);
-# fresh-15, seen since its measurements at engines 0.3.12 and 0.3.13, for engine 0.3.14 (decision 0543); fresh-16, seen
-# since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision 0544); fresh-17, seen since its
-# measurements at engines 0.3.14 and 0.3.15, for engine 0.3.16 (decision 0546).
+# Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
+# nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
+# 0.3.0), for engine 0.3.1 (decision 0502); fresh-3 and fresh-4, seen since their measurements before and after engine
+# 0.3.2 (decision 0507), for engine 0.3.3 (decision 0510); fresh-5, seen since its measurements before and after engine
+# 0.3.3, for engine 0.3.4 (decision 0513); fresh-6, seen since its measurements before and after engine 0.3.4, for
+# engine 0.3.5 (decision 0515); fresh-7, seen since its measurements before and after engine 0.3.5, for engine 0.3.6
+# (decision 0518); fresh-8, seen since its measurements at engines 0.3.5 and 0.3.6, for engine 0.3.7 (decision 0521);
+# fresh-9, seen since its measurements at engines 0.3.6 and 0.3.7, for engine 0.3.8 (decision 0524); fresh-10, seen
+# since its measurements at engines 0.3.7 and 0.3.8, for engine 0.3.9 (decision 0526); fresh-11, seen since its
+# measurements at engines 0.3.8 and 0.3.9, for engine 0.3.10 (decision 0530); fresh-12, seen since its measurements at
+# engines 0.3.9 and 0.3.10, for engine 0.3.11 (decision 0533); fresh-13, seen since its measurements at engines 0.3.10
+# and 0.3.11, for engine 0.3.12 (decision 0535); fresh-14, seen since its measurements at engines 0.3.11 and 0.3.12, for
+# engine 0.3.13 (decision 0540); fresh-15, seen since its measurements at engines 0.3.12 and 0.3.13, for engine 0.3.14
+# (decision 0543); fresh-16, seen since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision
+# 0544); fresh-17, seen since its measurements at engines 0.3.14 and 0.3.15, for engine 0.3.16 (decision 0546);
+# fresh-18, seen since its measurements at engines 0.3.15 and 0.3.16, for engine 0.3.17 (decision 0548).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -224,6 +225,7 @@ INFORMED_CHOICES = (
     "fresh-15",
     "fresh-16",
     "fresh-17",
+    "fresh-18",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
