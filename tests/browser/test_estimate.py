@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -148,4 +149,56 @@ def test_a_field_typed_while_an_update_is_in_flight_keeps_what_the_customer_type
     expect(body).to_have_attribute("data-swaps", "2")
     expect(seq_len).to_have_value("3072")
     screenshot("estimate-typed-during-update")
+    assert console_errors == []
+
+
+# For each option of each select shown: the width the select needs to show that option whole once chosen (a copy of
+# the select holding only that option, sized to its content, so text, padding and arrow all count) against the
+# select's own width. The copy is styled through the CSSOM, which the CSP allows.
+CHOSEN_OPTIONS_THAT_DO_NOT_FIT = """() => {
+  const found = [];
+  for (const select of document.querySelectorAll(".estimator select")) {
+    const have = select.getBoundingClientRect().width;
+    if (!have) continue;
+    for (const option of select.options) {
+      const copy = select.cloneNode(false);
+      copy.removeAttribute("id");
+      copy.removeAttribute("name");
+      Object.assign(copy.style, {width: "auto", minWidth: "0", maxWidth: "none"});
+      Object.assign(copy.style, {position: "absolute", visibility: "hidden"});
+      copy.append(option.cloneNode(true));
+      select.parentElement.append(copy);
+      const need = copy.getBoundingClientRect().width;
+      copy.remove();
+      const what = `${select.name}: "${option.text}" needs ${Math.round(need)} px of ${Math.round(have)}`;
+      if (need > have) found.push(what);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "vi", "tr"])
+def test_on_a_phone_every_option_of_every_select_fits_once_chosen(
+    live_server, page, demo_catalog, console_errors, language
+):
+    """QA (decision 0541's open point): chosen options overflowed their select by 13-36 px at 390 px ("bitsandbytes
+    NF4 + double quantization", the QLoRA workload in Vietnamese and Turkish), and explanations in option labels by
+    up to 207 px (Spanish classifier-free guidance). Every workload shows its own selects: each one is checked."""
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/estimate/")
+    workloads = page.locator("select[name=workload] option").evaluate_all("options => options.map(o => o.value)")
+    assert len(workloads) >= 5
+    problems, selects = [], set()
+    for workload in workloads:
+        page.goto(f"{live_server.url}/estimate/?workload={workload}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        selects |= set(page.locator(".estimator select").evaluate_all("selects => selects.map(s => s.name)"))
+        problems += [f"{workload}: {problem}" for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT)]
+    assert {"workload", "quantization", "strategy", "guidance", "pipeline_schedule", "attention"} <= selects
+    assert problems == []
+    # The check sees an option cut off: a select narrowed to 200 px cuts the longest quantization.
+    page.locator("select[name=quantization]").evaluate("select => { select.style.width = '200px'; }")
+    assert any(problem.startswith("quantization: ") for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT))
     assert console_errors == []

@@ -164,6 +164,52 @@ def test_the_phone_menu_opens_without_javascript(live_server, browser, demo_cata
     context.close()
 
 
+# The header's items: how many rows the wide screen's navigation takes, and whether it stays on the brand's row.
+HEADER_ROWS = """() => {
+  const brand = document.querySelector(".header-row .brand").getBoundingClientRect();
+  const items = [...document.querySelectorAll(".site-nav li")].map(item => item.getBoundingClientRect());
+  return {
+    items: items.length,
+    rows: new Set(items.map(item => Math.round(item.top))).size,
+    besideBrand: items.every(item => item.top < brand.bottom && item.bottom > brand.top),
+  };
+}"""
+MENU_ITEMS_CUT = """() => [...document.querySelectorAll(".site-menu nav a, .site-menu nav button")]
+  .filter(item => !item.getClientRects().length || item.scrollWidth > item.clientWidth
+    || item.getBoundingClientRect().right > innerWidth)
+  .map(item => item.textContent.trim())"""
+
+
+def test_the_signed_in_menu_is_one_row_at_1280_and_whole_in_the_phone_menu_in_four_languages(
+    live_server, browser, demo_catalog, django_user_model
+):
+    """QA (decision 0541's open point): at 1280 px the signed-in menu went under the brand, on a second row, in
+    Vietnamese (113 px short) and Turkish (8 px short). All eleven items stay, on the brand's row."""
+    customer = django_user_model.objects.create_user("an@example.com", "a long passphrase 42", first_name="An")
+    client = Client()
+    client.force_login(customer)
+    session = {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
+    for language in LANGUAGES:
+        django_user_model.objects.filter(pk=customer.pk).update(language=language)
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_cookies([{**session, "url": live_server.url}])
+        page = context.new_page()
+        page.goto(live_server.url + "/estimate/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        assert page.evaluate(HEADER_ROWS) == {"items": 11, "rows": 1, "besideBrand": True}, language
+        page.screenshot(path=str(ARTIFACTS / "walk" / f"{language}-1280-signed-in-header.png"))
+        # A phone: the brand and the Menu button on one row; the open menu shows every item whole.
+        page.set_viewport_size({"width": 390, "height": 844})
+        expect(page.locator(".site-nav")).to_be_hidden()
+        assert page.locator(".site-header").bounding_box()["height"] <= 64
+        page.locator(".site-menu-toggle").click()
+        assert page.locator(".site-menu nav").get_by_role("link").count() == 10  # and the Log out button
+        assert page.evaluate(MENU_ITEMS_CUT) == [], language
+        assert page.evaluate("document.documentElement.scrollWidth") == 390
+        page.screenshot(path=str(ARTIFACTS / "walk" / f"{language}-390-signed-in-menu-open.png"))
+        context.close()
+
+
 def test_the_walk_checks_flag_overflow_broken_tokens_and_english_left_in_spanish(page):
     page.set_viewport_size({"width": 390, "height": 600})
     page.set_content(

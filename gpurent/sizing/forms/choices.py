@@ -34,7 +34,7 @@ QUANTIZATIONS: dict[str, tuple[Any, dict[str, Any]]] = {
     "gptq_4": (_("GPTQ 4-bit, group 128"), {"method": "gptq", "bits": 4, "group_size": 128}),
     "awq_4": (_("AWQ 4-bit, group 128"), {"method": "awq", "bits": 4, "group_size": 128}),
     "bnb_nf4": (_("bitsandbytes NF4"), {"method": "bnb_nf4"}),
-    "bnb_nf4_dq": (_("bitsandbytes NF4 + double quantization"), {"method": "bnb_nf4", "double_quant": True}),
+    "bnb_nf4_dq": (_("bitsandbytes NF4, double-quantized"), {"method": "bnb_nf4", "double_quant": True}),
     "bnb_int8": (_("bitsandbytes LLM.int8"), {"method": "bnb_int8"}),
     "fp8": (_("FP8 (e4m3)"), {"method": "fp8"}),
     "mxfp4": (_("MXFP4"), {"method": "mxfp4"}),
@@ -86,7 +86,8 @@ LORA_TARGETS = [
     ("qv", _("Query and value only")),
 ]
 ATTENTION = [("fused", _("Fused (FlashAttention / SDPA)")), ("eager", _("Eager (score matrices stored)"))]
-GUIDANCE = [("on", _("On (doubles the denoiser batch)")), ("off", _("Off"))]
+# What a choice does is the field's help text, not a part of its label: a chosen label must fit its select on a phone.
+GUIDANCE = [("on", _("On")), ("off", _("Off"))]
 
 # Advanced switches: form field -> dotted engine field (booleans are checkboxes, "on" when set).
 ADVANCED_SWITCHES = {

@@ -212,7 +212,12 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     offload_optimizer = forms.BooleanField(label=_("Offload optimizer states to CPU (ZeRO/FSDP)"), required=False)
     offload_params = forms.BooleanField(label=_("Offload parameters to CPU (ZeRO-3/FSDP)"), required=False)
     grad_bucket_view = forms.BooleanField(label=_("DDP gradients as bucket views"), required=False)
-    guidance = forms.ChoiceField(label=_("Classifier-free guidance"), choices=GUIDANCE, required=False)
+    guidance = forms.ChoiceField(
+        label=_("Classifier-free guidance"),
+        choices=GUIDANCE,
+        required=False,
+        help_text=_("On: the denoiser runs each image with and without the prompt, which doubles its batch."),
+    )
     vae_tiling = forms.BooleanField(label=_("VAE tiling"), required=False)
     vae_slicing = forms.BooleanField(label=_("VAE slicing"), required=False)
     cpu_offload = forms.BooleanField(label=_("Model CPU offload"), required=False)

@@ -58,8 +58,8 @@ RECIPE_ENGINE_FIELDS = RECIPE_OPTIONS | {path: name for name, path in RECIPE_SWI
 
 SCHEDULES = [
     ("1f1b", _("1F1B")),
-    ("interleaved_1f1b", _("Interleaved 1F1B (two chunks per card)")),
-    ("gpipe", _("GPipe (all micro-batches forward first)")),
+    ("interleaved_1f1b", _("Interleaved 1F1B")),
+    ("gpipe", _("GPipe")),
 ]
 TASKS = [
     ("text_to_image", _("Text to image")),
@@ -114,7 +114,14 @@ class RecipeFields(forms.Form):
         required=False,
         help_text=_("Training: layers split into this many stages; the batch size is then the micro-batch."),
     )
-    pipeline_schedule = forms.ChoiceField(label=_("Pipeline schedule"), choices=SCHEDULES, required=False)
+    pipeline_schedule = forms.ChoiceField(
+        label=_("Pipeline schedule"),
+        choices=SCHEDULES,
+        required=False,
+        help_text=_(
+            "Interleaved 1F1B gives each card two chunks of layers; GPipe runs every micro-batch forward first."
+        ),
+    )
     pipeline_microbatches = engine_number(
         _("Micro-batches per step"),
         "parallel.pipeline_microbatches",
