@@ -166,6 +166,8 @@ TEMPLATES: dict[str, str] = {
     "range.kind.not_modelled_runtime": "a runtime the estimate does not model (CTranslate2)",
     "range.kind.generation": "image and video generation",
     "range.kind.training_one_card": "training on one card",
+    "range.kind.training_one_card_ckpt_or_fp32": "training on one card with its activations checkpointed or all in "
+    "fp32",
     "range.kind.training_several_cards": "training on several cards",
     "range.widened": "Widened for what the estimate is less sure of: {reasons}.",
     "range.kind.quantized_base": "a quantized base model",

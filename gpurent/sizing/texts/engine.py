@@ -226,6 +226,9 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.not_modelled_runtime": _("a runtime the estimate does not model (CTranslate2)"),
     "range.kind.generation": _("image and video generation"),
     "range.kind.training_one_card": _("training on one card"),
+    "range.kind.training_one_card_ckpt_or_fp32": _(
+        "training on one card with its activations checkpointed or all in fp32"
+    ),
     "range.kind.training_several_cards": _("training on several cards"),
     "range.widened": _("Widened for what the estimate is less sure of: %(reasons)s."),
     "range.kind.quantized_base": _("a quantized base model"),
