@@ -13,6 +13,7 @@ from .components.activations import autocast_upcasts, compute_bytes
 from .components.training import (
     largest_tensor,
     master_bytes,
+    master_element_bytes,
     optimizer_bytes,
     step_transient_bytes,
     trainable_params,
@@ -88,6 +89,8 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     opt = optimizer_bytes(inp, per_tp)
     optimizer = sharded(opt.bytes, div.optimizer)
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
+    master_each = master_element_bytes(inp)
+    in_16 = master_each == 2
     label = div.label
     # Freed after each step with nothing accumulated, gradients replace the saved activations as backward runs: the
     # step holds them, the forward-backward peak does not (decision 0525).
@@ -103,10 +106,10 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         ),
         Component(
             "master_weights",
-            "Master weights (fp32)",
+            "Master weights (16-bit)" if in_16 else "Master weights (fp32)",
             master,
-            show(f"4 B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
-            text("train.master", plan=label),
+            show(f"{master_each or 4} B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
+            text("train.master_16bit" if in_16 else "train.master", plan=label),
             BOTH,
         ),
         Component(

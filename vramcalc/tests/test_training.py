@@ -172,6 +172,23 @@ def test_pure_bf16_states_and_master_weights() -> None:
     assert fp32.bytes_of("master_weights") == 0
 
 
+def test_deepspeeds_16_bit_master_weights_are_2_bytes_a_trainable_parameter() -> None:
+    """Engine 0.3.17: DeepSpeed's bf16_master_weights_and_grads keeps ZeRO's master partition in bf16, beside the
+    bf16 parameters (DeepSpeedExamples' bf16_master_weight README: master weights 2N bytes, 10N in all with bf16
+    Adam states), with or without master_weights; fp32 weights still need no copy."""
+    p = 8_030_261_248
+    low = estimate(_train(precision=Precision(optimizer_states=DType.BF16, master_weights_16bit=True), seq_len=8))
+    assert low.bytes_of("weights", "gradients", "optimizer_state", "master_weights") == 10 * p
+    master = low.component("master_weights")
+    assert master is not None
+    assert master.label == "Master weights (16-bit)"
+    assert master.formula.startswith("2 B x 8,030,261,248")
+    both = Precision(master_weights=True, master_weights_16bit=True)
+    assert estimate(_train(precision=both, seq_len=8)).bytes_of("master_weights") == 2 * p
+    fp32 = Precision(weights=DType.FP32, compute=DType.FP32, master_weights_16bit=True)
+    assert estimate(_train(precision=fp32, seq_len=8)).bytes_of("master_weights") == 0
+
+
 def test_amp_autocast_copies_give_hf_18_bytes_accounting() -> None:
     amp = estimate(_train(precision=Precision(weights=DType.FP32, compute=DType.FP16), seq_len=8))
     linear = 32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336)

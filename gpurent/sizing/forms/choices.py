@@ -91,6 +91,7 @@ GUIDANCE = [("on", _("On (doubles the denoiser batch)")), ("off", _("Off"))]
 # Advanced switches: form field -> dotted engine field (booleans are checkboxes, "on" when set).
 ADVANCED_SWITCHES = {
     "master_weights": "precision.master_weights",
+    "master_weights_16bit": "precision.master_weights_16bit",
     "fused_optimizer": "training.fused_optimizer",
     "optimizer_in_backward": "training.optimizer_in_backward",
     "chunked_loss": "training.chunked_loss",
@@ -273,6 +274,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "compute",
             "optimizer_states",
             "master_weights",
+            "master_weights_16bit",
             "fused_optimizer",
             "optimizer_in_backward",
             "chunked_loss",
@@ -325,6 +327,7 @@ FORM_OPTIONS = {
     "precision.kv_cache": "kv_cache",
     "precision.optimizer_states": "optimizer_states",
     "precision.master_weights": "master_weights",
+    "precision.master_weights_16bit": "master_weights_16bit",
     "quantization.method": "quantization",
     "quantization.bits": "quantization",
     "quantization.group_size": "quantization",
@@ -377,6 +380,7 @@ TRAINING_ONLY = (
     "activation_checkpointing",
     "optimizer_states",
     "master_weights",
+    "master_weights_16bit",
     "fused_optimizer",
     "optimizer_in_backward",
     "chunked_loss",
