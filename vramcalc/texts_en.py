@@ -106,6 +106,8 @@ TEMPLATES: dict[str, str] = {
     "train.adapters": "Adapters stored in the weights dtype.",
     "train.gradients": "Gradients in the weights dtype; {plan}.",
     "train.master": "fp32 copy of 16-bit trainable weights (mixed precision); {plan}.",
+    "train.zero3_master_grads": "DeepSpeed ZeRO-3 converts the gradients to the master weights' precision ({bytes} B) "
+    "for the optimizer, one sub-group at a time (at most 1e9 parameters by default), and frees them after its step.",
     "train.master_16bit": "16-bit copy of the 16-bit trainable weights (DeepSpeed's 16-bit master weights); {plan}.",
     "train.paged": "Paged states can spill to host memory; not counted on the card.",
     "train.checkpointing": "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time.",

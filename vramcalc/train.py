@@ -39,6 +39,9 @@ FB = "forward_backward"
 STEP = "optimizer_step"
 BOTH = (FB, STEP)
 ZERO3_NOTE = str(text("train.zero3_live"))
+# DeepSpeed's default ZeRO-3 ``sub_group_size``: the optimizer steps its partition in sub-groups of this many
+# parameters, each with its gradients in the master precision for the length of its step.
+ZERO3_SUB_GROUP_SIZE = 1_000_000_000
 OFFLOAD_NOTE = " " + str(text("train.activation_offload"))
 
 
@@ -146,6 +149,29 @@ def ddp_buckets(inp: EstimateInput, trainable: int, phases: tuple[str, ...]) -> 
     )
 
 
+def _zero3_master_grads(inp: EstimateInput, trainable: int, div: ShardDivisors) -> Component | None:
+    """DeepSpeed ZeRO-3's step holds one sub-group's gradients in the master weights' precision: for each sub-group in
+    turn, ``_prepare_fp32_grad_for_sub_group`` sets ``fp32_partitioned_groups_flat[i].grad`` to the flattened 16-bit
+    gradient partition converted to the master dtype, and ``_release_sub_group`` drops it after that sub-group's step
+    (``if not self.offload_optimizer``). A sub-group holds at most ``sub_group_size`` parameters (DeepSpeed's default
+    1e9). Only where 16-bit weights have a master copy on the card (the DeepSpeed recipe; FSDP keeps fp32 weights)."""
+    each = master_element_bytes(inp)
+    if inp.parallel.strategy.shard_stage != 3 or not each or not div.optimizer:
+        return None
+    per_card = sharded(trainable, div.optimizer)
+    held = min(per_card, ZERO3_SUB_GROUP_SIZE)
+    grads = held * each
+    return Component(
+        "master_grads",
+        "Master-precision gradients (ZeRO-3 step)",
+        grads,
+        show(f"min({num(per_card)}, {num(ZERO3_SUB_GROUP_SIZE)}) params x {each} B", grads),
+        text("train.zero3_master_grads", bytes=each),
+        (STEP,),
+        True,
+    )
+
+
 def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     trainable, _expr = trainable_params(inp)
     params = stage_params(inp, trainable)
@@ -165,6 +191,9 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     ]
     counts = param_counts(inp.model)
     plan = inp.parallel
+    master_grads = _zero3_master_grads(inp, params // t, div)
+    if master_grads is not None:
+        comps.append(master_grads)
     if plan.strategy.shard_stage == 3 and plan.pipeline_parallel > 1:
         comps += _stage_gathered(inp, stage_params(inp, counts.total))
     elif plan.strategy.shard_stage == 3:

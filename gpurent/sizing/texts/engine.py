@@ -138,6 +138,10 @@ TRANSLATED: dict[str, Any] = {
     "train.adapters": _("Adapters stored in the weights dtype."),
     "train.gradients": _("Gradients in the weights dtype; %(plan)s."),
     "train.master": _("fp32 copy of 16-bit trainable weights (mixed precision); %(plan)s."),
+    "train.zero3_master_grads": _(
+        "DeepSpeed ZeRO-3 converts the gradients to the master weights' precision (%(bytes)s B) for the optimizer, one "
+        "sub-group at a time (at most 1e9 parameters by default), and frees them after its step."
+    ),
     "train.master_16bit": _(
         "16-bit copy of the 16-bit trainable weights (DeepSpeed's 16-bit master weights); %(plan)s."
     ),
