@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kv-dtype", help="KV cache dtype: bf16, fp16, fp8, q8_0, q4_0")
     p.add_argument("--optimizer-dtype", help="optimizer state dtype")
     p.add_argument("--master-weights", action="store_true")
+    p.add_argument("--master-weights-16bit", action="store_true")
     p.add_argument("--quant", help="quantization method: gptq, awq, bnb_nf4, bnb_int8, fp8, mxfp4, gguf …")
     p.add_argument("--bits", type=int)
     p.add_argument("--group-size", type=int)
@@ -151,6 +152,7 @@ def _set(target: dict[str, Any], path: str, value: object) -> None:
 _FLAGS = {
     "weights": "precision.weights", "compute": "precision.compute", "kv_dtype": "precision.kv_cache",
     "optimizer_dtype": "precision.optimizer_states", "master_weights": "precision.master_weights",
+    "master_weights_16bit": "precision.master_weights_16bit",
     "quant": "quantization.method", "bits": "quantization.bits", "group_size": "quantization.group_size",
     "double_quant": "quantization.double_quant", "gguf_type": "quantization.gguf_type",
     "batch": "batch_size", "seq_len": "seq_len", "context": "context_len", "concurrent": "concurrent_sequences",

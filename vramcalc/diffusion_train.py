@@ -20,7 +20,7 @@ trainable parameters join the gradients, master weights and optimizer states, an
 from __future__ import annotations
 
 from .components.activations import compute_bytes
-from .components.training import master_bytes
+from .components.training import master_bytes, master_element_bytes
 from .components.weights import dense_bytes
 from .diffusion import VAE_FP32_TENSORS, VAE_HALF_TENSORS, text_encoder_bytes
 from .dtypes import dtype_bytes
@@ -159,7 +159,7 @@ def _optimizer(inp: EstimateInput, params: int) -> tuple[int, str]:
 def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     params, expr = trainable(inp, spec)
     dense = dense_bytes(inp)
-    grads, master = params * dense, master_bytes(inp, params)
+    grads, master, master_each = params * dense, master_bytes(inp, params), master_element_bytes(inp)
     opt, opt_expr = _optimizer(inp, params)
     foreach = not inp.training.fused_optimizer and inp.training.optimizer is not OptimizerKind.SGD
     step = params * dtype_bytes(inp.precision.optimizer_states) if foreach else 0
@@ -168,10 +168,10 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
         Component("gradients", "Gradients", grads, show(f"{num(params)} ({expr}) x {dense} B", grads), expr, held),
         Component(
             "master_weights",
-            "Master weights (fp32)",
+            "Master weights (16-bit)" if master_each == 2 else "Master weights (fp32)",
             master,
-            show(f"4 B x {num(params)}", master),
-            text("dtrain.master"),
+            show(f"{master_each or 4} B x {num(params)}", master),
+            text("dtrain.master_16bit" if master_each == 2 else "dtrain.master"),
             _ALL,
         ),
         Component("optimizer_state", "Optimizer state", opt, show(opt_expr, opt), text("dtrain.optimizer"), _ALL),

@@ -121,6 +121,11 @@ class Precision:
         kv_cache: KV-cache element format.
         optimizer_states: dtype of Adam/Lion/SGD-momentum states (8-bit optimizers ignore it).
         master_weights: keep an fp32 master copy of trainable weights stored in 16-bit.
+        master_weights_16bit: the optimizer's master copy of trainable weights stored in 16-bit is kept in their own
+            16-bit dtype, not fp32 (DeepSpeed's ``bf16_master_weights_and_grads``, ``fp16_master_weights_and_grads``;
+            DeepSpeedExamples' bf16_master_weight README counts it as 2N bytes beside the parameters' 2N, and its
+            measured allocation holds them): 2 B a trainable parameter, with or without ``master_weights``, sharded as
+            the fp32 copy (engine 0.3.17, issue 31).
     """
 
     weights: DType = DType.BF16
@@ -128,6 +133,7 @@ class Precision:
     kv_cache: KVDType = KVDType.BF16
     optimizer_states: DType = DType.FP32
     master_weights: bool = False
+    master_weights_16bit: bool = False
 
     def __post_init__(self) -> None:
         if self.weights is DType.FP8:

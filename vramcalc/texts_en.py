@@ -85,6 +85,7 @@ TEMPLATES: dict[str, str] = {
     "dtrain.all_params": "all denoiser parameters",
     "dtrain.lora_params": "LoRA r={rank}: linear weights x 2r / h_eff ({targets})",
     "dtrain.master": "fp32 copy.",
+    "dtrain.master_16bit": "16-bit copy (DeepSpeed's 16-bit master weights).",
     "dtrain.optimizer": "States of the trainable part.",
     "dtrain.step": "Chosen by the fused-optimizer switch.",
     "dtrain.activations": "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; "
@@ -105,6 +106,9 @@ TEMPLATES: dict[str, str] = {
     "train.adapters": "Adapters stored in the weights dtype.",
     "train.gradients": "Gradients in the weights dtype; {plan}.",
     "train.master": "fp32 copy of 16-bit trainable weights (mixed precision); {plan}.",
+    "train.zero3_master_grads": "DeepSpeed ZeRO-3 converts the gradients to the master weights' precision ({bytes} B) "
+    "for the optimizer, one sub-group at a time (at most 1e9 parameters by default), and frees them after its step.",
+    "train.master_16bit": "16-bit copy of the 16-bit trainable weights (DeepSpeed's 16-bit master weights); {plan}.",
     "train.paged": "Paged states can spill to host memory; not counted on the card.",
     "train.checkpointing": "Full activation checkpointing: layer inputs kept, one layer rebuilt at a time.",
     "train.saved": "Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP.",
@@ -166,6 +170,8 @@ TEMPLATES: dict[str, str] = {
     "range.kind.not_modelled_runtime": "a runtime the estimate does not model (CTranslate2)",
     "range.kind.generation": "image and video generation",
     "range.kind.training_one_card": "training on one card",
+    "range.kind.training_one_card_ckpt_or_fp32": "training on one card with its activations checkpointed or all in "
+    "fp32",
     "range.kind.training_several_cards": "training on several cards",
     "range.widened": "Widened for what the estimate is less sure of: {reasons}.",
     "range.kind.quantized_base": "a quantized base model",

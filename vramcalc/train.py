@@ -13,6 +13,7 @@ from .components.activations import autocast_upcasts, compute_bytes
 from .components.training import (
     largest_tensor,
     master_bytes,
+    master_element_bytes,
     optimizer_bytes,
     step_transient_bytes,
     trainable_params,
@@ -38,6 +39,9 @@ FB = "forward_backward"
 STEP = "optimizer_step"
 BOTH = (FB, STEP)
 ZERO3_NOTE = str(text("train.zero3_live"))
+# DeepSpeed's default ZeRO-3 ``sub_group_size``: the optimizer steps its partition in sub-groups of this many
+# parameters, each with its gradients in the master precision for the length of its step.
+ZERO3_SUB_GROUP_SIZE = 1_000_000_000
 OFFLOAD_NOTE = " " + str(text("train.activation_offload"))
 
 
@@ -88,6 +92,8 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     opt = optimizer_bytes(inp, per_tp)
     optimizer = sharded(opt.bytes, div.optimizer)
     master = sharded(master_bytes(inp, per_tp), div.optimizer)
+    master_each = master_element_bytes(inp)
+    in_16 = master_each == 2
     label = div.label
     # Freed after each step with nothing accumulated, gradients replace the saved activations as backward runs: the
     # step holds them, the forward-backward peak does not (decision 0525).
@@ -103,10 +109,10 @@ def _states(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         ),
         Component(
             "master_weights",
-            "Master weights (fp32)",
+            "Master weights (16-bit)" if in_16 else "Master weights (fp32)",
             master,
-            show(f"4 B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
-            text("train.master", plan=label),
+            show(f"{master_each or 4} B x {num(per_tp)} / {div.optimizer or 'offloaded'}", master),
+            text("train.master_16bit" if in_16 else "train.master", plan=label),
             BOTH,
         ),
         Component(
@@ -143,6 +149,29 @@ def ddp_buckets(inp: EstimateInput, trainable: int, phases: tuple[str, ...]) -> 
     )
 
 
+def _zero3_master_grads(inp: EstimateInput, trainable: int, div: ShardDivisors) -> Component | None:
+    """DeepSpeed ZeRO-3's step holds one sub-group's gradients in the master weights' precision: for each sub-group in
+    turn, ``_prepare_fp32_grad_for_sub_group`` sets ``fp32_partitioned_groups_flat[i].grad`` to the flattened 16-bit
+    gradient partition converted to the master dtype, and ``_release_sub_group`` drops it after that sub-group's step
+    (``if not self.offload_optimizer``). A sub-group holds at most ``sub_group_size`` parameters (DeepSpeed's default
+    1e9). Only where 16-bit weights have a master copy on the card (the DeepSpeed recipe; FSDP keeps fp32 weights)."""
+    each = master_element_bytes(inp)
+    if inp.parallel.strategy.shard_stage != 3 or not each or not div.optimizer:
+        return None
+    per_card = sharded(trainable, div.optimizer)
+    held = min(per_card, ZERO3_SUB_GROUP_SIZE)
+    grads = held * each
+    return Component(
+        "master_grads",
+        "Master-precision gradients (ZeRO-3 step)",
+        grads,
+        show(f"min({num(per_card)}, {num(ZERO3_SUB_GROUP_SIZE)}) params x {each} B", grads),
+        text("train.zero3_master_grads", bytes=each),
+        (STEP,),
+        True,
+    )
+
+
 def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     trainable, _expr = trainable_params(inp)
     params = stage_params(inp, trainable)
@@ -162,6 +191,9 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     ]
     counts = param_counts(inp.model)
     plan = inp.parallel
+    master_grads = _zero3_master_grads(inp, params // t, div)
+    if master_grads is not None:
+        comps.append(master_grads)
     if plan.strategy.shard_stage == 3 and plan.pipeline_parallel > 1:
         comps += _stage_gathered(inp, stage_params(inp, counts.total))
     elif plan.strategy.shard_stage == 3:

@@ -21,6 +21,7 @@ __all__ = [
     "adapter_shapes",
     "largest_tensor",
     "master_bytes",
+    "master_element_bytes",
     "optimizer_bytes",
     "step_transient_bytes",
     "trainable_params",
@@ -121,8 +122,16 @@ def step_transient_bytes(inp: EstimateInput, trainable: int) -> tuple[int, Text]
     return 4 * largest_tensor(inp), text("train.step_per_tensor")
 
 
+def master_element_bytes(inp: EstimateInput) -> int:
+    """Bytes of the master copy a trainable weight stored in 16-bit gets: 4 with ``master_weights`` (fp32), the
+    weights' own 2 with ``master_weights_16bit`` (DeepSpeed's 16-bit master weights), else none."""
+    if inp.precision.weights is DType.FP32:
+        return 0
+    if inp.precision.master_weights_16bit:
+        return dtype_bytes(inp.precision.weights)
+    return 4 if inp.precision.master_weights else 0
+
+
 def master_bytes(inp: EstimateInput, trainable: int) -> int:
-    """fp32 master copy when requested and trainable weights are stored in 16-bit."""
-    if inp.precision.master_weights and inp.precision.weights is not DType.FP32:
-        return 4 * trainable
-    return 0
+    """The master copy of ``trainable`` weights stored in 16-bit (:func:`master_element_bytes` each)."""
+    return master_element_bytes(inp) * trainable

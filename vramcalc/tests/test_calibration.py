@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from vramcalc import Estimate, Note, estimate
-from vramcalc.calibration import BANDS, COVERAGE_PCT, WIDER, bounds, limits, wider_for
+from vramcalc.calibration import BANDS, COVERAGE_PCT, WIDER, band_for, bounds, limits, wider_for
 from vramcalc.capacity import fits
 from vramcalc.cli import likely_size, render
 from vramcalc.serialize import inputs_from_dict
@@ -131,6 +131,7 @@ def test_each_kind_of_workload_has_its_band() -> None:
         "transformers_generate": _inputs(),
         "generation": inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion"}),
         "training_one_card": _inputs(workload="lora"),
+        "training_one_card_ckpt_or_fp32": _inputs(workload="lora", training={"activation_checkpointing": True}),
         "training_several_cards": _inputs(workload="full_finetune", parallel={"strategy": "fsdp", "cards": 8}),
     }
     for kind, inp in kinds.items():
@@ -158,7 +159,7 @@ def test_steps_of_different_lengths_name_the_allocators_reserve_on_the_high_end(
     logits = next(c for c in result.components if c.key == "logits").bytes
     reserve = _left_out(result, "varying_lengths_reserve")
     assert (reserve.low_bytes, reserve.high_bytes, reserve.direction) == (0, int(logits * VARYING_LENGTH_LOGITS), 1)
-    band = BANDS["training_one_card"]
+    band = BANDS["training_one_card_ckpt_or_fp32"]
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100 + reserve.high_bytes
     packed = estimate(_inputs(workload="lora", seq_len=2048, training={"activation_checkpointing": True}))
     assert "varying_lengths_reserve" not in {n.key for n in packed.not_modelled}
@@ -318,3 +319,20 @@ def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() ->
     assert "a runtime the estimate does not model (CTranslate2)" in result.range_meaning
     # Training is not served by a runtime: the engine field does not widen it.
     assert wider_for(_inputs(workload="lora", runtime={"engine": "ctranslate2"})) == ()
+
+
+def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrower_band() -> None:
+    """Engine 0.3.17 (decision 0548): on nineteen tuning parts one-card training whose activations are checkpointed
+    or all in fp32 needs -15/+20 (74 peaks, each part left out in turn held 67 of 74), the rest -20/+40 (104 peaks,
+    93 of 104); autocast over fp32 weights and several cards keep their kinds."""
+    narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-15, 20, -20, 40)
+    fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
+    autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
+    several = _inputs(
+        workload="full_finetune", training={"activation_checkpointing": True}, parallel={"strategy": "ddp", "cards": 2}
+    )
+    assert band_for(fp32) is narrow
+    assert band_for(autocast) is wide
+    assert band_for(several) is BANDS["training_several_cards"]
+    assert "checkpointed or all in fp32" in estimate(fp32).range_meaning

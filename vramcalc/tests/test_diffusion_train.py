@@ -62,6 +62,12 @@ def test_full_fine_tune_states_follow_the_optimizer(optimizer: str) -> None:
 def test_master_weights_and_unmodelled_optimizers() -> None:
     result = _run("sd-1.5", "full_finetune", precision={"master_weights": True})
     assert result.component("master_weights") is not None
+    low = _run("sd-1.5", "full_finetune", precision={"master_weights_16bit": True})
+    fp32_copy, bf16_copy = result.component("master_weights"), low.component("master_weights")
+    assert fp32_copy is not None
+    assert bf16_copy is not None
+    assert bf16_copy.bytes * 2 == fp32_copy.bytes
+    assert (bf16_copy.label, fp32_copy.label) == ("Master weights (16-bit)", "Master weights (fp32)")
     with pytest.raises(InvalidInput, match="diffusion training"):
         _run("sd-1.5", "full_finetune", training={"optimizer": "adafactor"})
 

@@ -172,6 +172,23 @@ def test_pure_bf16_states_and_master_weights() -> None:
     assert fp32.bytes_of("master_weights") == 0
 
 
+def test_deepspeeds_16_bit_master_weights_are_2_bytes_a_trainable_parameter() -> None:
+    """Engine 0.3.17: DeepSpeed's bf16_master_weights_and_grads keeps ZeRO's master partition in bf16, beside the
+    bf16 parameters (DeepSpeedExamples' bf16_master_weight README: master weights 2N bytes, 10N in all with bf16
+    Adam states), with or without master_weights; fp32 weights still need no copy."""
+    p = 8_030_261_248
+    low = estimate(_train(precision=Precision(optimizer_states=DType.BF16, master_weights_16bit=True), seq_len=8))
+    assert low.bytes_of("weights", "gradients", "optimizer_state", "master_weights") == 10 * p
+    master = low.component("master_weights")
+    assert master is not None
+    assert master.label == "Master weights (16-bit)"
+    assert master.formula.startswith("2 B x 8,030,261,248")
+    both = Precision(master_weights=True, master_weights_16bit=True)
+    assert estimate(_train(precision=both, seq_len=8)).bytes_of("master_weights") == 2 * p
+    fp32 = Precision(weights=DType.FP32, compute=DType.FP32, master_weights_16bit=True)
+    assert estimate(_train(precision=fp32, seq_len=8)).bytes_of("master_weights") == 0
+
+
 def test_amp_autocast_copies_give_hf_18_bytes_accounting() -> None:
     amp = estimate(_train(precision=Precision(weights=DType.FP32, compute=DType.FP16), seq_len=8))
     linear = 32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336)
@@ -311,3 +328,37 @@ def test_a_quantized_base_under_autocast_saves_fp32_activations() -> None:
     assert inputs16 is not None
     assert "x 4 B" in inputs32.formula
     assert "x 2 B" in inputs16.formula
+
+
+def test_deepspeed_zero3_steps_each_sub_group_with_its_gradients_in_the_master_precision() -> None:
+    """Engine 0.3.17: ZeRO-3's ``_prepare_fp32_grad_for_sub_group`` converts one sub-group's gradient partition to
+    the master dtype and ``_release_sub_group`` frees it after that sub-group's step: min(partition, 1e9) parameters
+    at 4 B (fp32 master) or 2 B (16-bit master), in the step only; none with the optimizer offloaded, none without a
+    master copy (FSDP's fp32 weights), none under ZeRO-2."""
+    p = 8_030_261_248
+
+    def grads(**plan: Any) -> Any:
+        return estimate(_train(precision=Precision(master_weights=True), parallel=ParallelPlan(**plan), seq_len=8))
+
+    four = grads(strategy=Strategy.ZERO3, cards=4).component("master_grads")
+    assert four is not None
+    assert four.bytes == 1_000_000_000 * 4  # a quarter of 8.03 B parameters is more than one sub-group
+    assert four.phases == ("optimizer_step",)
+    sixteen = grads(strategy=Strategy.ZERO3, cards=16).component("master_grads")
+    assert sixteen is not None
+    assert sixteen.bytes == -(-p // 16) * 4
+    low = estimate(
+        _train(
+            precision=Precision(optimizer_states=DType.BF16, master_weights_16bit=True),
+            parallel=ParallelPlan(strategy=Strategy.ZERO3, cards=16),
+            seq_len=8,
+        )
+    ).component("master_grads")
+    assert low is not None
+    assert low.bytes == -(-p // 16) * 2
+    offloaded = grads(strategy=Strategy.ZERO3, cards=4, offload_optimizer=True)
+    assert offloaded.component("master_grads") is None
+    assert grads(strategy=Strategy.ZERO2, cards=4).component("master_grads") is None
+    fp32 = ParallelPlan(strategy=Strategy.FSDP, cards=4)
+    fsdp = estimate(_train(precision=Precision(weights=DType.FP32), parallel=fp32, seq_len=8))
+    assert fsdp.component("master_grads") is None

@@ -92,6 +92,7 @@ GUIDANCE = [("on", _("On")), ("off", _("Off"))]
 # Advanced switches: form field -> dotted engine field (booleans are checkboxes, "on" when set).
 ADVANCED_SWITCHES = {
     "master_weights": "precision.master_weights",
+    "master_weights_16bit": "precision.master_weights_16bit",
     "fused_optimizer": "training.fused_optimizer",
     "optimizer_in_backward": "training.optimizer_in_backward",
     "chunked_loss": "training.chunked_loss",
@@ -274,6 +275,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "compute",
             "optimizer_states",
             "master_weights",
+            "master_weights_16bit",
             "fused_optimizer",
             "optimizer_in_backward",
             "chunked_loss",
@@ -326,6 +328,7 @@ FORM_OPTIONS = {
     "precision.kv_cache": "kv_cache",
     "precision.optimizer_states": "optimizer_states",
     "precision.master_weights": "master_weights",
+    "precision.master_weights_16bit": "master_weights_16bit",
     "quantization.method": "quantization",
     "quantization.bits": "quantization",
     "quantization.group_size": "quantization",
@@ -378,6 +381,7 @@ TRAINING_ONLY = (
     "activation_checkpointing",
     "optimizer_states",
     "master_weights",
+    "master_weights_16bit",
     "fused_optimizer",
     "optimizer_in_backward",
     "chunked_loss",

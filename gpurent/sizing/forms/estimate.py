@@ -133,6 +133,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
     compute = forms.ChoiceField(label=_("Compute precision"), choices=COMPUTE_DTYPES, required=False)
     optimizer_states = forms.ChoiceField(label=_("Optimizer-state precision"), choices=STATE_DTYPES, required=False)
     master_weights = forms.BooleanField(label=_("fp32 master weights"), required=False)
+    master_weights_16bit = forms.BooleanField(
+        label=_("16-bit master weights (DeepSpeed bf16_master_weights_and_grads)"),
+        required=False,
+        help_text=_(
+            "The optimizer keeps its master copy of the 16-bit weights in their own 16-bit type, 2 B a parameter "
+            "instead of 4 in fp32."
+        ),
+    )
     fused_optimizer = forms.BooleanField(
         label=_("Fused optimizer step"),
         required=False,

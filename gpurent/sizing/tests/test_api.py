@@ -123,7 +123,7 @@ JSON_SCALARS = st.one_of(
 FIELDS = ["model", "workload", "batch_size", "seq_len", "context_len", "concurrent_sequences", "image_height",
           "image_width", "flash_attention"]  # fmt: skip
 NESTED = {
-    "precision": ["weights", "compute", "kv_cache", "optimizer_states", "master_weights"],
+    "precision": ["weights", "compute", "kv_cache", "optimizer_states", "master_weights", "master_weights_16bit"],
     "quantization": ["method", "bits", "group_size", "double_quant", "gguf_type"],
     "training": ["optimizer", "activation_checkpointing", "optimizer_in_backward", "chunked_loss", "compiled"],
     "lora": ["rank", "targets", "dropout"],

@@ -134,6 +134,21 @@ VARIANTS: list[dict[str, str]] = [
         "tuple_kv_cache": "on",
     },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
+    # Engine 0.3.17: DeepSpeed's 16-bit master weights, in transformer and in diffusion training.
+    {
+        "preset": "llama-3.2-1b",
+        "workload": "full_finetune",
+        "strategy": "fsdp",
+        "cards": "4",
+        "master_weights_16bit": "on",
+    },
+    {
+        "preset": "sd-1.5",
+        "workload": "full_finetune",
+        "image_size": "512",
+        "weights": "bf16",
+        "master_weights_16bit": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "lora", "strategy": "fsdp", "cards": "2", "fsdp_no_sync": "on"},
     {
         "preset": "llama-3.2-1b",

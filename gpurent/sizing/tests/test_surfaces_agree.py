@@ -249,6 +249,41 @@ CASES = [
             "--training-loss-grad-in-place"
         ),
     ),
+    # Engine 0.3.17: DeepSpeed's 16-bit master weights (bf16_master_weights_and_grads) under ZeRO-3.
+    Case(
+        "master_weights_16bit",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 512,
+            "batch_size": 1,
+            "precision": {
+                "weights": "bf16",
+                "compute": "bf16",
+                "optimizer_states": "bf16",
+                "master_weights_16bit": True,
+            },
+            "training": {"optimizer": "adamw", "activation_checkpointing": True},
+            "parallel": {"strategy": "fsdp", "cards": 4},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "512",
+            "batch_size": "1",
+            "weights": "bf16",
+            "compute": "bf16",
+            "optimizer_states": "bf16",
+            "activation_checkpointing": "on",
+            "strategy": "fsdp",
+            "cards": "4",
+            "master_weights_16bit": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 512 --batch 1 --weights bf16 --compute bf16 "
+            "--optimizer-dtype bf16 --checkpointing --strategy fsdp --cards 4 --master-weights-16bit"
+        ),
+    ),
     # Engine 0.3.15: a loss on the 16-bit logits, no fp32 upcast (DeepSpeed's and ColossalAI's fp16 engines).
     Case(
         "loss_in_compute_precision",

@@ -46,6 +46,8 @@ LABELS: dict[tuple[str, str], Any] = {
     ),
     ("gradients", "Gradients"): _("Gradients"),
     ("master_weights", "Master weights (fp32)"): _("Master weights (fp32)"),
+    ("master_weights", "Master weights (16-bit)"): _("Master weights (16-bit)"),
+    ("master_grads", "Master-precision gradients (ZeRO-3 step)"): _("Master-precision gradients (ZeRO-3 step)"),
     ("optimizer_state", "Optimizer state"): _("Optimizer state"),
     ("optimizer_step", "Optimizer-step temporaries"): _("Optimizer-step temporaries"),
     ("adapter_weights", "LoRA adapter weights"): _("LoRA adapter weights"),

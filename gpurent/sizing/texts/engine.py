@@ -111,6 +111,7 @@ TRANSLATED: dict[str, Any] = {
     "dtrain.all_params": _("all denoiser parameters"),
     "dtrain.lora_params": _("LoRA r=%(rank)s: linear weights x 2r / h_eff (%(targets)s)"),
     "dtrain.master": _("fp32 copy."),
+    "dtrain.master_16bit": _("16-bit copy (DeepSpeed's 16-bit master weights)."),
     "dtrain.optimizer": _("States of the trainable part."),
     "dtrain.step": _("Chosen by the fused-optimizer switch."),
     "dtrain.activations": _(
@@ -137,6 +138,13 @@ TRANSLATED: dict[str, Any] = {
     "train.adapters": _("Adapters stored in the weights dtype."),
     "train.gradients": _("Gradients in the weights dtype; %(plan)s."),
     "train.master": _("fp32 copy of 16-bit trainable weights (mixed precision); %(plan)s."),
+    "train.zero3_master_grads": _(
+        "DeepSpeed ZeRO-3 converts the gradients to the master weights' precision (%(bytes)s B) for the optimizer, one "
+        "sub-group at a time (at most 1e9 parameters by default), and frees them after its step."
+    ),
+    "train.master_16bit": _(
+        "16-bit copy of the 16-bit trainable weights (DeepSpeed's 16-bit master weights); %(plan)s."
+    ),
     "train.paged": _("Paged states can spill to host memory; not counted on the card."),
     "train.checkpointing": _("Full activation checkpointing: layer inputs kept, one layer rebuilt at a time."),
     "train.saved": _("Saved for backward per Korthikanti et al. (2022), generalised to GQA/gated MLP."),
@@ -226,6 +234,9 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.not_modelled_runtime": _("a runtime the estimate does not model (CTranslate2)"),
     "range.kind.generation": _("image and video generation"),
     "range.kind.training_one_card": _("training on one card"),
+    "range.kind.training_one_card_ckpt_or_fp32": _(
+        "training on one card with its activations checkpointed or all in fp32"
+    ),
     "range.kind.training_several_cards": _("training on several cards"),
     "range.widened": _("Widened for what the estimate is less sure of: %(reasons)s."),
     "range.kind.quantized_base": _("a quantized base model"),
