@@ -29,6 +29,12 @@ def human_bytes(value: int | None) -> str:
     return bytes_text(int(value))
 
 
+@register.filter
+def unbroken(text: str) -> str:
+    """The text with no-break spaces: a figure inside a hint that wraps ("up to 30.35 GiB") keeps its unit."""
+    return text.replace(" ", "\u00a0")
+
+
 # The engine's caveats, the breakdown's labels, assumptions and notes, and the chart's colours, under the names
 # their modules give them (`texts.caveats`, `texts.components`, `fit.chart`).
 register.filter(caveat_text)

@@ -54,6 +54,15 @@ def test_estimate_page_try_link_prefills_the_70b_serving_question(client, demo_c
     assert "Does not fit" in fit_row(html, "rtx-4090-24gb")
 
 
+def test_the_fit_tables_hints_keep_each_figure_with_its_unit(client, demo_catalog):
+    """The peak column's hints wrap where the table is narrow (sizing.css): a no-break space keeps "45.12 GiB" whole."""
+    html = client.get(reverse("sizing:estimate"), EXAMPLES[0][1]).content.decode()
+    h100 = fit_row(html, "h100-80gb")
+    assert re.search(r"up to [0-9.,]+\xa0GiB<", h100)
+    assert re.search(r">[0-9.,]+\xa0GiB headroom<", h100)
+    assert re.search(r">[0-9.,]+\xa0GiB short<", fit_row(html, "rtx-4090-24gb"))
+
+
 def test_estimate_page_try_link_qlora_fits_one_a100_lot(client, demo_catalog):
     page = client.get(reverse("sizing:estimate"), EXAMPLES[1][1])
     a100 = fit_row(page.content.decode(), "a100-80gb")
