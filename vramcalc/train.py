@@ -196,7 +196,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps.append(master_grads)
     if plan.strategy.shard_stage == 3 and plan.pipeline_parallel > 1:
         comps += _stage_gathered(inp, stage_params(inp, counts.total))
-    elif plan.strategy is Strategy.FSDP:
+    elif plan.strategy is Strategy.FSDP and not plan.fsdp_embeddings_sharded:
         comps += [_gathered(inp, counts.largest_block, counts.total), _fsdp_root(inp, counts.embedding)]
     elif plan.strategy.shard_stage == 3:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))

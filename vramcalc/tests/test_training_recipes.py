@@ -450,3 +450,12 @@ def test_fsdp_keeps_its_root_unit_gathered_from_the_forward_to_the_backward() ->
     zero3 = estimate(_train(parallel={"strategy": "zero3", "cards": 8}))
     assert zero3.component("fsdp_root") is None
     assert zero3.bytes_of("gathered_params") == 2 * counts.largest_layer * 2
+    # torchtune's custom_sharded_layers ['tok_embeddings', 'output']: no root holds them, the largest unit is
+    # the embedding matrix or a block, as under ZeRO-3.
+    apart = estimate(_train(parallel={"strategy": "fsdp", "cards": 8, "fsdp_embeddings_sharded": True}))
+    assert apart.component("fsdp_root") is None
+    assert apart.bytes_of("gathered_params") == 2 * counts.largest_layer * 2
+    with pytest.raises(InvalidInput, match=r"parallel\.fsdp_embeddings_sharded"):
+        _train(parallel={"strategy": "ddp", "cards": 8, "fsdp_embeddings_sharded": True})
+    with pytest.raises(InvalidInput, match=r"parallel\.fsdp_embeddings_sharded"):
+        _train(parallel={"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2, "fsdp_embeddings_sharded": True})
