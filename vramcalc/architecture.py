@@ -43,6 +43,7 @@ class ParamCounts:
         other: the rest (norms, biases, position embeddings, routers), never quantized.
         largest_layer: parameters of the largest transformer block or embedding (ZeRO-3/FSDP gather unit).
         per_layer: average parameters of one transformer block.
+        largest_block: parameters of the largest transformer block (FSDP's unit when it wraps each block).
     """
 
     total: int
@@ -51,6 +52,7 @@ class ParamCounts:
     other: int
     largest_layer: int
     per_layer: int
+    largest_block: int
 
 
 def _attention(model: ModelSpec, layers: int) -> list[LinearShape]:
@@ -139,8 +141,8 @@ def param_counts(model: ModelSpec) -> ParamCounts:
     other = max(0, total - linear - embedding)
     per_layer = (linear + router + 2 * layers * model.hidden_size) // layers
     one_matrix = embedding if model.kind is ModelKind.VISION else model.vocab_size * model.hidden_size
-    largest = max(_largest_block(model, shapes), one_matrix)
-    return ParamCounts(total, linear, embedding, other, largest, per_layer)
+    block = _largest_block(model, shapes)
+    return ParamCounts(total, linear, embedding, other, max(block, one_matrix), per_layer, block)
 
 
 def _largest_block(model: ModelSpec, shapes: tuple[LinearShape, ...]) -> int:

@@ -87,6 +87,10 @@ class ParallelPlan:
             that requires one until the synchronising micro-batch. With adapters the wrapped blocks' frozen weights
             share the flat parameter with the adapters (``use_orig_params=True``), so their gradient is held too
             (decision 0519). Needs ZeRO-3/FSDP full shard without pipeline stages.
+        fsdp_embeddings_sharded: FSDP wraps the token embedding and the LM head as units of their own (torchtune's
+            ``custom_sharded_layers: ['tok_embeddings', 'output']``), so the root unit, which PyTorch keeps gathered
+            from its forward to its backward, no longer holds them: they are gathered and freed like any unit
+            (decision 0552). Needs ZeRO-3/FSDP full shard without pipeline stages; ZeRO-3 has no root unit anyway.
     """
 
     strategy: Strategy = Strategy.SINGLE
@@ -106,6 +110,7 @@ class ParallelPlan:
     pipeline_schedule: PipelineSchedule = PipelineSchedule.ONE_F_ONE_B
     pipeline_microbatches: int = field(default=0, metadata=within(0, MAX_ITEMS))
     fsdp_no_sync: bool = False
+    fsdp_embeddings_sharded: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "parallel.")
@@ -140,6 +145,10 @@ class ParallelPlan:
                 raise InvalidInput(f"parallel.{name}", "needs ZeRO-3/FSDP full shard")
         if self.fsdp_no_sync and (self.strategy.shard_stage != 3 or self.pipeline_parallel > 1):
             raise InvalidInput("parallel.fsdp_no_sync", "needs ZeRO-3/FSDP full shard without pipeline stages")
+        if self.fsdp_embeddings_sharded and (self.strategy.shard_stage != 3 or self.pipeline_parallel > 1):
+            raise InvalidInput(
+                "parallel.fsdp_embeddings_sharded", "needs ZeRO-3/FSDP full shard without pipeline stages"
+            )
         if self.tp_sequence_parallel and self.tensor_parallel == 1:
             raise InvalidInput("parallel.tp_sequence_parallel", "splits activations over tensor_parallel > 1 cards")
         if self.context_parallel_ring and self.sequence_parallel == 1:

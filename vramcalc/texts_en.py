@@ -147,6 +147,8 @@ TEMPLATES: dict[str, str] = {
     "train.zero3_live": "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live "
     "parameters.",
     "train.gathered": "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit).",
+    "train.fsdp_root": "FSDP keeps its root unit (the embeddings and LM head) gathered from the forward until the "
+    "backward.",
     "train.ddp_buckets": "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
     "train.autocast": "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
     "train.dequant": "Quantized layers are dequantized one at a time for the matmul.",

@@ -196,6 +196,8 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps.append(master_grads)
     if plan.strategy.shard_stage == 3 and plan.pipeline_parallel > 1:
         comps += _stage_gathered(inp, stage_params(inp, counts.total))
+    elif plan.strategy is Strategy.FSDP and not plan.fsdp_embeddings_sharded:
+        comps += [_gathered(inp, counts.largest_block, counts.total), _fsdp_root(inp, counts.embedding)]
     elif plan.strategy.shard_stage == 3:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))
     if plan.fsdp_no_sync:
@@ -248,6 +250,24 @@ def _gathered(inp: EstimateInput, unit: int, total: int) -> Component:
         assumption,
         (FB,),
         dynamic=True,
+    )
+
+
+def _fsdp_root(inp: EstimateInput, embedding: int) -> Component:
+    """FSDP's root unit, gathered from its forward to its backward: PyTorch does not reshard the root after the forward
+    (FSDP1's ``_post_forward_reshard`` frees only ``not state._is_root``; FSDP2's lazy init sets the root group's
+    ``post_forward_mesh_info = None``). Wrapping each block, as the auto-wrap policies do, leaves the token embedding,
+    the LM head and the final norm to the root, in the precision the units are gathered in (16-bit for a quantized
+    base, whose embeddings stay unquantized)."""
+    per = compute_bytes(inp) if autocast_upcasts(inp) else dense_bytes(inp)
+    size = embedding * per // inp.parallel.tensor_parallel
+    return Component(
+        "fsdp_root",
+        "FSDP root unit kept gathered",
+        size,
+        show(f"{num(embedding)} params x {per} B", size),
+        text("train.fsdp_root"),
+        (FB,),
     )
 
 

@@ -286,11 +286,12 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_reaches_further_below_than_above() -> None:
-    """Engine 0.3.16: on eighteen tuning parts (fresh-17 added: 11 more several-card peaks) the several-card band stays
-    -40/+35, now on 136 peaks, once DDP's gradient buckets are counted in diffusion training too (fresh-17's DreamBooth
-    DDP row; -40/+35 from engine 0.3.13; -40/+40 from 0.3.10, decision 0530; -25/+45 at 0.3.9, decision 0526; -35/+45
-    from 0.3.6 to 0.3.8, decision 0518). An 8B ZeRO-3 run on 8 cards: its high end is 40.60 GiB (41.72 from 0.3.10 to
-    0.3.12, 42.84 before) and fits 90 % of a 48 GiB card; its low end is 13.49 GiB."""
+    """Engine 0.3.18: on twenty tuning parts (fresh-19 added) the several-card band stays -40/+35, now on 151 peaks,
+    once FSDP's root unit is counted (without it the rule gave -30/+45); engine 0.3.16: 136 peaks, once DDP's gradient
+    buckets are counted in diffusion training too (fresh-17's DreamBooth DDP row; -40/+35 from engine 0.3.13; -40/+40
+    from 0.3.10, decision 0530; -25/+45 at 0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B
+    ZeRO-3 run on 8 cards: its high end is 40.60 GiB (41.72 from 0.3.10 to 0.3.12, 42.84 before) and fits 90 % of a
+    48 GiB card; its low end is 13.49 GiB."""
     zero3 = _inputs(
         workload="full_finetune",
         seq_len=4096,

@@ -137,8 +137,9 @@ def test_fsdp_gathers_fp32_weights_in_the_compute_precision_and_float8_in_one_by
     mixed = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel=plan))
     assert mixed.bytes_of("autocast_copies") == 0
     counts = param_counts(_train().model)
-    live = 2 * counts.largest_layer
+    live = 2 * counts.largest_block
     assert mixed.bytes_of("gathered_params") == live * counts.total * 4 * 2 // 4 // counts.total
+    assert mixed.bytes_of("fsdp_root") == counts.embedding * 2
     fp8 = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel=plan, training={"float8": True}))
     assert fp8.bytes_of("gathered_params") == live
     ddp = estimate(_train(precision={"weights": "fp32", "compute": "bf16"}, parallel={"strategy": "ddp", "cards": 8}))
@@ -428,3 +429,33 @@ def test_gradients_freed_hold_the_lm_heads_gradient_with_the_saved_activations()
     assert logits_bytes(_train("llama-3.2-1b", training={"gradients_freed": True})) == plain.bytes_of("logits")
     lora = estimate(_train("llama-3.2-1b", workload="lora", training={"gradients_freed": True}))
     assert lora.bytes_of("logits") == estimate(_train("llama-3.2-1b", workload="lora")).bytes_of("logits")
+
+
+def test_fsdp_keeps_its_root_unit_gathered_from_the_forward_to_the_backward() -> None:
+    """Engine 0.3.18: PyTorch's FSDP does not reshard the root unit after its forward (FSDP1's _post_forward_reshard
+    frees only non-root units; FSDP2 sets the root group's post_forward_mesh_info to None). With each block wrapped,
+    the root holds the embeddings and the LM head: gathered beside the block being computed and the prefetched one,
+    in 16 bits for a quantized base (its embeddings are not quantized) and split by tensor parallelism. DeepSpeed's
+    ZeRO-3 keeps no such unit: its gathered unit stays the largest layer or embedding."""
+    counts = param_counts(_train().model)
+    fsdp = estimate(_train(parallel={"strategy": "fsdp", "cards": 8}))
+    assert fsdp.bytes_of("fsdp_root") == counts.embedding * 2
+    assert fsdp.bytes_of("gathered_params") == 2 * counts.largest_block * 2
+    qlora = estimate(
+        _train(workload="qlora", quantization={"method": "bnb_nf4"}, parallel={"strategy": "fsdp", "cards": 2})
+    )
+    assert qlora.bytes_of("fsdp_root") == counts.embedding * 2
+    tp = estimate(_train(parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2}))
+    assert tp.bytes_of("fsdp_root") == counts.embedding * 2 // 2
+    zero3 = estimate(_train(parallel={"strategy": "zero3", "cards": 8}))
+    assert zero3.component("fsdp_root") is None
+    assert zero3.bytes_of("gathered_params") == 2 * counts.largest_layer * 2
+    # torchtune's custom_sharded_layers ['tok_embeddings', 'output']: no root holds them, the largest unit is
+    # the embedding matrix or a block, as under ZeRO-3.
+    apart = estimate(_train(parallel={"strategy": "fsdp", "cards": 8, "fsdp_embeddings_sharded": True}))
+    assert apart.component("fsdp_root") is None
+    assert apart.bytes_of("gathered_params") == 2 * counts.largest_layer * 2
+    with pytest.raises(InvalidInput, match=r"parallel\.fsdp_embeddings_sharded"):
+        _train(parallel={"strategy": "ddp", "cards": 8, "fsdp_embeddings_sharded": True})
+    with pytest.raises(InvalidInput, match=r"parallel\.fsdp_embeddings_sharded"):
+        _train(parallel={"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2, "fsdp_embeddings_sharded": True})

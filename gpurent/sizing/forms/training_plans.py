@@ -49,6 +49,14 @@ class TrainingPlanFields(forms.Form):
             "the last micro-batch, frozen weights wrapped with adapters included."
         ),
     )
+    fsdp_embeddings_sharded = forms.BooleanField(
+        label=_("FSDP shards the embeddings and LM head as their own units"),
+        required=False,
+        help_text=_(
+            "As torchtune's custom_sharded_layers ['tok_embeddings', 'output'] does: otherwise they belong to FSDP's "
+            "root unit, which stays gathered from the forward until the backward."
+        ),
+    )
     zero3_prefetch_params = engine_number(
         _("ZeRO-3 prefetch bucket (million parameters)"),
         MILLION_FIELDS["zero3_prefetch_params"],

@@ -150,6 +150,14 @@ VARIANTS: list[dict[str, str]] = [
         "master_weights_16bit": "on",
     },
     {"preset": "llama-3.2-1b", "workload": "lora", "strategy": "fsdp", "cards": "2", "fsdp_no_sync": "on"},
+    # Engine 0.3.18: FSDP with the embeddings and LM head sharded as units of their own.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "full_finetune",
+        "strategy": "fsdp",
+        "cards": "8",
+        "fsdp_embeddings_sharded": "on",
+    },
     {
         "preset": "llama-3.2-1b",
         "workload": "full_finetune",

@@ -376,6 +376,32 @@ CASES = [
         },
         cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
     ),
+    # Engine 0.3.18 (decision 0552): FSDP with the embeddings and LM head as units of their own (torchtune).
+    Case(
+        "fsdp_embeddings_sharded",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": 2048,
+            "batch_size": 2,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True},
+            "parallel": {"strategy": "fsdp", "cards": 8, "fsdp_embeddings_sharded": True},
+        },
+        form={
+            "preset": "llama-3.1-8b",
+            "workload": "full_finetune",
+            "seq_len": "2048",
+            "batch_size": "2",
+            "activation_checkpointing": "on",
+            "strategy": "fsdp",
+            "cards": "8",
+            "fsdp_embeddings_sharded": "on",
+        },
+        cli=(
+            "--preset llama-3.1-8b --workload full_finetune --seq-len 2048 --batch 2 --checkpointing --strategy fsdp "
+            "--cards 8 --parallel-fsdp-embeddings-sharded"
+        ),
+    ),
     # Engine 0.3.6 (decision 0519): FSDP1 accumulating gradients under no_sync (lit-gpt's LoRA recipe).
     Case(
         "fsdp_no_sync",

@@ -58,6 +58,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("engine_runtime", "Sampler warm-up"): _("Sampler warm-up"),
     ("workspace", "Prefill activations / workspace"): _("Prefill activations / workspace"),
     ("gathered_params", "Gathered parameters (ZeRO-3/FSDP)"): _("Gathered parameters (ZeRO-3/FSDP)"),
+    ("fsdp_root", "FSDP root unit kept gathered"): _("FSDP root unit kept gathered"),
     ("unsharded_gradients", "Unsharded gradients of the stage"): _("Unsharded gradients of the stage"),
     ("no_sync_gradients", "Unsharded gradients (FSDP no_sync)"): _("Unsharded gradients (FSDP no_sync)"),
     ("context_parallel_buffers", "Ring-attention key/value buffers"): _("Ring-attention key/value buffers"),

@@ -168,6 +168,9 @@ TRANSLATED: dict[str, Any] = {
         "DeepSpeed ZeRO-3: the unit being computed plus the prefetch bucket, capped by max live parameters."
     ),
     "train.gathered": _("Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."),
+    "train.fsdp_root": _(
+        "FSDP keeps its root unit (the embeddings and LM head) gathered from the forward until the backward."
+    ),
     "train.ddp_buckets": _("DDP reduces through bucket buffers unless gradient_as_bucket_view=True."),
     "train.autocast": _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
     "train.dequant": _("Quantized layers are dequantized one at a time for the matmul."),
