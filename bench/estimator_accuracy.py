@@ -65,9 +65,10 @@ Fresh-18 has been seen since; from engine 0.3.17 on it informs choices too (deci
 ``bench/estimator_cases_fresh19.json`` (decision 0551), collected blind while 0.3.17 was made, forms *fresh-19*:
 measured whole before that change and once after. Fresh-19 has been seen since; from engine 0.3.18 on it informs choices
 too (decision 0552). ``bench/estimator_cases_fresh20.json`` (decision 0553), collected blind while 0.3.18 was made,
-forms *fresh-20* the same way. The report prints every part with its range coverage and width, the targets, and which
-parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without
-seeing a held part. First measurements are recorded in docs/estimator.md.
+forms *fresh-20*: measured whole before that change and once after. Fresh-20 has been seen since; from engine 0.3.19 on
+it informs choices too (decision 0554). The report prints every part with its range coverage and width, the targets, and
+which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
+without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -199,7 +200,7 @@ PART_TITLES = {
     "fresh-17": "(issue 31's 16th fresh part: measured at engine 0.3.14 and after 0.3.15; tuned on since 0.3.16)",
     "fresh-18": "(issue 31's 17th fresh part: measured at engine 0.3.15 and after 0.3.16; tuned on since 0.3.17)",
     "fresh-19": "(issue 31's 18th fresh part: measured at engine 0.3.16 and after 0.3.17; tuned on since 0.3.18)",
-    "fresh-20": "(issue 31's 19th fresh part, collected blind: measured at engine 0.3.17, then after the next change)",
+    "fresh-20": "(issue 31's 19th fresh part: measured at engine 0.3.17 and after 0.3.18; tuned on since 0.3.19)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -217,7 +218,8 @@ PART_TITLES = {
 # (decision 0543); fresh-16, seen since its measurements at engines 0.3.13 and 0.3.14, for engine 0.3.15 (decision
 # 0544); fresh-17, seen since its measurements at engines 0.3.14 and 0.3.15, for engine 0.3.16 (decision 0546);
 # fresh-18, seen since its measurements at engines 0.3.15 and 0.3.16, for engine 0.3.17 (decision 0548); fresh-19, seen
-# since its measurements at engines 0.3.16 and 0.3.17, for engine 0.3.18 (decision 0552).
+# since its measurements at engines 0.3.16 and 0.3.17, for engine 0.3.18 (decision 0552); fresh-20, seen since its
+# measurements at engines 0.3.17 and 0.3.18, for engine 0.3.19 (decision 0554).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -239,6 +241,7 @@ INFORMED_CHOICES = (
     "fresh-17",
     "fresh-18",
     "fresh-19",
+    "fresh-20",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
