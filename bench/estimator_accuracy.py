@@ -66,9 +66,10 @@ Fresh-18 has been seen since; from engine 0.3.17 on it informs choices too (deci
 measured whole before that change and once after. Fresh-19 has been seen since; from engine 0.3.18 on it informs choices
 too (decision 0552). ``bench/estimator_cases_fresh20.json`` (decision 0553), collected blind while 0.3.18 was made,
 forms *fresh-20*: measured whole before that change and once after. Fresh-20 has been seen since; from engine 0.3.19 on
-it informs choices too (decision 0554). The report prints every part with its range coverage and width, the targets, and
-which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work
-without seeing a held part. First measurements are recorded in docs/estimator.md.
+it informs choices too (decision 0554). ``bench/estimator_cases_fresh21.json`` (decision 0555), collected blind while
+0.3.19 was made, forms *fresh-21* the same way. The report prints every part with its range coverage and width, the
+targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
+can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -146,6 +147,8 @@ FRESH18_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh18.json"
 FRESH19_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh19.json"
 # And the round after that (decision 0553), the same way: engine 0.3.18 was made in a worktree that never held it.
 FRESH20_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh20.json"
+# And the round after that (decision 0555), the same way: engine 0.3.19 was made in a worktree that never held it.
+FRESH21_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh21.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -173,6 +176,7 @@ PARTS = (
     "fresh-18",
     "fresh-19",
     "fresh-20",
+    "fresh-21",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -201,6 +205,7 @@ PART_TITLES = {
     "fresh-18": "(issue 31's 17th fresh part: measured at engine 0.3.15 and after 0.3.16; tuned on since 0.3.17)",
     "fresh-19": "(issue 31's 18th fresh part: measured at engine 0.3.16 and after 0.3.17; tuned on since 0.3.18)",
     "fresh-20": "(issue 31's 19th fresh part: measured at engine 0.3.17 and after 0.3.18; tuned on since 0.3.19)",
+    "fresh-21": "(issue 31's 20th fresh part, collected blind: measured at engine 0.3.18, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -441,6 +446,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH18_CASES, "fresh-18"),
         (FRESH19_CASES, "fresh-19"),
         (FRESH20_CASES, "fresh-20"),
+        (FRESH21_CASES, "fresh-21"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
