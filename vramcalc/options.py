@@ -317,6 +317,10 @@ class RuntimeOptions:
             their own modelling code): a decoding step builds every layer's keys and values anew with ``torch.cat``
             while the previous step's tuple is still held, so the peak holds the KV cache twice (decision 0516).
             Only generation with transformers that decodes is affected.
+        kept_generate_output: the caller keeps an earlier ``generate`` output while it generates again (a script
+            that stores a warm-up run's output and then times more runs): with ``return_dict_in_generate=True`` that
+            output holds the earlier run's whole ``past_key_values``, so one more KV cache stays allocated (engine
+            0.3.19). Only generation with transformers is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -327,6 +331,7 @@ class RuntimeOptions:
     max_num_seqs: int = field(default=256, metadata=within(1, MAX_ITEMS))
     cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
     tuple_kv_cache: bool = False
+    kept_generate_output: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")

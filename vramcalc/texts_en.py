@@ -35,6 +35,8 @@ TEMPLATES: dict[str, str] = {
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.tuple_kv_cache": "The cache is passed as tuples (transformers before 4.36, models with their own code): "
     "the previous step's keys and values stay alive while the next step's are built with torch.cat.",
+    "infer.kept_generate_output": "An earlier generate's output is kept while generate runs again: with "
+    "return_dict_in_generate=True it holds that run's past_key_values, its whole KV cache.",
     "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
     "--enforce-eager removes it).",
     "infer.sampler": "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",

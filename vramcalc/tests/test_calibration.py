@@ -91,6 +91,24 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert estimate(server).component("previous_kv_cache") is None
 
 
+def test_a_kept_generate_output_counts_its_whole_cache() -> None:
+    """Engine 0.3.19: a script that keeps an earlier generate output (``return_dict_in_generate=True`` returns its
+    ``past_key_values``) while it generates again holds one more KV cache (the ROCm blog's GPT-Neo sweep: out = fn()
+    kept over three timed runs)."""
+    plain = estimate(_inputs(seq_len=512, context_len=8192))
+    kept = estimate(_inputs(seq_len=512, context_len=8192, runtime={"kept_generate_output": True}))
+    kv = plain.bytes_of("kv_cache")
+    assert kept.bytes_of("kept_output_kv_cache") == kv
+    assert kept.component("kept_output_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
+    assert kept.peak_bytes == plain.peak_bytes + kv  # held for the whole run: no allocator slack of its own
+    # even one new token returns the prefill's cache in the output
+    assert estimate(_inputs(seq_len=512, context_len=513, runtime={"kept_generate_output": True})).component(
+        "kept_output_kv_cache"
+    )
+    server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "kept_generate_output": True})
+    assert estimate(server).component("kept_output_kv_cache") is None
+
+
 def test_a_growing_cache_names_the_allocator_blocks_it_may_leave_reserved() -> None:
     """Decision 0546: generate's torch.cat makes each layer's key and value one token longer at every step; from
     10 MiB on the allocator gives each its own block rounded to 2 MiB, so every 2 MiB size passed through may stay

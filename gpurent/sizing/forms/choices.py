@@ -99,6 +99,7 @@ ADVANCED_SWITCHES = {
     "compiled": "training.compiled",
     "compiled_loss": "training.compiled_loss",
     "tuple_kv_cache": "runtime.tuple_kv_cache",
+    "kept_generate_output": "runtime.kept_generate_output",
     "varying_lengths": "training.varying_lengths",
     "gradients_freed": "training.gradients_freed",
     "logits_sum_loss": "training.logits_sum_loss",
@@ -319,6 +320,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "max_num_seqs",
             "cuda_graph_mib",
             "tuple_kv_cache",
+            "kept_generate_output",
         ),
     ),
 ]
@@ -378,6 +380,7 @@ SERVING_ONLY = (
     "max_num_seqs",
     "cuda_graph_mib",
     "tuple_kv_cache",
+    "kept_generate_output",
 )
 TRAINING_ONLY = (
     "optimizer",

@@ -280,6 +280,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "the previous one is still held."
         ),
     )
+    kept_generate_output = forms.BooleanField(
+        label=_("An earlier generate output is kept"),
+        required=False,
+        help_text=_(
+            "A script that keeps one run's output (return_dict_in_generate=True) while it generates again: that "
+            "output holds the earlier run's whole KV cache."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -133,6 +133,15 @@ VARIANTS: list[dict[str, str]] = [
         "context_len": "4096",
         "tuple_kv_cache": "on",
     },
+    # Engine 0.3.19: an earlier generate output kept while generate runs again.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "inference",
+        "engine": "transformers",
+        "seq_len": "512",
+        "context_len": "4096",
+        "kept_generate_output": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
     # Engine 0.3.17: DeepSpeed's 16-bit master weights, in transformer and in diffusion training.
     {

@@ -376,6 +376,25 @@ CASES = [
         },
         cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
     ),
+    # Engine 0.3.19: a script that keeps an earlier generate output (return_dict_in_generate=True) while it runs again.
+    Case(
+        "kept_generate_output",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 512,
+            "context_len": 4096,
+            "runtime": {"engine": "transformers", "kept_generate_output": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "512",
+            "context_len": "4096",
+            "engine": "transformers",
+            "kept_generate_output": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-kept-generate-output",
+    ),
     # Engine 0.3.18 (decision 0552): FSDP with the embeddings and LM head as units of their own (torchtune).
     Case(
         "fsdp_embeddings_sharded",

@@ -24,6 +24,7 @@ __all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label", "
 LABELS: dict[tuple[str, str], Any] = {
     ("kv_cache", "KV cache"): _("KV cache"),
     ("previous_kv_cache", "Previous step's KV cache"): _("Previous step's KV cache"),
+    ("kept_output_kv_cache", "KV cache of a kept generate output"): _("KV cache of a kept generate output"),
     ("cuda_context", "CUDA context"): _("CUDA context"),
     ("comm_buffers", "Communication buffers"): _("Communication buffers"),
     ("fragmentation", "Allocator fragmentation"): _("Allocator fragmentation"),
@@ -141,6 +142,14 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ): _(
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
+    ),
+    (
+        "kept_output_kv_cache",
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache.",
+    ): _(
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache."
     ),
     (
         "cuda_graphs",

@@ -55,6 +55,10 @@ TRANSLATED: dict[str, Any] = {
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
     ),
+    "infer.kept_generate_output": _(
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache."
+    ),
     "infer.cuda_graphs": _(
         "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
         "--enforce-eager removes it)."
