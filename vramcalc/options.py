@@ -222,6 +222,11 @@ class TrainingOptions:
         kv_expanded: grouped-query attention copies its keys and values to every query head before the attention
             kernel (LitGPT's training path: ``k.expand(...)`` then ``k.reshape(...)``), so the kernel saves them at
             the queries' width, ``2ad`` instead of ``2kd`` elements a token (engine 0.3.14).
+        masked_lm_head: an encoder trained with a masked-LM head over its vocabulary (BERT pre-training:
+            transformers' ``BertForPreTraining`` and ``BertForMaskedLM`` compute ``prediction_scores`` for every
+            position and take the cross-entropy over all of them, the unmasked ones ignored by label -100 only after
+            the log-softmax): the logits and loss spike of a decoder's LM head over every token, not a small
+            classifier's (engine 0.3.19). Encoders only.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -243,6 +248,7 @@ class TrainingOptions:
     loss_in_compute_precision: bool = False
     norm_fp32_input: bool = False
     kv_expanded: bool = False
+    masked_lm_head: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

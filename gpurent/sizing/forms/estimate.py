@@ -214,6 +214,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "which then saves them at full width."
         ),
     )
+    masked_lm_head = forms.BooleanField(
+        label=_("Masked-LM head over the vocabulary (BERT pre-training)"),
+        required=False,
+        help_text=_(
+            "The encoder is trained with its masked-LM head, which computes logits over the whole vocabulary for "
+            "every position, as BertForPreTraining does, instead of a small classifier."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

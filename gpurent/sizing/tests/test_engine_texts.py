@@ -205,6 +205,8 @@ VARIANTS: list[dict[str, str]] = [
     # Engine 0.3.14: Unsloth's in-place loss; LitGPT's fp32 norm inputs and expanded keys and values.
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on", "loss_grad_in_place": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
+    # Engine 0.3.19: an encoder trained with its masked-LM head.
+    {"preset": "bert-base-cased", "workload": "full_finetune", "masked_lm_head": "on"},
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",

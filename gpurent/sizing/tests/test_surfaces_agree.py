@@ -333,6 +333,25 @@ CASES = [
             "--training-kv-expanded"
         ),
     ),
+    # Engine 0.3.19: BERT pre-training's masked-LM head computes vocabulary logits for every position.
+    Case(
+        "masked_lm_head",
+        library={
+            "model": "bert-base-cased",
+            "workload": "full_finetune",
+            "seq_len": 512,
+            "batch_size": 16,
+            "training": {"optimizer": "adamw", "masked_lm_head": True},
+        },
+        form={
+            "preset": "bert-base-cased",
+            "workload": "full_finetune",
+            "seq_len": "512",
+            "batch_size": "16",
+            "masked_lm_head": "on",
+        },
+        cli="--preset bert-base-cased --workload full_finetune --seq-len 512 --batch 16 --training-masked-lm-head",
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
