@@ -75,11 +75,12 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -15/+35 on eighteen tuning parts (engine 0.3.16: fresh-17's three
+    # the band chosen with the cache counted: -20/+35 on twenty-one tuning parts (engine 0.3.19, 204 peaks); -15/+35
+    # from 0.3.16 to 0.3.18 (engine 0.3.16: fresh-17's three
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-15, 35)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 35)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -303,8 +304,12 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
     assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()
 
 
-def test_training_on_several_cards_reaches_further_below_than_above() -> None:
-    """Engine 0.3.18: on twenty tuning parts (fresh-19 added) the several-card band stays -40/+35, now on 151 peaks,
+def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
+    """Engine 0.3.19: on twenty-one tuning parts (fresh-20 added) the rule gives -25/+45 on 166 peaks: fresh-20's
+    ZeRO-3 rows below the expected value are held by DeepSpeed's buffers on the high side of what is not modelled,
+    and its peaks above +35 % are not (-25/+45 at 0.3.9 too, decision 0526). The 8B ZeRO-3 run on 8 cards below: its
+    high end is 42.84 GiB and still fits 90 % of a 48 GiB card; its low end is 16.86 GiB. Engine 0.3.18: on twenty
+    tuning parts (fresh-19 added) the several-card band stays -40/+35, now on 151 peaks,
     once FSDP's root unit is counted (without it the rule gave -30/+45); engine 0.3.16: 136 peaks, once DDP's gradient
     buckets are counted in diffusion training too (fresh-17's DreamBooth DDP row; -40/+35 from engine 0.3.13; -40/+40
     from 0.3.10, decision 0530; -25/+45 at 0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B
@@ -317,9 +322,9 @@ def test_training_on_several_cards_reaches_further_below_than_above() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-40, 35)
-    assert round(result.peak_high_bytes / GIB, 2) == 40.60
-    assert round(result.peak_low_bytes / GIB, 2) == 13.49
+    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
+    assert round(result.peak_high_bytes / GIB, 2) == 42.84
+    assert round(result.peak_low_bytes / GIB, 2) == 16.86
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
 
