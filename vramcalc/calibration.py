@@ -49,8 +49,9 @@ class Band:
 
 # Chosen on the measured peaks of the parts `fit`, `fresh-2-fit`, `fresh-2-held`, `fresh-3`, `fresh-4`, `fresh-5`,
 # `fresh-6`, `fresh-7`, `fresh-8`, `fresh-9`, `fresh-10`, `fresh-11`, `fresh-12`, `fresh-13`, `fresh-14`, `fresh-15`,
-# `fresh-16`, `fresh-17`, `fresh-18`, `fresh-19` and `fresh-20` (bench `--bands` prints, per kind and per widening, how far each
-# needs the range to reach once the likely sizes of what is not modelled are added). A band is the narrowest that holds
+# `fresh-16`, `fresh-17`, `fresh-18`, `fresh-19` and `fresh-20` (bench `--bands` prints, per kind and per widening,
+# how far each needs the range to reach once the likely sizes of what is not modelled are added). A band is the
+# narrowest that holds
 # all of its cases but floor((n + 1) / 10) of them (the order statistics that hold a further run with a probability of
 # about 9 in 10), rounded outwards to 5 %, never closer than 5 % to the expected value; a kind's band comes from its
 # cases that no widening applies to (decisions 0502, 0510, 0513, 0515, 0518, 0521, 0524, 0526, 0530, 0533, 0535,
