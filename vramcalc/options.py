@@ -372,6 +372,11 @@ class DiffusionOptions:
         autocast: the pipeline is called inside ``torch.autocast("cuda")`` with 16-bit weights: an eager
             attention's softmax returns fp32 probabilities (engine 0.3.13, issue 31). fp32 weights with a 16-bit
             compute dtype imply it.
+        safety_checker: the pipeline loads Stable Diffusion 1.x's safety checker (``StableDiffusionSafetyChecker``:
+            the CLIP ViT-L/14 vision tower and its projection, 303,981,588 parameters) on the card, in the weights'
+            dtype, for the whole run: ``pipe.to("cuda")`` moves it, and ``enable_model_cpu_offload`` keeps it there
+            too, since the Stable Diffusion pipelines list it in ``_exclude_from_cpu_offload`` and the offload call
+            moves excluded components to the device (engine 0.3.19). Image generation only.
     """
 
     guidance: bool = True
@@ -383,6 +388,7 @@ class DiffusionOptions:
     num_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
     task: DiffusionTask = DiffusionTask.TEXT_TO_IMAGE
     autocast: bool = False
+    safety_checker: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -66,6 +66,8 @@ TEMPLATES: dict[str, str] = {
     "diffusion.t5_fp32": "{params} T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)",
     "diffusion.storage_where": "{storage}; {where}.",
     "diffusion.vae_where": "The VAE is not quantized; {where}.",
+    "diffusion.safety_checker": "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for "
+    "the whole run, with model CPU offload too (the pipeline keeps it out of the offload chain).",
     "diffusion.activations": "No gradients: only one block's intermediates are live; classifier-free guidance "
     "doubles the batch.",
     "diffusion.tiled": "Tiled decode: the peak is one tile's.",

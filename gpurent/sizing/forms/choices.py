@@ -122,6 +122,7 @@ ADVANCED_SWITCHES = {
     "cpu_offload": "diffusion.cpu_offload",
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
     "diffusion_autocast": "diffusion.autocast",
+    "safety_checker": "diffusion.safety_checker",
     "train_text_encoder": "diffusion.train_text_encoder",
 } | RECIPE_SWITCHES
 
@@ -315,6 +316,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "cpu_offload",
             "quantize_text_encoders",
             "diffusion_autocast",
+            "safety_checker",
             "train_text_encoder",
             "gpu_memory_utilization",
             "cuda_context_mib",
@@ -425,6 +427,7 @@ DIFFUSION_ONLY = (
     "cpu_offload",
     "quantize_text_encoders",
     "diffusion_autocast",
+    "safety_checker",
     "diffusion_task",
 )
 # Shown only when a diffusion model trains (decision 0220).

@@ -246,6 +246,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "return fp32."
         ),
     )
+    safety_checker = forms.BooleanField(
+        label=_("Stable Diffusion safety checker loaded"),
+        required=False,
+        help_text=_(
+            "Stable Diffusion 1.x pipelines load a 304 M-parameter safety checker that stays on the card, with model "
+            "CPU offload too."
+        ),
+    )
     train_text_encoder = forms.BooleanField(
         label=_("Train the text encoders too"),
         required=False,

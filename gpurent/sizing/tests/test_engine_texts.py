@@ -227,6 +227,8 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "flux.1-dev", "workload": "diffusion", "weights": "fp16", "image_size": "512", "vae_slicing": "on"},
     # Called under torch.autocast: the eager softmax in fp32, the norms' fp32 outputs named (engine 0.3.13).
     {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "attention": "eager", "diffusion_autocast": "on"},
+    # Engine 0.3.19: Stable Diffusion 1.x's safety checker, resident with model CPU offload too.
+    {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "cpu_offload": "on", "safety_checker": "on"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "vae_tiling": "on", "cpu_offload": "on", "image_size": "2048"},
     {
         "preset": "flux.1-dev",

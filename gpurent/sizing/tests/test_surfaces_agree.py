@@ -333,6 +333,25 @@ CASES = [
             "--training-kv-expanded"
         ),
     ),
+    # Engine 0.3.19: Stable Diffusion 1.x's safety checker stays on the card, with model CPU offload too.
+    Case(
+        "safety_checker",
+        library={
+            "model": "sd-1.5",
+            "workload": "diffusion",
+            "precision": {"weights": "fp16", "compute": "fp16"},
+            "seq_len": 4096,  # the form always sends one; a diffusion estimate does not use it
+            "diffusion": {"cpu_offload": True, "safety_checker": True},
+        },
+        form={
+            "preset": "sd-1.5",
+            "workload": "diffusion",
+            "weights": "fp16",
+            "cpu_offload": "on",
+            "safety_checker": "on",
+        },
+        cli="--preset sd-1.5 --workload diffusion --weights fp16 --cpu-offload --diffusion-safety-checker",
+    ),
     # Engine 0.3.19: BERT pre-training's masked-LM head computes vocabulary logits for every position.
     Case(
         "masked_lm_head",

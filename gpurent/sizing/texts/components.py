@@ -36,6 +36,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("text_encoder_weights", "Text encoder weights"): _("Text encoder weights"),
     ("text_encoder_weights", "Text encoder weights (frozen)"): _("Text encoder weights (frozen)"),
     ("vae_weights", "VAE weights"): _("VAE weights"),
+    ("safety_checker_weights", "Safety checker weights"): _("Safety checker weights"),
     ("vae_weights", "VAE weights (frozen)"): _("VAE weights (frozen)"),
     ("activations", "Activations"): _("Activations"),
     ("activations", "Denoiser activations"): _("Denoiser activations"),
@@ -142,6 +143,14 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ): _(
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
+    ),
+    (
+        "safety_checker_weights",
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain).",
+    ): _(
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain)."
     ),
     (
         "kept_output_kv_cache",

@@ -95,6 +95,10 @@ TRANSLATED: dict[str, Any] = {
     "diffusion.t5_fp32": _("%(params)s T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)"),
     "diffusion.storage_where": _("%(storage)s; %(where)s."),
     "diffusion.vae_where": _("The VAE is not quantized; %(where)s."),
+    "diffusion.safety_checker": _(
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain)."
+    ),
     "diffusion.activations": _(
         "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch."
     ),
