@@ -27,6 +27,7 @@ __all__ = [
     "DENOISE",
     "ENCODE",
     "IMAGE_ENCODE",
+    "SAFETY_CHECKER_PARAMS",
     "VAE_BATCH_TENSORS",
     "VAE_FP32_TENSORS",
     "VAE_HALF_TENSORS",
@@ -61,6 +62,10 @@ VAE_FP32_TENSORS = 1
 # taken once per decode call (the convolutions' workspace, which grows with the feature map, not with the tensors
 # kept; decision 0533).
 VAE_BATCH_TENSORS = 3
+# diffusers' StableDiffusionSafetyChecker (the CompVis safety checker of Stable Diffusion 1.x): a CLIP ViT-L/14 vision
+# tower (24 layers of 12,596,224, patch, position and class embeddings 866,304, pre and post norms 4,096:
+# 303,179,776), its 1024 x 768 visual projection (786,432), 17 + 3 concept embeddings of 768 and their 20 thresholds.
+SAFETY_CHECKER_PARAMS = 303_981_588
 
 
 def _quantized(params: int, linear_pct: int, width: int, inp: EstimateInput) -> int:
@@ -293,6 +298,18 @@ def diffusion_components(inp: EstimateInput) -> list[Component]:
     if spec is None:  # pragma: no cover - ModelSpec validation requires it for kind == diffusion
         raise InvalidInput("model.diffusion", "a diffusion model needs its pipeline description")
     parts = [*_weights(inp, spec), _denoiser_activations(inp, spec), _vae_decode(inp, spec)]
+    if inp.diffusion.safety_checker:
+        size = SAFETY_CHECKER_PARAMS * dense_bytes(inp)
+        parts.append(
+            Component(
+                "safety_checker_weights",
+                "Safety checker weights",
+                size,
+                show(f"{num(SAFETY_CHECKER_PARAMS)} params x {dense_bytes(inp)} B", size),
+                text("diffusion.safety_checker"),
+                phases_of(inp),
+            )
+        )
     if inp.diffusion.task is not DiffusionTask.TEXT_TO_IMAGE:
         parts.append(_vae_encode(inp, spec))
     return parts

@@ -71,6 +71,17 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                     dynamic=True,
                 )
             )
+        if inp.runtime.kept_generate_output and inp.runtime.engine is Engine.TRANSFORMERS:
+            comps.append(
+                Component(
+                    "kept_output_kv_cache",
+                    "KV cache of a kept generate output",
+                    kv.bytes,
+                    kv.formula,
+                    text("infer.kept_generate_output"),
+                    PHASES,
+                )
+            )
     comps.append(prefill_workspace(inp))
     if inp.model.has_vocab_logits:
         size = inp.batch_size * inp.model.vocab_size * 4 // inp.parallel.tensor_parallel

@@ -125,6 +125,8 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput("quantization.method", "QLoRA needs a bitsandbytes base (bnb_nf4 or bnb_int8)")
     if inp.model.checkpoint_prequantized and method is not QuantMethod.NONE:
         raise InvalidInput("quantization.method", "the checkpoint is already quantized; its bytes are used")
+    if inp.training.masked_lm_head and kind is not ModelKind.ENCODER:
+        raise InvalidInput("training.masked_lm_head", "needs an encoder (BERT-style); a decoder has its LM head")
     if inp.training.optimizer_in_backward and inp.parallel.strategy.shard_stage >= 2:
         raise InvalidInput("training.optimizer_in_backward", "not modelled with sharded gradients (ZeRO-2/3)")
     if inp.training.gradients_freed and (inp.parallel.fsdp_no_sync or inp.parallel.pipeline_parallel > 1):

@@ -222,6 +222,11 @@ class TrainingOptions:
         kv_expanded: grouped-query attention copies its keys and values to every query head before the attention
             kernel (LitGPT's training path: ``k.expand(...)`` then ``k.reshape(...)``), so the kernel saves them at
             the queries' width, ``2ad`` instead of ``2kd`` elements a token (engine 0.3.14).
+        masked_lm_head: an encoder trained with a masked-LM head over its vocabulary (BERT pre-training:
+            transformers' ``BertForPreTraining`` and ``BertForMaskedLM`` compute ``prediction_scores`` for every
+            position and take the cross-entropy over all of them, the unmasked ones ignored by label -100 only after
+            the log-softmax): the logits and loss spike of a decoder's LM head over every token, not a small
+            classifier's (engine 0.3.19). Encoders only.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -243,6 +248,7 @@ class TrainingOptions:
     loss_in_compute_precision: bool = False
     norm_fp32_input: bool = False
     kv_expanded: bool = False
+    masked_lm_head: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")
@@ -317,6 +323,10 @@ class RuntimeOptions:
             their own modelling code): a decoding step builds every layer's keys and values anew with ``torch.cat``
             while the previous step's tuple is still held, so the peak holds the KV cache twice (decision 0516).
             Only generation with transformers that decodes is affected.
+        kept_generate_output: the caller keeps an earlier ``generate`` output while it generates again (a script
+            that stores a warm-up run's output and then times more runs): with ``return_dict_in_generate=True`` that
+            output holds the earlier run's whole ``past_key_values``, so one more KV cache stays allocated (engine
+            0.3.19). Only generation with transformers is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -327,6 +337,7 @@ class RuntimeOptions:
     max_num_seqs: int = field(default=256, metadata=within(1, MAX_ITEMS))
     cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
     tuple_kv_cache: bool = False
+    kept_generate_output: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")
@@ -361,6 +372,11 @@ class DiffusionOptions:
         autocast: the pipeline is called inside ``torch.autocast("cuda")`` with 16-bit weights: an eager
             attention's softmax returns fp32 probabilities (engine 0.3.13, issue 31). fp32 weights with a 16-bit
             compute dtype imply it.
+        safety_checker: the pipeline loads Stable Diffusion 1.x's safety checker (``StableDiffusionSafetyChecker``:
+            the CLIP ViT-L/14 vision tower and its projection, 303,981,588 parameters) on the card, in the weights'
+            dtype, for the whole run: ``pipe.to("cuda")`` moves it, and ``enable_model_cpu_offload`` keeps it there
+            too, since the Stable Diffusion pipelines list it in ``_exclude_from_cpu_offload`` and the offload call
+            moves excluded components to the device (engine 0.3.19). Image generation only.
     """
 
     guidance: bool = True
@@ -372,6 +388,7 @@ class DiffusionOptions:
     num_frames: int = field(default=0, metadata=within(0, MAX_FRAMES))
     task: DiffusionTask = DiffusionTask.TEXT_TO_IMAGE
     autocast: bool = False
+    safety_checker: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -35,6 +35,8 @@ TEMPLATES: dict[str, str] = {
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.tuple_kv_cache": "The cache is passed as tuples (transformers before 4.36, models with their own code): "
     "the previous step's keys and values stay alive while the next step's are built with torch.cat.",
+    "infer.kept_generate_output": "An earlier generate's output is kept while generate runs again: with "
+    "return_dict_in_generate=True it holds that run's past_key_values, its whole KV cache.",
     "infer.cuda_graphs": "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
     "--enforce-eager removes it).",
     "infer.sampler": "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",
@@ -64,6 +66,8 @@ TEMPLATES: dict[str, str] = {
     "diffusion.t5_fp32": "{params} T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)",
     "diffusion.storage_where": "{storage}; {where}.",
     "diffusion.vae_where": "The VAE is not quantized; {where}.",
+    "diffusion.safety_checker": "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for "
+    "the whole run, with model CPU offload too (the pipeline keeps it out of the offload chain).",
     "diffusion.activations": "No gradients: only one block's intermediates are live; classifier-free guidance "
     "doubles the batch.",
     "diffusion.tiled": "Tiled decode: the peak is one tile's.",

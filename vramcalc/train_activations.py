@@ -153,7 +153,7 @@ def _head_gradient(inp: EstimateInput) -> tuple[int, str]:
 
 def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Component | None:
     model = inp.model
-    if not model.has_vocab_logits:
+    if not (model.has_vocab_logits or inp.training.masked_lm_head):  # an encoder's MLM head: every position
         return None
     b_act = compute_bytes(inp)
     t = inp.parallel.tensor_parallel

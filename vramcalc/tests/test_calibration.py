@@ -75,11 +75,12 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -15/+35 on eighteen tuning parts (engine 0.3.16: fresh-17's three
+    # the band chosen with the cache counted: -20/+35 on twenty-one tuning parts (engine 0.3.19, 204 peaks); -15/+35
+    # from 0.3.16 to 0.3.18 (engine 0.3.16: fresh-17's three
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-15, 35)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 35)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -89,6 +90,24 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert prefill_only.component("previous_kv_cache") is None
     server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "tuple_kv_cache": True})
     assert estimate(server).component("previous_kv_cache") is None
+
+
+def test_a_kept_generate_output_counts_its_whole_cache() -> None:
+    """Engine 0.3.19: a script that keeps an earlier generate output (``return_dict_in_generate=True`` returns its
+    ``past_key_values``) while it generates again holds one more KV cache (the ROCm blog's GPT-Neo sweep: out = fn()
+    kept over three timed runs)."""
+    plain = estimate(_inputs(seq_len=512, context_len=8192))
+    kept = estimate(_inputs(seq_len=512, context_len=8192, runtime={"kept_generate_output": True}))
+    kv = plain.bytes_of("kv_cache")
+    assert kept.bytes_of("kept_output_kv_cache") == kv
+    assert kept.component("kept_output_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
+    assert kept.peak_bytes == plain.peak_bytes + kv  # held for the whole run: no allocator slack of its own
+    # even one new token returns the prefill's cache in the output
+    assert estimate(_inputs(seq_len=512, context_len=513, runtime={"kept_generate_output": True})).component(
+        "kept_output_kv_cache"
+    )
+    server = _inputs(seq_len=512, context_len=8192, runtime={"engine": "vllm", "kept_generate_output": True})
+    assert estimate(server).component("kept_output_kv_cache") is None
 
 
 def test_a_growing_cache_names_the_allocator_blocks_it_may_leave_reserved() -> None:
@@ -285,13 +304,17 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
     assert "Not modelled: PyTorch's allocator slack is counted" in out.getvalue()
 
 
-def test_training_on_several_cards_reaches_further_below_than_above() -> None:
-    """Engine 0.3.18: on twenty tuning parts (fresh-19 added) the several-card band stays -40/+35, now on 151 peaks,
-    once FSDP's root unit is counted (without it the rule gave -30/+45); engine 0.3.16: 136 peaks, once DDP's gradient
+def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
+    """Engine 0.3.19: on twenty-one tuning parts (fresh-20 added) the rule gives -25/+45 on 166 peaks: fresh-20's
+    Llama-3-8B ZeRO-3 rows, above the expected value even with DeepSpeed's named buffers added, need +33 to +41 %, so
+    the band leaves out the six lowest peaks (-30 to -40 %) instead (-25/+45 at 0.3.9 too, decision 0526). The 8B ZeRO-3
+    run on 8 cards below: its high end is 42.84 GiB and still fits 90 % of a 48 GiB card; its low end is 16.86 GiB.
+    Engine 0.3.18: on twenty tuning parts (fresh-19 added) the several-card band stays -40/+35, now on 151 peaks, once
+    FSDP's root unit is counted (without it the rule gave -30/+45); engine 0.3.16: 136 peaks, once DDP's gradient
     buckets are counted in diffusion training too (fresh-17's DreamBooth DDP row; -40/+35 from engine 0.3.13; -40/+40
     from 0.3.10, decision 0530; -25/+45 at 0.3.9, decision 0526; -35/+45 from 0.3.6 to 0.3.8, decision 0518). An 8B
-    ZeRO-3 run on 8 cards: its high end is 40.60 GiB (41.72 from 0.3.10 to 0.3.12, 42.84 before) and fits 90 % of a
-    48 GiB card; its low end is 13.49 GiB."""
+    ZeRO-3 run on 8 cards: its high end is 40.60 GiB (41.72 from 0.3.10 to 0.3.12, 42.84 before) and fits 90 % of a 48
+    GiB card; its low end is 13.49 GiB."""
     zero3 = _inputs(
         workload="full_finetune",
         seq_len=4096,
@@ -299,9 +322,9 @@ def test_training_on_several_cards_reaches_further_below_than_above() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-40, 35)
-    assert round(result.peak_high_bytes / GIB, 2) == 40.60
-    assert round(result.peak_low_bytes / GIB, 2) == 13.49
+    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
+    assert round(result.peak_high_bytes / GIB, 2) == 42.84
+    assert round(result.peak_low_bytes / GIB, 2) == 16.86
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
 

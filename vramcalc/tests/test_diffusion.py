@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from vramcalc import DiffusionOptions, DType, EstimateInput, Precision, Quantization, QuantMethod, Workload, estimate
-from vramcalc.diffusion import DECODE, DENOISE, VAE_BATCH_TENSORS
+from vramcalc.diffusion import DECODE, DENOISE, SAFETY_CHECKER_PARAMS, VAE_BATCH_TENSORS
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB
 
@@ -153,3 +153,18 @@ def test_dit_attends_to_text_tokens_too() -> None:
     result = estimate(_gen("sd3-medium", diffusion=DiffusionOptions(guidance=False)))
     tokens = (1024 // 16) ** 2 + 333
     assert result.bytes_of("activations") == tokens * 10 * 1536 * 2
+
+
+def test_the_sd_safety_checker_stays_on_the_card_under_model_offload() -> None:
+    """Engine 0.3.19: Stable Diffusion 1.x's safety checker (CLIP ViT-L/14 vision tower, 303,981,588 parameters) is
+    on the card for the whole run: ``pipe.to("cuda")`` moves it, and ``enable_model_cpu_offload`` moves the pipeline's
+    ``_exclude_from_cpu_offload`` components to the device instead of hooking them (fresh-20's F20-17/18)."""
+    fp16 = Precision(weights=DType.FP16, compute=DType.FP16)
+    for offload in (False, True):
+        plain = estimate(_gen("sd-1.5", precision=fp16, diffusion=DiffusionOptions(cpu_offload=offload)))
+        checked = estimate(
+            _gen("sd-1.5", precision=fp16, diffusion=DiffusionOptions(cpu_offload=offload, safety_checker=True))
+        )
+        assert plain.component("safety_checker_weights") is None
+        assert checked.bytes_of("safety_checker_weights") == SAFETY_CHECKER_PARAMS * 2
+        assert checked.peak_bytes == plain.peak_bytes + SAFETY_CHECKER_PARAMS * 2  # resident in every phase

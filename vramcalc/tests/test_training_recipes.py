@@ -459,3 +459,17 @@ def test_fsdp_keeps_its_root_unit_gathered_from_the_forward_to_the_backward() ->
         _train(parallel={"strategy": "ddp", "cards": 8, "fsdp_embeddings_sharded": True})
     with pytest.raises(InvalidInput, match=r"parallel\.fsdp_embeddings_sharded"):
         _train(parallel={"strategy": "fsdp", "cards": 8, "pipeline_parallel": 2, "fsdp_embeddings_sharded": True})
+
+
+def test_a_masked_lm_head_adds_the_logits_of_every_position() -> None:
+    """Engine 0.3.19: BERT pre-training (``BertForPreTraining``) computes its masked-LM scores over the whole vocabulary
+    for every position and takes the cross-entropy over all of them; a fine-tuned encoder's small classifier has none.
+    Fresh-20's F20-09/10 (Alibaba PAI's BERT-base pre-training rows)."""
+    plain = estimate(_train("bert-base-cased", seq_len=512))
+    mlm = estimate(_train("bert-base-cased", seq_len=512, training={"masked_lm_head": True}))
+    assert plain.component("logits") is None
+    # mixed precision (the default): 2 B logits + 4 B fp32 upcast + 4 B fp32 gradient for every token and entry
+    assert mlm.bytes_of("logits") == B * 512 * 28996 * 10
+    assert mlm.peak_bytes > plain.peak_bytes
+    with pytest.raises(InvalidInput, match=r"training\.masked_lm_head"):
+        _train(training={"masked_lm_head": True})  # a decoder has its LM head already

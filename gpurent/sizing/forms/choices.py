@@ -99,6 +99,7 @@ ADVANCED_SWITCHES = {
     "compiled": "training.compiled",
     "compiled_loss": "training.compiled_loss",
     "tuple_kv_cache": "runtime.tuple_kv_cache",
+    "kept_generate_output": "runtime.kept_generate_output",
     "varying_lengths": "training.varying_lengths",
     "gradients_freed": "training.gradients_freed",
     "logits_sum_loss": "training.logits_sum_loss",
@@ -106,6 +107,7 @@ ADVANCED_SWITCHES = {
     "loss_in_compute_precision": "training.loss_in_compute_precision",
     "norm_fp32_input": "training.norm_fp32_input",
     "kv_expanded": "training.kv_expanded",
+    "masked_lm_head": "training.masked_lm_head",
     "lora_dropout": "lora.dropout",
     "offload_optimizer": "parallel.offload_optimizer",
     "offload_params": "parallel.offload_params",
@@ -120,6 +122,7 @@ ADVANCED_SWITCHES = {
     "cpu_offload": "diffusion.cpu_offload",
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
     "diffusion_autocast": "diffusion.autocast",
+    "safety_checker": "diffusion.safety_checker",
     "train_text_encoder": "diffusion.train_text_encoder",
 } | RECIPE_SWITCHES
 
@@ -226,6 +229,7 @@ ENGINE_FIELDS = {
     "parallel.zero3_max_live_params": "zero3_max_live_params",
     "training.optimizer_in_backward": "optimizer_in_backward",
     "training.gradients_freed": "gradients_freed",
+    "training.masked_lm_head": "masked_lm_head",
     "precision.compute": "compute",
     "precision.optimizer_states": "optimizer_states",
     "runtime": "engine",
@@ -289,6 +293,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "loss_in_compute_precision",
             "norm_fp32_input",
             "kv_expanded",
+            "masked_lm_head",
             "lora_targets",
             "lora_dropout",
             "attention",
@@ -311,6 +316,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "cpu_offload",
             "quantize_text_encoders",
             "diffusion_autocast",
+            "safety_checker",
             "train_text_encoder",
             "gpu_memory_utilization",
             "cuda_context_mib",
@@ -319,6 +325,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "max_num_seqs",
             "cuda_graph_mib",
             "tuple_kv_cache",
+            "kept_generate_output",
         ),
     ),
 ]
@@ -378,6 +385,7 @@ SERVING_ONLY = (
     "max_num_seqs",
     "cuda_graph_mib",
     "tuple_kv_cache",
+    "kept_generate_output",
 )
 TRAINING_ONLY = (
     "optimizer",
@@ -397,6 +405,7 @@ TRAINING_ONLY = (
     "loss_in_compute_precision",
     "norm_fp32_input",
     "kv_expanded",
+    "masked_lm_head",
     "offload_optimizer",
     "offload_params",
     "grad_bucket_view",
@@ -418,6 +427,7 @@ DIFFUSION_ONLY = (
     "cpu_offload",
     "quantize_text_encoders",
     "diffusion_autocast",
+    "safety_checker",
     "diffusion_task",
 )
 # Shown only when a diffusion model trains (decision 0220).

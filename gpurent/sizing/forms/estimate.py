@@ -214,6 +214,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "which then saves them at full width."
         ),
     )
+    masked_lm_head = forms.BooleanField(
+        label=_("Masked-LM head over the vocabulary (BERT pre-training)"),
+        required=False,
+        help_text=_(
+            "The encoder is trained with its masked-LM head, which computes logits over the whole vocabulary for "
+            "every position, as BertForPreTraining does, instead of a small classifier."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)
@@ -236,6 +244,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         help_text=_(
             '16-bit weights with the call inside torch.autocast("cuda"): the attention\'s softmax and the norms '
             "return fp32."
+        ),
+    )
+    safety_checker = forms.BooleanField(
+        label=_("Stable Diffusion safety checker loaded"),
+        required=False,
+        help_text=_(
+            "Stable Diffusion 1.x pipelines load a 304 M-parameter safety checker that stays on the card, with model "
+            "CPU offload too."
         ),
     )
     train_text_encoder = forms.BooleanField(
@@ -278,6 +294,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         help_text=_(
             "transformers before 4.36, or a model with its own code: each generated token rebuilds the cache while "
             "the previous one is still held."
+        ),
+    )
+    kept_generate_output = forms.BooleanField(
+        label=_("An earlier generate output is kept"),
+        required=False,
+        help_text=_(
+            "A script that keeps one run's output (return_dict_in_generate=True) while it generates again: that "
+            "output holds the earlier run's whole KV cache."
         ),
     )
 

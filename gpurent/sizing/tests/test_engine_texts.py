@@ -133,6 +133,15 @@ VARIANTS: list[dict[str, str]] = [
         "context_len": "4096",
         "tuple_kv_cache": "on",
     },
+    # Engine 0.3.19: an earlier generate output kept while generate runs again.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "inference",
+        "engine": "transformers",
+        "seq_len": "512",
+        "context_len": "4096",
+        "kept_generate_output": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
     # Engine 0.3.17: DeepSpeed's 16-bit master weights, in transformer and in diffusion training.
     {
@@ -196,6 +205,8 @@ VARIANTS: list[dict[str, str]] = [
     # Engine 0.3.14: Unsloth's in-place loss; LitGPT's fp32 norm inputs and expanded keys and values.
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on", "loss_grad_in_place": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
+    # Engine 0.3.19: an encoder trained with its masked-LM head.
+    {"preset": "bert-base-cased", "workload": "full_finetune", "masked_lm_head": "on"},
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",
@@ -216,6 +227,8 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "flux.1-dev", "workload": "diffusion", "weights": "fp16", "image_size": "512", "vae_slicing": "on"},
     # Called under torch.autocast: the eager softmax in fp32, the norms' fp32 outputs named (engine 0.3.13).
     {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "attention": "eager", "diffusion_autocast": "on"},
+    # Engine 0.3.19: Stable Diffusion 1.x's safety checker, resident with model CPU offload too.
+    {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "cpu_offload": "on", "safety_checker": "on"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "vae_tiling": "on", "cpu_offload": "on", "image_size": "2048"},
     {
         "preset": "flux.1-dev",

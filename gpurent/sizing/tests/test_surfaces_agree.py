@@ -333,6 +333,44 @@ CASES = [
             "--training-kv-expanded"
         ),
     ),
+    # Engine 0.3.19: Stable Diffusion 1.x's safety checker stays on the card, with model CPU offload too.
+    Case(
+        "safety_checker",
+        library={
+            "model": "sd-1.5",
+            "workload": "diffusion",
+            "precision": {"weights": "fp16", "compute": "fp16"},
+            "seq_len": 4096,  # the form always sends one; a diffusion estimate does not use it
+            "diffusion": {"cpu_offload": True, "safety_checker": True},
+        },
+        form={
+            "preset": "sd-1.5",
+            "workload": "diffusion",
+            "weights": "fp16",
+            "cpu_offload": "on",
+            "safety_checker": "on",
+        },
+        cli="--preset sd-1.5 --workload diffusion --weights fp16 --cpu-offload --diffusion-safety-checker",
+    ),
+    # Engine 0.3.19: BERT pre-training's masked-LM head computes vocabulary logits for every position.
+    Case(
+        "masked_lm_head",
+        library={
+            "model": "bert-base-cased",
+            "workload": "full_finetune",
+            "seq_len": 512,
+            "batch_size": 16,
+            "training": {"optimizer": "adamw", "masked_lm_head": True},
+        },
+        form={
+            "preset": "bert-base-cased",
+            "workload": "full_finetune",
+            "seq_len": "512",
+            "batch_size": "16",
+            "masked_lm_head": "on",
+        },
+        cli="--preset bert-base-cased --workload full_finetune --seq-len 512 --batch 16 --training-masked-lm-head",
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",
@@ -375,6 +413,25 @@ CASES = [
             "tuple_kv_cache": "on",
         },
         cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-tuple-kv-cache",
+    ),
+    # Engine 0.3.19: a script that keeps an earlier generate output (return_dict_in_generate=True) while it runs again.
+    Case(
+        "kept_generate_output",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 512,
+            "context_len": 4096,
+            "runtime": {"engine": "transformers", "kept_generate_output": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "512",
+            "context_len": "4096",
+            "engine": "transformers",
+            "kept_generate_output": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-kept-generate-output",
     ),
     # Engine 0.3.18 (decision 0552): FSDP with the embeddings and LM head as units of their own (torchtune).
     Case(

@@ -24,6 +24,7 @@ __all__ = ["ASSUMPTIONS", "LABELS", "component_assumption", "component_label", "
 LABELS: dict[tuple[str, str], Any] = {
     ("kv_cache", "KV cache"): _("KV cache"),
     ("previous_kv_cache", "Previous step's KV cache"): _("Previous step's KV cache"),
+    ("kept_output_kv_cache", "KV cache of a kept generate output"): _("KV cache of a kept generate output"),
     ("cuda_context", "CUDA context"): _("CUDA context"),
     ("comm_buffers", "Communication buffers"): _("Communication buffers"),
     ("fragmentation", "Allocator fragmentation"): _("Allocator fragmentation"),
@@ -35,6 +36,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("text_encoder_weights", "Text encoder weights"): _("Text encoder weights"),
     ("text_encoder_weights", "Text encoder weights (frozen)"): _("Text encoder weights (frozen)"),
     ("vae_weights", "VAE weights"): _("VAE weights"),
+    ("safety_checker_weights", "Safety checker weights"): _("Safety checker weights"),
     ("vae_weights", "VAE weights (frozen)"): _("VAE weights (frozen)"),
     ("activations", "Activations"): _("Activations"),
     ("activations", "Denoiser activations"): _("Denoiser activations"),
@@ -141,6 +143,22 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ): _(
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
+    ),
+    (
+        "safety_checker_weights",
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain).",
+    ): _(
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain)."
+    ),
+    (
+        "kept_output_kv_cache",
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache.",
+    ): _(
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache."
     ),
     (
         "cuda_graphs",

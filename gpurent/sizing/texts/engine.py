@@ -55,6 +55,10 @@ TRANSLATED: dict[str, Any] = {
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
     ),
+    "infer.kept_generate_output": _(
+        "An earlier generate's output is kept while generate runs again: with return_dict_in_generate=True it holds "
+        "that run's past_key_values, its whole KV cache."
+    ),
     "infer.cuda_graphs": _(
         "Graph pool captured for the decode batch sizes (vLLM prints its size after capture; "
         "--enforce-eager removes it)."
@@ -91,6 +95,10 @@ TRANSLATED: dict[str, Any] = {
     "diffusion.t5_fp32": _("%(params)s T5 FFN output weights (wo) stay fp32 (transformers' _keep_in_fp32_modules)"),
     "diffusion.storage_where": _("%(storage)s; %(where)s."),
     "diffusion.vae_where": _("The VAE is not quantized; %(where)s."),
+    "diffusion.safety_checker": _(
+        "Stable Diffusion's safety checker (CLIP ViT-L/14 vision tower) stays on the card for the whole run, with "
+        "model CPU offload too (the pipeline keeps it out of the offload chain)."
+    ),
     "diffusion.activations": _(
         "No gradients: only one block's intermediates are live; classifier-free guidance doubles the batch."
     ),

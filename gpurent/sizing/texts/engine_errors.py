@@ -101,6 +101,9 @@ MESSAGES: dict[str, Any] = {
     "shards over DDP ranks: use strategy 'ddp'": _("shards over DDP ranks: use strategy 'ddp'"),
     "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
     "needs ZeRO-3/FSDP full shard without pipeline stages": _("needs ZeRO-3/FSDP full shard without pipeline stages"),
+    "needs an encoder (BERT-style); a decoder has its LM head": _(
+        "needs an encoder (BERT-style); a decoder has its LM head"
+    ),
     "needs one micro-batch a step: no accumulation under no_sync or pipeline stages": _(
         "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
     ),
