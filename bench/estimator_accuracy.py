@@ -67,9 +67,10 @@ measured whole before that change and once after. Fresh-19 has been seen since; 
 too (decision 0552). ``bench/estimator_cases_fresh20.json`` (decision 0553), collected blind while 0.3.18 was made,
 forms *fresh-20*: measured whole before that change and once after. Fresh-20 has been seen since; from engine 0.3.19 on
 it informs choices too (decision 0554). ``bench/estimator_cases_fresh21.json`` (decision 0555), collected blind while
-0.3.19 was made, forms *fresh-21* the same way. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+0.3.19 was made, forms *fresh-21*: measured whole before that change and once after. Fresh-21 has been seen since; from
+engine 0.3.20 on it informs choices too (decision 0556). The report prints every part with its range coverage and width,
+the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that
+one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -205,7 +206,7 @@ PART_TITLES = {
     "fresh-18": "(issue 31's 17th fresh part: measured at engine 0.3.15 and after 0.3.16; tuned on since 0.3.17)",
     "fresh-19": "(issue 31's 18th fresh part: measured at engine 0.3.16 and after 0.3.17; tuned on since 0.3.18)",
     "fresh-20": "(issue 31's 19th fresh part: measured at engine 0.3.17 and after 0.3.18; tuned on since 0.3.19)",
-    "fresh-21": "(issue 31's 20th fresh part, collected blind: measured at engine 0.3.18, then after the next change)",
+    "fresh-21": "(issue 31's 20th fresh part: measured at engine 0.3.18 and after 0.3.19; tuned on since 0.3.20)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -224,7 +225,8 @@ PART_TITLES = {
 # 0544); fresh-17, seen since its measurements at engines 0.3.14 and 0.3.15, for engine 0.3.16 (decision 0546);
 # fresh-18, seen since its measurements at engines 0.3.15 and 0.3.16, for engine 0.3.17 (decision 0548); fresh-19, seen
 # since its measurements at engines 0.3.16 and 0.3.17, for engine 0.3.18 (decision 0552); fresh-20, seen since its
-# measurements at engines 0.3.17 and 0.3.18, for engine 0.3.19 (decision 0554).
+# measurements at engines 0.3.17 and 0.3.18, for engine 0.3.19 (decision 0554); fresh-21, seen since its measurements at
+# engines 0.3.18 and 0.3.19, for engine 0.3.20 (decision 0556).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -247,6 +249,7 @@ INFORMED_CHOICES = (
     "fresh-18",
     "fresh-19",
     "fresh-20",
+    "fresh-21",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
