@@ -185,11 +185,14 @@ def _mlp_working(model: ModelSpec, server: bool) -> tuple[int, str]:
     return per * moe.expert_intermediate_size * active, f"{per}·{active}·f_expert"
 
 
-def eager_score_bytes(b_act: int) -> int:
+def eager_score_bytes(b_act: int, softmax_in_compute_dtype: bool = False) -> int:
     """Bytes one attention score holds at an eager attention's peak: the scores in the compute dtype, the
     probabilities that the softmax computes in fp32 (transformers' ``softmax(..., dtype=torch.float32)``, AutoAWQ's
     fused attention's ``softmax(scores.float())``) and, for a 16-bit compute dtype, their copy cast back to it, made
-    while both are alive."""
+    while both are alive; where the softmax runs in the compute dtype (``runtime.softmax_in_compute_dtype``:
+    transformers' BART-family attention, Whisper's among them), the scores and the probabilities only."""
+    if softmax_in_compute_dtype:
+        return 2 * b_act
     return b_act + 4 + (b_act if b_act < 4 else 0)
 
 
@@ -215,7 +218,7 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     size = tokens * per_token * b_act
     expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})/{t}) x {b_act} B"
     if not inp.flash_attention:
-        per_score = eager_score_bytes(b_act)
+        per_score = eager_score_bytes(b_act, inp.runtime.softmax_in_compute_dtype)
         scores = inp.batch_size * max(1, a // t) * seq**2 * per_score
         size += scores
         expr += f" + scores and softmax a·s² x {per_score} B"

@@ -327,6 +327,11 @@ class RuntimeOptions:
             that stores a warm-up run's output and then times more runs): with ``return_dict_in_generate=True`` that
             output holds the earlier run's whole ``past_key_values``, so one more KV cache stays allocated (engine
             0.3.19). Only generation with transformers is affected.
+        softmax_in_compute_dtype: an attention without a fused kernel takes its softmax in the compute dtype
+            (transformers' BART-family attention, Whisper's among them: ``nn.functional.softmax(attn_weights,
+            dim=-1)``, no ``dtype=torch.float32``), so a score holds the scores and the probabilities, each in the
+            compute dtype, instead of the fp32 probabilities and their copy cast back (engine 0.3.20). Only the
+            prefill of generation without fused attention is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -338,6 +343,7 @@ class RuntimeOptions:
     cuda_graph_mib: int = field(default=768, metadata=within(0, MAX_MIB))
     tuple_kv_cache: bool = False
     kept_generate_output: bool = False
+    softmax_in_compute_dtype: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")

@@ -75,12 +75,13 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -20/+35 on twenty-one tuning parts (engine 0.3.19, 204 peaks); -15/+35
+    # the band chosen with the cache counted: -35/+50 on twenty-two tuning parts (engine 0.3.20, 227 peaks, with
+    # fresh-21's SAM, Idefics2 and Whisper rows); -20/+35 on twenty-one (engine 0.3.19, 204 peaks); -15/+35
     # from 0.3.16 to 0.3.18 (engine 0.3.16: fresh-17's three
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 35)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-35, 50)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -223,9 +224,9 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
     said = estimate(stages).range_meaning
     assert "Widened for what the estimate is less sure of: pipeline stages." in said
-    # Images in the sequence widen generation with transformers at its low end; its own high end is the wider one.
-    assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct
-    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct
+    # Images in the sequence widen generation with transformers at its high end; its own low end is as wide.
+    assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct == BANDS["transformers_generate"].low_pct
+    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
@@ -348,9 +349,10 @@ def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() ->
 def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrower_band() -> None:
     """Engine 0.3.17 (decision 0548): on nineteen tuning parts one-card training whose activations are checkpointed
     or all in fp32 needs -15/+20 (74 peaks, each part left out in turn held 67 of 74), the rest -20/+40 (104 peaks,
-    93 of 104); autocast over fp32 weights and several cards keep their kinds."""
+    93 of 104); autocast over fp32 weights and several cards keep their kinds. On twenty-two parts (engine 0.3.20)
+    the narrower kind's low end is -20 (78 peaks, 70 of 78 left out in turn)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-15, 20, -20, 40)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-20, 20, -20, 40)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(

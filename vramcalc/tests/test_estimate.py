@@ -90,6 +90,25 @@ def test_eager_score_bytes_by_compute_dtype() -> None:
     assert eager_score_bytes(2) == 8
     # fp32 scores need no copy of the probabilities back to the compute dtype.
     assert eager_score_bytes(4) == 8
+    # A softmax in the compute dtype (BART-family attention, Whisper's): scores and probabilities only.
+    assert eager_score_bytes(2, softmax_in_compute_dtype=True) == 4
+    assert eager_score_bytes(4, softmax_in_compute_dtype=True) == 8
+
+
+def test_a_softmax_in_the_compute_dtype_halves_an_eager_prefills_scores() -> None:
+    """Engine 0.3.20: transformers' Whisper attention (copied from BART's) takes ``nn.functional.softmax(attn_weights,
+    dim=-1)`` in fp16, so a score holds 2 + 2 bytes, not 2 + 4 + 2 (whisper-flash-attention's eager batch-32 rows)."""
+    flash = estimate(EstimateInput(model=get_preset("llama-2-7b"), seq_len=4096))
+    eager = estimate(
+        EstimateInput(
+            model=get_preset("llama-2-7b"),
+            seq_len=4096,
+            flash_attention=False,
+            runtime=RuntimeOptions(softmax_in_compute_dtype=True),
+        )
+    )
+    assert eager.bytes_of("workspace") - flash.bytes_of("workspace") == 32 * 4096 * 4096 * 4
+    assert "scores and softmax a·s² x 4 B" in eager.component("workspace").formula  # type: ignore[union-attr]
 
 
 def test_moe_inference_working_set_uses_active_experts() -> None:

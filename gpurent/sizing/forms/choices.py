@@ -100,6 +100,7 @@ ADVANCED_SWITCHES = {
     "compiled_loss": "training.compiled_loss",
     "tuple_kv_cache": "runtime.tuple_kv_cache",
     "kept_generate_output": "runtime.kept_generate_output",
+    "softmax_in_compute_dtype": "runtime.softmax_in_compute_dtype",
     "varying_lengths": "training.varying_lengths",
     "gradients_freed": "training.gradients_freed",
     "logits_sum_loss": "training.logits_sum_loss",
@@ -326,6 +327,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "cuda_graph_mib",
             "tuple_kv_cache",
             "kept_generate_output",
+            "softmax_in_compute_dtype",
         ),
     ),
 ]
@@ -386,6 +388,7 @@ SERVING_ONLY = (
     "cuda_graph_mib",
     "tuple_kv_cache",
     "kept_generate_output",
+    "softmax_in_compute_dtype",
 )
 TRAINING_ONLY = (
     "optimizer",

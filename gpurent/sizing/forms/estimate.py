@@ -304,6 +304,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "output holds the earlier run's whole KV cache."
         ),
     )
+    softmax_in_compute_dtype = forms.BooleanField(
+        label=_("Attention softmax in the compute precision"),
+        required=False,
+        help_text=_(
+            "Attention without a fused kernel whose softmax keeps the 16-bit precision (transformers' BART-family "
+            "code, Whisper's among them): no fp32 probabilities and no copy cast back."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

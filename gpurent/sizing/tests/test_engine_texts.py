@@ -142,6 +142,15 @@ VARIANTS: list[dict[str, str]] = [
         "context_len": "4096",
         "kept_generate_output": "on",
     },
+    # Engine 0.3.20: an eager attention whose softmax stays in the compute dtype.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "inference",
+        "engine": "transformers",
+        "seq_len": "2048",
+        "attention": "eager",
+        "softmax_in_compute_dtype": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
     # Engine 0.3.17: DeepSpeed's 16-bit master weights, in transformer and in diffusion training.
     {

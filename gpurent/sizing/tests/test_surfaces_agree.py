@@ -433,6 +433,25 @@ CASES = [
         },
         cli="--preset llama-3.1-8b --seq-len 512 --context 4096 --engine transformers --runtime-kept-generate-output",
     ),
+    # Engine 0.3.20: an eager attention whose softmax stays in the compute dtype (transformers' BART-family code).
+    Case(
+        "softmax_in_compute_dtype",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 2048,
+            "flash_attention": False,
+            "runtime": {"engine": "transformers", "softmax_in_compute_dtype": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "2048",
+            "engine": "transformers",
+            "attention": "eager",
+            "softmax_in_compute_dtype": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 2048 --no-flash --engine transformers --runtime-softmax-in-compute-dtype",
+    ),
     # Engine 0.3.18 (decision 0552): FSDP with the embeddings and LM head as units of their own (torchtune).
     Case(
         "fsdp_embeddings_sharded",
