@@ -168,9 +168,9 @@ TEMPLATES: dict[str, str] = {
     "plan.offload_all": "params+optimizer offloaded",
     "plan.offload_optimizer": "optimizer offloaded",
     # What a range means (calibration.py, decision 0462)
-    "range.meaning": "The measured peak falls in this range in about 9 runs out of 10: {low} % to {high} % around "
-    "the expected peak, how far {cases} published measurements of {kind} fell from the estimate, plus the likely "
-    "size of what is not modelled.",
+    "range.meaning": "The measured peak falls in this range in about 9 runs out of 10: {low}\u00a0% to {high}\u00a0% "
+    "around the expected peak, how far {cases} published measurements of {kind} fell from the estimate, plus the "
+    "likely size of what is not modelled.",
     "range.kind.serving": "serving",
     "range.kind.transformers_generate": "generation with Hugging Face transformers",
     "range.kind.not_modelled_runtime": "a runtime the estimate does not model (CTranslate2)",

@@ -42,7 +42,9 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
-    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −20 %")
+    assert result.range_meaning.startswith(
+        "The measured peak falls in this range in about 9 runs out of 10: −20\u00a0%"
+    )
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
 

@@ -386,3 +386,13 @@ def test_a_card_count_reads_with_the_languages_plural(language, cards, shown):
         rendered = render(text("plan.over", strategy=text("plan.fsdp"), cards=cards).to_dict()) or ""
     assert shown in rendered
     assert "(s)" not in rendered
+
+
+@pytest.mark.parametrize("language", ("en", "es"))
+def test_a_range_percentage_never_parts_from_its_sign_at_a_line_end(language):
+    # QA: at 1024 px the Spanish range line broke between "−25" and "%"; both languages space the sign.
+    record = text("range.meaning", low="−25", high="+45", cases=175, kind=text("range.kind.serving")).to_dict()
+    with translation.override(language):
+        shown = render(record) or ""
+    assert "−25\xa0%" in shown
+    assert "+45\xa0%" in shown

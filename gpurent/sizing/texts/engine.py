@@ -235,8 +235,9 @@ TRANSLATED: dict[str, Any] = {
     "train.stage_gradients": _(
         "With pipeline stages gradients accumulate unsharded until the last micro-batch reduces them."
     ),
+    # The spaces before each %% are no-break spaces (U+00A0): a figure never parts from its sign at a line's end.
     "range.meaning": _(
-        "The measured peak falls in this range in about 9 runs out of 10: %(low)s %% to %(high)s %% around "
+        "The measured peak falls in this range in about 9 runs out of 10: %(low)s %% to %(high)s %% around "
         "the expected peak, how far %(cases)s published measurements of %(kind)s fell from the estimate, plus"
         " the likely size of what is not modelled."
     ),
