@@ -216,6 +216,13 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
     # Engine 0.3.19: an encoder trained with its masked-LM head.
     {"preset": "bert-base-cased", "workload": "full_finetune", "masked_lm_head": "on"},
+    # Engine 0.3.21: a vision-language model's vision encoder trained with it.
+    {
+        "preset": "llava-1.5-7b",
+        "workload": "full_finetune",
+        "images_per_sequence": "1",
+        "vision_encoder_trained": "on",
+    },
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",
