@@ -242,6 +242,14 @@ def test_a_trained_vision_encoder_carries_gradients_and_optimizer_states() -> No
     before, after = estimate(frozen), estimate(trained)
     assert after.bytes_of("optimizer_state") - before.bytes_of("optimizer_state") == 8 * llava.vision_encoder_params
     assert after.bytes_of("gradients") - before.bytes_of("gradients") == 2 * llava.vision_encoder_params
+    # Under autocast over fp32 weights its linears' 16-bit casts are cached like the language model's.
+    fp32 = Precision(weights=DType.FP32, compute=DType.BF16)
+    frozen32 = _train(model=llava, images_per_sequence=1, precision=fp32)
+    trained32 = _train(
+        model=llava, images_per_sequence=1, precision=fp32, training=TrainingOptions(vision_encoder_trained=True)
+    )
+    added = estimate(trained32).bytes_of("autocast_copies") - estimate(frozen32).bytes_of("autocast_copies")
+    assert added == 2 * llava.vision_encoder_params
 
 
 @pytest.mark.parametrize("workload", [Workload.LORA, Workload.FULL_FINETUNE])
