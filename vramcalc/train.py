@@ -218,7 +218,7 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         # parallelism (engine 0.3.21).
         vision = inp.model.vision_encoder_params if inp.training.vision_encoder_trained else 0
         linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t + vision * compute_bytes(inp)
-        shown = f"{num(counts.linear)} linear params" + (f" + {num(vision)} vision encoder" if vision else "")
+        shown = f"{num(counts.linear)} linear params" + (f" + {num(vision)} vision encoder params" if vision else "")
         comps.append(
             Component(
                 "autocast_copies",

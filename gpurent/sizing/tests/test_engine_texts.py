@@ -223,6 +223,14 @@ VARIANTS: list[dict[str, str]] = [
         "images_per_sequence": "1",
         "vision_encoder_trained": "on",
     },
+    {
+        "preset": "llava-1.5-7b",
+        "workload": "full_finetune",
+        "weights": "fp32",
+        "compute": "bf16",
+        "images_per_sequence": "1",
+        "vision_encoder_trained": "on",
+    },
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",
