@@ -127,6 +127,11 @@ def _check_workload(inp: EstimateInput) -> None:
         raise InvalidInput("quantization.method", "the checkpoint is already quantized; its bytes are used")
     if inp.training.masked_lm_head and kind is not ModelKind.ENCODER:
         raise InvalidInput("training.masked_lm_head", "needs an encoder (BERT-style); a decoder has its LM head")
+    if inp.training.vision_encoder_trained and not (full and inp.model.vision_encoder_params):
+        raise InvalidInput(
+            "training.vision_encoder_trained",
+            "needs full fine-tuning of a vision-language model (one with a vision encoder)",
+        )
     if inp.training.optimizer_in_backward and inp.parallel.strategy.shard_stage >= 2:
         raise InvalidInput("training.optimizer_in_backward", "not modelled with sharded gradients (ZeRO-2/3)")
     if inp.training.gradients_freed and (inp.parallel.fsdp_no_sync or inp.parallel.pipeline_parallel > 1):

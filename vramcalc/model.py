@@ -240,7 +240,8 @@ class ModelSpec:
         checkpoint_prequantized: the checkpoint already stores quantized tensors (packed ints, fp8).
         diffusion: the pipeline description for ``kind == diffusion``.
         vision_encoder_params: a vision-language model's vision tower + projector parameters (LLaVA: CLIP
-            ViT-L/14-336 and a 2-layer MLP), kept in the weights dtype, frozen in fine-tuning.
+            ViT-L/14-336 and a 2-layer MLP), kept in the weights dtype, frozen in fine-tuning unless
+            ``training.vision_encoder_trained`` (engine 0.3.21).
         image_tokens: tokens each image adds to the language model's sequence after the projector
             (LLaVA-1.5: 576; Qwen2-VL: depends on the resolution, give the count for yours).
         vision_packed_patches: the vision encoder runs the patches of every image as one packed sequence,

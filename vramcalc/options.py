@@ -227,6 +227,11 @@ class TrainingOptions:
             position and take the cross-entropy over all of them, the unmasked ones ignored by label -100 only after
             the log-softmax): the logits and loss spike of a decoder's LM head over every token, not a small
             classifier's (engine 0.3.19). Encoders only.
+        vision_encoder_trained: a full fine-tune of a vision-language model also trains its vision tower and
+            projector (the optimizer is given every parameter, as nanoVLM's ``AdamW(model.parameters())``): their
+            gradients, optimizer states, master copy and step temporaries are counted with the language model's
+            (engine 0.3.21). Off, the vision encoder is frozen, as most VLM recipes keep it. Full fine-tuning of a
+            vision-language model only.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -249,6 +254,7 @@ class TrainingOptions:
     norm_fp32_input: bool = False
     kv_expanded: bool = False
     masked_lm_head: bool = False
+    vision_encoder_trained: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

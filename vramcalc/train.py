@@ -212,13 +212,19 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     # unquantized (decision 0524).
     quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
     if autocast_upcasts(inp) and plan.strategy.shard_stage != 3 and not quantized:
-        linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t
+        # A trained vision tower's weights are fp32 leaves that require grad, which autocast caches its casts of
+        # (PyTorch's ``cached_cast``: ``arg.requires_grad() && arg.is_leaf()``); a frozen one passes no gradient back
+        # and saves none. Its linears hold nearly all of its parameters (decision 0535), not split by tensor
+        # parallelism (engine 0.3.21).
+        vision = inp.model.vision_encoder_params if inp.training.vision_encoder_trained else 0
+        linear = stage_params(inp, counts.linear) * compute_bytes(inp) // t + vision * compute_bytes(inp)
+        shown = f"{num(counts.linear)} linear params" + (f" + {num(vision)} vision encoder params" if vision else "")
         comps.append(
             Component(
                 "autocast_copies",
                 "Autocast weight copies",
                 linear,
-                show(f"{num(counts.linear)} linear params x {compute_bytes(inp)} B", linear),
+                show(f"{shown} x {compute_bytes(inp)} B", linear),
                 text("train.autocast"),
                 (FB,),
                 dynamic=True,

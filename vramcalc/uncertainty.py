@@ -82,11 +82,14 @@ DEFAULT_SPREAD = (-30, 50)
 # 0.3.19, fresh-20 added, with its bands): eager attention 110 % (199 peaks, 20 left out); MoE training 100 % (11,
 # 1 left out: the several-card band's high end is +45 % again); a declared parameter count 130 % (20, 2 left out).
 # On twenty-two parts (engine 0.3.20, fresh-21 added, with its bands): eager attention 105 % (218 peaks, 21 left
-# out); MoE training 100 % (15, 1 left out); a declared parameter count 135 % (25, 2 left out).
-NO_FUSED_ATTENTION_PCT = 105
+# out); MoE training 100 % (15, 1 left out); a declared parameter count 135 % (25, 2 left out). On twenty-three parts
+# (engine 0.3.21, fresh-22 added, with its bands): eager attention 125 % (228 peaks, 22 left out); MoE training 100 %
+# (15, 1 left out); a diffusion model's training allowance 230 % (9 peaks, 1 left out: fresh-22's aMUSEd rows, eight of
+# the nine, reach -42 % under the expected value); a declared parameter count 130 % (25, 2 left out).
+NO_FUSED_ATTENTION_PCT = 125
 MOE_ROUTING_PCT = 100
-DIFFUSION_TRAINING_PCT = 100
-DECLARED_PARAM_COUNT_PCT = 135
+DIFFUSION_TRAINING_PCT = 230
+DECLARED_PARAM_COUNT_PCT = 130
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,13 @@ def adapter_shapes(inp: EstimateInput) -> tuple[LinearShape, ...]:
 
 
 def trainable_params(inp: EstimateInput) -> tuple[int, str]:
-    """Trainable parameters and the expression: all parameters, or ``r·(d_in + d_out)`` per adapter."""
+    """Trainable parameters and the expression: all parameters (with a trained vision encoder's, engine 0.3.21), or
+    ``r·(d_in + d_out)`` per adapter."""
     if not inp.workload.is_adapter:
-        return param_counts(inp.model).total, "all parameters"
+        total = param_counts(inp.model).total
+        if inp.training.vision_encoder_trained:
+            return total + inp.model.vision_encoder_params, "all parameters + vision encoder"
+        return total, "all parameters"
     r = inp.lora.rank
     params = sum(r * (s.d_in + s.d_out) * s.count for s in adapter_shapes(inp))
     return params, f"LoRA r={r} on {inp.lora.targets.value}: sum r·(d_in + d_out)"

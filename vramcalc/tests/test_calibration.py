@@ -342,7 +342,9 @@ def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() ->
     result = estimate(ct2)
     assert "ctranslate2" in {n.key for n in result.not_modelled}
     assert result.range_low_pct == WIDER["not_modelled_runtime"].low_pct < BANDS["serving"].low_pct
-    assert result.range_high_pct == BANDS["serving"].high_pct
+    # engine 0.3.21: fresh-22's CTranslate2 translation rows (+71 to +97 %) take the widening's high end past the
+    # serving band's
+    assert result.range_high_pct == WIDER["not_modelled_runtime"].high_pct > BANDS["serving"].high_pct
     assert "a runtime the estimate does not model (CTranslate2)" in result.range_meaning
     # Training is not served by a runtime: the engine field does not widen it.
     assert wider_for(_inputs(workload="lora", runtime={"engine": "ctranslate2"})) == ()
@@ -352,9 +354,10 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     """Engine 0.3.17 (decision 0548): on nineteen tuning parts one-card training whose activations are checkpointed
     or all in fp32 needs -15/+20 (74 peaks, each part left out in turn held 67 of 74), the rest -20/+40 (104 peaks,
     93 of 104); autocast over fp32 weights and several cards keep their kinds. On twenty-two parts (engine 0.3.20)
-    the narrower kind's low end is -20 (78 peaks, 70 of 78 left out in turn)."""
+    the narrower kind's low end is -20 (78 peaks, 70 of 78 left out in turn); on twenty-three (engine 0.3.21, with
+    fresh-22's aMUSEd and nanoVLM rows) -25/+30 (89 peaks, 78 of 89) and -20/+50 (117, 105 of 117)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-20, 20, -20, 40)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -20, 50)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(

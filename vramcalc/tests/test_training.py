@@ -24,6 +24,7 @@ from vramcalc import (
 )
 from vramcalc.components.activations import layer_activation
 from vramcalc.components.training import trainable_params
+from vramcalc.errors import InvalidInput
 from vramcalc.presets import get_preset
 from vramcalc.units import KIB
 
@@ -228,6 +229,35 @@ def test_step_transients_by_optimizer_kind() -> None:
 def test_lora_trainable_params_llama_2_7b_qv_r8() -> None:
     inp = _train(model=get_preset("llama-2-7b"), workload=Workload.LORA, lora=LoRAConfig(8, LoRATargets.QV))
     assert trainable_params(inp)[0] == 4_194_304
+
+
+def test_a_trained_vision_encoder_carries_gradients_and_optimizer_states() -> None:
+    """Engine 0.3.21: nanoVLM's ``AdamW(model.parameters())`` trains the vision tower and projector with the language
+    model, so their fp32 gradients, AdamW states and step temporaries are counted too."""
+    llava = get_preset("llava-1.5-7b")
+    frozen = _train(model=llava, images_per_sequence=1)
+    trained = _train(model=llava, images_per_sequence=1, training=TrainingOptions(vision_encoder_trained=True))
+    assert trainable_params(trained)[0] == trainable_params(frozen)[0] + llava.vision_encoder_params
+    assert trainable_params(trained)[1] == "all parameters + vision encoder"
+    before, after = estimate(frozen), estimate(trained)
+    assert after.bytes_of("optimizer_state") - before.bytes_of("optimizer_state") == 8 * llava.vision_encoder_params
+    assert after.bytes_of("gradients") - before.bytes_of("gradients") == 2 * llava.vision_encoder_params
+    # Under autocast over fp32 weights its linears' 16-bit casts are cached like the language model's.
+    fp32 = Precision(weights=DType.FP32, compute=DType.BF16)
+    frozen32 = _train(model=llava, images_per_sequence=1, precision=fp32)
+    trained32 = _train(
+        model=llava, images_per_sequence=1, precision=fp32, training=TrainingOptions(vision_encoder_trained=True)
+    )
+    added = estimate(trained32).bytes_of("autocast_copies") - estimate(frozen32).bytes_of("autocast_copies")
+    assert added == 2 * llava.vision_encoder_params
+
+
+@pytest.mark.parametrize("workload", [Workload.LORA, Workload.FULL_FINETUNE])
+def test_a_trained_vision_encoder_needs_a_full_fine_tune_of_a_vlm(workload: Workload) -> None:
+    model = get_preset("llava-1.5-7b") if workload is Workload.LORA else get_preset("llama-3.1-8b")
+    with pytest.raises(InvalidInput) as err:
+        _train(model=model, workload=workload, training=TrainingOptions(vision_encoder_trained=True))
+    assert err.value.field == "training.vision_encoder_trained"
 
 
 def test_lora_targets_attention_and_all_linear() -> None:

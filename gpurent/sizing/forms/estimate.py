@@ -222,6 +222,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "every position, as BertForPreTraining does, instead of a small classifier."
         ),
     )
+    vision_encoder_trained = forms.BooleanField(
+        label=_("Vision encoder trained too"),
+        required=False,
+        help_text=_(
+            "A full fine-tune of a vision-language model that also trains its vision encoder and projector: their "
+            "gradients and optimizer states are counted with the language model's."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from gpurent.sizing.forms.choices import DEFAULTS
-from gpurent.sizing.texts.engine_errors import MESSAGES, engine_message
+from gpurent.sizing.texts.engine_errors import MESSAGES, Labelled, engine_message
 
 VRAMCALC = Path(__file__).resolve().parents[3] / "vramcalc"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -51,6 +51,42 @@ def test_every_engine_message_is_translated(language):
 def test_messages_built_from_values_are_rebuilt_in_the_language(message, translated):
     with translation.override("es"):
         assert engine_message(message) == translated
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [
+        ("en", "Image generation (diffusion)"),
+        ("es", "Generación de imágenes (difusión)"),
+        ("vi", "Sinh ảnh (khuếch tán)"),
+        ("tr", "Görüntü üretimi (difüzyon)"),
+    ],
+)
+def test_a_message_naming_an_option_shows_its_label_in_the_language(language, label):
+    with translation.override(language):
+        shown = engine_message("only diffusion models run the 'diffusion' workload")
+    assert label in shown
+    assert "'diffusion'" not in shown
+
+
+@pytest.mark.parametrize("language", ["en", "es", "vi", "tr"])
+def test_no_message_quotes_an_option_by_its_raw_value(language):
+    labelled = {message: known for message, known in MESSAGES.items() if isinstance(known, Labelled)}
+    assert len(labelled) == 6
+    with translation.override(language):
+        for message, known in labelled.items():
+            shown = engine_message(message)
+            assert not any(f"'{value}'" in shown for value in known.values), (language, shown)
+
+
+@pytest.mark.django_db
+def test_the_form_shows_the_workload_refusal_with_the_workloads_spanish_label(client):
+    form = {**DEFAULTS, "workload": "diffusion", "preset": "llama-3.2-1b"}
+    response = client.post(reverse("sizing:result"), form, HTTP_ACCEPT_LANGUAGE="es", **HTMX)
+    html = response.content.decode()
+    assert "solo los modelos de difusión ejecutan la carga de trabajo «Generación de imágenes (difusión)»" in html
+    assert "la carga de trabajo &#x27;diffusion&#x27;" not in html
+    assert "la carga de trabajo 'diffusion'" not in html
 
 
 @pytest.mark.django_db

@@ -216,6 +216,21 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},
     # Engine 0.3.19: an encoder trained with its masked-LM head.
     {"preset": "bert-base-cased", "workload": "full_finetune", "masked_lm_head": "on"},
+    # Engine 0.3.21: a vision-language model's vision encoder trained with it.
+    {
+        "preset": "llava-1.5-7b",
+        "workload": "full_finetune",
+        "images_per_sequence": "1",
+        "vision_encoder_trained": "on",
+    },
+    {
+        "preset": "llava-1.5-7b",
+        "workload": "full_finetune",
+        "weights": "fp32",
+        "compute": "bf16",
+        "images_per_sequence": "1",
+        "vision_encoder_trained": "on",
+    },
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",
@@ -388,7 +403,7 @@ def test_a_card_count_reads_with_the_languages_plural(language, cards, shown):
     assert "(s)" not in rendered
 
 
-@pytest.mark.parametrize("language", ("en", "es"))
+@pytest.mark.parametrize("language", ["en", "es"])
 def test_a_range_percentage_never_parts_from_its_sign_at_a_line_end(language):
     # QA: at 1024 px the Spanish range line broke between "−25" and "%"; both languages space the sign.
     record = text("range.meaning", low="−25", high="+45", cases=175, kind=text("range.kind.serving")).to_dict()

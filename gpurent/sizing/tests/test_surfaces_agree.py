@@ -371,6 +371,28 @@ CASES = [
         },
         cli="--preset bert-base-cased --workload full_finetune --seq-len 512 --batch 16 --training-masked-lm-head",
     ),
+    # Engine 0.3.21: a full fine-tune of a vision-language model that trains its vision encoder too (nanoVLM).
+    Case(
+        "vision_encoder_trained",
+        library={
+            "model": "llava-1.5-7b",
+            "workload": "full_finetune",
+            "seq_len": 512,
+            "images_per_sequence": 1,
+            "training": {"optimizer": "adamw", "vision_encoder_trained": True},
+        },
+        form={
+            "preset": "llava-1.5-7b",
+            "workload": "full_finetune",
+            "seq_len": "512",
+            "images_per_sequence": "1",
+            "vision_encoder_trained": "on",
+        },
+        cli=(
+            "--preset llava-1.5-7b --workload full_finetune --seq-len 512 --images-per-sequence 1 "
+            "--training-vision-encoder-trained"
+        ),
+    ),
     # Engine 0.3.5 (decision 0515): torchtitan compiles the loss with the model.
     Case(
         "compiled_loss",

@@ -9,12 +9,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["MESSAGES", "engine_message"]
+from ..forms.choices import OPTIMIZERS, STRATEGIES
+from ..workloads import WORKLOAD_CHOICES
+
+__all__ = ["MESSAGES", "Labelled", "engine_message"]
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """An engine message that names options by their values ('diffusion', 'ddp', 'adamw_8bit'): shown with the label
+    each value has in the form's choices, in the active language, instead of the raw value.
+
+    Attributes:
+        template: the translatable message, one ``%(value)s`` placeholder per option it names.
+        values: the option values the template names (workloads, strategies, optimizers).
+    """
+
+    template: Any
+    values: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return str(self.template) % {value: str(option_label(value)) for value in self.values}
+
+
+def option_label(value: str) -> Any:
+    """The form's label of a workload, strategy or optimizer value (a lazy translation)."""
+    return dict([*WORKLOAD_CHOICES, *STRATEGIES, *OPTIMIZERS])[value]
+
 
 MESSAGES: dict[str, Any] = {
     "GPTQ/AWQ support 2, 3, 4 or 8 bits": _("GPTQ/AWQ support 2, 3, 4 or 8 bits"),
@@ -87,7 +114,9 @@ MESSAGES: dict[str, Any] = {
     "needs model.checkpoint_bytes": _("needs model.checkpoint_bytes"),
     "needs model.sliding_window": _("needs model.sliding_window"),
     "not modelled with sharded gradients (ZeRO-2/3)": _("not modelled with sharded gradients (ZeRO-2/3)"),
-    "only diffusion models run the 'diffusion' workload": _("only diffusion models run the 'diffusion' workload"),
+    "only diffusion models run the 'diffusion' workload": Labelled(
+        _("only diffusion models run the “%(diffusion)s” workload"), ("diffusion",)
+    ),
     "pipeline split is modelled without tensor parallel": _("pipeline split is modelled without tensor parallel"),
     "sequence parallelism is modelled for training": _("sequence parallelism is modelled for training"),
     "tensor entry must be an object": _("tensor entry must be an object"),
@@ -98,11 +127,16 @@ MESSAGES: dict[str, Any] = {
         "the model has no vision encoder (choose a vision-language model)"
     ),
     "unknown field": _("unknown field"),
-    "shards over DDP ranks: use strategy 'ddp'": _("shards over DDP ranks: use strategy 'ddp'"),
-    "is Megatron DDP's buffer: use 'single' or 'ddp'": _("is Megatron DDP's buffer: use 'single' or 'ddp'"),
+    "shards over DDP ranks: use strategy 'ddp'": Labelled(_("shards over DDP ranks: use strategy “%(ddp)s”"), ("ddp",)),
+    "is Megatron DDP's buffer: use 'single' or 'ddp'": Labelled(
+        _("is Megatron DDP's buffer: use “%(single)s” or “%(ddp)s”"), ("single", "ddp")
+    ),
     "needs ZeRO-3/FSDP full shard without pipeline stages": _("needs ZeRO-3/FSDP full shard without pipeline stages"),
     "needs an encoder (BERT-style); a decoder has its LM head": _(
         "needs an encoder (BERT-style); a decoder has its LM head"
+    ),
+    "needs full fine-tuning of a vision-language model (one with a vision encoder)": _(
+        "needs full fine-tuning of a vision-language model (one with a vision encoder)"
     ),
     "needs one micro-batch a step: no accumulation under no_sync or pipeline stages": _(
         "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
@@ -110,7 +144,9 @@ MESSAGES: dict[str, Any] = {
     "gradients kept in a buffer (contiguous, bucket view) or stepped in backward are not freed after the step": _(
         "gradients kept in a buffer (contiguous, bucket view) or stepped in backward are not freed after the step"
     ),
-    "use optimizer 'adamw_8bit' for 8-bit states": _("use optimizer 'adamw_8bit' for 8-bit states"),
+    "use optimizer 'adamw_8bit' for 8-bit states": Labelled(
+        _("use optimizer “%(adamw_8bit)s” for 8-bit states"), ("adamw_8bit",)
+    ),
     "vision fine-tuning needs a vision model": _("vision fine-tuning needs a vision model"),
     "needs activation checkpointing": _("needs activation checkpointing"),
     "choose full or per-operation checkpointing, not both": _("choose full or per-operation checkpointing, not both"),
@@ -121,12 +157,14 @@ MESSAGES: dict[str, Any] = {
     "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)": _(
         "must be >= 1 and divide cards / (tensor_parallel x pipeline_parallel)"
     ),
-    "strategy 'single' uses exactly tensor_parallel x pipeline_parallel cards": _(
-        "strategy 'single' uses exactly tensor_parallel x pipeline_parallel cards"
+    "strategy 'single' uses exactly tensor_parallel x pipeline_parallel cards": Labelled(
+        _("strategy “%(single)s” uses exactly tensor_parallel x pipeline_parallel cards"), ("single",)
     ),
     "splits activations over tensor_parallel > 1 cards": _("splits activations over tensor_parallel > 1 cards"),
     "is how sequence_parallel > 1 cards attend": _("is how sequence_parallel > 1 cards attend"),
-    "is for training; strategy 'pipeline' splits inference": _("is for training; strategy 'pipeline' splits inference"),
+    "is for training; strategy 'pipeline' splits inference": Labelled(
+        _("is for training; strategy “%(pipeline)s” splits inference"), ("pipeline",)
+    ),
     "needs pipeline_parallel > 1": _("needs pipeline_parallel > 1"),
     "for training, split the layers into pipeline stages instead": _(
         "for training, split the layers into pipeline stages instead"

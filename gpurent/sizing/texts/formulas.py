@@ -61,6 +61,8 @@ PHRASES: dict[str, Any] = {
     "per card": pgettext_lazy("estimator formula", "per card"),
     "all denoiser parameters": pgettext_lazy("estimator formula", "all denoiser parameters"),
     "all parameters": pgettext_lazy("estimator formula", "all parameters"),
+    "all parameters + vision encoder": pgettext_lazy("estimator formula", "all parameters + vision encoder"),
+    "vision encoder params": pgettext_lazy("estimator formula", "vision encoder params"),
     "linear params": pgettext_lazy("estimator formula", "linear params"),
     "params": pgettext_lazy("estimator formula", "params"),
     "trainable": pgettext_lazy("estimator formula", "trainable"),
