@@ -231,7 +231,6 @@ def test_every_option_of_every_select_fits_once_chosen_and_the_fit_table_does_no
     assert console_errors == []
 
 
-
 def test_changing_the_preset_then_the_workload_quickly_logs_no_console_error(
     live_server, page, demo_catalog, screenshot, console_errors
 ):
@@ -243,7 +242,9 @@ def test_changing_the_preset_then_the_workload_quickly_logs_no_console_error(
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(live_server.url + "/estimate/")
     screenshot("estimate-before-quick-changes")
-    page.evaluate("() => { const f = document.getElementById('id_batch_size'); f.style.color = 'red'; f.style.color = ''; }")
+    page.evaluate(
+        "() => { const f = document.getElementById('id_batch_size'); f.style.color = 'red'; f.style.color = ''; }"
+    )
     expect(page.locator("#id_batch_size")).to_have_attribute("style", "")
     page.evaluate(SWAP_PROBE)
     page.get_by_label("Model preset").select_option("llama-3.1-70b")

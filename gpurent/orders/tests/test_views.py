@@ -238,9 +238,8 @@ def test_rental_detail_shows_amount_payment_and_machine_separately(client, custo
 def test_a_paid_order_whose_machine_is_not_started_reads_queued_everywhere(client, customer, gpu):
     # QA: once paid, the badge said "Not started" while the text under it said the machine was being prepared.
     order = place_for(customer)
-    transfer_post(
-        reference="deposit:Q1", debit=system_account(EXTERNAL_CRYPTO), credit=customer_account(customer), amount=order.total
-    )
+    credit = customer_account(customer)
+    transfer_post(reference="deposit:Q1", debit=system_account(EXTERNAL_CRYPTO), credit=credit, amount=order.total)
     order = order_pay_from_balance(order=order, owner=customer)
     assert order.provisioning_status == "not_started"  # stored state unchanged: "queued" is derived from the rows
     client.force_login(customer)
@@ -253,7 +252,8 @@ def test_a_paid_order_whose_machine_is_not_started_reads_queued_everywhere(clien
     assert '<span class="status status-queued">Queued</span>' in listed
     assert "Not started" not in listed
     printed = client.get(reverse("orders:rentals_printable")).content.decode()
-    assert "Queued" in printed and "Not started" not in printed
+    assert "Queued" in printed
+    assert "Not started" not in printed
     # The API keeps its machine-readable state.
     assert client.get(f"/api/v1/orders/{order.ref}").json()["provisioning_status"] == "not_started"
 
