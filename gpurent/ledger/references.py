@@ -2,7 +2,7 @@
 
 A transfer's reference is a machine string, `<kind>:<ref>` ("deposit:D-7KQ3-M9XA", "order:R-7KQ3-M9XB"): the API,
 the CSV files and the back office show it whole. Pages, e-mails and the receipt show the kind as a word of the
-reader's language and the ref as the code to copy or quote: "Depósito D-7KQ3-M9XA", "Đơn hàng R-7KQ3-M9XB"
+reader's language and the ref as the code to copy or quote: "Recarga D-7KQ3-M9XA", "Đơn hàng R-7KQ3-M9XB"
 (docs/decisions/0441-ledger-references-as-words.md). A kind this module does not know is shown as stored.
 """
 
@@ -28,7 +28,7 @@ REFERENCE_KINDS: dict[str, Promise] = {
 
 
 def reference_parts(reference: str) -> tuple[str, str]:
-    """`reference` as (the kind's word in the active language, the ref): ("Depósito", "D-7KQ3-M9XA").
+    """`reference` as (the kind's word in the active language, the ref): ("Recarga", "D-7KQ3-M9XA").
 
     A reference without a known kind comes back as ("", reference), to be shown as stored.
     """
@@ -40,6 +40,6 @@ def reference_parts(reference: str) -> tuple[str, str]:
 
 
 def reference_text(reference: str) -> str:
-    """`reference` as one line of text, for an e-mail or a PDF: "Depósito D-7KQ3-M9XA"."""
+    """`reference` as one line of text, for an e-mail or a PDF: "Recarga D-7KQ3-M9XA"."""
     label, ref = reference_parts(reference)
     return f"{label} {ref}" if label else ref

@@ -16,6 +16,9 @@ from gpurent.core.names import full_name
 from .enums import Environment, PaymentStatus, ProvisioningStatus, Track
 from .history_notes import note_text
 
+# The machine state a paid order shows before its provisioning starts (`Order.machine_state`): not a stored status.
+MACHINE_QUEUED = "queued"
+
 
 class Order(TimeStampedModel):
     """A rental: `lots` lots of one GPU model for one fixed term, owned by one customer.
@@ -120,6 +123,22 @@ class Order(TimeStampedModel):
     @property
     def is_extension(self) -> bool:
         return self.extends_id is not None
+
+    @property
+    def machine_state(self) -> str:
+        """The machine track as the customer reads it: `queued` while a paid order's provisioning has not started
+        (nobody or nothing has begun preparing it yet, but it will be), else the provisioning status. Derived from
+        the two tracks, never stored: the API and the exports keep `provisioning_status`."""
+        if self.payment_status == PaymentStatus.PAID and self.provisioning_status == ProvisioningStatus.NOT_STARTED:
+            return MACHINE_QUEUED
+        return self.provisioning_status
+
+    @property
+    def machine_state_label(self) -> str:
+        """`machine_state` in the reader's language, for its badge."""
+        if self.machine_state == MACHINE_QUEUED:
+            return str(_("Queued"))
+        return str(self.get_provisioning_status_display())
 
     @property
     def ended_unpaid(self) -> bool:

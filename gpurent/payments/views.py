@@ -42,7 +42,6 @@ from .intents.refusals import top_up_refusal, top_ups_refusal_at
 from .intents.state import intent_state
 from .models import DepositStatus, PaymentIntent, PaymentState
 from .payouts import payout_fee, payout_minimum, payout_request
-from .presenters import REPORTED_MESSAGE
 from .qr import payment_uri, qr_svg
 from .selectors import deposit_get_for, deposit_list_for, intent_get_for, payout_list_for
 from .services import deposit_create, order_pay_from_balance
@@ -171,7 +170,8 @@ def intent_report_view(request: HttpRequest, intent_id: str) -> HttpResponse:
         back = reverse("orders:rental", args=[intent.order.ref])
     else:
         back = reverse("payments:deposit", args=[intent.deposit.ref if intent.deposit else ""])
-    messages.success(request, _(REPORTED_MESSAGE))
+    # No flash message: the intent's card says "Payment reported. Awaiting verification." on this and every later
+    # visit, and the redirect lands on it; a flash said it a second time on the same screen (QA).
     return redirect(f"{back}#intent-{intent.pk}")
 
 

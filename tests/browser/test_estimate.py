@@ -229,3 +229,31 @@ def test_every_option_of_every_select_fits_once_chosen_and_the_fit_table_does_no
     page.locator("select[name=quantization]").evaluate("select => { select.style.width = '200px'; }")
     assert any(problem.startswith("quantization: ") for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT))
     assert console_errors == []
+
+
+def test_changing_the_preset_then_the_workload_quickly_logs_no_console_error(
+    live_server, page, demo_catalog, screenshot, console_errors
+):
+    # QA (all languages): the second change replaced the first update in flight, and the page logged the abort
+    # (htmx logs every aborted request as an error) and ~67 CSP violations (style-src-attr). The inputs carried an
+    # empty style attribute, which anything writing through the CSSOM leaves behind (the CSP allows that; here
+    # Playwright's full-page screenshot did, hiding the caret); htmx's settle step then copied it onto each input
+    # swapped in out of band, as an inline style the CSP refuses.
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(live_server.url + "/estimate/")
+    screenshot("estimate-before-quick-changes")
+    page.evaluate(
+        "() => { const f = document.getElementById('id_batch_size'); f.style.color = 'red'; f.style.color = ''; }"
+    )
+    expect(page.locator("#id_batch_size")).to_have_attribute("style", "")
+    page.evaluate(SWAP_PROBE)
+    page.get_by_label("Model preset").select_option("llama-3.1-70b")
+    page.get_by_label("Workload").select_option("lora")
+    expect(page.get_by_label("LoRA targets")).to_be_visible()
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-sent", "2")
+    expect(body).to_have_attribute("data-swaps", "2")  # each change is answered; the last answer lands last
+    expect(page.get_by_label("Model preset")).to_have_value("llama-3.1-70b")
+    expect(page.locator("tr[data-gpu='h100-80gb']").get_by_test_id("lots")).to_be_visible()
+    page.wait_for_timeout(200)  # htmx settles 20 ms after each swap: let every settle run
+    assert console_errors == []

@@ -9,8 +9,10 @@ from django.urls import reverse
 
 from gpurent.accounts.models import User
 from gpurent.catalog.models import GpuModel
+from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
 from gpurent.orders.services import Contact, order_place
+from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
 
@@ -231,6 +233,29 @@ def test_rental_detail_shows_amount_payment_and_machine_separately(client, custo
         "Get payment instructions",
     ]:
         assert text in html
+
+
+def test_a_paid_order_whose_machine_is_not_started_reads_queued_everywhere(client, customer, gpu):
+    # QA: once paid, the badge said "Not started" while the text under it said the machine was being prepared.
+    order = place_for(customer)
+    credit = customer_account(customer)
+    transfer_post(reference="deposit:Q1", debit=system_account(EXTERNAL_CRYPTO), credit=credit, amount=order.total)
+    order = order_pay_from_balance(order=order, owner=customer)
+    assert order.provisioning_status == "not_started"  # stored state unchanged: "queued" is derived from the rows
+    client.force_login(customer)
+    html = client.get(reverse("orders:rental", args=[order.ref])).content.decode()
+    assert '<span class="status status-queued">Queued</span>' in html
+    assert "Your order is paid and your machine is in the queue to be prepared." in html
+    assert "status-not_started" not in html  # (the history still says where the track started: "Not started")
+    assert "Your machine is being prepared." not in html
+    listed = client.get(reverse("orders:rentals")).content.decode()
+    assert '<span class="status status-queued">Queued</span>' in listed
+    assert "Not started" not in listed
+    printed = client.get(reverse("orders:rentals_printable")).content.decode()
+    assert "Queued" in printed
+    assert "Not started" not in printed
+    # The API keeps its machine-readable state.
+    assert client.get(f"/api/v1/orders/{order.ref}").json()["provisioning_status"] == "not_started"
 
 
 def test_rental_cancel_releases_the_lots_once(client, customer, gpu):

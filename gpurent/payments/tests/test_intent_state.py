@@ -7,7 +7,8 @@ confirmations while the page said "Seen on chain, 2 of 6 confirmations"; and a r
 "Awaiting payment" badge and a live countdown.
 """
 
-from datetime import timedelta
+import re
+from datetime import UTC, timedelta
 
 import pytest
 from django.urls import reverse
@@ -169,6 +170,20 @@ def test_a_reported_intent_shows_one_state_and_no_countdown(client, auth, custom
         "payment_reported",
         "Payment reported. Awaiting verification.",
     )
+
+
+def test_open_instructions_say_until_when_at_the_clock_and_how_long_is_left_apart(client, customer, order, intent):
+    # QA: the label said "Valid until" and the countdown script replaced its clock time with "29:59 left".
+    client.force_login(customer)
+    shown = _intent_html(client.get(reverse("orders:rental", args=[order.ref])).content.decode(), intent)
+    until = intent.expires_at.astimezone(UTC).strftime("%H:%M")
+    valid = re.search(r"<dt>Valid until</dt><dd>(.*?)</dd>", shown)
+    assert valid is not None
+    assert re.fullmatch(rf'<time datetime="[^"]+">{until} UTC</time>', valid.group(1))  # not the countdown's
+    left = re.search(r"<dt>Time left</dt><dd>(.*?)</dd>", shown)
+    assert left is not None
+    assert 'class="countdown"' in left.group(1)
+    assert re.search(r">(29|30):\d\d</time>$", left.group(1))  # without the script too
 
 
 def test_chain_evidence_says_more_than_a_report(client, customer, order, intent):

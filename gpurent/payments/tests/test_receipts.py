@@ -132,7 +132,7 @@ def test_a_direct_crypto_payment_is_not_called_paid_from_the_balance(client, cus
 
 
 def test_receipt_references_read_in_the_customers_language(client, customer, paid_then_refunded):
-    """Decision 0441: "Depósito D-…", "Pedido R-…", "Reembolso R-…" on the Spanish receipt, page and PDF."""
+    """Decision 0441: "Recarga D-…", "Pedido R-…", "Reembolso R-…" on the Spanish receipt, page and PDF."""
     order = paid_then_refunded
     payment = Payment.objects.get(intent__order=order)
     assert payment.deposit is not None
@@ -140,7 +140,7 @@ def test_receipt_references_read_in_the_customers_language(client, customer, pai
     page = client.get(reverse("payments:receipt", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f'data-reference="refund:{order.ref}">Reembolso <code>{order.ref}</code>' in page
     pdf = pdf_text(client.get(reverse("payments:receipt_pdf", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content)
-    for shown in [f"Depósito {payment.deposit.ref}", f"Pedido {order.ref}", f"Reembolso {order.ref}"]:
+    for shown in [f"Recarga {payment.deposit.ref}", f"Pedido {order.ref}", f"Reembolso {order.ref}"]:
         assert shown in pdf, (shown, pdf)
     assert "deposit:" not in pdf
     assert "refund:" not in pdf

@@ -56,6 +56,18 @@ def test_top_up_page_flow(client, customer, payment_setup):
     assert "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" in client.get(deposit_page).content.decode()
 
 
+def test_top_up_page_after_the_report_says_payment_reported_once(client, customer, payment_setup):
+    # QA (vi, tr): the flash message and the instructions' card both said it, one under the other.
+    client.force_login(customer)
+    deposit = deposit_create(owner=customer, amount=Usd(12_000))
+    intent = intent_issue_for_deposit(deposit=deposit, owner=customer, asset="BTC", network="bitcoin")
+    response = client.post(reverse("payments:intent_report", args=[intent.pk]), follow=True)
+    html = response.content.decode()
+    assert response.redirect_chain[-1][0] == reverse("payments:deposit", args=[deposit.ref]) + f"#intent-{intent.pk}"
+    assert html.count("Payment reported. Awaiting verification.") == 1
+    assert 'data-testid="intent-reported">Payment reported. Awaiting verification.<' in html
+
+
 def test_pay_from_balance_button_appears_when_the_balance_covers_it(client, customer, order):
     deposit = deposit_create(owner=customer, amount=Usd(50_000))
     intent = intent_issue_for_deposit(deposit=deposit, owner=customer, asset="USDT", network="tron")

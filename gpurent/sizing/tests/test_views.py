@@ -40,6 +40,13 @@ def test_estimate_page_shows_the_form_the_examples_and_an_estimate(client, demo_
     assert " style=" not in html  # the Content Security Policy forbids inline styles
 
 
+def test_the_note_under_save_does_not_read_as_saved_before_anything_is_saved(client, demo_catalog):
+    # QA (vi, tr): "Saved in this browser session; …" under the Save button read as already saved.
+    html = client.get(reverse("sizing:estimate")).content.decode()
+    assert "Estimates you save are kept in this browser session; register from this session to keep them" in html
+    assert "Saved in this browser session" not in html
+
+
 def test_estimate_page_try_link_prefills_the_70b_serving_question(client, demo_catalog):
     _label, query = EXAMPLES[0]
     page = client.get(reverse("sizing:estimate"), query)
