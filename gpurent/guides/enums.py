@@ -40,16 +40,24 @@ class Endpoint(models.TextChoices):
     SSH = "ssh", _("SSH access to the machine only")
     OPENAI_API = "openai_api", _("OpenAI-compatible HTTP API")
     CUSTOM_API = "custom_api", _("Custom HTTP API")
-    BATCH = "batch", _("Batch jobs (queue or scheduled runs)")
+    BATCH = "batch", _("Batch jobs")
     NOTEBOOK = "notebook", _("Jupyter notebook")
 
 
 class SupportLevel(models.TextChoices):
-    """How much of the operating work the customer asks us to take on."""
+    """How much of the operating work the customer asks us to take on.
 
-    SELF_MANAGED = "self_managed", _("Self-managed: the machine only")
-    ASSISTED = "assisted", _("Assisted setup: we install and hand over")
-    MANAGED = "managed", _("Managed: we operate it during the term")
+    - `self_managed`: the machine only.
+    - `assisted`: we install the workload and hand it over.
+    - `managed`: we operate it during the term.
+
+    The labels are short so that a chosen one shows whole in a phone's select; the form's help text says what each
+    means.
+    """
+
+    SELF_MANAGED = "self_managed", _("Self-managed")
+    ASSISTED = "assisted", _("Assisted setup")
+    MANAGED = "managed", _("Managed")
 
 
 class QuoteStatus(models.TextChoices):

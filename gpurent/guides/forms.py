@@ -71,7 +71,14 @@ class QuoteRequestForm(forms.Form):
     )
     gpu = ComparedGpuField(label=_("GPU"))
     endpoint = forms.ChoiceField(label=_("Endpoint"), choices=Endpoint.choices)
-    support_level = forms.ChoiceField(label=_("Support level"), choices=SupportLevel.choices)
+    support_level = forms.ChoiceField(
+        label=_("Support level"),
+        choices=SupportLevel.choices,
+        help_text=_(
+            "Self-managed: the machine only. Assisted setup: we install the workload and hand it over. "
+            "Managed: we operate it during the term."
+        ),
+    )
     delivery_scope = forms.ChoiceField(label=_("Delivery scope"), choices=_listed(Scope.choices))
     expected_load = forms.CharField(
         label=_("Expected request load"),

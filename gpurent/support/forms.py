@@ -62,7 +62,9 @@ class SupportRequestForm(forms.Form):
         queryset=None,
         to_field_name="slug",
         required=False,
-        empty_label=_("Same as the order, or not GPU-specific"),
+        # Short: a chosen option shows whole in a phone's select (QA: "Same as the order, or not GPU-specific" was
+        # cut in English at 390 px, and in Spanish and Turkish even at 1366 px).
+        empty_label=_("The order's GPU, or none"),
         error_messages={"invalid_choice": _("Choose a GPU model from the catalog, or none.")},
     )
     library_versions = _text(

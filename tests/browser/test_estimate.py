@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from .walk import CHOSEN_OPTIONS_THAT_DO_NOT_FIT
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -152,30 +154,7 @@ def test_a_field_typed_while_an_update_is_in_flight_keeps_what_the_customer_type
     assert console_errors == []
 
 
-# For each option of each select shown: the width the select needs to show that option whole once chosen (a copy of
-# the select holding only that option, sized to its content, so text, padding and arrow all count) against the
-# select's own width. The copy is styled through the CSSOM, which the CSP allows.
-CHOSEN_OPTIONS_THAT_DO_NOT_FIT = """() => {
-  const found = [];
-  for (const select of document.querySelectorAll(".estimator select")) {
-    const have = select.getBoundingClientRect().width;
-    if (!have) continue;
-    for (const option of select.options) {
-      const copy = select.cloneNode(false);
-      copy.removeAttribute("id");
-      copy.removeAttribute("name");
-      Object.assign(copy.style, {width: "auto", minWidth: "0", maxWidth: "none"});
-      Object.assign(copy.style, {position: "absolute", visibility: "hidden"});
-      copy.append(option.cloneNode(true));
-      select.parentElement.append(copy);
-      const need = copy.getBoundingClientRect().width;
-      copy.remove();
-      const what = `${select.name}: "${option.text}" needs ${Math.round(need)} px of ${Math.round(have)}`;
-      if (need > have) found.push(what);
-    }
-  }
-  return found;
-}"""
+ESTIMATOR_SELECTS = ".estimator select"
 
 
 # How far the fit table is wider than its box (it then scrolls sideways); None where the result shows no table.
@@ -215,7 +194,9 @@ def test_every_option_of_every_select_fits_once_chosen_and_the_fit_table_does_no
         page.goto(live_server.url + url)
         expect(page.locator("html")).to_have_attribute("lang", language)
         selects |= set(page.locator(".estimator select").evaluate_all("selects => selects.map(s => s.name)"))
-        problems += [f"{url}: {problem}" for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT)]
+        problems += [
+            f"{url}: {problem}" for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT, ESTIMATOR_SELECTS)
+        ]
         tables[url] = page.evaluate(FIT_TABLE_OVERFLOW)
     assert {"workload", "quantization", "strategy", "guidance", "pipeline_schedule", "attention"} <= selects
     assert problems == []
@@ -227,7 +208,10 @@ def test_every_option_of_every_select_fits_once_chosen_and_the_fit_table_does_no
         assert page.evaluate(FIT_TABLE_OVERFLOW) > 0
     # The check sees an option cut off: a select narrowed to 200 px cuts the longest quantization.
     page.locator("select[name=quantization]").evaluate("select => { select.style.width = '200px'; }")
-    assert any(problem.startswith("quantization: ") for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT))
+    assert any(
+        problem.startswith("quantization: ")
+        for problem in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT, ESTIMATOR_SELECTS)
+    )
     assert console_errors == []
 
 

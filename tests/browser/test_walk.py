@@ -103,6 +103,7 @@ def the_customers_things(customer: Any) -> dict[str, str]:
         "journal-entry": f"/journal/{entry.public_id}/",
         "support": "/support/",
         "support-request": f"/support/{support.ref}/",
+        "support-new": "/support/new/",
         "account": "/account/",
         "help": "/help/",
         "terms": "/terms/",
@@ -228,4 +229,30 @@ def test_the_walk_checks_flag_overflow_broken_tokens_and_english_left_in_spanish
     ) == [
         "'Balance' (msgid, translated 'Saldo')",
         "'Quedan 6d 23h left' (English words: left)",
+    ]
+
+
+def test_the_fit_checks_flag_a_wide_card_a_broken_reference_cut_texts_a_bare_fieldset_and_stuck_fields(page):
+    """The QA walk's layout defects, each in a few lines of HTML: the walk now reports every one (they passed it)."""
+    page.set_viewport_size({"width": 390, "height": 600})
+    page.set_content(
+        '<body style="margin:0;font:16px sans-serif">'
+        '<div class="table-wrap" style="overflow-x:auto;width:300px"><table class="stack-table" style="display:block">'
+        '<tr style="display:block"><td data-label="x" style="display:block;white-space:nowrap">'
+        + "06/12/2026 10:52 UTC "
+        * 3
+        + '</td></tr></table></div><h1 style="width:150px">Order R-EQS6-HG1Z</h1>'
+        '<span class="chart-label" style="display:block;width:60px;overflow:hidden;white-space:nowrap;'
+        'text-overflow:ellipsis">B200 (2 × 180GB)</span><form><fieldset><legend>Extend</legend></fieldset>'
+        '<div class="field">GPU model</div><div class="field">Observed result</div>'
+        '<select name="gpu" style="width:120px"><option>Same as the order, or not GPU-specific</option></select>'
+        "</form></body>"
+    )
+    assert page_findings(page, language="en", texts=False) == [
+        '<table.stack-table> "06/12/2026 10:52 UTC 06/12/2026 10:52 UTC 06/12/20" is 501 px wide in its 300 px box',
+        'reference R-EQS6-HG1Z breaks over two lines in <h1> "Order R-EQS6-HG1Z"',
+        '<span.chart-label> "B200 (2 × 180GB)" is cut off (129 px of text in 60 px)',
+        '<fieldset> "Extend" shows the browser\'s default fieldset border',
+        '<div.field> "Observed result" is 0 px under the field above it',
+        'chosen option cut off: gpu: "Same as the order, or not GPU-specific" needs 254 px of 120',
     ]

@@ -9,6 +9,10 @@
   translations does (plus a few English function words), unless `untranslated_allow.txt` lists it. Text inside
   `code`, `pre`, `kbd`, `samp` and elements marked `translate="no"` (a customer's own words, identifiers) is
   left out.
+- Fit (`FIT_JS`): on a phone a `.stack-table` (its rows are cards) does not scroll sideways, and a guide's
+  decision table does not at any width; a reference (R-8H2K-HT56) in any text stays on one line; no text is cut
+  with an ellipsis; no fieldset shows the browser's grey border; fields that stack keep a gap between them; and
+  every option of every select shows whole once chosen (`CHOSEN_OPTIONS_THAT_DO_NOT_FIT`).
 """
 
 from __future__ import annotations
@@ -67,6 +71,91 @@ OVERFLOW_JS = """([scrollers, unbroken]) => {
     const boxes = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top);
     if (boxes.some((box, i) => i > 0 && box.top >= boxes[i - 1].bottom - 2)) {
       found.push(`${name(el)} breaks inside the token`);
+    }
+  }
+  return found;
+}"""
+
+# Tables that must not scroll sideways: on a phone every `.stack-table` (its rows are cards, decision 0435), and a
+# guide's decision table at any width (its columns are the page's answer).
+FITTING_TABLES = {"phone": ".stack-table, .decision-table", "wide": ".decision-table"}
+# An order, top-up or support reference: a letter and two groups of four.
+REFERENCE = r"\b[A-Z]-[A-Z0-9]{4}-[A-Z0-9]{4}\b"
+# Fields stacked one above the other closer than this read as one: the label sits on the field above.
+MIN_FIELD_GAP = 8
+
+FIT_JS = """([tables, reference, minGap]) => {
+  const found = [];
+  const name = (el) => {
+    const cls = [...el.classList].slice(0, 3).map((c) => '.' + c).join('');
+    const text = (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 50);
+    return `<${el.tagName.toLowerCase()}${cls}> "${text}"`;
+  };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const phone = matchMedia('screen and (max-width: 720px)').matches;
+  for (const table of document.querySelectorAll(phone ? tables.phone : tables.wide)) {
+    const box = table.closest('.table-wrap') || table.parentElement;
+    if (shown(table) && box.scrollWidth > box.clientWidth + 1) {
+      found.push(`${name(table)} is ${box.scrollWidth} px wide in its ${box.clientWidth} px box`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.nodeValue.matchAll(new RegExp(reference, 'g'))) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const boxes = [...range.getClientRects()].filter((r) => r.width > 0).sort((a, b) => a.top - b.top);
+      if (boxes.some((box, i) => i > 0 && box.top >= boxes[i - 1].bottom - 2)) {
+        found.push(`reference ${match[0]} breaks over two lines in ${name(node.parentElement)}`);
+      }
+    }
+  }
+  for (const el of document.body.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    if (style.textOverflow === 'ellipsis' && shown(el) && el.scrollWidth > el.clientWidth + 1) {
+      found.push(`${name(el)} is cut off (${el.scrollWidth} px of text in ${el.clientWidth} px)`);
+    }
+  }
+  for (const el of document.querySelectorAll('fieldset')) {
+    if (shown(el) && getComputedStyle(el).borderTopStyle === 'groove') {
+      found.push(`${name(el)} shows the browser's default fieldset border`);
+    }
+  }
+  for (const form of document.querySelectorAll('form')) {
+    const fields = [...form.querySelectorAll('.field')].filter(shown).map((el) => [el, el.getBoundingClientRect()]);
+    fields.forEach(([el, box], i) => {
+      if (i === 0) return;
+      const above = fields[i - 1][1];
+      const gap = box.top - above.bottom;
+      if (box.top >= above.bottom - 1 && gap < minGap) {
+        found.push(`${name(el)} is ${Math.round(gap)} px under the field above it`);
+      }
+    });
+  }
+  return found;
+}"""
+
+# For each option of each select shown: the width the select needs to show that option whole once chosen (a copy of
+# the select holding only that option, sized to its content, so text, padding and arrow all count) against the
+# select's own width. The copy is styled through the CSSOM, which the CSP allows.
+CHOSEN_OPTIONS_THAT_DO_NOT_FIT = """(selector) => {
+  const found = [];
+  for (const select of document.querySelectorAll(selector)) {
+    const have = select.getBoundingClientRect().width;
+    if (!have) continue;
+    for (const option of select.options) {
+      const copy = select.cloneNode(false);
+      copy.removeAttribute("id");
+      copy.removeAttribute("name");
+      Object.assign(copy.style, {width: "auto", minWidth: "0", maxWidth: "none"});
+      Object.assign(copy.style, {position: "absolute", visibility: "hidden"});
+      copy.append(option.cloneNode(true));
+      select.parentElement.append(copy);
+      const need = copy.getBoundingClientRect().width;
+      copy.remove();
+      const what = `${select.name}: "${option.text}" needs ${Math.round(need)} px of ${Math.round(have)}`;
+      if (need > have) found.push(what);
     }
   }
   return found;
@@ -185,6 +274,8 @@ def page_findings(page: Page, *, language: str, texts: bool) -> list[str]:
     """Every overflow, cut-off button and (when `texts`) untranslated text of the page as it is now."""
     found: list[str] = page.evaluate(OVERFLOW_JS, [SCROLLERS, UNBROKEN])
     found += [f"button text cut off: {text!r}" for text in page.evaluate(CLIPPED_JS)]
+    found += page.evaluate(FIT_JS, [FITTING_TABLES, REFERENCE, MIN_FIELD_GAP])
+    found += [f"chosen option cut off: {what}" for what in page.evaluate(CHOSEN_OPTIONS_THAT_DO_NOT_FIT, "select")]
     if texts and language != "en":
         found += untranslated(page.evaluate(TEXTS_JS), language)
     return found

@@ -104,6 +104,13 @@ def sentence_case(value: str) -> str:
     return value[0].upper() + value[1:]
 
 
+@register.filter
+def unbroken(value: object) -> SafeString:
+    """`value` (escaped) in a `.unbroken` span: it moves to the next line whole instead of breaking at a hyphen
+    (decision 0435). For a reference inside a translated sentence, such as a heading "Order R-8H2K-HT56"."""
+    return format_html('<span class="unbroken">{}</span>', value)
+
+
 @register.simple_tag
 def idempotency_key_field() -> SafeString:
     """A hidden field with a fresh idempotency key, made when the page renders (DESIGN §5).
