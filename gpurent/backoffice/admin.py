@@ -27,7 +27,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ReadOnlyModelAdmin
+from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, email_html
+from gpurent.core.admin import with_zone as _with_zone
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -78,12 +79,7 @@ class NeedsActionFilter(admin.SimpleListFilter):
         return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
 
 
-def _with_zone(value: Any) -> str:
-    """A date as operators read it in lists: with its time zone, never a bare clock time."""
-    return timezone.localtime(value).strftime("%d %b %Y, %H:%M %Z") if value else "—"
-
-
-class DeskAdmin(ReadOnlyModelAdmin):
+class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
     """A desk lists rows and acts through a form (calling services); nothing is edited directly.
 
     `get_ordering` returns the desk's own order: without it the changelist applies the model's default
@@ -174,7 +170,7 @@ class PaymentsDeskAdmin(DeskAdmin):
     list_display = [
         "queue",
         "target",
-        "owner",
+        "owner_email",
         "pair",
         "expected",
         "short_address",
@@ -332,7 +328,7 @@ class PaymentsDeskAdmin(DeskAdmin):
             return "—"
         if intent.confirmed_by_chain:
             return "chain watcher (automatic)"
-        return str(intent.verified_by or "processor")
+        return email_html(intent.verified_by.email) if intent.verified_by else "processor"
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         """Confirm, reject or resolve, once per the page's idempotency key (a double submit acts once)."""
