@@ -79,6 +79,19 @@ class NeedsActionFilter(admin.SimpleListFilter):
         return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
 
 
+# The intent states whose sentence already says their label ("Payment reported. Awaiting verification.",
+# "Seen on chain, 1 of 2 confirmations", "Payment confirmed on …"): the verify page shows the sentence alone.
+STATES_SAID_BY_THEIR_MESSAGE = frozenset({"payment_reported", "seen_on_chain", "confirmed"})
+
+
+def state_text(state: IntentState) -> str:
+    """The intent's state in one phrase for the verify page, its label said once: "Payment reported. Awaiting
+    verification.", "Rejected (No valid payment was found for these instructions.)", "Awaiting payment"."""
+    if state.message and state.code in STATES_SAID_BY_THEIR_MESSAGE:
+        return str(state.message)
+    return f"{state.label} ({state.message})" if state.message else str(state.label)
+
+
 class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
     """A desk lists rows and acts through a form (calling services); nothing is edited directly.
 
@@ -290,6 +303,7 @@ class PaymentsDeskAdmin(DeskAdmin):
             "opts": self.model._meta,
             "payments": self._payments(intent),
             "state": state,
+            "state_text": state_text(state),
             "chain": self.chain_evidence(intent, state),
             "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }

@@ -261,3 +261,11 @@ def test_desk_emails_break_only_before_the_at_sign(client, staff, reported_inten
     css = (settings.BASE_DIR / "gpurent/backoffice/static/backoffice/desk.css").read_text()
     assert "overflow-wrap: anywhere" not in css  # which cut "qa-es-1796554416@examp / le.com"
     assert "#result_list .email-part { white-space: nowrap; }" in css
+
+
+def test_the_verify_page_says_a_reported_payment_once(client, staff, reported_intent):
+    client.force_login(staff("payments"))
+    page = client.get(f"{PAYMENTS_DESK}{reported_intent.pk}/change/").content.decode()
+    status = page.split('data-testid="intent-state">', 1)[1].split("</div>", 1)[0]
+    assert "</label> Payment reported. Awaiting verification. · reported " in status
+    assert status.count("Payment reported") == 1
