@@ -21,7 +21,20 @@ class OrderStatusChangeInline(admin.TabularInline[OrderStatusChange, Order]):
     model = OrderStatusChange
     extra = 0
     can_delete = False
-    fields = readonly_fields = ("created_at", "track", "from_status", "to_status", "actor", "reason")
+    # The states by their labels ("Awaiting payment"), not their codes ("awaiting_payment").
+    fields = readonly_fields = ("created", "track", "from_state", "to_state", "actor", "reason")
+
+    @admin.display(description=_("created at"))
+    def created(self, change: OrderStatusChange) -> str:
+        return with_zone(change.created_at)
+
+    @admin.display(description=_("from status"))
+    def from_state(self, change: OrderStatusChange) -> str:
+        return change.from_status_label or "—"
+
+    @admin.display(description=_("to status"))
+    def to_state(self, change: OrderStatusChange) -> str:
+        return change.to_status_label
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -55,3 +55,16 @@ def test_order_page_shows_amounts_as_money_and_moments_with_their_zone(client, o
     assert "06 Dec 2026, 10:53 UTC" in page
     assert "158000" not in page
     assert "79000" not in page
+
+
+def test_order_page_shows_the_status_changes_by_their_labels(client, operator, order):
+    client.force_login(operator)
+    page = client.get(reverse("admin:orders_order_change", args=[order.pk])).content.decode()
+    history = page.split('id="status_changes-group"', 1)[1]
+    assert "Payment: — → Awaiting payment" in history
+    assert "Provisioning: — → Not started" in history
+    cells = {(m[0], m[1]) for m in re.findall(r'field-(from_state|to_state)">\s*<p>(.*?)</p>', history)}
+    assert cells == {("from_state", "—"), ("to_state", "Awaiting payment"), ("to_state", "Not started")}
+    assert "awaiting_payment" not in history
+    assert "not_started" not in history
+    assert "∅" not in history
