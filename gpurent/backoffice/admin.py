@@ -27,7 +27,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, email_html
+from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, customer_language_html, email_html
 from gpurent.core.admin import with_zone as _with_zone
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
@@ -284,6 +284,9 @@ class PaymentsDeskAdmin(DeskAdmin):
             raise PermissionDenied
         pair = pair_get(intent.asset, intent.network)
         form = VerifyForm(request.POST or None, pair=pair)
+        # A rejection's reason reaches the customer as typed: the operator writes it in the customer's language.
+        language = customer_language_html(intent.owner)
+        form.fields["reason"].help_text = format_html("{} {}", _("Customer's language:"), language)
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot verify payments."))
@@ -304,6 +307,7 @@ class PaymentsDeskAdmin(DeskAdmin):
             "payments": self._payments(intent),
             "state": state,
             "state_text": state_text(state),
+            "customer_language": language,
             "chain": self.chain_evidence(intent, state),
             "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }

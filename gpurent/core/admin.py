@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.paginator import Paginator
 from django.db import models, transaction
@@ -38,6 +39,16 @@ def email_html(email: str) -> SafeString:
     if not at:
         return format_html('<span class="email-part">{}</span>', email)
     return format_html('<span class="email-part">{}</span><wbr><span class="email-part">@{}</span>', local, domain)
+
+
+def customer_language_html(customer: Any) -> SafeString:
+    """The language a customer reads what an operator writes to them (a support reply, a rejection reason, sent
+    verbatim), for the field where the operator writes it: "<strong>Tiếng Việt (vi)</strong> — reply in it."
+    A customer who never chose one gets the shop's default, and the operator is told so."""
+    code = customer.email_language()
+    name = dict(settings.LANGUAGES).get(code, code)
+    advice = _("write in it.") if customer.language else _("not chosen, the shop's default: write in it.")
+    return format_html("<strong>{} ({})</strong> — {}", name, code, advice)
 
 
 class OwnerEmailColumn:

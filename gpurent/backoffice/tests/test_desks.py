@@ -269,3 +269,13 @@ def test_the_verify_page_says_a_reported_payment_once(client, staff, reported_in
     status = page.split('data-testid="intent-state">', 1)[1].split("</div>", 1)[0]
     assert "</label> Payment reported. Awaiting verification. · reported " in status
     assert status.count("Payment reported") == 1
+
+
+def test_the_rejection_reason_says_the_customers_language(client, staff, reported_intent):
+    reported_intent.owner.language = "tr"
+    reported_intent.owner.save(update_fields=["language"])
+    client.force_login(staff("payments"))
+    page = client.get(f"{PAYMENTS_DESK}{reported_intent.pk}/change/").content.decode()
+    reason = page.split('name="reason"', 1)[1].split("</div>", 2)[0]
+    assert "Customer&#x27;s language: <strong>Türkçe (tr)</strong> — write in it." in reason
+    assert "c@example.com · Customer's language: <strong>Türkçe (tr)</strong>" in page
