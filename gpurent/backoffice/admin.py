@@ -27,7 +27,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ReadOnlyModelAdmin
+from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, customer_language_html, email_html
+from gpurent.core.admin import with_zone as _with_zone
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -78,12 +79,20 @@ class NeedsActionFilter(admin.SimpleListFilter):
         return queryset.filter(desk_rank__lt=queryset.model.DESK_RANK_NEEDS_ACTION_BELOW)
 
 
-def _with_zone(value: Any) -> str:
-    """A date as operators read it in lists: with its time zone, never a bare clock time."""
-    return timezone.localtime(value).strftime("%d %b %Y, %H:%M %Z") if value else "—"
+# The intent states whose sentence already says their label ("Payment reported. Awaiting verification.",
+# "Seen on chain, 1 of 2 confirmations", "Payment confirmed on …"): the verify page shows the sentence alone.
+STATES_SAID_BY_THEIR_MESSAGE = frozenset({"payment_reported", "seen_on_chain", "confirmed"})
 
 
-class DeskAdmin(ReadOnlyModelAdmin):
+def state_text(state: IntentState) -> str:
+    """The intent's state in one phrase for the verify page, its label said once: "Payment reported. Awaiting
+    verification.", "Rejected (No valid payment was found for these instructions.)", "Awaiting payment"."""
+    if state.message and state.code in STATES_SAID_BY_THEIR_MESSAGE:
+        return str(state.message)
+    return f"{state.label} ({state.message})" if state.message else str(state.label)
+
+
+class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
     """A desk lists rows and acts through a form (calling services); nothing is edited directly.
 
     `get_ordering` returns the desk's own order: without it the changelist applies the model's default
@@ -174,7 +183,7 @@ class PaymentsDeskAdmin(DeskAdmin):
     list_display = [
         "queue",
         "target",
-        "owner",
+        "owner_email",
         "pair",
         "expected",
         "short_address",
@@ -275,6 +284,9 @@ class PaymentsDeskAdmin(DeskAdmin):
             raise PermissionDenied
         pair = pair_get(intent.asset, intent.network)
         form = VerifyForm(request.POST or None, pair=pair)
+        # A rejection's reason reaches the customer as typed: the operator writes it in the customer's language.
+        language = customer_language_html(intent.owner)
+        form.fields["reason"].help_text = format_html("{} {}", _("Customer's language:"), language)
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot verify payments."))
@@ -294,6 +306,8 @@ class PaymentsDeskAdmin(DeskAdmin):
             "opts": self.model._meta,
             "payments": self._payments(intent),
             "state": state,
+            "state_text": state_text(state),
+            "customer_language": language,
             "chain": self.chain_evidence(intent, state),
             "watched": intent.network in settings.CHAIN_WATCH_URLS,
         }
@@ -332,7 +346,7 @@ class PaymentsDeskAdmin(DeskAdmin):
             return "—"
         if intent.confirmed_by_chain:
             return "chain watcher (automatic)"
-        return str(intent.verified_by or "processor")
+        return email_html(intent.verified_by.email) if intent.verified_by else "processor"
 
     def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
         """Confirm, reject or resolve, once per the page's idempotency key (a double submit acts once)."""

@@ -63,7 +63,7 @@ class PayoutForm(forms.Form):
 class PayoutsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.send_payout"
     rows_noun = ("withdrawal to send", "withdrawals to send")
-    list_display = ["ref", "owner", "pair", "to_send", "address", "requested", "status", "decided_by"]
+    list_display = ["ref", "owner_email", "pair", "to_send", "address", "requested", "status", "decided_by"]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "created_at", "id")
     search_fields = ["ref", "address", "txid", "owner__email"]

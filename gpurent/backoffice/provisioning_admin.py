@@ -99,7 +99,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
     rows_noun = ("order to provision", "orders to provision")
     list_display = [
         "ref",
-        "owner",
+        "owner_email",
         "gpu",
         "lots",
         "cards",

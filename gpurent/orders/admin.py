@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
+from django.db import models
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import BoundedListAdmin
+from gpurent.core.admin import BoundedListAdmin, OwnerEmailColumn, with_zone
+from gpurent.core.formats import usd_text
+from gpurent.core.money import Usd
 
 from .models import Order, OrderStatusChange
 
@@ -16,24 +21,68 @@ class OrderStatusChangeInline(admin.TabularInline[OrderStatusChange, Order]):
     model = OrderStatusChange
     extra = 0
     can_delete = False
-    fields = readonly_fields = ("created_at", "track", "from_status", "to_status", "actor", "reason")
+    # The states by their labels ("Awaiting payment"), not their codes ("awaiting_payment").
+    fields = readonly_fields = ("created", "track", "from_state", "to_state", "actor", "reason")
+
+    @admin.display(description=_("created at"))
+    def created(self, change: OrderStatusChange) -> str:
+        return with_zone(change.created_at)
+
+    @admin.display(description=_("from status"))
+    def from_state(self, change: OrderStatusChange) -> str:
+        return change.from_status_label or "—"
+
+    @admin.display(description=_("to status"))
+    def to_state(self, change: OrderStatusChange) -> str:
+        return change.to_status_label
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
+# The order's amounts in cents, by the name the page gives them as money.
+MONEY_LABELS = {"lot_price_cents": _("price of one lot"), "total_cents": _("total")}
+
+
+def _shown(field: models.Field[Any, Any]) -> str | Callable[[Order], str]:
+    """How the order page shows `field`: amounts in cents as money ("$1,580.00"), moments with their time zone
+    as the desks write them ("06 Dec 2026, 10:53 UTC"), anything else as the admin does."""
+    name = field.name
+    if name in MONEY_LABELS:
+
+        @admin.display(description=MONEY_LABELS[name])
+        def money(order: Order) -> str:
+            return usd_text(Usd(getattr(order, name)))
+
+        money.__name__ = name.removesuffix("_cents")
+        return money
+    if isinstance(field, models.DateTimeField):
+
+        @admin.display(description=field.verbose_name)
+        def moment(order: Order) -> str:
+            return with_zone(getattr(order, name))
+
+        moment.__name__ = f"{name}_shown"
+        return moment
+    return name
+
+
+# Made once: the change form leaves out the read-only fields by identity.
+ORDER_FIELDS_SHOWN = tuple(_shown(field) for field in Order._meta.fields)
+
+
 @admin.register(Order)
-class OrderAdmin(BoundedListAdmin):
+class OrderAdmin(OwnerEmailColumn, BoundedListAdmin):
     list_display = [
         "ref",
-        "owner",
+        "owner_email",
         "gpu",
         "term_days",
         "lots",
-        "total_cents",
+        "total",
         "payment_status",
         "provisioning_status",
-        "created_at",
+        "created",
     ]
     list_filter = ["payment_status", "provisioning_status", "gpu"]
     search_fields = ["ref", "owner__email", "contact_email"]
@@ -41,8 +90,22 @@ class OrderAdmin(BoundedListAdmin):
     date_hierarchy = "created_at"
     inlines = [OrderStatusChangeInline]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Order | None = None) -> list[str]:
-        return [field.name for field in Order._meta.fields]
+    class Media:
+        css = {"all": ["backoffice/desk.css"]}  # the desks' table at 1280 px: headings wrap, e-mails at "@"
+
+    @admin.display(description=_("total"), ordering="total_cents")
+    def total(self, order: Order) -> str:
+        return usd_text(Usd(order.total_cents))
+
+    @admin.display(description=_("created at"), ordering="created_at")
+    def created(self, order: Order) -> str:
+        return with_zone(order.created_at)
+
+    def get_fields(self, request: HttpRequest, obj: Order | None = None) -> list[Any]:
+        return list(ORDER_FIELDS_SHOWN)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Order | None = None) -> list[Any]:
+        return self.get_fields(request, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

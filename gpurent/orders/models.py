@@ -166,13 +166,23 @@ class OrderStatusChange(models.Model):
         verbose_name_plural = _("status changes")
 
     def __str__(self) -> str:
-        return f"{self.order_id} {self.track}: {self.from_status or '∅'} → {self.to_status}"
+        """As a person reads it, e.g. the title of its row on the order's back-office page: "Payment: — → Awaiting
+        payment"."""
+        return f"{self.get_track_display()}: {self.from_status_label or '—'} → {self.to_status_label}"
+
+    def _label(self, status: str) -> str:
+        vocabulary = PaymentStatus if self.track == Track.PAYMENT else ProvisioningStatus
+        return str(vocabulary(status).label) if status else ""
+
+    @property
+    def from_status_label(self) -> str:
+        """The former status as a person reads it ("Not started"); empty for a track's first status."""
+        return self._label(self.from_status)
 
     @property
     def to_status_label(self) -> str:
         """The new status as a person reads it ("Awaiting payment")."""
-        vocabulary = PaymentStatus if self.track == Track.PAYMENT else ProvisioningStatus
-        return str(vocabulary(self.to_status).label)
+        return self._label(self.to_status)
 
     @property
     def reason_text(self) -> str:

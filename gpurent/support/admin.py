@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin, customer_language_html
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.redaction import Finding
@@ -144,6 +144,7 @@ class SupportRequestAdmin(BoundedListAdmin):
         "created_at",
         "last_message_at",
         "thread",
+        "customer_language",
     ]
     fieldsets = [
         (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created_at", "last_message_at", "thread"]}),
@@ -161,12 +162,17 @@ class SupportRequestAdmin(BoundedListAdmin):
                 ]
             },
         ),
-        (_("Answer"), {"fields": ["reply"]}),
+        # The reply reaches the customer as typed: the operator writes it in the customer's language.
+        (_("Answer"), {"fields": ["customer_language", "reply"]}),
     ]
 
     @admin.display(description=_("removed secrets"))
     def removed(self, obj: SupportRequest) -> SafeString | str:
         return _findings_html(obj.redactions)
+
+    @admin.display(description=_("customer's language"))
+    def customer_language(self, obj: SupportRequest) -> SafeString:
+        return customer_language_html(obj.owner)
 
     @admin.display(description=_("conversation"))
     def thread(self, obj: SupportRequest) -> SafeString:

@@ -229,7 +229,7 @@ class Stage:
     label: str  # "Paid: 1,234"
     y: float
     width: float  # the bar's length, relative to the first stage
-    note: str  # the drop-off from the stage before ("−12.5 % (150)"), empty for the first
+    note: str  # the drop-off from the stage before ("150 fewer than placed (−12.5%)"), empty for the first
 
 
 @dataclass(frozen=True, slots=True)

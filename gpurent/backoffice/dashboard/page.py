@@ -79,6 +79,8 @@ def _money_block(period: Period, series: Sequence[Series], title: str, descripti
     ]
     total = sum(s.total for s in series)
     return {
+        # An empty chart says so: drawn, its only value line was "$0.01" (the scale's smallest step).
+        "any": bool(rows),
         "key": key,
         "title": title,
         "description": description % {"total": _usd(total)},
@@ -112,19 +114,23 @@ def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[s
 
 
 def _funnel_block(funnel: Funnel, medians: Medians) -> dict[str, Any]:
-    def drop(before: int, after: int) -> str:
-        if before == 0:
-            return ""
+    def drop(before: int, after: int, sentence: str) -> str:
+        # Says what the figures compare: a bare "−100% (4)" read as a change from the period before.
         lost = before - after
-        return _("−%(share)s (%(count)s)") % {
-            "share": percent_text(Decimal(100 * lost) / before),
-            "count": count_text(lost),
-        }
+        if before == 0 or lost == 0:  # nothing was lost: the bars are as long, a "0 fewer (−0%)" says nothing
+            return ""
+        return sentence % {"share": percent_text(Decimal(100 * lost) / before), "count": count_text(lost)}
 
     stages = [
         (_("Placed: %(count)s") % {"count": count_text(funnel.placed)}, ""),
-        (_("Paid: %(count)s") % {"count": count_text(funnel.paid)}, drop(funnel.placed, funnel.paid)),
-        (_("Ready: %(count)s") % {"count": count_text(funnel.ready)}, drop(funnel.paid, funnel.ready)),
+        (
+            _("Paid: %(count)s") % {"count": count_text(funnel.paid)},
+            drop(funnel.placed, funnel.paid, _("%(count)s fewer than placed (−%(share)s)")),
+        ),
+        (
+            _("Ready: %(count)s") % {"count": count_text(funnel.ready)},
+            drop(funnel.paid, funnel.ready, _("%(count)s fewer than paid (−%(share)s)")),
+        ),
     ]
     return {
         "chart": charts.funnel_chart(stages, [funnel.placed, funnel.paid, funnel.ready]),

@@ -244,7 +244,9 @@ def test_the_page_shows_the_figures_in_tables_charts_and_queues(client, history,
     assert received[0] == ["Day", "USDC on Ethereum (ERC-20)", "USDT on Tron (TRC-20)", "Total"]  # as PAIRS
     assert received[-1] == ["Total", "$790.00", "$505.00", "$1,295.00"]
     funnel = section(page, "funnel")
-    for text in ["Placed: 4", "Paid: 3", "−25% (1)", "Ready: 2", "−33.3% (1)", "1 expired", "1 failed"]:
+    for text in ["Placed: 4", "Paid: 3", "1 fewer than placed (−25%)", "Ready: 2", "1 fewer than paid (−33.3%)"]:
+        assert text in funnel
+    for text in ["1 expired", "1 failed"]:
         assert text in funnel
     assert "<strong>30 min</strong>" in funnel  # the medians
     assert "<strong>52 min</strong>" in funnel
@@ -329,3 +331,31 @@ def test_the_period_defaults_to_30_days(client, reports_operator, query, buckets
     response = client.get(URL, query)
     assert response.status_code == 200
     assert len(response.context["period"].buckets) == buckets
+
+
+def test_an_empty_money_chart_says_so_instead_of_a_cent_scale(client, reports_operator):
+    client.force_login(reports_operator)
+    page = client.get(URL).content.decode()
+    for key in ("revenue", "received"):
+        shown = section(page, key)
+        assert f'<p data-testid="{key}-empty">Nothing in this period.</p>' in shown
+        assert "<svg" not in shown
+        assert "$0.01" not in shown
+
+
+def test_the_funnel_says_what_each_drop_is_counted_from(client, django_user_model, gpu, reports_operator):
+    customer = django_user_model.objects.create_user("c@example.com", "passphrase 12", first_name="C", last_name="U")
+    for _ in range(4):
+        order_place(
+            owner=customer,
+            gpu_slug=gpu.slug,
+            term_days=7,
+            lots=1,
+            environment="ubuntu",
+            contact=Contact("C", "U", "c@x.io"),
+        )
+    client.force_login(reports_operator)
+    funnel = section(client.get(URL).content.decode(), "funnel")
+    assert 'Paid: 0 <tspan class="drop">· 4 fewer than placed (−100%)</tspan>' in funnel
+    assert "−100% (4)" not in funnel
+    assert "fewer than paid" not in funnel  # none was paid: nothing to count the ready ones from

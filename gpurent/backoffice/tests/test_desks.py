@@ -5,6 +5,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.db import connection, connections
@@ -250,3 +251,31 @@ def test_sweep_on_two_machines_at_once_gives_the_same_result_as_once(django_user
     assert Order.objects.filter(payment_status="expired").count() == 6
     gpu.refresh_from_db()
     assert gpu.stock_lots == 8
+
+
+def test_desk_emails_break_only_before_the_at_sign(client, staff, reported_intent):
+    client.force_login(staff("payments"))
+    page = client.get(PAYMENTS_DESK).content.decode()
+    owner = '<td class="field-owner_email"><span class="email-part">c</span><wbr><span class="email-part">@example.com'
+    assert owner in page
+    css = (settings.BASE_DIR / "gpurent/backoffice/static/backoffice/desk.css").read_text()
+    assert "overflow-wrap: anywhere" not in css  # which cut "qa-es-1796554416@examp / le.com"
+    assert "#result_list .email-part { white-space: nowrap; }" in css
+
+
+def test_the_verify_page_says_a_reported_payment_once(client, staff, reported_intent):
+    client.force_login(staff("payments"))
+    page = client.get(f"{PAYMENTS_DESK}{reported_intent.pk}/change/").content.decode()
+    status = page.split('data-testid="intent-state">', 1)[1].split("</div>", 1)[0]
+    assert "</label> Payment reported. Awaiting verification. · reported " in status
+    assert status.count("Payment reported") == 1
+
+
+def test_the_rejection_reason_says_the_customers_language(client, staff, reported_intent):
+    reported_intent.owner.language = "tr"
+    reported_intent.owner.save(update_fields=["language"])
+    client.force_login(staff("payments"))
+    page = client.get(f"{PAYMENTS_DESK}{reported_intent.pk}/change/").content.decode()
+    reason = page.split('name="reason"', 1)[1].split("</div>", 2)[0]
+    assert "Customer&#x27;s language: <strong>Türkçe (tr)</strong> — write in it." in reason
+    assert "c@example.com · Customer's language: <strong>Türkçe (tr)</strong>" in page

@@ -155,3 +155,20 @@ def _inline_management():
         f"{prefix}-MIN_NUM_FORMS": "0",
         f"{prefix}-MAX_NUM_FORMS": "1000",
     }
+
+
+def test_the_reply_field_says_the_customers_language(client, operator, customer, support_request):
+    customer.language = "vi"
+    customer.save(update_fields=["language"])
+    client.force_login(operator)
+    page = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk])).content.decode()
+    answer = page.split(">Answer</h2>", 1)[1]
+    shown = r"Customer&#x27;s language:</label>\s*<div class=\"readonly\"><strong>Tiếng Việt \(vi\)</strong>"
+    assert re.search(shown + " — write in it.", answer)
+    assert answer.index("Customer&#x27;s language") < answer.index('name="reply"')
+
+
+def test_a_customer_without_a_language_is_written_to_in_the_shops_default(client, operator, support_request):
+    client.force_login(operator)
+    page = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk])).content.decode()
+    assert "<strong>English (en)</strong> — not chosen, the shop&#x27;s default: write in it." in page
