@@ -72,10 +72,11 @@ engine 0.3.20 on it informs choices too (decision 0556). ``bench/estimator_cases
 collected blind while 0.3.20 was made, forms *fresh-22*: measured whole before that change and once after. Fresh-22 has
 been seen since; from engine 0.3.21 on it informs choices too (decision 0558). ``bench/estimator_cases_fresh23.json``
 (decision 0559), collected blind while 0.3.21 was made, forms *fresh-23*: measured whole before that change and once
-after. Fresh-23 has been seen since; from engine 0.3.22 on it informs choices too (decision 0561). The report prints
-every part with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only
-the named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded
-in docs/estimator.md.
+after. Fresh-23 has been seen since; from engine 0.3.22 on it informs choices too (decision 0561).
+``bench/estimator_cases_fresh24.json`` (decision 0562), collected blind while 0.3.22 was made, forms *fresh-24* the same
+way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
+measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -159,6 +160,8 @@ FRESH21_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh21.json"
 FRESH22_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh22.json"
 # And the round after that (decision 0559), the same way: engine 0.3.21 was made in a worktree that never held it.
 FRESH23_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh23.json"
+# And the round after that (decision 0562), the same way: engine 0.3.22 was made in a worktree that never held it.
+FRESH24_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh24.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -189,6 +192,7 @@ PARTS = (
     "fresh-21",
     "fresh-22",
     "fresh-23",
+    "fresh-24",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -220,6 +224,7 @@ PART_TITLES = {
     "fresh-21": "(issue 31's 20th fresh part: measured at engine 0.3.18 and after 0.3.19; tuned on since 0.3.20)",
     "fresh-22": "(issue 31's 21st fresh part: measured at engine 0.3.19 and after 0.3.20; tuned on since 0.3.21)",
     "fresh-23": "(issue 31's 22nd fresh part: measured at engine 0.3.20 and after 0.3.21; tuned on since 0.3.22)",
+    "fresh-24": "(issue 31's 23rd fresh part, collected blind: measured at engine 0.3.21, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -469,6 +474,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH21_CASES, "fresh-21"),
         (FRESH22_CASES, "fresh-22"),
         (FRESH23_CASES, "fresh-23"),
+        (FRESH24_CASES, "fresh-24"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
