@@ -99,6 +99,8 @@ def fp32_kept_params(inp: EstimateInput, spec: DiffusionSpec, quantize_text: boo
 def text_encoder_bytes(inp: EstimateInput, spec: DiffusionSpec, quantize_text: bool) -> tuple[int, Text]:
     """Bytes of the text encoders and a note on how they are stored."""
     dense = dense_bytes(inp)
+    if inp.diffusion.text_encoders_fp32:
+        return sum(spec.text_encoder_params) * 4, text("diffusion.bytes", bytes=4)
     kept = fp32_kept_params(inp, spec, quantize_text)
     params = sorted(spec.text_encoder_params)
     if kept:

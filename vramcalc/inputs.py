@@ -132,6 +132,10 @@ def _check_workload(inp: EstimateInput) -> None:
             "training.vision_encoder_trained",
             "needs full fine-tuning of a vision-language model (one with a vision encoder)",
         )
+    if inp.diffusion.text_encoders_fp32 and (kind is not ModelKind.DIFFUSION or inp.diffusion.quantize_text_encoders):
+        raise InvalidInput(
+            "diffusion.text_encoders_fp32", "needs a diffusion model whose text encoders are not quantized"
+        )
     if inp.training.optimizer_in_backward and inp.parallel.strategy.shard_stage >= 2:
         raise InvalidInput("training.optimizer_in_backward", "not modelled with sharded gradients (ZeRO-2/3)")
     if inp.training.gradients_freed and (inp.parallel.fsdp_no_sync or inp.parallel.pipeline_parallel > 1):

@@ -389,6 +389,10 @@ class DiffusionOptions:
             dtype, for the whole run: ``pipe.to("cuda")`` moves it, and ``enable_model_cpu_offload`` keeps it there
             too, since the Stable Diffusion pipelines list it in ``_exclude_from_cpu_offload`` and the offload call
             moves excluded components to the device (engine 0.3.19). Image generation only.
+        text_encoders_fp32: the pipeline keeps its text encoders' weights in fp32 (4 B per parameter) while the
+            denoiser and the VAE hold the weights' dtype, as Open-Sora 1.2's app builds T5 with ``T5Encoder``'s
+            default ``dtype=torch.float`` ("T5 must be fp32") and casts only the VAE and STDiT3 to bfloat16
+            (engine 0.3.22). Diffusion models only; not with ``quantize_text_encoders``.
     """
 
     guidance: bool = True
@@ -401,6 +405,7 @@ class DiffusionOptions:
     task: DiffusionTask = DiffusionTask.TEXT_TO_IMAGE
     autocast: bool = False
     safety_checker: bool = False
+    text_encoders_fp32: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -85,9 +85,13 @@ DEFAULT_SPREAD = (-30, 50)
 # out); MoE training 100 % (15, 1 left out); a declared parameter count 135 % (25, 2 left out). On twenty-three parts
 # (engine 0.3.21, fresh-22 added, with its bands): eager attention 125 % (228 peaks, 22 left out); MoE training 100 %
 # (15, 1 left out); a diffusion model's training allowance 230 % (9 peaks, 1 left out: fresh-22's aMUSEd rows, eight of
-# the nine, reach -42 % under the expected value); a declared parameter count 130 % (25, 2 left out).
-NO_FUSED_ATTENTION_PCT = 125
-MOE_ROUTING_PCT = 100
+# the nine, reach -42 % under the expected value); a declared parameter count 130 % (25, 2 left out). On twenty-four
+# parts (engine 0.3.22, fresh-23 added, with its bands): eager attention 115 % (236 peaks, 23 left out); MoE training
+# 125 % (15, 1 left out: the offloading widening now reaches -35 %, not -45 %, below, and F3-40 needs -42 %); a
+# diffusion model's training allowance stays 230 % (9, 1 left out; decision 0502's rule says nothing of how many
+# sources the peaks come from); a declared parameter count 130 % (25, 2 left out) (decision 0561).
+NO_FUSED_ATTENTION_PCT = 115
+MOE_ROUTING_PCT = 125
 DIFFUSION_TRAINING_PCT = 230
 DECLARED_PARAM_COUNT_PCT = 130
 

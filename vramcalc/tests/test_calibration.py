@@ -77,13 +77,14 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -35/+50 on twenty-two tuning parts (engine 0.3.20, 227 peaks, with
+    # the band chosen with the cache counted: -35/+45 on twenty-four tuning parts (engine 0.3.22, 250 peaks, fresh-23
+    # added; decision 0561); -35/+50 on twenty-two and twenty-three (engine 0.3.20 and 0.3.21, 227 and 234 peaks, with
     # fresh-21's SAM, Idefics2 and Whisper rows); -20/+35 on twenty-one (engine 0.3.19, 204 peaks); -15/+35
     # from 0.3.16 to 0.3.18 (engine 0.3.16: fresh-17's three
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-35, 50)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-35, 45)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -203,7 +204,11 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert wider_for(offload) == (WIDER["offloading"],)
     assert wider_for(stages) == (WIDER["pipeline"],)
     assert wider_for(vlm) == (WIDER["vision_language"],)
-    assert limits(qlora, ()) == (WIDER["quantized_base"].low_pct, WIDER["quantized_base"].high_pct)
+    one_card = band_for(qlora)
+    assert limits(qlora, ()) == (
+        min(one_card.low_pct, WIDER["quantized_base"].low_pct),
+        max(one_card.high_pct, WIDER["quantized_base"].high_pct),
+    )
     several = BANDS["training_several_cards"]
     assert limits(offload, ()) == (
         min(several.low_pct, WIDER["offloading"].low_pct),

@@ -6,7 +6,17 @@ from typing import Any
 
 import pytest
 
-from vramcalc import DiffusionOptions, DType, EstimateInput, Precision, Quantization, QuantMethod, Workload, estimate
+from vramcalc import (
+    DiffusionOptions,
+    DType,
+    EstimateInput,
+    InvalidInput,
+    Precision,
+    Quantization,
+    QuantMethod,
+    Workload,
+    estimate,
+)
 from vramcalc.diffusion import DECODE, DENOISE, SAFETY_CHECKER_PARAMS, VAE_BATCH_TENSORS
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB
@@ -168,3 +178,32 @@ def test_the_sd_safety_checker_stays_on_the_card_under_model_offload() -> None:
         assert plain.component("safety_checker_weights") is None
         assert checked.bytes_of("safety_checker_weights") == SAFETY_CHECKER_PARAMS * 2
         assert checked.peak_bytes == plain.peak_bytes + SAFETY_CHECKER_PARAMS * 2  # resident in every phase
+
+
+def test_text_encoders_kept_in_fp32_count_four_bytes_a_parameter() -> None:
+    """Engine 0.3.22: a pipeline that keeps its text encoders in fp32 beside a 16-bit denoiser and VAE (Open-Sora 1.2's
+    app builds T5 with ``dtype=torch.float`` and casts only the VAE and STDiT3 to bfloat16; fresh-23's F23-25..32)."""
+    bf16 = Precision(weights=DType.BF16, compute=DType.BF16)
+    spec = get_preset("sd3-medium").diffusion
+    assert spec is not None
+    plain = estimate(_gen("sd3-medium", precision=bf16))
+    kept = estimate(_gen("sd3-medium", precision=bf16, diffusion=DiffusionOptions(text_encoders_fp32=True)))
+    assert plain.bytes_of("text_encoder_weights") == sum(spec.text_encoder_params) * 2
+    assert kept.bytes_of("text_encoder_weights") == sum(spec.text_encoder_params) * 4
+    assert kept.bytes_of("weights", "vae_weights") == plain.bytes_of("weights", "vae_weights")
+
+
+@pytest.mark.parametrize(
+    ("preset", "workload", "diffusion", "quantization"),
+    [
+        ("sd3-medium", Workload.DIFFUSION, DiffusionOptions(text_encoders_fp32=True, quantize_text_encoders=True),
+         Quantization(QuantMethod.BNB_NF4)),
+        ("llama-3.2-1b", Workload.INFERENCE, DiffusionOptions(text_encoders_fp32=True), Quantization()),
+    ],
+)  # fmt: skip
+def test_text_encoders_fp32_is_refused_without_a_diffusion_model_or_with_quantized_encoders(
+    preset: str, workload: Workload, diffusion: DiffusionOptions, quantization: Quantization
+) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        EstimateInput(model=get_preset(preset), workload=workload, diffusion=diffusion, quantization=quantization)
+    assert raised.value.field == "diffusion.text_encoders_fp32"

@@ -125,6 +125,7 @@ ADVANCED_SWITCHES = {
     "quantize_text_encoders": "diffusion.quantize_text_encoders",
     "diffusion_autocast": "diffusion.autocast",
     "safety_checker": "diffusion.safety_checker",
+    "text_encoders_fp32": "diffusion.text_encoders_fp32",
     "train_text_encoder": "diffusion.train_text_encoder",
 } | RECIPE_SWITCHES
 
@@ -321,6 +322,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "quantize_text_encoders",
             "diffusion_autocast",
             "safety_checker",
+            "text_encoders_fp32",
             "train_text_encoder",
             "gpu_memory_utilization",
             "cuda_context_mib",
@@ -435,6 +437,7 @@ DIFFUSION_ONLY = (
     "quantize_text_encoders",
     "diffusion_autocast",
     "safety_checker",
+    "text_encoders_fp32",
     "diffusion_task",
 )
 # Shown only when a diffusion model trains (decision 0220).

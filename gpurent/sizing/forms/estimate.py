@@ -262,6 +262,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "CPU offload too."
         ),
     )
+    text_encoders_fp32 = forms.BooleanField(
+        label=_("Text encoders kept in fp32"),
+        required=False,
+        help_text=_(
+            "The pipeline holds its text encoders' weights in fp32 (4 B per parameter) while the denoiser and the VAE "
+            "use the weights' precision, as Open-Sora 1.2 keeps T5."
+        ),
+    )
     train_text_encoder = forms.BooleanField(
         label=_("Train the text encoders too"),
         required=False,

@@ -253,6 +253,8 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "attention": "eager", "diffusion_autocast": "on"},
     # Engine 0.3.19: Stable Diffusion 1.x's safety checker, resident with model CPU offload too.
     {"preset": "sd-1.5", "workload": "diffusion", "weights": "fp16", "cpu_offload": "on", "safety_checker": "on"},
+    # Engine 0.3.22: the text encoders kept in fp32 beside a bf16 denoiser.
+    {"preset": "sd3-medium", "workload": "diffusion", "weights": "bf16", "text_encoders_fp32": "on"},
     {"preset": "sdxl-base-1.0", "workload": "diffusion", "vae_tiling": "on", "cpu_offload": "on", "image_size": "2048"},
     {
         "preset": "flux.1-dev",

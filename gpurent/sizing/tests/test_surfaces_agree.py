@@ -352,6 +352,24 @@ CASES = [
         },
         cli="--preset sd-1.5 --workload diffusion --weights fp16 --cpu-offload --diffusion-safety-checker",
     ),
+    # Engine 0.3.22: the text encoders kept in fp32 beside a 16-bit denoiser and VAE (Open-Sora 1.2's T5).
+    Case(
+        "text_encoders_fp32",
+        library={
+            "model": "sd3-medium",
+            "workload": "diffusion",
+            "precision": {"weights": "bf16", "compute": "bf16"},
+            "seq_len": 4096,  # the form always sends one; a diffusion estimate does not use it
+            "diffusion": {"text_encoders_fp32": True},
+        },
+        form={
+            "preset": "sd3-medium",
+            "workload": "diffusion",
+            "weights": "bf16",
+            "text_encoders_fp32": "on",
+        },
+        cli="--preset sd3-medium --workload diffusion --weights bf16 --diffusion-text-encoders-fp32",
+    ),
     # Engine 0.3.19: BERT pre-training's masked-LM head computes vocabulary logits for every position.
     Case(
         "masked_lm_head",

@@ -138,6 +138,9 @@ MESSAGES: dict[str, Any] = {
     "needs full fine-tuning of a vision-language model (one with a vision encoder)": _(
         "needs full fine-tuning of a vision-language model (one with a vision encoder)"
     ),
+    "needs a diffusion model whose text encoders are not quantized": _(
+        "needs a diffusion model whose text encoders are not quantized"
+    ),
     "needs one micro-batch a step: no accumulation under no_sync or pipeline stages": _(
         "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
     ),
