@@ -73,10 +73,11 @@ collected blind while 0.3.20 was made, forms *fresh-22*: measured whole before t
 been seen since; from engine 0.3.21 on it informs choices too (decision 0558). ``bench/estimator_cases_fresh23.json``
 (decision 0559), collected blind while 0.3.21 was made, forms *fresh-23*: measured whole before that change and once
 after. Fresh-23 has been seen since; from engine 0.3.22 on it informs choices too (decision 0561).
-``bench/estimator_cases_fresh24.json`` (decision 0562), collected blind while 0.3.22 was made, forms *fresh-24* the same
-way. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
-``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
-measurements are recorded in docs/estimator.md.
+``bench/estimator_cases_fresh24.json`` (decision 0562), collected blind while 0.3.22 was made, forms *fresh-24*:
+measured whole before that change and once after. Fresh-24 has been seen since; from engine 0.3.23 on it informs choices
+too (decision 0564). The report prints every part with its range coverage and width, the targets, and which parts
+informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
+held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -224,7 +225,7 @@ PART_TITLES = {
     "fresh-21": "(issue 31's 20th fresh part: measured at engine 0.3.18 and after 0.3.19; tuned on since 0.3.20)",
     "fresh-22": "(issue 31's 21st fresh part: measured at engine 0.3.19 and after 0.3.20; tuned on since 0.3.21)",
     "fresh-23": "(issue 31's 22nd fresh part: measured at engine 0.3.20 and after 0.3.21; tuned on since 0.3.22)",
-    "fresh-24": "(issue 31's 23rd fresh part, collected blind: measured at engine 0.3.21, then after the next change)",
+    "fresh-24": "(issue 31's 23rd fresh part: measured at engine 0.3.21 and after 0.3.22; tuned on since 0.3.23)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -246,7 +247,8 @@ PART_TITLES = {
 # measurements at engines 0.3.17 and 0.3.18, for engine 0.3.19 (decision 0554); fresh-21, seen since its measurements at
 # engines 0.3.18 and 0.3.19, for engine 0.3.20 (decision 0556); fresh-22, seen since its measurements at engines 0.3.19
 # and 0.3.20, for engine 0.3.21 (decision 0558); fresh-23, seen since its measurements at engines 0.3.20 and 0.3.21, for
-# engine 0.3.22 (decision 0561).
+# engine 0.3.22 (decision 0561); fresh-24, seen since its measurements at engines 0.3.21 and 0.3.22, for engine 0.3.23
+# (decision 0564).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -272,6 +274,7 @@ INFORMED_CHOICES = (
     "fresh-21",
     "fresh-22",
     "fresh-23",
+    "fresh-24",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
