@@ -165,7 +165,7 @@ def test_money_is_written_in_the_language_conventions(language, long, short):
 
 SKIPPED_ELEMENTS = re.compile(r"<(script|style|code|pre|kbd|samp|svg)\b[^>]*>.*?</\1>", re.S | re.I)
 READ_ATTRIBUTES = re.compile(
-    r"""\b(?:title|placeholder|aria-label|alt|data-copied|data-left-text|data-expired-text)\s*=\s*(["'])(.*?)\1""",
+    r"""\b(?:title|placeholder|aria-label|alt|data-copied|data-expired-text)\s*=\s*(["'])(.*?)\1""",
     re.S,
 )
 # Symbols and names that read the same in every language.

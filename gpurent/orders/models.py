@@ -126,16 +126,23 @@ class Order(TimeStampedModel):
 
     @property
     def machine_state(self) -> str:
-        """The machine track as the customer reads it: `queued` while a paid order's provisioning has not started
+        """The machine track as the customer reads it: `queued` while a paid rental's provisioning has not started
         (nobody or nothing has begun preparing it yet, but it will be), else the provisioning status. Derived from
-        the two tracks, never stored: the API and the exports keep `provisioning_status`."""
-        if self.payment_status == PaymentStatus.PAID and self.provisioning_status == ProvisioningStatus.NOT_STARTED:
+        the two tracks, never stored: the API and the exports keep `provisioning_status`. An extension has no
+        machine of its own (paid, it moves its rental's term end), so it is never queued."""
+        if (
+            not self.is_extension
+            and self.payment_status == PaymentStatus.PAID
+            and self.provisioning_status == ProvisioningStatus.NOT_STARTED
+        ):
             return MACHINE_QUEUED
         return self.provisioning_status
 
     @property
     def machine_state_label(self) -> str:
-        """`machine_state` in the reader's language, for its badge."""
+        """`machine_state` in the reader's language, for its badge; for an extension, what its payment did."""
+        if self.is_extension:
+            return str(_("Added to the term")) if self.payment_status == PaymentStatus.PAID else "—"
         if self.machine_state == MACHINE_QUEUED:
             return str(_("Queued"))
         return str(self.get_provisioning_status_display())

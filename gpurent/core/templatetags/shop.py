@@ -105,7 +105,7 @@ def sentence_case(value: str) -> str:
 
 
 @register.filter
-def unbroken(value: object) -> SafeString:
+def unbroken_span(value: object) -> SafeString:
     """`value` (escaped) in a `.unbroken` span: it moves to the next line whole instead of breaking at a hyphen
     (decision 0435). For a reference inside a translated sentence, such as a heading "Order R-8H2K-HT56"."""
     return format_html('<span class="unbroken">{}</span>', value)

@@ -229,3 +229,17 @@ def test_my_rentals_reads_extensions_in_one_query_and_only_the_owners(
         rows = rentals_rows(client)
     assert len(rows) == 3
     assert not any(theirs.ref in row or their_extension.ref in row for row in rows)
+
+
+def test_a_paid_extension_reads_added_to_the_term_on_the_printable_summary_never_queued(client, rental, customer):
+    # Review: an extension is never provisioned, so once paid its machine track would have read "Queued" for good.
+    extension = order_pay_from_balance(
+        order=order_extension_place(rental=rental, owner=customer, term_days=7), owner=customer
+    )
+    assert extension.provisioning_status == "not_started"
+    assert extension.machine_state == "not_started"
+    client.force_login(customer)
+    printed = client.get(reverse("orders:rentals_printable")).content.decode()
+    row = next(part for part in printed.split("<tr>") if extension.ref in part)
+    assert 'data-label="Machine">Added to the term</td>' in row
+    assert "Queued" not in printed

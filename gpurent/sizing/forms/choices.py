@@ -198,7 +198,7 @@ EXAMPLES: list[tuple[Any, dict[str, str]]] = [
     ),
 ]
 
-# Engine field (dotted, or its first part) → form field that shows the message.
+# Engine field (dotted, or its first part) → form field that shows the message; each switch shows its own refusals.
 ENGINE_FIELDS = {
     "model": "preset",
     "config": "hf_config",
@@ -222,25 +222,16 @@ ENGINE_FIELDS = {
     "parallel.cards": "cards",
     "parallel.tensor_parallel": "tensor_parallel",
     "parallel.sequence_parallel": "sequence_parallel",
-    "parallel.offload_optimizer": "offload_optimizer",
-    "parallel.offload_params": "offload_params",
-    "parallel.distributed_optimizer": "distributed_optimizer",
-    "parallel.contiguous_grad_buffer": "contiguous_grad_buffer",
-    "parallel.fsdp_no_sync": "fsdp_no_sync",
-    "parallel.fsdp_embeddings_sharded": "fsdp_embeddings_sharded",
     "parallel.zero3_prefetch_params": "zero3_prefetch_params",
     "parallel.zero3_max_live_params": "zero3_max_live_params",
-    "training.optimizer_in_backward": "optimizer_in_backward",
-    "training.gradients_freed": "gradients_freed",
-    "training.masked_lm_head": "masked_lm_head",
-    "training.vision_encoder_trained": "vision_encoder_trained",
     "precision.compute": "compute",
     "precision.optimizer_states": "optimizer_states",
     "runtime": "engine",
     "runtime.gpu_memory_utilization_pct": "gpu_memory_utilization",
     "runtime.cuda_context_mib": "cuda_context_mib",
     "runtime.comm_buffer_mib": "comm_buffer_mib",
-} | RECIPE_ENGINE_FIELDS
+}
+ENGINE_FIELDS |= {path: name for name, path in ADVANCED_SWITCHES.items()} | RECIPE_ENGINE_FIELDS
 
 
 # The glossary entries each field links to (anchors of `gpurent.glossary.terms`).

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from gpurent.sizing.forms.choices import DEFAULTS
-from gpurent.sizing.texts.engine_errors import MESSAGES, Labelled, engine_message
+from gpurent.sizing.texts.engine_errors import MESSAGES, Labelled, engine_message, option_label
 
 VRAMCALC = Path(__file__).resolve().parents[3] / "vramcalc"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -76,7 +76,10 @@ def test_no_message_quotes_an_option_by_its_raw_value(language):
     with translation.override(language):
         for message, known in labelled.items():
             shown = engine_message(message)
-            assert not any(f"'{value}'" in shown for value in known.values), (language, shown)
+            for value in known.values:
+                assert str(option_label(value)) in shown, (language, shown)
+                quoted = [f"{pair[0]}{value}{pair[1]}" for pair in ("''", "“”", "«»")]
+                assert not any(raw in shown for raw in quoted), (language, shown)
 
 
 @pytest.mark.django_db
@@ -119,3 +122,14 @@ def test_the_api_message_follows_the_request_language_and_keeps_its_code(client,
     error = response.json()["error"]
     assert error["code"] == "invalid_request"
     assert error["message"] == "parallel.strategy: eğitim için katmanları bunun yerine pipeline aşamalarına bölün"
+
+
+@pytest.mark.django_db
+def test_a_switchs_refusal_is_shown_at_that_switch(client):
+    # Review: "text encoders kept in fp32" with quantized text encoders was refused at the top of the form, with no
+    # label to say what "needs a diffusion model whose text encoders are not quantized" was about.
+    form = {**DEFAULTS, "workload": "diffusion", "preset": "sd3-medium"}
+    form |= {"quantize_text_encoders": "on", "text_encoders_fp32": "on"}
+    html = client.post(reverse("sizing:result"), form, **HTMX).content.decode()
+    assert 'data-field="id_text_encoders_fp32"' in html
+    assert "needs a diffusion model whose text encoders are not quantized" in html

@@ -12,7 +12,7 @@
   });
   // The time left in the page's language, as the server's `time_left` writes it (core/formats.py, decision 0442):
   // the two largest units in the words of `data-words` (per plural category, joined by its "join"), under an
-  // hour a clock; `data-left-text` places it in a sentence ("{duration} left").
+  // hour a clock.
   var lang = document.documentElement.lang || "en";
   var plural = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
   var number = window.Intl ? new Intl.NumberFormat(lang) : null;
@@ -39,7 +39,7 @@
       if (left <= 0) { node.textContent = node.dataset.expiredText || "expired: get new instructions"; return; }
       var words;
       try { words = JSON.parse(node.dataset.words || "{}"); } catch (error) { return; }
-      node.textContent = (node.dataset.leftText || "{duration}").replace("{duration}", duration(words, left));
+      node.textContent = duration(words, left);
     });
   }
   tick();
