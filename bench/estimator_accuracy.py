@@ -75,9 +75,10 @@ been seen since; from engine 0.3.21 on it informs choices too (decision 0558). `
 after. Fresh-23 has been seen since; from engine 0.3.22 on it informs choices too (decision 0561).
 ``bench/estimator_cases_fresh24.json`` (decision 0562), collected blind while 0.3.22 was made, forms *fresh-24*:
 measured whole before that change and once after. Fresh-24 has been seen since; from engine 0.3.23 on it informs choices
-too (decision 0564). The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+too (decision 0564). ``bench/estimator_cases_fresh25.json`` (decision 0565), collected blind while 0.3.23 was made,
+forms *fresh-25* the same way. The report prints every part with its range coverage and width, the targets, and which
+parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without
+seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -163,6 +164,8 @@ FRESH22_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh22.json"
 FRESH23_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh23.json"
 # And the round after that (decision 0562), the same way: engine 0.3.22 was made in a worktree that never held it.
 FRESH24_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh24.json"
+# And the round after that (decision 0565), the same way: engine 0.3.23 was made in a worktree that never held it.
+FRESH25_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh25.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -194,6 +197,7 @@ PARTS = (
     "fresh-22",
     "fresh-23",
     "fresh-24",
+    "fresh-25",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -226,6 +230,7 @@ PART_TITLES = {
     "fresh-22": "(issue 31's 21st fresh part: measured at engine 0.3.19 and after 0.3.20; tuned on since 0.3.21)",
     "fresh-23": "(issue 31's 22nd fresh part: measured at engine 0.3.20 and after 0.3.21; tuned on since 0.3.22)",
     "fresh-24": "(issue 31's 23rd fresh part: measured at engine 0.3.21 and after 0.3.22; tuned on since 0.3.23)",
+    "fresh-25": "(issue 31's 24th fresh part, collected blind: measured at engine 0.3.22, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -478,6 +483,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH22_CASES, "fresh-22"),
         (FRESH23_CASES, "fresh-23"),
         (FRESH24_CASES, "fresh-24"),
+        (FRESH25_CASES, "fresh-25"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
