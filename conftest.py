@@ -13,6 +13,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import translation
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from gpurent.accounts.services import ssh_key_add
 from gpurent.catalog.models import GpuModel
@@ -24,6 +26,11 @@ from gpurent.orders.models import Order
 from gpurent.orders.provisioning import AccessDetails, provision_ready, provision_start
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.services import order_pay_from_balance
+
+# No wall-clock limit in a test: Hypothesis's 200 ms deadline per example and its too-slow health check failed a
+# property of the estimator once on a loaded machine. Every property test inherits this profile.
+hypothesis_settings.register_profile("no_wall_clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("no_wall_clock")
 
 
 def pytest_configure(config: pytest.Config) -> None:
