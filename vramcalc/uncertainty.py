@@ -44,6 +44,7 @@ SPREADS: dict[str, tuple[int, int]] = {
     "kv_cache": (0, 0),
     "previous_kv_cache": (0, 0),
     "gradients": (0, 0),
+    "gradients_in_backward": (0, 0),
     "master_weights": (0, 0),
     "optimizer_state": (0, 0),
     "ddp_buckets": (0, 0),
