@@ -161,7 +161,12 @@ def _states(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
     grads, master, master_each = params * dense, master_bytes(inp, params), master_element_bytes(inp)
     opt, opt_expr = _optimizer(inp, params)
-    foreach = not inp.training.fused_optimizer and inp.training.optimizer is not OptimizerKind.SGD
+    # PyTorch's foreach AdamW, Lion and SGD-momentum allocate one parameter-sized temporary list; bitsandbytes'
+    # 8-bit AdamW steps parameter by parameter in its own kernel (``Optimizer8bit.step`` loops ``for p in
+    # group["params"]: self.update_step(...)``) with no parameter-sized temporary, as the LLM training path counts
+    # it (engine 0.3.23).
+    foreach = inp.training.optimizer in (OptimizerKind.ADAMW, OptimizerKind.LION, OptimizerKind.SGD_MOMENTUM)
+    foreach = foreach and not inp.training.fused_optimizer
     step = params * dtype_bytes(inp.precision.optimizer_states) if foreach else 0
     held = (STEP,) if inp.training.gradients_freed else _ALL  # freed after each step: the step holds them (0525)
     comps = [

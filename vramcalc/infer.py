@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .architecture import linear_shapes
-from .components.activations import compute_bytes, sequence_tokens
+from .architecture import linear_shapes, param_counts
+from .components.activations import autocast_upcasts, compute_bytes, sequence_tokens
 from .components.kv import KVCache, kv_cache, kv_component
 from .components.weights import (
     dense_bytes,
@@ -22,6 +22,7 @@ from .units import MIB
 
 __all__ = [
     "SERVING",
+    "autocast_copies_component",
     "eager_score_bytes",
     "inference_components",
     "prefill_workspace",
@@ -83,6 +84,9 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                 )
             )
     comps.append(prefill_workspace(inp))
+    copies = autocast_copies_component(inp)
+    if copies is not None:
+        comps.append(copies)
     if inp.model.has_vocab_logits:
         size = inp.batch_size * inp.model.vocab_size * 4 // inp.parallel.tensor_parallel
         comps.append(
@@ -113,6 +117,32 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
             )
         )
     return comps, kv
+
+
+def autocast_copies_component(inp: EstimateInput) -> Component | None:
+    """The 16-bit copies autocast keeps of fp32 linear weights during a forward pass (engine 0.3.23).
+
+    fp32 weights with a 16-bit compute dtype run under ``torch.autocast``, whose ``cached_cast`` (PyTorch's
+    ``autocast_mode.cpp``) keeps the cast of every fp32 leaf that requires grad until the autocast region ends:
+    ``can_try_cache`` asks ``arg.requires_grad() && arg.is_leaf()``, not whether grad mode is on, so a model's
+    parameters are cached under ``torch.no_grad`` too (as in the CS336 benchmark's bf16 forward passes, fresh-24).
+    By the end of one forward pass every linear weight has its copy. ``torch.inference_mode`` skips the cache in
+    recent PyTorch, and servers and quantized weights run no autocast; ``None`` then.
+    """
+    quantized = inp.quantization.method is not QuantMethod.NONE or inp.model.checkpoint_prequantized
+    if not autocast_upcasts(inp) or quantized or inp.runtime.engine is not Engine.TRANSFORMERS:
+        return None
+    linear = param_counts(inp.model).linear
+    size = linear * compute_bytes(inp) // inp.parallel.tensor_parallel
+    return Component(
+        "autocast_copies",
+        "Autocast weight copies",
+        size,
+        show(f"{num(linear)} linear params x {compute_bytes(inp)} B", size),
+        text("infer.autocast"),
+        PHASES,
+        dynamic=True,
+    )
 
 
 def vision_mask_bytes(inp: EstimateInput) -> int:

@@ -31,6 +31,7 @@ TEMPLATES: dict[str, str] = {
     # Inference (infer.py)
     "infer.vision_mask": "The vision encoder attends over all {patches} patches as one sequence; transformers' SDPA "
     "path masks it with a dense boolean block mask, which attention turns into a copy in the compute dtype.",
+    "infer.autocast": "Autocast keeps the 16-bit cast of each fp32 weight until its region ends, under no_grad too.",
     "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.tuple_kv_cache": "The cache is passed as tuples (transformers before 4.36, models with their own code): "
@@ -154,6 +155,8 @@ TEMPLATES: dict[str, str] = {
     "train.fsdp_root": "FSDP keeps its root unit (the embeddings and LM head) gathered from the forward until the "
     "backward.",
     "train.ddp_buckets": "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+    "train.gradients_last_recompute": "Under checkpointing backward rebuilds the first layer while the later "
+    "layers' gradients are held.",
     "train.autocast": "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",
     "train.dequant": "Quantized layers are dequantized one at a time for the matmul.",
     # The parallelism plan in words (parallel.py)

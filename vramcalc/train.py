@@ -9,7 +9,7 @@ gradients fill), except with ``training.gradients_freed``, where the step holds 
 from __future__ import annotations
 
 from .architecture import linear_shapes, param_counts
-from .components.activations import autocast_upcasts, compute_bytes
+from .components.activations import autocast_upcasts, compute_bytes, layer_activation, sequence_tokens
 from .components.training import (
     largest_tensor,
     master_bytes,
@@ -51,8 +51,47 @@ def training_components(inp: EstimateInput) -> list[Component]:
     comps = _weights(inp, div)
     comps += _states(inp, div)
     comps += training_activations(inp)
+    filled = _gradients_by_last_recompute(inp, comps)
+    if filled is not None:
+        comps.append(filled)
     comps += _transients(inp, div)
     return [c for c in comps if c.bytes > 0]
+
+
+def _gradients_by_last_recompute(inp: EstimateInput, comps: list[Component]) -> Component | None:
+    """Gradients already filled when backward rebuilds the first checkpointed layer (engine 0.3.23).
+
+    With gradients freed after each step (decision 0525) the forward-backward phase counts the saved activations
+    and the logits, not the gradients: backward fills the gradients while it frees what the layers saved. Under full
+    activation checkpointing what a layer saved is only its input, and backward rebuilds each layer's activations
+    (``torch.utils.checkpoint`` reruns the layer's forward) while the gradients of every later layer are held: at
+    the first layer's rebuild the card holds nearly every gradient beside one layer's activations, and the inputs
+    and the logits are gone. The phase's peak is then higher by what the gradients exceed those by. One card, no
+    pipeline (a stage's micro-batches interleave) and no adapters (their gradients are small).
+    """
+    training = inp.training
+    if not (training.gradients_freed and training.activation_checkpointing) or inp.workload.is_adapter:
+        return None
+    if training.checkpoint_every > 1 or training.selective_op_checkpointing or inp.parallel.pipeline_parallel > 1:
+        return None
+    found = {c.key: c for c in comps}
+    grads, acts = found.get("gradients"), found.get("activations")
+    if grads is None or acts is None:
+        return None
+    tokens = sequence_tokens(inp) // inp.parallel.sequence_parallel
+    recompute = layer_activation(inp, tokens, inp.batch_size).total
+    freed = acts.bytes - recompute + (found["logits"].bytes if "logits" in found else 0)
+    size = max(0, grads.bytes - freed)
+    if not size:
+        return None
+    return Component(
+        "gradients_in_backward",
+        "Gradients held at the last recompute",
+        size,
+        show(f"{num(grads.bytes)} B of gradients - {num(freed)} B of layer inputs and logits", size),
+        text("train.gradients_last_recompute"),
+        (FB,),
+    )
 
 
 def _weights(inp: EstimateInput, div: ShardDivisors) -> list[Component]:

@@ -295,3 +295,14 @@ def test_ddp_keeps_its_gradient_buckets_in_diffusion_training_too() -> None:
     assert view.component("ddp_buckets") is None
     lora = _run("sd-1.5", "lora", parallel={"strategy": "ddp", "cards": 4})
     assert lora.bytes_of("ddp_buckets") == lora.bytes_of("gradients") > 0
+
+
+@pytest.mark.parametrize(("optimizer", "temporaries"), [("adamw", True), ("adamw_8bit", False), ("sgd", False)])
+def test_only_foreach_optimizers_step_with_a_parameter_sized_temporary(optimizer: str, temporaries: bool) -> None:
+    """Engine 0.3.23: bitsandbytes' 8-bit AdamW updates one parameter at a time (``Optimizer8bit.step``), as the LLM
+    training path already counts it; PyTorch's foreach AdamW keeps one temporary per trainable parameter."""
+    result = _run("sd-1.5", "full_finetune", training={"optimizer": optimizer})
+    step = result.component("optimizer_step")
+    assert (step is not None) is temporaries
+    if step is not None:
+        assert step.bytes >= result.bytes_of("gradients") > 0

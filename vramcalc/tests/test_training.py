@@ -392,3 +392,28 @@ def test_deepspeed_zero3_steps_each_sub_group_with_its_gradients_in_the_master_p
     fp32 = ParallelPlan(strategy=Strategy.FSDP, cards=4)
     fsdp = estimate(_train(precision=Precision(weights=DType.FP32), parallel=fp32, seq_len=8))
     assert fsdp.component("master_grads") is None
+
+
+def test_checkpointed_backward_holds_the_gradients_beside_the_first_layer_rebuilt() -> None:
+    """Engine 0.3.23: with gradients freed after each step and full checkpointing, the rebuild of the first layer
+    happens with every later layer's gradient held; the forward-backward phase counts the gradients that exceed the
+    layer inputs and the logits, beside one layer's activations."""
+    base = {"batch_size": 1, "seq_len": 256, "training": TrainingOptions(fused_optimizer=True, gradients_freed=True)}
+    plain = estimate(_train(**base))
+    assert plain.component("gradients_in_backward") is None
+    training = TrainingOptions(fused_optimizer=True, gradients_freed=True, activation_checkpointing=True)
+    result = estimate(_train(batch_size=1, seq_len=256, training=training))
+    held = result.component("gradients_in_backward")
+    assert held is not None
+    assert held.phases == ("forward_backward",)
+    layer = layer_activation(_train(batch_size=1, seq_len=256, training=training), 256, 1).total
+    freed = result.bytes_of("activations") - layer + result.bytes_of("logits")
+    assert held.bytes == result.bytes_of("gradients") - freed
+    kept = TrainingOptions(activation_checkpointing=True)  # gradients kept across steps: counted in both phases
+    assert estimate(_train(batch_size=1, seq_len=256, training=kept)).component("gradients_in_backward") is None
+
+
+def test_adapters_have_no_gradients_to_hold_at_the_last_recompute() -> None:
+    training = TrainingOptions(gradients_freed=True, activation_checkpointing=True)
+    result = estimate(_train(workload=Workload.LORA, seq_len=256, training=training))
+    assert result.component("gradients_in_backward") is None

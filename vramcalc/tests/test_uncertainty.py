@@ -35,7 +35,8 @@ def test_an_approximation_in_the_inputs_widens_the_terms_it_touches() -> None:
     assert act is not None
     _low, high = SPREADS["activations"]
     assert act.high == act.bytes + act.bytes * (high * NO_FUSED_ATTENTION_PCT // 100) // 100
-    assert act.high > act.bytes + act.bytes * high // 100  # 110 %: decision 0526
+    # 110 % from decision 0526; 100 % on twenty-five parts (decision 0564): named, widening nothing
+    assert act.high >= act.bytes + act.bytes * high // 100
     assert spread_for("unknown-key", ()) == DEFAULT_SPREAD
 
 

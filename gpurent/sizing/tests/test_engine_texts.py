@@ -211,6 +211,16 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "gradients_freed": "on", "logits_sum_loss": "on"},
+    # Engine 0.3.23: gradients held while checkpointing rebuilds the first layer; autocast's weight copies in a
+    # forward pass.
+    {
+        "preset": "llama-3.2-1b",
+        "workload": "full_finetune",
+        "seq_len": "256",
+        "gradients_freed": "on",
+        "activation_checkpointing": "on",
+    },
+    {"preset": "llama-3.2-1b", "workload": "inference", "engine": "transformers", "weights": "fp32", "compute": "bf16"},
     # Engine 0.3.14: Unsloth's in-place loss; LitGPT's fp32 norm inputs and expanded keys and values.
     {"preset": "llama-3.1-8b", "workload": "lora", "varying_lengths": "on", "loss_grad_in_place": "on"},
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "norm_fp32_input": "on", "kv_expanded": "on"},

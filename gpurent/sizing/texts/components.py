@@ -47,6 +47,7 @@ LABELS: dict[tuple[str, str], Any] = {
         "Text encoder activations (saved for backward)"
     ),
     ("gradients", "Gradients"): _("Gradients"),
+    ("gradients_in_backward", "Gradients held at the last recompute"): _("Gradients held at the last recompute"),
     ("master_weights", "Master weights (fp32)"): _("Master weights (fp32)"),
     ("master_weights", "Master weights (16-bit)"): _("Master weights (16-bit)"),
     ("master_grads", "Master-precision gradients (ZeRO-3 step)"): _("Master-precision gradients (ZeRO-3 step)"),

@@ -51,6 +51,7 @@ TRANSLATED: dict[str, Any] = {
     "kv.blocks": _("KV quantized in blocks (llama.cpp)."),
     "infer.logits": _("Only the last position's logits are computed and upcast (current generate/vLLM)."),
     "infer.bnb_dequant": _("bitsandbytes dequantizes one layer at a time."),
+    "infer.autocast": _("Autocast keeps the 16-bit cast of each fp32 weight until its region ends, under no_grad too."),
     "infer.tuple_kv_cache": _(
         "The cache is passed as tuples (transformers before 4.36, models with their own code): the previous step's "
         "keys and values stay alive while the next step's are built with torch.cat."
@@ -180,6 +181,9 @@ TRANSLATED: dict[str, Any] = {
         "FSDP keeps its root unit (the embeddings and LM head) gathered from the forward until the backward."
     ),
     "train.ddp_buckets": _("DDP reduces through bucket buffers unless gradient_as_bucket_view=True."),
+    "train.gradients_last_recompute": _(
+        "Under checkpointing backward rebuilds the first layer while the later layers' gradients are held."
+    ),
     "train.autocast": _("AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward."),
     "train.dequant": _("Quantized layers are dequantized one at a time for the matmul."),
     "plan.over": ngettext_lazy("%(strategy)s over %(cards)s card", "%(strategy)s over %(cards)s cards", "cards"),

@@ -46,6 +46,8 @@ PHRASES: dict[str, Any] = {
     ),
     "one more copy of the gradients": pgettext_lazy("estimator formula", "one more copy of the gradients"),
     "fused step": pgettext_lazy("estimator formula", "fused step"),
+    "B of gradients": pgettext_lazy("estimator formula", "B of gradients"),
+    "B of layer inputs and logits": pgettext_lazy("estimator formula", "B of layer inputs and logits"),
     "in CUDA managed memory, evicted to host": pgettext_lazy(
         "estimator formula", "in CUDA managed memory, evicted to host"
     ),
