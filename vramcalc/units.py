@@ -23,11 +23,15 @@ def to_gib(n_bytes: int) -> float:
 def format_bytes(n_bytes: int) -> str:
     """Render bytes in binary units for people: ``"14.96 GiB"``, ``"800.00 KiB"``, ``"12 B"``.
 
-    Negative values keep their sign (used for headroom).
+    A figure never reads 1000 or more of a unit below GiB: 1000 MiB is ``"0.98 GiB"``, not ``"1000.00 MiB"``
+    (a range "1000.00 MiB - 1.46 GiB" read as two magnitudes). Negative values keep their sign (used for headroom).
     """
     sign = "-" if n_bytes < 0 else ""
     size = abs(n_bytes)
-    for unit, factor in (("GiB", GIB), ("MiB", MIB), ("KiB", KIB)):
-        if size >= factor:
-            return f"{sign}{size / factor:.2f} {unit}"
-    return f"{sign}{size} B"
+    if size < 1000:
+        return f"{sign}{size} B"
+    for unit, factor in (("KiB", KIB), ("MiB", MIB)):
+        text = f"{size / factor:.2f}"
+        if float(text) < 1000:
+            return f"{sign}{text} {unit}"
+    return f"{sign}{size / GIB:.2f} GiB"

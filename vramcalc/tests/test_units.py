@@ -13,6 +13,17 @@ def test_unit_conversions_and_formatting() -> None:
     assert format_bytes(12) == "12 B"
 
 
+def test_format_bytes_never_shows_1000_of_a_unit_below_gib() -> None:
+    """1000 MiB reads "0.98 GiB": a range "1000.00 MiB - 1.46 GiB" read as two magnitudes (QA walk, 0563)."""
+    assert format_bytes(999) == "999 B"
+    assert format_bytes(1000) == "0.98 KiB"
+    assert format_bytes(1000 * 1024**2) == "0.98 GiB"
+    assert format_bytes(int(999.996 * 1024**2)) == "0.98 GiB"
+    assert format_bytes(int(999.99 * 1024**2)) == "999.99 MiB"
+    assert format_bytes(-1000 * 1024**2) == "-0.98 GiB"
+    assert format_bytes(5 * 1024**4) == "5120.00 GiB"
+
+
 def test_mla_without_query_compression_has_a_single_q_projection() -> None:
     model = ModelSpec(
         name="mla-lite",
