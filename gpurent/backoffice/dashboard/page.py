@@ -92,6 +92,10 @@ def _money_block(period: Period, series: Sequence[Series], title: str, descripti
     }
 
 
+# What an average of cards is rounded to (`ModelOccupancy.average_cards`).
+_TENTH = Decimal("0.1")
+
+
 def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[str, Any]:
     """The occupancy chart, its legend and its table. A model's line is drawn when one of its daily (weekly)
     averages reads above 0: a rental of a few minutes rounds to 0.0 card every day, and its line lay on the axis of
@@ -101,7 +105,10 @@ def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[s
     averages = {m.gpu_id: [m.average_cards(period, i) for i in buckets] for m in models}
     drawn = [m for m in models if any(averages[m.gpu_id])]
     chart = charts.line_chart(
-        [(m.name, averages[m.gpu_id], _average_text(m, period)) for m in drawn], axis_labels=axis, fmt=count_text
+        [(m.name, averages[m.gpu_id], _average_text(m, period)) for m in drawn],
+        axis_labels=axis,
+        fmt=count_text,
+        precision=_TENTH,
     )
     rows = [
         {
@@ -115,9 +122,6 @@ def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[s
     rented = any(any(m.card_seconds) for m in models)
     # Rented, but too little to draw: said in words, as an empty money chart is ("Nothing in this period.").
     return {"chart": chart, "rows": rows, "any": bool(drawn), "too_few": rented and not drawn}
-
-
-_TENTH = Decimal("0.1")
 
 
 def _average_text(model: ModelOccupancy, period: Period) -> str:
