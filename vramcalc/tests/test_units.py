@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from vramcalc.architecture import linear_shapes
 from vramcalc.model import MLASpec, ModelSpec
-from vramcalc.units import GIB, format_bytes, gib, to_gib
+from vramcalc.units import GIB, MIB, format_bytes, format_bytes_range, gib, to_gib
 
 
 def test_unit_conversions_and_formatting() -> None:
@@ -22,6 +22,16 @@ def test_format_bytes_never_shows_1000_of_a_unit_below_gib() -> None:
     assert format_bytes(int(999.99 * 1024**2)) == "999.99 MiB"
     assert format_bytes(-1000 * 1024**2) == "-0.98 GiB"
     assert format_bytes(5 * 1024**4) == "5120.00 GiB"
+
+
+def test_a_range_writes_its_low_end_in_the_high_ends_unit() -> None:
+    """The CLI's "1.00 GiB (512.00 MiB - 1.60 GiB)" reads "(0.50 GiB - 1.60 GiB)"; a low end under a tenth of the
+    high end's unit keeps its own, and the units then say that the range spans more than tenfold."""
+    assert format_bytes_range(512 * MIB, int(1.6 * GIB)) == ("0.50 GiB", "1.60 GiB")
+    assert format_bytes_range(1000 * MIB, int(1.46 * GIB)) == ("0.98 GiB", "1.46 GiB")
+    assert format_bytes_range(5 * MIB, int(1.46 * GIB)) == ("5.00 MiB", "1.46 GiB")
+    assert format_bytes_range(56 * MIB, 104 * MIB) == ("56.00 MiB", "104.00 MiB")
+    assert format_bytes_range(0, 12) == ("0 B", "12 B")
 
 
 def test_mla_without_query_compression_has_a_single_q_projection() -> None:

@@ -7,7 +7,7 @@ from django.template import Context, Template
 from django.utils import translation
 
 from gpurent.core.formats import bytes_range_text, bytes_text, date_text
-from vramcalc.units import format_bytes
+from vramcalc.units import format_bytes, format_bytes_range
 
 WHEN = datetime(2026, 12, 5, 14, 0, tzinfo=UTC)
 
@@ -74,3 +74,9 @@ def test_a_range_writes_its_low_end_in_the_high_ends_unit():
     # under a tenth of the high end's unit, the low end keeps its own: the range spans more than tenfold
     assert bytes_range_text(5 * 1024**2, int(1.46 * 1024**3), language="en") == ("5.00 MiB", "1.46 GiB")
     assert bytes_range_text(0, 768 * 1024**2, language="en") == ("0 B", "768.00 MiB")
+
+
+def test_a_range_is_written_as_the_engine_writes_it():
+    """The page's range and the CLI's have the same units (`vramcalc.units.format_bytes_range`)."""
+    for low, high in [(512 * 1024**2, 1717986918), (5 * 1024**2, 1 << 31), (100, 5000), (0, 700), (99 << 20, 1 << 30)]:
+        assert bytes_range_text(low, high, language="en") == format_bytes_range(low, high)
