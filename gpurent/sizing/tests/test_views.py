@@ -417,11 +417,15 @@ def test_a_title_the_customer_typed_is_shown_as_typed_in_every_language(client, 
 def test_a_components_range_reads_both_ends_in_one_unit():
     """The QA walk's "1,22 GiB (de 1.000,00 MiB a 1,46 GiB)" (decision 0563): the low end is in GiB too."""
     gib = 1024**3
-    component = {"key": "activations", "label": "Activations", "phases": ["forward"], "formula": "", "assumption": ""}
-    component |= {"bytes": int(1.22 * gib), "low_bytes": 1000 * 1024**2, "high_bytes": int(1.46 * gib)}
-    r = {"components": [component], "peak_phase": "forward", "peak_low_bytes": 1000 * 1024**2}
-    r |= {"peak_bytes": int(1.22 * gib), "peak_high_bytes": int(1.46 * gib), "peak_allocated_bytes": gib}
-    r |= {"peak_reserved_bytes": gib}
+    sizes = {"bytes": int(1.22 * gib), "low_bytes": 1000 * 1024**2, "high_bytes": int(1.46 * gib)}
+    component = {"key": "activations", "label": "Activations", "phases": ["forward"], "formula": "", **sizes}
+    peak_sizes = {
+        "peak_bytes": sizes["bytes"],
+        "peak_low_bytes": sizes["low_bytes"],
+        "peak_high_bytes": sizes["high_bytes"],
+    }
+    r = {"components": [component], "peak_phase": "forward", "peak_allocated_bytes": gib, "peak_reserved_bytes": gib}
+    r |= peak_sizes
     with translation.override("es"):
         components = render_to_string("sizing/partials/components.html", {"r": r})
         peak = render_to_string("sizing/partials/peak_range.html", {"r": r})
