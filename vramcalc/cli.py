@@ -18,7 +18,7 @@ from .option_schema import option_range, options
 from .presets import get_preset, list_presets
 from .result import Estimate, Note
 from .serialize import inputs_from_dict, inputs_to_dict
-from .units import GIB, format_bytes
+from .units import GIB, format_bytes, format_bytes_range
 
 __all__ = ["build_parser", "main"]
 
@@ -214,9 +214,10 @@ def _card_report(inp: EstimateInput, result: Estimate, card_gib: float, max_card
 def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
     """Readable per-card breakdown."""
     out.write(f"{inp.model.name} — {result.workload}, {result.cards} card(s) — {result.engine_version}\n")
+    low, high = format_bytes_range(result.peak_low_bytes, result.peak_high_bytes)
     out.write(
-        f"Peak per card: {format_bytes(result.peak_bytes)} expected, range {format_bytes(result.peak_low_bytes)}"
-        f" - {format_bytes(result.peak_high_bytes)} (phase: {result.peak_phase})\n"
+        f"Peak per card: {format_bytes(result.peak_bytes)} expected, range {low} - {high}"
+        f" (phase: {result.peak_phase})\n"
     )
     if result.range_meaning:
         out.write(f"Range: {result.range_meaning}\n")
@@ -227,7 +228,7 @@ def render(result: Estimate, inp: EstimateInput, out: TextIO) -> None:
     )
     for c in result.components:
         mark = "*" if result.peak_phase in c.phases else " "
-        spread = "" if c.low == c.high else f" ({format_bytes(c.low)} - {format_bytes(c.high)})"
+        spread = "" if c.low == c.high else " ({} - {})".format(*format_bytes_range(c.low, c.high))
         out.write(f"{mark} {c.label:<34} {format_bytes(c.bytes):>12}{spread}   {c.formula}\n")
     out.write("\n* counted in the peak phase. Phases: ")
     out.write(", ".join(f"{p.phase} {format_bytes(p.bytes)}" for p in result.phases) + "\n")
@@ -245,7 +246,7 @@ def likely_size(item: Note) -> str:
         return ""
     size = format_bytes(item.high_bytes)
     if item.low_bytes and item.low_bytes != item.high_bytes:
-        size = f"{format_bytes(item.low_bytes)} to {size}"
+        size = "{} to {}".format(*format_bytes_range(item.low_bytes, item.high_bytes))
     elif not item.low_bytes:
         size = f"up to {size}"
     way = {1: ", may raise the peak (in the range)", -1: ", may lower the peak (in the range)"}.get(item.direction, "")

@@ -33,6 +33,7 @@ from .money import Usd
 __all__ = [
     "AmbiguousAmount",
     "amount_input",
+    "bytes_range_text",
     "bytes_text",
     "date_text",
     "decimal_text",
@@ -155,15 +156,45 @@ def decimal_text(text: str, *, places: int | None = None, grouping: bool = True,
     return format_decimal(value, format=pattern, locale=_locale(language), decimal_quantization=places is not None)
 
 
+_BYTE_UNITS = (("KiB", 1), ("MiB", 2), ("GiB", 3))
+_CENT = Decimal("0.01")
+
+
+def _bytes_unit(n_bytes: int) -> tuple[str, int] | None:
+    """The unit `n_bytes` is written in: the smallest whose rounded figure stays under 1000 ("0.98 GiB", never
+    "1000.00 MiB"), GiB past that; None for plain bytes (under 1000)."""
+    size = abs(n_bytes)
+    if size < 1000:
+        return None
+    for unit, power in _BYTE_UNITS:
+        if power == 3 or (Decimal(size) / 1024**power).quantize(_CENT) < 1000:
+            return unit, power
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _bytes_in(n_bytes: int, unit: tuple[str, int] | None, language: str | None) -> str:
+    if unit is None:
+        return f"{n_bytes} B"
+    number = (Decimal(n_bytes) / 1024 ** unit[1]).quantize(_CENT)
+    return f"{decimal_text(str(number), places=2, language=language)} {unit[0]}"
+
+
 def bytes_text(n_bytes: int, *, language: str | None = None) -> str:
     """Bytes in binary units for a reader, with the language's marks: "14.96 GiB", "14,96 GiB", "12 B" (the units
-    and rounding of `vramcalc.units.format_bytes`, whose text stays the engine's, the API's and the CLI's)."""
-    size = abs(n_bytes)
-    for unit, power in (("GiB", 3), ("MiB", 2), ("KiB", 1)):
-        if size >= 1024**power:
-            number = (Decimal(n_bytes) / 1024**power).quantize(Decimal("0.01"))
-            return f"{decimal_text(str(number), places=2, language=language)} {unit}"
-    return f"{n_bytes} B"
+    and rounding of `vramcalc.units.format_bytes`, whose text stays the engine's, the API's and the CLI's).
+
+    A figure never reads 1000 or more of a unit below GiB: 1000 MiB is "0.98 GiB", 1000 B "0.98 KiB"."""
+    return _bytes_in(n_bytes, _bytes_unit(n_bytes), language)
+
+
+def bytes_range_text(low: int, high: int, *, language: str | None = None) -> tuple[str, str]:
+    """Both ends of a range, the low end in the high end's unit where it reads at least 0.10 in it
+    ("0.50 GiB to 1.46 GiB", not "512.00 MiB to 1.46 GiB"); a low end under a tenth of that unit keeps its own
+    ("5.00 MiB to 1.46 GiB": the units then say that the range spans more than tenfold)."""
+    unit = _bytes_unit(high)
+    if unit is not None and abs(low) >= 1024 ** unit[1] // 10 and abs(low) <= abs(high):
+        return _bytes_in(low, unit, language), _bytes_in(high, unit, language)
+    return bytes_text(low, language=language), bytes_text(high, language=language)
 
 
 class AmbiguousAmount(ValueError):

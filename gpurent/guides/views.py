@@ -76,8 +76,9 @@ def guide_index(request: HttpRequest) -> HttpResponse:
                 "workload": workload,
                 "summary": WORKLOAD_TEXTS[workload].summary,
                 "glossary": SCENARIOS[workload].glossary,
-                "scopes": scopes,
-                "presets": [SCENARIOS[workload].fields_for(scope)["preset"] for scope in scopes],
+                # Each scope's model, the same for every GPU: said once under the column's heading, not in
+                # every cell (a phone showed "llama-3.1-8b" under each link, on three lines; QA walk, 0563).
+                "columns": [(scope, SCENARIOS[workload].fields_for(scope)["preset"]) for scope in scopes],
                 "rows": [(gpus[pk], row) for pk, row in rows.items()],
             }
         )

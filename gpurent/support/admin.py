@@ -29,7 +29,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, ReadOnlyModelAdmin, customer_language_html
+from gpurent.core.admin import (
+    ONCE_PER_KEY_CHANGE_LIST,
+    BoundedListAdmin,
+    ReadOnlyModelAdmin,
+    customer_language_html,
+    with_zone,
+)
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.redaction import Finding
@@ -90,7 +96,11 @@ class SupportMessageInline(admin.TabularInline[SupportMessage, SupportRequest]):
     extra = 0
     can_delete = False
     verbose_name_plural = _("latest messages")
-    fields = readonly_fields = ("created_at", "author_role", "author", "message", "removed")
+    fields = readonly_fields = ("sent", "author_role", "author", "message", "removed")
+
+    @admin.display(description=_("sent at"))
+    def sent(self, obj: SupportMessage) -> str:
+        return with_zone(obj.created_at)
 
     @admin.display(description=_("message"))
     def message(self, obj: SupportMessage) -> SafeString:
@@ -120,7 +130,7 @@ class ReplyForm(forms.ModelForm[SupportRequest]):
 @admin.register(SupportRequest)
 class SupportRequestAdmin(BoundedListAdmin):
     form = ReplyForm
-    list_display = ["ref", "subject", "owner", "order", "gpu", "status", "last_message_at"]
+    list_display = ["ref", "subject", "owner", "order", "gpu", "status", "last_activity"]
     list_filter = ["status", "gpu"]
     search_fields = ["ref", "subject", "owner__email", "order__ref"]
     list_select_related = ["owner", "order", "gpu"]
@@ -141,13 +151,13 @@ class SupportRequestAdmin(BoundedListAdmin):
         "observed",
         "logs",
         "removed",
-        "created_at",
-        "last_message_at",
+        "created",
+        "last_activity",
         "thread",
         "customer_language",
     ]
     fieldsets = [
-        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created_at", "last_message_at", "thread"]}),
+        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created", "last_activity", "thread"]}),
         (
             _("Request"),
             {
@@ -169,6 +179,15 @@ class SupportRequestAdmin(BoundedListAdmin):
     @admin.display(description=_("removed secrets"))
     def removed(self, obj: SupportRequest) -> SafeString | str:
         return _findings_html(obj.redactions)
+
+    # Moments as the desks write them ("06 Dec 2026, 10:53 UTC"), not the admin's "Dec. 6, 2026, 10:53 a.m.".
+    @admin.display(description=_("created at"), ordering="created_at")
+    def created(self, obj: SupportRequest) -> str:
+        return with_zone(obj.created_at)
+
+    @admin.display(description=_("last activity"), ordering="last_message_at")
+    def last_activity(self, obj: SupportRequest) -> str:
+        return with_zone(obj.last_message_at)
 
     @admin.display(description=_("customer's language"))
     def customer_language(self, obj: SupportRequest) -> SafeString:
@@ -248,12 +267,16 @@ class SupportMessageAdmin(ReadOnlyModelAdmin):
     """Every message, newest first, read-only: a request's whole thread is this list filtered by the request (the
     link on its change page). Operators reply on the request's change page."""
 
-    list_display = ["created_at", "request", "author_role", "author", "excerpt"]
+    list_display = ["sent", "request", "author_role", "author", "excerpt"]
     list_filter = ["author_role"]
     search_fields = ["request__ref"]
     list_select_related = ["request", "author"]
     ordering = ["-id"]
-    fields = readonly_fields = ("request", "author_role", "author", "created_at", "body", "removed")
+    fields = readonly_fields = ("request", "author_role", "author", "sent", "body", "removed")
+
+    @admin.display(description=_("sent at"), ordering="created_at")
+    def sent(self, obj: SupportMessage) -> str:
+        return with_zone(obj.created_at)
 
     @admin.display(description=_("message"))
     def excerpt(self, obj: SupportMessage) -> str:

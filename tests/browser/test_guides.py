@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,3 +56,24 @@ def test_guide_phone_layout_and_glossary_link(live_server, page, demo_catalog, s
     page.get_by_test_id("figure-concurrency").get_by_role("link", name="KV cache").click()
     expect(page).to_have_url(re.compile(r"/glossary/#kv-cache$"))
     assert console_errors == []
+
+
+@pytest.mark.parametrize("language", ["en", "es", "vi", "tr"])
+def test_the_guides_index_fits_a_phone_with_each_model_named_once(live_server, page, demo_catalog, language):
+    """At 390 px the tables fit their 316 px without scrolling sideways (Spanish was 396 px wide), and a column's
+    model is written once under its heading, not under every link (the Vietnamese page was 9,157 px long; QA walk,
+    decision 0563)."""
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/guides/")
+    tables = page.evaluate(
+        """() => [...document.querySelectorAll('.guide-table')].map(t => ({
+            width: t.getBoundingClientRect().width, room: t.parentElement.clientWidth,
+            headings: t.querySelectorAll('thead .guide-model').length,
+            cells: t.querySelectorAll('td .guide-model').length,
+        }))"""
+    )
+    assert tables
+    for table in tables:
+        assert table["width"] <= table["room"] + 0.5, table
+        assert (table["headings"], table["cells"]) == (3, 0), table

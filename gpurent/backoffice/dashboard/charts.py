@@ -105,9 +105,12 @@ def nice_step(span: float, ticks: int = 4) -> float:
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
 
 
-def _scale(low: float, high: float, fmt: Callable[[Number], str], integer: bool) -> tuple[float, float, list[Tick]]:
-    """The value range the plot shows (round numbers around `low` ≤ 0 ≤ `high`) and its labelled ticks."""
-    step = nice_step(high - low)
+def _scale(
+    low: float, high: float, fmt: Callable[[Number], str], integer: bool, least: float = 0.0
+) -> tuple[float, float, list[Tick]]:
+    """The value range the plot shows (round numbers around `low` ≤ 0 ≤ `high`) and its labelled ticks, no closer
+    than `least` (values known to a tenth get no 0.025 line)."""
+    step = max(nice_step(high - low), least)
     if integer:
         step = max(1.0, math.ceil(step))
     bottom, top = math.floor(low / step) * step, max(math.ceil(high / step) * step, step)
@@ -196,6 +199,7 @@ def line_chart(
     *,
     axis_labels: Sequence[str],
     fmt: Callable[[Number], str],
+    precision: Decimal | None = None,
 ) -> LineChart:
     """One line per series over the buckets, from 0 up.
 
@@ -203,10 +207,11 @@ def line_chart(
         series: (name, value per bucket, the series' figure for the legend).
         axis_labels: each bucket's short name under the axis (a few are shown).
         fmt: writes a value of the axis for the reader.
+        precision: what the values are rounded to (Decimal("0.1")): the value lines are no closer.
     """
     count = max((len(values) for _, values, _ in series), default=0)
     high = max((float(v) for _, values, _ in series for v in values), default=0.0)
-    bottom, top, y_ticks = _scale(0, high, fmt, integer=False)
+    bottom, top, y_ticks = _scale(0, high, fmt, integer=False, least=float(precision or 0))
     slot = PLOT_WIDTH / max(count, 1)
     lines = []
     for number, (name, values, figure) in enumerate(series):

@@ -92,25 +92,53 @@ def _money_block(period: Period, series: Sequence[Series], title: str, descripti
     }
 
 
+# What an average of cards is rounded to (`ModelOccupancy.average_cards`).
+_TENTH = Decimal("0.1")
+
+
 def _occupancy_block(period: Period, models: Sequence[ModelOccupancy]) -> dict[str, Any]:
+    """The occupancy chart, its legend and its table. A model's line is drawn when one of its daily (weekly)
+    averages reads above 0: a rental of a few minutes rounds to 0.0 card every day, and its line lay on the axis of
+    a 0–1 scale (QA walk, decision 0563). Such a model's figures read "< 0.1", not "0", in the legend and table."""
     _, axis = _bucket_names(period)
-    shown = [m for m in models if any(m.card_seconds)]
     buckets = range(len(period.buckets))
+    averages = {m.gpu_id: [m.average_cards(period, i) for i in buckets] for m in models}
+    drawn = [m for m in models if any(averages[m.gpu_id])]
     chart = charts.line_chart(
-        [(m.name, [m.average_cards(period, i) for i in buckets], count_text(m.average_over(period))) for m in shown],
+        [(m.name, averages[m.gpu_id], _average_text(m, period)) for m in drawn],
         axis_labels=axis,
         fmt=count_text,
+        precision=_TENTH,
     )
     rows = [
         {
             "name": m.name,
             "fleet": count_text(m.fleet_cards),
-            "average": count_text(m.average_over(period)),
-            "utilisation": percent_text(use) if (use := m.utilisation(period)) is not None else "—",
+            "average": _average_text(m, period),
+            "utilisation": _utilisation_text(m, period),
         }
         for m in models
     ]
-    return {"chart": chart, "rows": rows, "any": bool(shown)}
+    rented = any(any(m.card_seconds) for m in models)
+    # Rented, but too little to draw: said in words, as an empty money chart is ("Nothing in this period.").
+    return {"chart": chart, "rows": rows, "any": bool(drawn), "too_few": rented and not drawn}
+
+
+def _average_text(model: ModelOccupancy, period: Period) -> str:
+    """Cards rented on average over the period: "0.2"; "< 0.1" for a model rented too little to read as a tenth."""
+    average = model.average_over(period)
+    if average == 0 and any(model.card_seconds):
+        return f"< {count_text(_TENTH)}"
+    return count_text(average)
+
+
+def _utilisation_text(model: ModelOccupancy, period: Period) -> str:
+    use = model.utilisation(period)
+    if use is None:
+        return "—"
+    if use == 0 and any(model.card_seconds):
+        return f"< {percent_text(_TENTH)}"
+    return percent_text(use)
 
 
 def _funnel_block(funnel: Funnel, medians: Medians) -> dict[str, Any]:

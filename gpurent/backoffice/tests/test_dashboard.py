@@ -359,3 +359,30 @@ def test_the_funnel_says_what_each_drop_is_counted_from(client, django_user_mode
     assert 'Paid: 0 <tspan class="drop">· 4 fewer than placed (−100%)</tspan>' in funnel
     assert "−100% (4)" not in funnel
     assert "fewer than paid" not in funnel  # none was paid: nothing to count the ready ones from
+
+
+def test_an_occupancy_too_small_to_draw_says_so_instead_of_a_line_on_the_axis(
+    client, clock, gpu, django_user_model, reports_operator
+):
+    """A rental that started minutes ago averages 0.0 card every day: the QA walk saw its line at 0 on a 0–1 scale
+    (decision 0563). It is said in words, and its figures read "< 0.1", not "0"."""
+    owner = django_user_model.objects.create_user("new@example.com", "passphrase 12", first_name="N", last_name="W")
+    fund(owner, 100_000)
+    clock.now = at(TODAY, 11, 58)
+    make_running_rental(owner, gpu)
+    clock.now = at(TODAY, 12)
+    client.force_login(reports_operator)
+    shown = section(client.get(URL).content.decode(), "occupancy")
+    assert "<svg" not in shown
+    assert "<polyline" not in shown
+    assert "too few to draw" in shown
+    assert "No GPU was rented in this period." not in shown
+    assert table_rows(shown)[1] == ["A100 80GB", "8", "&lt; 0.1", "&lt; 0.1%"]
+
+
+def test_an_empty_occupancy_chart_says_no_gpu_was_rented(client, gpu, reports_operator):
+    client.force_login(reports_operator)
+    shown = section(client.get(URL).content.decode(), "occupancy")
+    assert "<svg" not in shown
+    assert '<p data-testid="occupancy-empty">No GPU was rented in this period.</p>' in shown
+    assert table_rows(shown)[1] == ["A100 80GB", "8", "0", "0%"]

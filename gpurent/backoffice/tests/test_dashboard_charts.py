@@ -92,6 +92,18 @@ def test_lines_have_one_point_per_bucket_within_the_plot():
     assert line.title == "A100: 4"
 
 
+def test_values_known_to_a_tenth_get_no_value_line_between_tenths():
+    """An average of 0.1 card drew lines at 0.025, 0.05 and 0.075: no average reads so (QA walk, decision 0563)."""
+    series = [("L40S", [Decimal("0"), Decimal("0.1")], "< 0.1")]
+    drawn = charts.line_chart(series, axis_labels=["a", "b"], fmt=str, precision=Decimal("0.1"))
+    assert [Decimal(tick.label) for tick in drawn.frame.y_ticks] == [0, Decimal("0.1")]
+    fine = charts.line_chart(series, axis_labels=["a", "b"], fmt=str)
+    assert [Decimal(tick.label) for tick in fine.frame.y_ticks] == [
+        0,
+        *(Decimal(v) for v in ("0.025", "0.05", "0.075", "0.1")),
+    ]
+
+
 def test_the_funnel_bars_are_as_long_as_their_share_of_the_first_stage():
     chart = charts.funnel_chart([("Placed: 4", ""), ("Paid: 3", "−25%"), ("Ready: 0", "−100%")], [4, 3, 0])
     assert [stage.width for stage in chart.stages] == [480, 360, 0]

@@ -84,3 +84,16 @@ def test_the_gpu_filter_offers_the_pages_gpus_and_takes_any_gpu_on_sale(client, 
     unknown = client.get("/guides/", {"gpu": "tpu-v5"})
     assert "Select a valid choice. tpu-v5 is not one of the available choices." in unknown.content.decode()
     assert unknown.context["count"] == 900
+
+
+def test_each_columns_model_is_named_once_under_its_heading(client, large_catalog):
+    """The model is the same for every GPU of a column: once in its heading, not under each of the 20 links."""
+    page = client.get("/guides/").content.decode()
+    section = page.split('data-testid="section-llm-serving"', 1)[1].split("</section>", 1)[0]
+    head, body = section.split("<tbody>", 1)
+    assert re.findall(r'<span class="guide-model">([^<]+)</span>', head) == [
+        "llama-3.1-8b",
+        "gemma-3-27b",
+        "llama-3.1-70b",
+    ]
+    assert "guide-model" not in body

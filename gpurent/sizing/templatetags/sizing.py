@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
-from gpurent.core.formats import bytes_text, usd_text
+from gpurent.core.formats import bytes_range_text, bytes_text, usd_text
 from gpurent.core.money import Usd
 
 from ..calculation import Sizing
@@ -27,6 +27,17 @@ def human_bytes(value: int | None) -> str:
     if value is None:
         return ""
     return bytes_text(int(value))
+
+
+@register.filter
+def range_low(low: int | None, high: int | None) -> str:
+    """The low end of a range written beside its high end: in the high end's unit ("0.50 GiB" before "1.46 GiB")
+    where it reads at least 0.10 in it (`bytes_range_text`)."""
+    if low is None:
+        return ""
+    if high is None:
+        return bytes_text(int(low))
+    return bytes_range_text(int(low), int(high))[0]
 
 
 @register.filter

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
@@ -411,3 +412,23 @@ def test_a_title_the_customer_typed_is_shown_as_typed_in_every_language(client, 
     for language in ("en", "es", "vi", "tr"):
         listing = client.get(reverse("sizing:saved"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert "Chatbot de soporte · 70B" in listing
+
+
+def test_a_components_range_reads_both_ends_in_one_unit():
+    """The QA walk's "1,22 GiB (de 1.000,00 MiB a 1,46 GiB)" (decision 0563): the low end is in GiB too."""
+    gib = 1024**3
+    sizes = {"bytes": int(1.22 * gib), "low_bytes": 1000 * 1024**2, "high_bytes": int(1.46 * gib)}
+    component = {"key": "activations", "label": "Activations", "phases": ["forward"], "formula": "", **sizes}
+    peak_sizes = {
+        "peak_bytes": sizes["bytes"],
+        "peak_low_bytes": sizes["low_bytes"],
+        "peak_high_bytes": sizes["high_bytes"],
+    }
+    r = {"components": [component], "peak_phase": "forward", "peak_allocated_bytes": gib, "peak_reserved_bytes": gib}
+    r |= peak_sizes
+    with translation.override("es"):
+        components = render_to_string("sizing/partials/components.html", {"r": r})
+        peak = render_to_string("sizing/partials/peak_range.html", {"r": r})
+    assert "(de 0,98 GiB a 1,46 GiB)" in components
+    assert "0,98 GiB a 1,46 GiB" in peak
+    assert "MiB" not in components + peak

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.formats import bytes_text
+from gpurent.core.formats import bytes_range_text
 
 __all__ = ["CAVEATS", "SHORT", "caveat_text", "effect_name", "effect_size", "sized_not_modelled"]
 
@@ -120,8 +120,7 @@ def effect_size(note: Any) -> str:
     peak, in the customer's language (empty for a note that states no size)."""
     if not isinstance(note, dict) or not note.get("high_bytes"):
         return ""
-    high = bytes_text(int(note.get("high_bytes") or 0))
-    low = bytes_text(int(note.get("low_bytes") or 0))
+    low, high = bytes_range_text(int(note.get("low_bytes") or 0), int(note.get("high_bytes") or 0))
     direction = note.get("direction")
     if direction == 1 and note.get("low_bytes"):
         return gettext("likely %(low)s to %(high)s more") % {"low": low, "high": high}

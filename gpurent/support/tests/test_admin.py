@@ -1,6 +1,7 @@
 """The back office: operators read a request and reply from its change page; customers' text stays read-only."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib import admin
@@ -172,3 +173,26 @@ def test_a_customer_without_a_language_is_written_to_in_the_shops_default(client
     client.force_login(operator)
     page = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk])).content.decode()
     assert "<strong>English (en)</strong> — not chosen, the shop&#x27;s default: write in it." in page
+
+
+def test_the_request_pages_write_moments_as_the_desks_do(client, operator, support_request):
+    """ "06 Dec 2026, 10:53 UTC", as the desks and the order page write them, not "Dec. 6, 2026, 10:53 a.m."."""
+    when = datetime(2026, 12, 6, 10, 53, tzinfo=UTC)
+    SupportRequest.objects.filter(pk=support_request.pk).update(created_at=when, last_message_at=when)
+    add_messages(support_request, 2)
+    support_request.messages.update(created_at=when)
+    client.force_login(operator)
+    pages = [
+        reverse("admin:support_supportrequest_change", args=[support_request.pk]),
+        reverse("admin:support_supportrequest_changelist"),
+        reverse("admin:support_supportmessage_changelist"),
+        reverse("admin:support_supportmessage_change", args=[support_request.messages.first().pk]),
+    ]
+    for url in pages:
+        page = client.get(url).content.decode()
+        assert "06 Dec 2026, 10:53 UTC" in page, url
+        assert "a.m." not in page, url
+        assert "Dec. 6" not in page, url
+    change = client.get(pages[0]).content.decode()
+    assert re.search(r"Created at:</label>\s*<div[^>]*>06 Dec 2026, 10:53 UTC", change)
+    assert re.search(r"Last activity:</label>\s*<div[^>]*>06 Dec 2026, 10:53 UTC", change)
