@@ -74,10 +74,8 @@ def _gradients_by_last_recompute(inp: EstimateInput, comps: list[Component]) -> 
         return None
     if training.checkpoint_every > 1 or training.selective_op_checkpointing or inp.parallel.pipeline_parallel > 1:
         return None
-    found = {c.key: c for c in comps}
-    grads, acts = found.get("gradients"), found.get("activations")
-    if grads is None or acts is None:
-        return None
+    found = {c.key: c for c in comps}  # `_states` and `training_activations` always give these two, if at 0 bytes
+    grads, acts = found["gradients"], found["activations"]
     tokens = sequence_tokens(inp) // inp.parallel.sequence_parallel
     recompute = layer_activation(inp, tokens, inp.batch_size).total
     freed = acts.bytes - recompute + (found["logits"].bytes if "logits" in found else 0)

@@ -417,3 +417,20 @@ def test_adapters_have_no_gradients_to_hold_at_the_last_recompute() -> None:
     training = TrainingOptions(gradients_freed=True, activation_checkpointing=True)
     result = estimate(_train(workload=Workload.LORA, seq_len=256, training=training))
     assert result.component("gradients_in_backward") is None
+
+
+def test_no_gradients_held_at_the_last_recompute_where_the_rebuild_does_not_hold_them() -> None:
+    training = TrainingOptions(fused_optimizer=True, gradients_freed=True, activation_checkpointing=True)
+    # Every other layer checkpointed: the layers between keep their activations, the rule does not apply.
+    every_other = TrainingOptions(
+        fused_optimizer=True, gradients_freed=True, activation_checkpointing=True, checkpoint_every=2
+    )
+    assert estimate(_train(batch_size=1, seq_len=256, training=every_other)).component("gradients_in_backward") is None
+    # Inputs and logits larger than every gradient: the rebuild's moment is not the phase's peak.
+    big = estimate(_train(batch_size=16, seq_len=4096, training=training))
+    assert big.component("gradients_in_backward") is None
+    # ZeRO-3 with parameters and optimizer offloaded keeps no gradients on the card (0 bytes, not shown).
+    offloaded = ParallelPlan(strategy=Strategy.ZERO3, cards=2, offload_optimizer=True, offload_params=True)
+    result = estimate(_train(batch_size=1, seq_len=256, training=training, parallel=offloaded))
+    assert result.component("gradients") is None
+    assert result.component("gradients_in_backward") is None
