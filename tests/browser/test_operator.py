@@ -36,7 +36,7 @@ def test_operator_confirms_and_provisions_while_the_customer_watches(
     customer_page.get_by_label("Password").fill(PASSWORD)
     customer_page.get_by_role("button", name="Log in").click()
     customer_page.goto(f"{live_server.url}/rentals/{order.ref}/")
-    expect(customer_page.get_by_test_id("order-reported")).to_be_visible()
+    expect(customer_page.get_by_test_id("intent-reported")).to_be_visible()
 
     operator = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     operator.goto(live_server.url + "/backoffice/")

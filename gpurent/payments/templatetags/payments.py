@@ -21,7 +21,7 @@ from ..intents.refusals import intent_refusal
 from ..intents.state import order_payment_badge
 from ..models import Deposit, PaymentIntent
 from ..presenters import deposit_badge
-from ..selectors import intents_for_order, order_references, payment_reported
+from ..selectors import intents_for_order, order_references
 from ..views import intent_display
 
 register = template.Library()
@@ -39,7 +39,6 @@ def order_payment_panel(context: template.Context, order: Order) -> dict[str, An
         "csrf_token": context.get("csrf_token"),
         "order": order,
         "intents": [intent_display(intent) for intent in intents],
-        "reported": payment_reported(intents),
         "balance": balance,
         "balance_covers": balance >= order.total,
         # No "Get new instructions" button when the request would be refused: the service's own rule says why.
