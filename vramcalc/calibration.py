@@ -115,8 +115,8 @@ class Band:
 # by freed gradients (decision 0564). Engine 0.3.24 (twenty-six parts, fresh-25 added; column-parallel linears that save
 # their all-gathered input, nanotron's, and fresh-25's QLoRA rows with their unquantized parameters in fp32 as peft's
 # prepare_model_for_kbit_training leaves them) sets every band by the rule again: among the widenings a quantized base
-# under training -10/+55 (79 peaks: the high end falls from +65 %), pipeline stages -55/+40 (18: fresh-25's nanotron
-# 1F1B rows, the first stage 26 % above its expected value); the others' ends unchanged on more peaks (generation with
+# under training -10/+55 (79 peaks, eight left out: F13-33's +63 % among them), pipeline stages -55/+40 (18: fresh-25's
+# eight-stage nanotron 1F1B rows need +35 to +37 %); the others' ends unchanged on more peaks (generation with
 # transformers 272, one-card training checkpointed or in fp32 117, several cards 182, tensor parallelism 28). No split
 # passed the leave-one-part-out check: one-card checkpointed or fp32 training by fp32 without checkpointing, freed
 # gradients, LoRA or eager attention; one-card training by freed gradients; several cards by freed gradients or
