@@ -75,6 +75,11 @@ class ParallelPlan:
         tp_sequence_parallel: Megatron-style sequence parallelism inside tensor parallelism: the norm and
             dropout activations and the layer inputs are split over the ``tensor_parallel`` cards (torchtitan's
             TP plan, Megatron ``--sequence-parallel``).
+        tp_gathered_inputs_saved: with ``tp_sequence_parallel``, the column-parallel linears (q/k/v and the MLP's
+            input projection) save the input they all-gathered, the whole sequence, for their weight gradient
+            instead of gathering it again in backward (nanotron's ``tp_mode`` REDUCE_SCATTER without
+            ``tp_linear_async_communication``: ``column_linear`` is ``differentiable_all_gather`` then
+            ``F.linear``); the norms' inputs stay split (engine 0.3.24).
         context_parallel_ring: the ``sequence_parallel`` cards use ring attention (context parallelism): each
             gathers the keys and values of the whole sequence for the layer being computed; otherwise Ulysses
             (all-to-all over heads).
@@ -105,6 +110,7 @@ class ParallelPlan:
     zero3_prefetch_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
     zero3_max_live_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
     tp_sequence_parallel: bool = False
+    tp_gathered_inputs_saved: bool = False
     context_parallel_ring: bool = False
     pipeline_parallel: int = field(default=1, metadata=within(1, MAX_CARDS))
     pipeline_schedule: PipelineSchedule = PipelineSchedule.ONE_F_ONE_B
@@ -151,6 +157,10 @@ class ParallelPlan:
             )
         if self.tp_sequence_parallel and self.tensor_parallel == 1:
             raise InvalidInput("parallel.tp_sequence_parallel", "splits activations over tensor_parallel > 1 cards")
+        if self.tp_gathered_inputs_saved and not self.tp_sequence_parallel:
+            raise InvalidInput(
+                "parallel.tp_gathered_inputs_saved", "needs tp_sequence_parallel (inputs split to gather)"
+            )
         if self.context_parallel_ring and self.sequence_parallel == 1:
             raise InvalidInput("parallel.context_parallel_ring", "is how sequence_parallel > 1 cards attend")
         if self.pipeline_parallel > 1 and self.strategy is Strategy.PIPELINE:

@@ -125,6 +125,8 @@ TEMPLATES: dict[str, str] = {
     "of {flight} micro-batch(es) in flight.",
     "train.tp_sequence_parallel": "Sequence parallelism inside tensor parallelism: norm and dropout activations and "
     "layer inputs are split over the {tp} tensor-parallel cards.",
+    "train.tp_gathered_inputs": "The q/k/v and MLP input projections keep the whole gathered sequence for backward "
+    "instead of gathering it again.",
     "train.ring_attention": "Ring attention over {cards} cards: the keys and values of the whole sequence are "
     "gathered for the layer being computed, and their gradients in backward.",
     "train.stage_gathered": "With pipeline stages FSDP keeps the stage's parameters gathered between micro-batches "

@@ -101,6 +101,8 @@ def training_activations(inp: EstimateInput) -> list[Component]:
         sentences.append(text("train.sequence_parallel", cards=sp, tokens=tokens, total=tokens * sp))
     if plan.tp_sequence_parallel:
         sentences.append(text("train.tp_sequence_parallel", tp=plan.tensor_parallel))
+    if plan.tp_gathered_inputs_saved:
+        sentences.append(text("train.tp_gathered_inputs"))
     if inp.training.activation_offloading:
         sentences.append(text("train.activation_offload"))
     if not inp.flash_attention:

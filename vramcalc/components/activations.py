@@ -139,8 +139,14 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
     replicated = 2 if compiled else 4  # norm inputs (+ norm outputs unless recomputed by the compiler)
     # Megatron-style sequence parallelism splits what tensor parallelism replicates (norms, dropout) over t.
     t_sp = t if inp.parallel.tp_sequence_parallel else 1
-    per_token = (replicated * h + _lora_dropout_elements(inp)) * b_act // t_sp + split * b_act // t
-    shown = f"{replicated}h/{t_sp}" if t_sp > 1 else f"{replicated}h"
+    # Column-parallel linears that save their all-gathered input (nanotron without async communication, 0.3.24)
+    # keep the two norm outputs they read whole; only the norms' own inputs stay split.
+    whole = 2 if inp.parallel.tp_gathered_inputs_saved else 0
+    sharded = replicated - (0 if compiled else whole)
+    per_token = (sharded * h + _lora_dropout_elements(inp)) * b_act // t_sp + whole * h * b_act + split * b_act // t
+    shown = f"{sharded}h/{t_sp}" if t_sp > 1 else f"{sharded}h"
+    if whole:
+        shown += f" + {whole}h gathered"
     expression = f"({shown} + (2ad + 2kd + {mlp_expr})/{t}) x {b_act} B"
     if inp.training.kv_expanded:
         expression += " (k = a: keys, values expanded)"

@@ -74,6 +74,22 @@ def test_sequence_parallelism_inside_tensor_parallelism_splits_what_tp_replicate
     )
 
 
+def test_linears_that_save_their_gathered_input_keep_the_two_norm_outputs_whole() -> None:
+    plan = {"strategy": "fsdp", "cards": 8, "tensor_parallel": 4, "tp_sequence_parallel": True}
+    split = _train(parallel=plan)
+    gathered = _train(parallel={**plan, "tp_gathered_inputs_saved": True})
+    # nanotron's column_linear: all-gather, then F.linear saves the whole-sequence input of q/k/v and the MLP's up
+    extra = B * S * 2 * 4096 * 2 * 3 // 4
+    assert layer_activation(gathered, S, B).linear == layer_activation(split, S, B).linear + extra
+    assert "2h/4 + 2h gathered" in layer_activation(gathered, S, B).expression
+    said = str(estimate(gathered).component("activations").assumption)  # type: ignore[union-attr]
+    assert "keep the whole gathered sequence for backward" in said
+    compiled = {"compiled": True}
+    assert layer_activation(
+        _train(parallel={**plan, "tp_gathered_inputs_saved": True}, training=compiled), S, B
+    ).linear == (layer_activation(_train(parallel=plan, training=compiled), S, B).linear + B * S * 2 * 4096 * 2)
+
+
 def test_ring_attention_gathers_the_whole_sequence_keys_and_values_of_one_layer() -> None:
     plan = {"strategy": "fsdp", "cards": 8, "sequence_parallel": 4, "context_parallel_ring": True}
     result = estimate(_train(parallel=plan))
@@ -173,6 +189,10 @@ def test_pipeline_weights_per_card_are_a_stage_divided_by_tensor_parallelism() -
             "parallel.cards",
         ),
         ({"parallel": {"strategy": "ddp", "cards": 4, "tp_sequence_parallel": True}}, "parallel.tp_sequence_parallel"),
+        (
+            {"parallel": {"strategy": "ddp", "cards": 4, "tensor_parallel": 2, "tp_gathered_inputs_saved": True}},
+            "parallel.tp_gathered_inputs_saved",
+        ),
         (
             {"parallel": {"strategy": "ddp", "cards": 4, "context_parallel_ring": True}},
             "parallel.context_parallel_ring",

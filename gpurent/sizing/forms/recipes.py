@@ -29,6 +29,7 @@ RECIPE_SWITCHES = {
     "selective_op_checkpointing": "training.selective_op_checkpointing",
     "float8": "training.float8",
     "tp_sequence_parallel": "parallel.tp_sequence_parallel",
+    "tp_gathered_inputs_saved": "parallel.tp_gathered_inputs_saved",
     "context_parallel_ring": "parallel.context_parallel_ring",
 }
 # Every other recipe field and the engine option it sets.
@@ -47,6 +48,7 @@ RECIPE_TRAINING = (
     "loss_chunk_tokens",
     "float8",
     "tp_sequence_parallel",
+    "tp_gathered_inputs_saved",
     "context_parallel_ring",
     "pipeline_parallel",
     "pipeline_schedule",
@@ -102,6 +104,14 @@ class RecipeFields(forms.Form):
         label=_("Sequence parallel inside tensor parallel"),
         required=False,
         help_text=_("Megatron-style: norm and dropout activations split over the tensor-parallel cards."),
+    )
+    tp_gathered_inputs_saved = forms.BooleanField(
+        label=_("Linears keep the gathered sequence"),
+        required=False,
+        help_text=_(
+            "With sequence parallel: q/k/v and MLP input projections save the all-gathered input instead of "
+            "gathering it again in backward (nanotron without async TP communication)."
+        ),
     )
     context_parallel_ring = forms.BooleanField(
         label=_("Ring attention (context parallel)"),

@@ -299,6 +299,7 @@ VARIANTS: list[dict[str, str]] = [
         "cards": "16",
         "tensor_parallel": "2",
         "tp_sequence_parallel": "on",
+        "tp_gathered_inputs_saved": "on",
         "pipeline_parallel": "4",
         "pipeline_schedule": "interleaved_1f1b",
         "activation_checkpointing": "on",

@@ -124,6 +124,37 @@ CASES = [
             "--parallel-pipeline-schedule interleaved_1f1b --parallel-pipeline-microbatches 8"
         ),
     ),
+    # Engine 0.3.24 (decision 0566): column-parallel linears that save their all-gathered input (nanotron).
+    Case(
+        "tp_gathered_inputs_saved",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 4096,
+            "training": {"optimizer": "adamw"},
+            "parallel": {
+                "strategy": "single",
+                "cards": 8,
+                "tensor_parallel": 8,
+                "tp_sequence_parallel": True,
+                "tp_gathered_inputs_saved": True,
+            },
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "4096",
+            "strategy": "single",
+            "cards": "8",
+            "tensor_parallel": "8",
+            "tp_sequence_parallel": "on",
+            "tp_gathered_inputs_saved": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 4096 --strategy single --cards 8 --tp 8 "
+            "--parallel-tp-sequence-parallel --parallel-tp-gathered-inputs-saved"
+        ),
+    ),
     Case(
         "ring",
         library={

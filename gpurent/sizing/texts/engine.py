@@ -220,6 +220,10 @@ TRANSLATED: dict[str, Any] = {
         "Sequence parallelism inside tensor parallelism: norm and dropout activations and layer inputs are "
         "split over the %(tp)s tensor-parallel cards."
     ),
+    "train.tp_gathered_inputs": _(
+        "The q/k/v and MLP input projections keep the whole gathered sequence for backward instead of gathering "
+        "it again."
+    ),
     "train.logits_token_chunks": _(
         "The LM head and the loss run over %(chunk)s tokens at a time: only one chunk's logits, their fp32 upcast "
         "and gradient exist at once."

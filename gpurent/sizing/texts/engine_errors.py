@@ -164,6 +164,7 @@ MESSAGES: dict[str, Any] = {
         _("strategy “%(single)s” uses exactly tensor_parallel x pipeline_parallel cards"), ("single",)
     ),
     "splits activations over tensor_parallel > 1 cards": _("splits activations over tensor_parallel > 1 cards"),
+    "needs tp_sequence_parallel (inputs split to gather)": _("needs tp_sequence_parallel (inputs split to gather)"),
     "is how sequence_parallel > 1 cards attend": _("is how sequence_parallel > 1 cards attend"),
     "is for training; strategy 'pipeline' splits inference": Labelled(
         _("is for training; strategy “%(pipeline)s” splits inference"), ("pipeline",)

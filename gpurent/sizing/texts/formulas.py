@@ -122,6 +122,7 @@ PHRASES: dict[str, Any] = {
     "relative position bias": pgettext_lazy("estimator formula", "relative position bias"),
     # Engine 0.3.15: the 1-byte dropout masks of a model with dropout (BERT, GPT-2), never translated before.
     "masks": pgettext_lazy("estimator formula", "masks"),
+    "gathered": pgettext_lazy("estimator formula", "gathered"),
     "vocab": pgettext_lazy("estimator formula", "vocab"),
     "seqs": pgettext_lazy("estimator formula", "seqs"),
     "{n} seqs": npgettext_lazy("estimator formula", "%(n)s seq", "%(n)s seqs", "n"),
