@@ -78,9 +78,11 @@ measured whole before that change and once after. Fresh-24 has been seen since; 
 too (decision 0564). ``bench/estimator_cases_fresh25.json`` (decision 0565), collected blind while 0.3.23 was made,
 forms *fresh-25*: measured whole before that change and once after. Fresh-25 has been seen since; from engine 0.3.24 on
 it informs choices too (decision 0566). ``bench/estimator_cases_fresh26.json`` (decision 0567), collected blind while
-0.3.24 was made, forms *fresh-26* the same way. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+0.3.24 was made, forms *fresh-26*: measured whole before that change and once after. Fresh-26 has been seen since; from
+engine 0.3.25 on it informs choices too (decision 0568). ``bench/estimator_cases_fresh27.json`` (decision 0569),
+collected blind while 0.3.25 was made, forms *fresh-27* the same way. The report prints every part with its range
+coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
+summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -260,7 +262,7 @@ PART_TITLES = {
 # and 0.3.20, for engine 0.3.21 (decision 0558); fresh-23, seen since its measurements at engines 0.3.20 and 0.3.21, for
 # engine 0.3.22 (decision 0561); fresh-24, seen since its measurements at engines 0.3.21 and 0.3.22, for engine 0.3.23
 # (decision 0564); fresh-25, seen since its measurements at engines 0.3.22 and 0.3.23, for engine 0.3.24 (decision
-# 0566).
+# 0566); fresh-26, seen since its measurements at engines 0.3.23 and 0.3.24, for engine 0.3.25 (decision 0568).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -288,6 +290,7 @@ INFORMED_CHOICES = (
     "fresh-23",
     "fresh-24",
     "fresh-25",
+    "fresh-26",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
