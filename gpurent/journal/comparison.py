@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
 
-from vramcalc.units import format_bytes
+from gpurent.core.formats import bytes_text
 
 from .enums import Phase
 from .models import Measurement, Run
+from .observations import measured_text
 
 __all__ = ["Change", "RunComparison", "runs_compare"]
 
@@ -62,10 +63,6 @@ def _as_text(value: object) -> str:
     return str(value)
 
 
-def _as_bytes(value: object) -> str:
-    return format_bytes(value) if isinstance(value, int) else _MISSING
-
-
 def _variables(a: Run, b: Run) -> list[Change]:
     changes: list[Change] = []
     for attribute, label in [("code_version", _("Code version")), ("environment", _("Environment"))]:
@@ -100,18 +97,40 @@ def _results(a: Run, b: Run) -> list[Change]:
         changes.append(Change(str(_("Checkpoint")), str(a.get_checkpoint_display()), str(b.get_checkpoint_display())))
     for phase in Phase:
         ma, mb = _measurement(a, phase), _measurement(b, phase)
-        for attribute, label in [
-            ("peak_bytes", _("peak memory (highest GPU)")),
-            ("throughput", _("throughput")),
-            ("latency_ms", _("latency (ms)")),
-            ("quality_value", _("quality")),
+        for label, show in [
+            (_("peak memory (highest GPU)"), _peak),
+            (_("throughput"), _throughput),
+            (_("latency (ms)"), _latency),
+            (_("quality"), _quality),
         ]:
-            left = getattr(ma, attribute) if ma else None
-            right = getattr(mb, attribute) if mb else None
+            left, right = show(ma), show(mb)
             if left != right:
-                show = _as_bytes if attribute == "peak_bytes" else _as_text
-                changes.append(Change(f"{phase.label}: {label}", show(left), show(right)))
+                changes.append(Change(f"{phase.label}: {label}", left, right))
     return changes
+
+
+# A measurement as the run page writes it (run_detail.html): numbers in the reader's language, with the unit or
+# metric the run was recorded with (QA walk 2: "1830.5" without "tokens/s" on a Turkish page).
+def _peak(measurement: Measurement | None) -> str:
+    value = measurement.peak_bytes if measurement else None
+    return bytes_text(value) if isinstance(value, int) else _MISSING
+
+
+def _throughput(measurement: Measurement | None) -> str:
+    if measurement is None or measurement.throughput is None:
+        return _MISSING
+    return f"{measured_text(measurement.throughput)} {measurement.throughput_unit}".strip()
+
+
+def _latency(measurement: Measurement | None) -> str:
+    return measured_text(measurement.latency_ms) if measurement else _MISSING
+
+
+def _quality(measurement: Measurement | None) -> str:
+    if measurement is None or measurement.quality_value is None:
+        return _MISSING
+    value = measured_text(measurement.quality_value)
+    return f"{measurement.quality_metric} = {value}" if measurement.quality_metric else value
 
 
 def runs_compare(a: Run, b: Run) -> RunComparison:

@@ -9,13 +9,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
+from gpurent.core.formats import decimal_text
 from gpurent.sizing.models import SavedEstimate
 
 from .enums import Phase
 from .models import Measurement, Run
 
-__all__ = ["EstimatedPeak", "ObservedPeak", "PeakCheck", "estimated_peak", "observed_peak", "peak_check"]
+__all__ = [
+    "EstimatedPeak",
+    "ObservedPeak",
+    "PeakCheck",
+    "estimated_peak",
+    "measured_text",
+    "observed_peak",
+    "peak_check",
+]
+
+
+def measured_text(value: float | None) -> str:
+    """A measured number without noise, in the active language: "1,234.5" ("1.234,5"), "0.8123", "—" when not
+    measured. The run page and the comparison write every measurement with it."""
+    if value is None:
+        return "—"
+    if abs(value) >= 1:
+        return decimal_text(f"{value:.2f}")
+    return decimal_text(format(Decimal(f"{value:.4g}"), "f"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,11 @@ class OrderMoney:
     refunded: Usd
 
     @property
+    def moved(self) -> bool:
+        """Whether any money moved for the order (received, paid or refunded): only then is there a receipt."""
+        return bool(self.received.cents or self.paid.cents or self.refunded.cents)
+
+    @property
     def in_balance(self) -> Usd:
         """What was received for the order and not spent on it (or given back): it is in the owner's balance,
         where it can pay this order or another one, or be withdrawn. Never below zero: an order paid with

@@ -32,13 +32,13 @@ def test_the_printable_summary_pages_its_balance_movements(client, customer):  #
     ledger_lines(customer, 57)
     client.force_login(customer)
     first = client.get("/rentals/summary/").content.decode()
-    shown = re.findall(r'data-reference="(deposit:D-\d+)">Deposit <code>D-\d+</code>', first)
+    shown = re.findall(r'data-reference="(deposit:D-\d+)">Payment received <code>D-\d+</code>', first)
     assert len(shown) == 50
     assert shown[0] == "deposit:D-56"
     link = older_link(first, "lines")
     assert link is not None
     older = client.get(f"/rentals/summary/{link}").content.decode()
-    rest = re.findall(r'data-reference="(deposit:D-\d+)">Deposit <code>D-\d+</code>', older)
+    rest = re.findall(r'data-reference="(deposit:D-\d+)">Payment received <code>D-\d+</code>', older)
     assert len(rest) == 7
     assert set(shown).isdisjoint(rest)
     assert older_link(older, "lines") is None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django import template
 
-from gpurent.core.formats import bytes_text, decimal_text
+from gpurent.core.formats import bytes_text
+
+from ..observations import measured_text
 
 register = template.Library()
 
@@ -15,11 +15,7 @@ register = template.Library()
 def measured(value: float | None) -> str:
     """A measured number without noise, in the page's language: "1,234.5" ("1.234,5"), "0.8123", "—" when not
     measured."""
-    if value is None:
-        return "—"
-    if abs(value) >= 1:
-        return decimal_text(f"{value:.2f}")
-    return decimal_text(format(Decimal(f"{value:.4g}"), "f"))
+    return measured_text(value)
 
 
 @register.filter

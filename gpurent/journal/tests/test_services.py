@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from gpurent.accounts.guests import guest_session_adopt
 from gpurent.accounts.models import GuestSession
@@ -109,6 +110,28 @@ def test_runs_compare_two_changed_variables_cannot_be_attributed(two_runs):
     assert [(c.before, c.after) for c in comparison.variables] == [("16", "32"), ("bf16", "fp8")]
     assert not comparison.attributable
     assert "Steady state: peak memory (highest GPU)" in [c.label for c in comparison.results]
+
+
+@pytest.mark.parametrize(
+    ("language", "peaks", "throughputs"),
+    [
+        ("tr", ("61,50 GiB", "70,20 GiB"), ("1.830,5 tokens/s", "2.900,25 tokens/s")),
+        ("vi", ("61,50 GiB", "70,20 GiB"), ("1.830,5 tokens/s", "2.900,25 tokens/s")),
+        ("en", ("61.50 GiB", "70.20 GiB"), ("1,830.5 tokens/s", "2,900.25 tokens/s")),
+    ],
+)
+def test_runs_compare_writes_results_as_the_run_page_does(entry, language, peaks, throughputs):
+    """QA walk 2: "61.50 GiB / 70.20 GiB" and "1830.5 / 2900.25" without the unit on Turkish and Vietnamese pages."""
+    steady = [
+        MeasurementDraft(peak_bytes_per_gpu=(int(61.5 * GIB),), throughput=1830.5, throughput_unit="tokens/s"),
+        MeasurementDraft(peak_bytes_per_gpu=(int(70.2 * GIB),), throughput=2900.25, throughput_unit="tokens/s"),
+    ]
+    a = run_create(entry=entry, draft=run_draft(steady=steady[0]))
+    b = run_create(entry=entry, draft=run_draft(steady=steady[1], seeds={"torch": "1"}))
+    with translation.override(language):
+        peak, throughput = ((change.before, change.after) for change in runs_compare(a, b).results)
+    assert peak == peaks
+    assert throughput == throughputs
 
 
 def test_runs_compare_one_changed_variable_is_attributable(entry):

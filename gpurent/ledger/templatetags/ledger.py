@@ -13,7 +13,7 @@ register = template.Library()
 
 @register.filter
 def ledger_reference(reference: str) -> SafeString:
-    """`<span class="ledger-ref" data-reference="deposit:D-1">Recarga <code>D-1</code></span>`: the kind in the
+    """`<span class="ledger-ref" data-reference="deposit:D-1">Pago recibido <code>D-1</code></span>`: the kind in the
     reader's language, the ref to copy, and the whole machine reference (as the CSV and the API write it) in
     `data-reference`. A reference of an unknown kind is shown whole in `<code>`."""
     label, ref = reference_parts(str(reference))

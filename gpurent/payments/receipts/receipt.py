@@ -57,6 +57,18 @@ class Receipt:
     transfers: list[LedgerTransfer]
     issued_at: datetime
 
+    @property
+    def anything_paid(self) -> bool:
+        """Whether money moved for the order (a payment credited, the order paid, a refund). Before that the page
+        and the PDF are titled as what they are, not as a receipt (QA walk 2: "Receipt" with $0 received)."""
+        return bool(self.transfers)
+
+    @property
+    def title(self) -> str:
+        if self.anything_paid:
+            return _("Receipt for order %(ref)s") % {"ref": self.order.ref}
+        return _("Order %(ref)s: nothing paid yet") % {"ref": self.order.ref}
+
 
 def rate_text(rate_usd: Decimal, asset: str) -> str:
     """The locked rate as a reader writes it ("1 USDT = 1 USD", "1 BTC = 97.123,45 USD"), not with the
@@ -127,7 +139,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     pdf = _pdf()
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.add_page()
-    pdf.set_title(str(_("Receipt for order %(ref)s") % {"ref": order.ref}))
+    pdf.set_title(receipt.title)
     width = pdf.epw
 
     def line(label: str, value: object, bold: bool = False) -> None:
@@ -144,7 +156,11 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     pdf.set_font(FONT, "B", 18)
     pdf.cell(width, 10, str(receipt.brand), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, "", 12)
-    pdf.cell(width, 8, str(_("Receipt for order %(ref)s") % {"ref": order.ref}), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(width, 8, receipt.title, new_x="LMARGIN", new_y="NEXT")
+    if not receipt.anything_paid:
+        pdf.set_font(FONT, "", 10)
+        not_a_receipt = _("Nothing has been paid for this order yet, so this is not a receipt.")
+        pdf.multi_cell(width, 6, not_a_receipt, new_x="LMARGIN", new_y="NEXT")
     heading(_("Order"))
     line(_("Reference"), order.ref, bold=True)
     line(_("Customer"), f"{order.contact_name} <{order.contact_email}>")
@@ -161,7 +177,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     line(_("Placed"), _when(order.created_at))
     line(_("Payment"), f"{receipt.payment_label} · {_when(order.paid_at)}" if order.paid_at else receipt.payment_label)
     if order.term_starts_at:
-        line(_("Term"), f"{_when(order.term_starts_at)} – {_when(order.term_ends_at)}")
+        line(_("Term dates"), f"{_when(order.term_starts_at)} – {_when(order.term_ends_at)}")
     heading(_("Payments received"))
     if not receipt.payments:
         line("", _("No crypto payment was received for this order."))
@@ -171,7 +187,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         line(_("Rate"), payment.rate_usd or "-")
         line(_("Credited"), usd_text(payment.credited) if payment.credited else payment.state)
         line(_("Transaction id"), payment.txid)
-        line(_("Deposit"), payment.deposit_ref or "-")
+        line(_("Reference"), payment.deposit_ref or "-")
         pdf.ln(2)
     heading(_("Balance and refunds"))
     line(_("Paid in crypto"), usd_text(receipt.paid_in_crypto))

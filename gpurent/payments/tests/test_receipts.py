@@ -50,7 +50,7 @@ def test_receipt_page_lists_payment_balance_refund_and_references(client, custom
         assert text in page, text
     # Each ledger reference as a word and the ref to quote; the machine reference stays in data-reference.
     for reference, shown in [
-        (f"deposit:{payment.deposit.ref}", f"Deposit <code>{payment.deposit.ref}</code>"),
+        (f"deposit:{payment.deposit.ref}", f"Payment received <code>{payment.deposit.ref}</code>"),
         (f"order:{order.ref}", f"Order <code>{order.ref}</code>"),
         (f"refund:{order.ref}", f"Refund <code>{order.ref}</code>"),
     ]:
@@ -70,7 +70,7 @@ def test_receipt_pdf_has_every_reference_and_is_a_download(client, customer, pai
     assert response["Content-Type"] == "application/pdf"
     assert f'filename="receipt-{order.ref}.pdf"' in response["Content-Disposition"]
     text = pdf_text(response.content)
-    for reference in [order.ref, "tron-receipt-tx-1", f"Deposit {payment.deposit.ref}", f"Refund {order.ref}"]:
+    for reference in [order.ref, "tron-receipt-tx-1", f"Payment received {payment.deposit.ref}", f"Refund {order.ref}"]:
         assert reference in text, reference
     assert "deposit:" not in text
     api = client.get(f"/api/v1/orders/{order.ref}/receipt.pdf")
@@ -132,7 +132,7 @@ def test_a_direct_crypto_payment_is_not_called_paid_from_the_balance(client, cus
 
 
 def test_receipt_references_read_in_the_customers_language(client, customer, paid_then_refunded):
-    """Decision 0441: "Recarga D-…", "Pedido R-…", "Reembolso R-…" on the Spanish receipt, page and PDF."""
+    """Decision 0441: "Pago recibido D-…", "Pedido R-…", "Reembolso R-…" on the Spanish receipt, page and PDF."""
     order = paid_then_refunded
     payment = Payment.objects.get(intent__order=order)
     assert payment.deposit is not None
@@ -140,7 +140,7 @@ def test_receipt_references_read_in_the_customers_language(client, customer, pai
     page = client.get(reverse("payments:receipt", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f'data-reference="refund:{order.ref}">Reembolso <code>{order.ref}</code>' in page
     pdf = pdf_text(client.get(reverse("payments:receipt_pdf", args=[order.ref]), HTTP_ACCEPT_LANGUAGE="es").content)
-    for shown in [f"Recarga {payment.deposit.ref}", f"Pedido {order.ref}", f"Reembolso {order.ref}"]:
+    for shown in [f"Pago recibido {payment.deposit.ref}", f"Pedido {order.ref}", f"Reembolso {order.ref}"]:
         assert shown in pdf, (shown, pdf)
     assert "deposit:" not in pdf
     assert "refund:" not in pdf

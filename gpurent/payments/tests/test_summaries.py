@@ -55,12 +55,12 @@ def test_the_orders_csv_and_printable_summary_list_every_reference_of_the_order(
     assert rows[0]["ledger_references"] == expected
     printable = client.get(reverse("orders:rentals_printable")).content.decode()
     # Each reference as a word and the ref to quote; the machine reference, as in the CSV, in data-reference.
-    for word, reference in [("Deposit", f"deposit:{history['deposit']}"), ("Order", f"order:{order.ref}")]:
+    for word, reference in [("Payment received", f"deposit:{history['deposit']}"), ("Order", f"order:{order.ref}")]:
         ref = reference.partition(":")[2]
         assert f'<span class="ledger-ref" data-reference="{reference}">{word} <code>{ref}</code></span>' in printable
     assert f'data-reference="refund:{order.ref}">Refund <code>{order.ref}</code>' in printable
     # The balance movements: the top-up and the withdrawal, with its transaction id.
-    assert 'data-reference="deposit:D-TOPUP">Deposit <code>D-TOPUP</code>' in printable
+    assert 'data-reference="deposit:D-TOPUP">Payment received <code>D-TOPUP</code>' in printable
     assert f'data-reference="payout:{history["payout"]}">Withdrawal <code>{history["payout"]}</code>' in printable
     assert "tx-payout" in printable
 

@@ -40,7 +40,7 @@ def test_order_page_after_confirmation_shows_paid_and_the_ledger_references(clie
     assert f'<span class="ledger-ref" data-reference="order:{order.ref}">Order <code>{order.ref}</code></span>' in html
     deposit = PaymentIntent.objects.get().payments.get().deposit
     assert deposit is not None
-    assert f'data-reference="deposit:{deposit.ref}">Deposit <code>{deposit.ref}</code>' in html
+    assert f'data-reference="deposit:{deposit.ref}">Payment received <code>{deposit.ref}</code>' in html
     assert "$410.00" in html
     balance = client.get(reverse("payments:balance")).content.decode()
     assert f'data-reference="order:{order.ref}">Order <code>{order.ref}</code>' in balance
