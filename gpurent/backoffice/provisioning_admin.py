@@ -22,7 +22,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, email_html
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, customer_language_html, email_html
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -68,7 +68,7 @@ class ProvisionForm(forms.Form):
     jupyter_url = forms.CharField(
         label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
     )
-    reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
+    reason = forms.CharField(label=_("Reason (for a failure, told to the customer)"), required=False, max_length=200)
 
 
 def _access(data: dict[str, Any]) -> AccessDetails:
@@ -155,6 +155,15 @@ class ProvisioningDeskAdmin(DeskAdmin):
         if not self.has_view_permission(request, order):
             raise PermissionDenied
         form = ProvisionForm(request.POST or None)
+        # A failure's reason reaches the customer as typed (the order's history on the rental page): the operator
+        # writes it in the customer's language, or leaves it empty for the standard sentence, which is translated.
+        language = customer_language_html(order.owner)
+        form.fields["reason"].help_text = format_html(
+            "{} {} {}",
+            _("Customer's language:"),
+            language,
+            _("Left empty, the customer reads “could not be provided” in their language."),
+        )
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot provision orders."))
@@ -166,6 +175,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "order": order,
             "form": form,
             "may_act": self.may_act(request),
+            "customer_language": language,
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
             "ssh_keys": OrderSshKey.objects.filter(order=order),
             "requests": MachineRequest.objects.filter(order=order)[:10],
