@@ -62,7 +62,8 @@ def machine_requests_mark_handled(*, request_ids: Iterable[int], actor: Abstract
     (a request handled already, by an operator or a host's agent, is left as it is)."""
     handled = 0
     with transaction.atomic():
-        for request in MachineRequest.objects.filter(pk__in=list(request_ids), handled_at__isnull=True).select_for_update():
+        open_requests = MachineRequest.objects.filter(pk__in=list(request_ids), handled_at__isnull=True)
+        for request in open_requests.select_for_update():
             before = snapshot(request)
             request.handled_at = timezone.now()
             request.save(update_fields=["handled_at"])

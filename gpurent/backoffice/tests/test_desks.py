@@ -306,7 +306,9 @@ def test_a_desk_fields_help_sits_under_the_field_beside_its_label(client, staff,
     intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
     client.force_login(staff("provisioning"))
     page = client.get(f"{PROVISIONING_DESK}{reported_intent.order_id}/change/").content.decode()
-    row = re.search(rf'<div class="flex-container"><label for="id_{field}">.*?</div>(<div class="help".*?)</div>', page, re.S)
+    row = re.search(
+        rf'<div class="flex-container"><label for="id_{field}">.*?</div>(<div class="help".*?)</div>', page, re.S
+    )
     assert row, f"{field}: its label and field are not in a flex container"
     assert row.group(1).startswith(f'<div class="help" id="id_{field}_helptext"><div>')
     assert f'aria-describedby="id_{field}_helptext"' in page

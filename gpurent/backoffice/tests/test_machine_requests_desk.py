@@ -69,7 +69,9 @@ def test_a_request_cannot_be_added_or_edited_by_hand(client, operator, requests)
 
 def test_marking_a_request_handled_from_the_list_audits_it(client, operator, requests):
     open_request, _handled = requests
-    key = re.search(r'name="idempotency_key" value="([^"]+)"', client.get(URL).content.decode()).group(1)
+    found = re.search(r'name="idempotency_key" value="([^"]+)"', client.get(URL).content.decode())
+    assert found
+    key = found.group(1)
     posted = {"action": "mark_handled", "_selected_action": [open_request.pk], "idempotency_key": key}
     page = client.post(URL, posted, follow=True).content.decode()
     assert "1 request handled." in page
