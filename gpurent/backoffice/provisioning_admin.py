@@ -12,16 +12,17 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, BoundedListAdmin, customer_language_html, email_html
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -29,6 +30,7 @@ from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import HostOperation, HostRental
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.history_notes import COULD_NOT_BE_PROVIDED
+from gpurent.orders.machine_requests import machine_requests_mark_handled
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
 from gpurent.orders.provisioning import (
     AccessDetails,
@@ -66,7 +68,7 @@ class ProvisionForm(forms.Form):
     jupyter_url = forms.CharField(
         label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
     )
-    reason = forms.CharField(label=_("Reason (for a failure)"), required=False, max_length=200)
+    reason = forms.CharField(label=_("Reason (for a failure, told to the customer)"), required=False, max_length=200)
 
 
 def _access(data: dict[str, Any]) -> AccessDetails:
@@ -153,6 +155,15 @@ class ProvisioningDeskAdmin(DeskAdmin):
         if not self.has_view_permission(request, order):
             raise PermissionDenied
         form = ProvisionForm(request.POST or None)
+        # A failure's reason reaches the customer as typed (the order's history on the rental page): the operator
+        # writes it in the customer's language, or leaves it empty for the standard sentence, which is translated.
+        language = customer_language_html(order.owner)
+        form.fields["reason"].help_text = format_html(
+            "{} {} {}",
+            _("Customer's language:"),
+            language,
+            _("Left empty, the customer reads “could not be provided” in their language."),
+        )
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot provision orders."))
@@ -164,6 +175,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "order": order,
             "form": form,
             "may_act": self.may_act(request),
+            "customer_language": language,
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
             "ssh_keys": OrderSshKey.objects.filter(order=order),
             "requests": MachineRequest.objects.filter(order=order)[:10],
@@ -192,20 +204,82 @@ class ProvisioningDeskAdmin(DeskAdmin):
         return form_action(request, act, back=request.path)
 
 
+class OpenRequestsFilter(NeedsActionFilter):
+    """The requests an operator still has to carry out, by default; "Handled" and "All" show the history."""
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("open", _("Open")), ("handled", _("Handled")), ("all", _("All"))]
+
+    def value(self) -> str:
+        return admin.SimpleListFilter.value(self) or "open"
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "all":
+            return queryset
+        return queryset.filter(handled_at__isnull=self.value() != "handled")
+
+
 @admin.register(MachineRequest)
 class MachineRequestAdmin(BoundedListAdmin):
-    list_display = ["created_at", "order", "kind", "note", "handled_at"]
-    list_filter = ["kind"]
-    readonly_fields = ["order", "kind", "note", "created_at"]
+    """The customers' stop and restart requests as a desk: the open ones first and oldest first, each linked to its
+    rental's page at the provisioning desk (where its machine's access is), marked handled from the list. Operators
+    are e-mailed each request a person must carry out (`orders.machine_requests`); a host's agent handles its own."""
+
+    list_display = ["requested", "rental", "customer", "kind", "note", "handled"]
+    list_display_links = None  # a request is not edited: its rental's desk page is the link
+    list_filter = [OpenRequestsFilter, "kind"]
+    search_fields = ["order__ref", "order__owner__email", "note"]
+    list_select_related = ["order__owner"]
+    readonly_fields = ["order", "kind", "note", "created_at", "handled_at"]
     actions = ["mark_handled"]
     change_list_template = ONCE_PER_KEY_CHANGE_LIST
 
-    @admin.action(description=_("Mark as handled"))
+    class Media:
+        css = {"all": ["backoffice/desk.css"]}
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        return [F("handled_at").desc(nulls_first=True), "created_at", "id"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # The desk's name, not Django's "Select machine request to change".
+        title = capfirst(self.model._meta.verbose_name_plural)
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # only a customer makes one, from the rental's page
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The list's "Mark as handled" needs the change permission; a request itself is only read.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("requested"), ordering="created_at")
+    def requested(self, item: MachineRequest) -> str:
+        return _with_zone(item.created_at)
+
+    @admin.display(description=_("handled"), ordering="handled_at")
+    def handled(self, item: MachineRequest) -> str:
+        return _with_zone(item.handled_at)
+
+    @admin.display(description=_("rental"), ordering="order__ref")
+    def rental(self, item: MachineRequest) -> str:
+        url = reverse("admin:backoffice_provisioningdesk_change", args=[item.order_id])
+        return format_html('<a href="{}"><span class="ref">{}</span></a>', url, item.order.ref)
+
+    @admin.display(description=_("customer"), ordering="order__owner__email")
+    def customer(self, item: MachineRequest) -> str:
+        return email_html(item.order.owner.email)
+
+    @admin.action(description=_("Mark as handled"), permissions=["change"])
     def mark_handled(self, request: HttpRequest, queryset: QuerySet[MachineRequest]) -> HttpResponse:
-        """Mark the selected requests handled, once per the list page's idempotency key (`change_list.html`)."""
+        """Mark the selected requests handled (each audited), once per the list page's idempotency key
+        (`change_list.html`)."""
 
         def act() -> Outcome:
-            count = queryset.filter(handled_at__isnull=True).update(handled_at=timezone.now())
+            ids = list(queryset.values_list("pk", flat=True))
+            count = machine_requests_mark_handled(request_ids=ids, actor=_operator(request))
             return Outcome(200, {"message": ngettext("%d request handled.", "%d requests handled.", count) % count})
 
         return form_action(request, act, back=request.get_full_path())

@@ -32,6 +32,7 @@ from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_ac
 
 from .enums import PaymentStatus, ProvisioningStatus, Track
 from .errors import TransitionNotAllowed
+from .machine_requests import machine_request_tell_operators
 from .models import MachineRequest, Order, OrderAccess, ProvisioningRun
 from .notifications import order_notify
 from .services import order_transition
@@ -188,7 +189,7 @@ class Provisioner(Protocol):
         """A paid extension moved `rental`'s term end: carry it to the machine."""
 
     def machine_request(self, request: MachineRequest) -> None:
-        """Carry out a customer's stop or restart request, or leave it to operators."""
+        """Carry out a customer's stop or restart request, or leave it to operators (and e-mail them)."""
 
 
 class ManualProvisioner:
@@ -204,7 +205,7 @@ class ManualProvisioner:
         return None
 
     def machine_request(self, request: MachineRequest) -> None:
-        return None
+        machine_request_tell_operators(request)  # operators stop or restart it by hand
 
 
 class CommandProvisioner:
@@ -232,7 +233,7 @@ class CommandProvisioner:
         return None
 
     def machine_request(self, request: MachineRequest) -> None:
-        return None
+        machine_request_tell_operators(request)  # the command prepares machines only: operators do this by hand
 
     def _run(self, order: Order) -> None:
         run = ProvisioningRun.objects.create(order=order, command=" ".join(self.command))
@@ -323,7 +324,7 @@ def provision_paid_order(order_id: int) -> None:
 @task()
 def machine_request_run(request_id: int) -> None:
     """Hand a customer's stop or restart request to its rental's provisioner (enqueued after it commits)."""
-    request = MachineRequest.objects.select_related("order__gpu").get(pk=request_id)
+    request = MachineRequest.objects.select_related("order__gpu", "order__owner").get(pk=request_id)
     provisioner_for(request.order).machine_request(request)
 
 

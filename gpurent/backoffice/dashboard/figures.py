@@ -37,7 +37,7 @@ from gpurent.catalog.enums import Term
 from gpurent.ledger.models import LedgerAccount, LedgerTransfer
 from gpurent.ledger.services import REVENUE_RENTALS
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
-from gpurent.orders.models import Order
+from gpurent.orders.models import MachineRequest, Order
 from gpurent.payments.assets import PAIRS
 from gpurent.payments.models import IntentStatus, Payment, PaymentIntent, PaymentState, Payout, PayoutStatus
 
@@ -227,6 +227,7 @@ class OpenWork:
     reported: int  # payment instructions a customer reported paid, not confirmed (the payments desk's first rows)
     in_review: int  # payments received late, waiting for an operator to credit or decline them
     to_provision: int  # paid rentals whose machine is not ready yet
+    machine_requests: int  # customers' stop or restart requests not handled yet
 
 
 def open_work(*, to_provision: int | None = None) -> OpenWork:
@@ -250,4 +251,5 @@ def open_work(*, to_provision: int | None = None) -> OpenWork:
         ).count(),
         in_review=Payment.objects.filter(state=PaymentState.REVIEW).count(),
         to_provision=to_provision,
+        machine_requests=MachineRequest.objects.filter(handled_at__isnull=True).count(),
     )

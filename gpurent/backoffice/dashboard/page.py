@@ -183,6 +183,7 @@ def _work_block(work: OpenWork) -> dict[str, Any]:
         "reported": count_text(work.reported),
         "in_review": count_text(work.in_review),
         "to_provision": count_text(work.to_provision),
+        "machine_requests": count_text(work.machine_requests),
     }
 
 

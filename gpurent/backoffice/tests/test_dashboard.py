@@ -22,6 +22,7 @@ from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.ledger.services import transfer_reverse
 from gpurent.orders.extensions import order_extension_place
+from gpurent.orders.models import MachineRequest
 from gpurent.orders.provisioning import AccessDetails, provision_fail, provision_ready, provision_start
 from gpurent.orders.services import Contact, order_place, orders_expire_due
 from gpurent.payments.intents.lifecycle import intent_issue_for_deposit, intent_issue_for_order, intent_report
@@ -71,7 +72,8 @@ def history(clock, gpu, django_user_model):
     D1 12:00 Bo places 3 days × 1 ($95); never paid, expired on D2.
     D2 09:00 Ana places 30 days × 1 ($790), pays 09:20 (USDC on Ethereum); fails 10:00, refunded.
     D2 13:00 Bo places 3 days × 1 ($95), pays 15:00 (USDT on Tron); ready 16:00.
-    D2 17:00 Ana withdraws $100; a top-up's payment is reported (not confirmed); another arrives late (review).
+    D2 17:00 Ana withdraws $100; a top-up's payment is reported (not confirmed); another arrives late (review);
+             Bo asks for a restart (open), Ana for a stop (handled).
     """
     for network, address in SHARED_ADDRESSES.items():
         ReceivingAddress.objects.create(network=network, address=address, mode="shared")
@@ -121,6 +123,8 @@ def history(clock, gpu, django_user_model):
     intent_report(intent=intent_issue_for_deposit(deposit=top_up, owner=bo, asset="USDT", network="tron"))
     late = deposit_create(owner=ana, amount=Usd(5_000))
     late_intent = intent_issue_for_deposit(deposit=late, owner=ana, asset="USDC", network="ethereum")
+    MachineRequest.objects.create(order=fourth, kind="restart")
+    MachineRequest.objects.create(order=first, kind="stop", handled_at=at(D2, 17, 30))
     clock.set(at(D2, 18))
     late_payment = payment_receive(
         intent_id=late_intent.pk, txid="late-tx", amount_units=late_intent.amount_units, source="operator"
@@ -257,6 +261,7 @@ def test_the_page_shows_the_figures_in_tables_charts_and_queues(client, history,
         "Payments reported, to verify: 1",
         "Late payments in review: 1",
         "Paid rentals waiting for their machine: 0",
+        "Machine requests to handle: 1",
     ]
 
 

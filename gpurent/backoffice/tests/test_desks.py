@@ -1,6 +1,7 @@
 """The desks and the roles: who can see and do what, and that actions go through the services."""
 
 import io
+import re
 import threading
 from datetime import timedelta
 
@@ -276,6 +277,38 @@ def test_the_rejection_reason_says_the_customers_language(client, staff, reporte
     reported_intent.owner.save(update_fields=["language"])
     client.force_login(staff("payments"))
     page = client.get(f"{PAYMENTS_DESK}{reported_intent.pk}/change/").content.decode()
-    reason = page.split('name="reason"', 1)[1].split("</div>", 2)[0]
+    reason = page.split('name="reason"', 1)[1].split("</div></div>", 1)[0]  # to the end of its help
     assert "Customer&#x27;s language: <strong>Türkçe (tr)</strong> — write in it." in reason
     assert "c@example.com · Customer's language: <strong>Türkçe (tr)</strong>" in page
+
+
+def test_the_failure_reason_says_the_customer_reads_it_and_in_which_language(client, staff, reported_intent):
+    """QA walk 2, defects 5 and 23: the reason is shown to the customer as typed, so the desk says so and names the
+    customer's language, as the payments desk does for a rejection; the customer line gives the name once."""
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    reported_intent.owner.language = "vi"
+    reported_intent.owner.save(update_fields=["language"])
+    client.force_login(staff("provisioning"))
+    page = client.get(f"{PROVISIONING_DESK}{reported_intent.order_id}/change/").content.decode()
+    reason = page.split('for="id_reason"', 1)[1].split("</div></div>", 1)[0]
+    assert "Reason (for a failure, told to the customer):" in reason
+    assert "Customer&#x27;s language: <strong>Tiếng Việt (vi)</strong> — write in it." in reason
+    assert "Left empty, the customer reads “could not be provided” in their language." in reason
+    customer = page.split('data-testid="desk-customer">', 1)[1].split("</div>", 1)[0]
+    language = "Customer's language: <strong>Tiếng Việt (vi)</strong> — write in it."
+    assert customer == f"<label>Customer</label> C U · c@example.com · contact c@x.io · {language}"
+
+
+@pytest.mark.parametrize("field", ["public_key", "reason"])
+def test_a_desk_fields_help_sits_under_the_field_beside_its_label(client, staff, reported_intent, field):
+    """QA walk 2, defect 23: the label and its field in Django's flex container, else the label stood above the
+    field and the help, placed for a label beside it, 170 px right of the field."""
+    intent_confirm(intent_id=reported_intent.pk, txid="tx", received_units=reported_intent.amount_units)
+    client.force_login(staff("provisioning"))
+    page = client.get(f"{PROVISIONING_DESK}{reported_intent.order_id}/change/").content.decode()
+    row = re.search(
+        rf'<div class="flex-container"><label for="id_{field}">.*?</div>(<div class="help".*?)</div>', page, re.S
+    )
+    assert row, f"{field}: its label and field are not in a flex container"
+    assert row.group(1).startswith(f'<div class="help" id="id_{field}_helptext"><div>')
+    assert f'aria-describedby="id_{field}_helptext"' in page

@@ -4,6 +4,7 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from django.conf import settings
 from django.contrib import admin
 from django.core import mail
 from django.urls import reverse
@@ -196,3 +197,15 @@ def test_the_request_pages_write_moments_as_the_desks_do(client, operator, suppo
     change = client.get(pages[0]).content.decode()
     assert re.search(r"Created at:</label>\s*<div[^>]*>06 Dec 2026, 10:53 UTC", change)
     assert re.search(r"Last activity:</label>\s*<div[^>]*>06 Dec 2026, 10:53 UTC", change)
+
+
+def test_the_thread_has_no_caption_above_each_message(client, operator, support_request):
+    """QA walk 2, defect 23: Django's tabular inline put each message's name ("1 operator 2026-12-06 14:03") above
+    its row; the page's stylesheet hides that caption in the thread, whose columns say the same."""
+    add_messages(support_request, 1)
+    client.force_login(operator)
+    page = client.get(reverse("admin:support_supportrequest_change", args=[support_request.pk])).content.decode()
+    assert 'id="messages-group"' in page
+    assert 'href="/static/support/admin.css"' in page
+    css = (settings.BASE_DIR / "gpurent/support/static/support/admin.css").read_text()
+    assert "#messages-group .tabular td.original p { display: none; }" in css
