@@ -172,6 +172,8 @@ FRESH24_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh24.json"
 FRESH25_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh25.json"
 # And the round after that (decision 0567), the same way: engine 0.3.24 was made in a worktree that never held it.
 FRESH26_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh26.json"
+# And the round after that (decision 0569), the same way: engine 0.3.25 was made in a worktree that never held it.
+FRESH27_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh27.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -205,6 +207,7 @@ PARTS = (
     "fresh-24",
     "fresh-25",
     "fresh-26",
+    "fresh-27",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -239,6 +242,7 @@ PART_TITLES = {
     "fresh-24": "(issue 31's 23rd fresh part: measured at engine 0.3.21 and after 0.3.22; tuned on since 0.3.23)",
     "fresh-25": "(issue 31's 24th fresh part: measured at engine 0.3.22 and after 0.3.23; tuned on since 0.3.24)",
     "fresh-26": "(issue 31's 25th fresh part, collected blind: measured at engine 0.3.23, then after the next change)",
+    "fresh-27": "(issue 31's 26th fresh part, collected blind: measured at engine 0.3.24, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -496,6 +500,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH24_CASES, "fresh-24"),
         (FRESH25_CASES, "fresh-25"),
         (FRESH26_CASES, "fresh-26"),
+        (FRESH27_CASES, "fresh-27"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
