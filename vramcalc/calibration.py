@@ -125,11 +125,11 @@ class Band:
 # its softmax in the compute dtype) sets every band by the rule again: generation with transformers -35/+45 (282 peaks),
 # generation -30/+35 (137: fresh-26's SD 1.5 rows); among the widenings pipeline stages -30/+70 (28: fresh-26's
 # InternEvo 1F1B rows need +43 to +70 %; F4-39's -51 % and F26-50's +70.2 % left out), a runtime the estimate does not
-# model -95/+5 (18: fresh-26's batched faster-whisper rows on short recordings need -90 and -91 %, one left out); the
-# others' ends unchanged on more peaks (one-card training 126, several cards 186, tensor parallelism 35). No split
-# passed the leave-one-part-out check: several cards by FSDP/ZeRO-3 (90.9 / 88.9 %), freed gradients or checkpointing;
-# generation by batch, guidance, fp32 weights or video; generation with transformers by eager attention, batch 1, fp32
-# weights, encoders or encoder-decoders; one-card training as at 0.3.24 (decision 0568).
+# model -95/+5 (18: fresh-26's batched faster-whisper rows on short recordings need -90 and -91 %; F22-09's +9.8 % left
+# out); the others' ends unchanged on more peaks (one-card training 126, several cards 186, tensor parallelism 35). No
+# split passed the leave-one-part-out check: several cards by FSDP/ZeRO-3 (90.9 / 88.9 %), freed gradients or
+# checkpointing; generation by batch, guidance, fp32 weights or video; generation with transformers by eager attention,
+# batch 1, fp32 weights, encoders or encoder-decoders; one-card training as at 0.3.24 (decision 0568).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
     "transformers_generate": Band("transformers_generate", -35, 45, 282),
