@@ -248,7 +248,10 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     size = tokens * per_token * b_act
     expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})/{t}) x {b_act} B"
     if not inp.flash_attention:
-        per_score = eager_score_bytes(b_act, inp.runtime.softmax_in_compute_dtype)
+        # CTranslate2's dot_product_attention writes the scores and the softmax's output in the compute dtype
+        # (``ops::SoftMax()(output, values_lengths, attn)`` with ``attn`` of the values' dtype; decision 0568).
+        in_compute = inp.runtime.softmax_in_compute_dtype or inp.runtime.engine is Engine.CTRANSLATE2
+        per_score = eager_score_bytes(b_act, in_compute)
         scores = inp.batch_size * max(1, a // t) * seq**2 * per_score
         size += scores
         expr += f" + scores and softmax a·s² x {per_score} B"

@@ -303,8 +303,9 @@ class Engine(StrEnum):
     VLLM = "vllm"
     SGLANG = "sglang"
     LLAMA_CPP = "llama_cpp"
-    # CTranslate2 (faster-whisper and other converted models): its own allocator, kernels and beam search, which the
-    # estimate does not model; it counts the model as transformers would hold it and widens the range (decision 0535).
+    # CTranslate2 (faster-whisper and other converted models): its own allocator and kernels, which the estimate does
+    # not model; it counts the model as transformers would hold it and widens the range (decision 0535), except the
+    # cross-attention K/V its beams share and its softmax in the compute dtype (decision 0568).
     CTRANSLATE2 = "ctranslate2"
 
     @property

@@ -12,7 +12,7 @@ from ..dtypes import KVDType, bytes_for, kv_storage
 from ..fmt import num, show
 from ..inputs import EstimateInput
 from ..model import ModelKind, ModelSpec
-from ..options import Strategy
+from ..options import Engine, Strategy
 from ..result import Component
 from ..text import joined, text
 
@@ -78,17 +78,39 @@ def kv_cache(inp: EstimateInput) -> KVCache:
     expr = f"{full} layers x {num(ctx)} tokens"
     if card_sliding:
         expr += f" + {card_sliding} sliding layers x min({model.sliding_window}, {num(ctx)})"
-    if model.kind is ModelKind.ENCODER_DECODER:
-        tokens += card_layers * inp.seq_len  # cross-attention K/V of the encoder output
-        expr += f" + {card_layers} cross-attention layers x {num(inp.seq_len)} encoder tokens"
-    per_sequence = tokens * per_token_layer
-    total = per_sequence * inp.concurrent_sequences
     dtype = inp.precision.kv_cache.value
-    formula = show(
-        f"({expr}) x {shown} x {dtype} ({per_token_layer} B per token-layer) x {inp.concurrent_sequences} seqs",
-        total,
-    )
+    seqs = inp.concurrent_sequences
+    cross = card_layers * inp.seq_len if model.kind is ModelKind.ENCODER_DECODER else 0
+    cross_expr = f"{card_layers} cross-attention layers x {num(inp.seq_len)} encoder tokens"
+    sources = _cross_attention_sources(inp)
+    per_sequence = (tokens + cross) * per_token_layer
+    if cross and sources < seqs:
+        total = tokens * per_token_layer * seqs + cross * per_token_layer * sources
+        formula = show(
+            f"({expr}) x {shown} x {dtype} ({per_token_layer} B per token-layer) x {seqs} seqs"
+            f" + ({cross_expr}) x {shown} x {dtype} x {sources} seqs",
+            total,
+        )
+        return KVCache(total, per_token_layer, card_layers, per_sequence, formula)
+    if cross:
+        expr += f" + {cross_expr}"
+    total = per_sequence * seqs
+    formula = show(f"({expr}) x {shown} x {dtype} ({per_token_layer} B per token-layer) x {seqs} seqs", total)
     return KVCache(total, per_token_layer, card_layers, per_sequence, formula)
+
+
+def _cross_attention_sources(inp: EstimateInput) -> int:
+    """Inputs whose cross-attention K/V an encoder-decoder keeps.
+
+    transformers' generate expands the encoder output to every beam before decoding, so each resident sequence
+    projects and caches its own cross-attention keys and values. CTranslate2's beam search replicates the decoder
+    state over the beam except the projected memory ("No need to replicate projected memory keys and values as they
+    are the same for each beam", ``TransformerDecoder::replicate_state``), so it keeps them once per input of the
+    batch (decision 0568).
+    """
+    if inp.runtime.engine is Engine.CTRANSLATE2:
+        return min(inp.batch_size, inp.concurrent_sequences)
+    return inp.concurrent_sequences
 
 
 def kv_component(inp: EstimateInput, kv: KVCache) -> Component:

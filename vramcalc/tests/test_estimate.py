@@ -111,6 +111,16 @@ def test_a_softmax_in_the_compute_dtype_halves_an_eager_prefills_scores() -> Non
     assert "scores and softmax a·s² x 4 B" in eager.component("workspace").formula  # type: ignore[union-attr]
 
 
+def test_ctranslate2_takes_its_attention_softmax_in_the_compute_dtype() -> None:
+    """Engine 0.3.25: CTranslate2's ``dot_product_attention`` writes the softmax into a tensor of the values' dtype,
+    so an fp16 score holds 2 + 2 bytes, as with ``runtime.softmax_in_compute_dtype``."""
+    common: dict[str, Any] = {"model": get_preset("whisper-large-v3"), "seq_len": 1500, "flash_attention": False}
+    ct2 = estimate(EstimateInput(runtime=RuntimeOptions(engine=Engine.CTRANSLATE2), **common))
+    hf = estimate(EstimateInput(**common))
+    assert "scores and softmax a·s² x 4 B" in ct2.component("workspace").formula  # type: ignore[union-attr]
+    assert hf.bytes_of("workspace") - ct2.bytes_of("workspace") == 20 * 1500 * 1500 * 4  # 2 + 4 + 2 against 2 + 2
+
+
 def test_moe_inference_working_set_uses_active_experts() -> None:
     result = estimate(EstimateInput(model=get_preset("mixtral-8x7b"), seq_len=1024))
     assert result.bytes_of("workspace") == 1024 * (2 * 4096 + 3 * 14336 * 2) * 2

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from vramcalc import EstimateInput, KVDType, ParallelPlan, Precision, Strategy, estimate
+from vramcalc import Engine, EstimateInput, KVDType, ParallelPlan, Precision, RuntimeOptions, Strategy, estimate
 from vramcalc.components.kv import kv_cache
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB
@@ -83,6 +83,30 @@ def test_kv_encoder_decoder_adds_cross_attention() -> None:
     inp = EstimateInput(model=get_preset("t5-3b"), seq_len=512, context_len=128)
     per_layer_token = 2 * 32 * 128 * 2
     assert kv_cache(inp).bytes == 24 * per_layer_token * (128 + 512)
+
+
+def test_kv_ctranslate2_beams_share_their_inputs_cross_attention() -> None:
+    """Engine 0.3.25: CTranslate2 replicates the decoder state over the beam but not the projected memory, so the
+    cross-attention K/V is kept once per input (``batch_size``), the self-attention K/V once per hypothesis."""
+    per_layer_token = 2 * 20 * 64 * 2
+    common: dict[str, Any] = {"model": get_preset("whisper-large-v3"), "seq_len": 1500, "context_len": 448}
+    ct2 = EstimateInput(
+        batch_size=2, concurrent_sequences=10, runtime=RuntimeOptions(engine=Engine.CTRANSLATE2), **common
+    )
+    kv = kv_cache(ct2)
+    assert kv.bytes == 32 * per_layer_token * (448 * 10 + 1500 * 2)
+    assert kv.per_sequence == 32 * per_layer_token * (448 + 1500)
+    assert kv.formula.startswith("(32 layers x 448 tokens) x 2 x 20 KV heads x 64 x bf16 (5120 B per token-layer) x 10")
+    assert "+ (32 cross-attention layers x 1,500 encoder tokens) x 2 x 20 KV heads x 64 x bf16 x 2 seqs" in kv.formula
+    # transformers expands the encoder output to every beam: each hypothesis keeps its own
+    hf = EstimateInput(batch_size=2, concurrent_sequences=10, **common)
+    assert kv_cache(hf).bytes == 32 * per_layer_token * (448 + 1500) * 10
+    # one hypothesis per input: the one-term formula as before
+    greedy = EstimateInput(
+        batch_size=2, concurrent_sequences=2, runtime=RuntimeOptions(engine=Engine.CTRANSLATE2), **common
+    )
+    assert kv_cache(greedy).bytes == 32 * per_layer_token * (448 + 1500) * 2
+    assert "+ 32 cross-attention layers x 1,500 encoder tokens) x" in kv_cache(greedy).formula
 
 
 def test_kv_encoder_has_no_cache() -> None:

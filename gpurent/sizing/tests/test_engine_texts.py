@@ -122,6 +122,15 @@ VARIANTS: list[dict[str, str]] = [
     {"preset": "llava-1.5-7b", "workload": "inference", "images_per_sequence": "1", "quantization": "bnb_nf4"},
     # A runtime the estimate does not model: flagged and widened (decision 0535).
     {"preset": "whisper-large-v3", "workload": "inference", "engine": "ctranslate2"},
+    # Its beams share their input's cross-attention keys and values: the KV formula in two terms (decision 0568).
+    {
+        "preset": "whisper-large-v3",
+        "workload": "inference",
+        "engine": "ctranslate2",
+        "seq_len": "1500",
+        "context_len": "448",
+        "concurrent": "5",
+    },
     {"preset": "qwen2-vl-7b", "workload": "inference", "engine": "transformers", "images_per_sequence": "2"},
     {"preset": "deepseek-v3", "workload": "inference", "quantization": "fp8", "strategy": "pipeline", "cards": "16"},
     {"preset": "t5-large", "workload": "inference", "engine": "transformers"},

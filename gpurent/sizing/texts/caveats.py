@@ -32,8 +32,10 @@ CAVEATS: dict[str, Any] = {
     "cudnn_benchmark": _("cuDNN benchmark-mode convolution workspaces (can reach GBs for VAEs)."),
     "cuda_graphs": _("CUDA graphs and torch.compile caches (not used by plain generate)."),
     "ctranslate2": _(
-        "CTranslate2 runs its own allocator, kernels and beam search, which the estimate does not model: it counts "
-        "the model as transformers would hold it, and the range reaches as low as CTranslate2's measured peaks fell."
+        "CTranslate2 runs its own allocator and kernels, which the estimate does not model: it counts the model as "
+        "transformers would hold it, except that the beams of one input share their cross-attention keys and values "
+        "and the attention softmax stays in the compute precision, and the range reaches as low as CTranslate2's "
+        "measured peaks fell."
     ),
     "quant_kernel_buffers": _(
         "The quantized kernels' own buffers (AutoGPTQ/AutoAWQ and exllama scratch space, dequantized tiles)."
