@@ -80,9 +80,12 @@ forms *fresh-25*: measured whole before that change and once after. Fresh-25 has
 it informs choices too (decision 0566). ``bench/estimator_cases_fresh26.json`` (decision 0567), collected blind while
 0.3.24 was made, forms *fresh-26*: measured whole before that change and once after. Fresh-26 has been seen since; from
 engine 0.3.25 on it informs choices too (decision 0568). ``bench/estimator_cases_fresh27.json`` (decision 0569),
-collected blind while 0.3.25 was made, forms *fresh-27* the same way. The report prints every part with its range
-coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and
-summaries), so that one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+collected blind while 0.3.25 was made, forms *fresh-27*: measured whole before that change and once after. Fresh-27 has
+been seen since; from engine 0.3.26 on it informs choices too (decision 0570). ``bench/estimator_cases_fresh28.json``
+(decision 0571), collected blind while 0.3.26 was made, forms *fresh-28* the same way. The report prints every part with
+its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts
+(rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -266,7 +269,8 @@ PART_TITLES = {
 # and 0.3.20, for engine 0.3.21 (decision 0558); fresh-23, seen since its measurements at engines 0.3.20 and 0.3.21, for
 # engine 0.3.22 (decision 0561); fresh-24, seen since its measurements at engines 0.3.21 and 0.3.22, for engine 0.3.23
 # (decision 0564); fresh-25, seen since its measurements at engines 0.3.22 and 0.3.23, for engine 0.3.24 (decision
-# 0566); fresh-26, seen since its measurements at engines 0.3.23 and 0.3.24, for engine 0.3.25 (decision 0568).
+# 0566); fresh-26, seen since its measurements at engines 0.3.23 and 0.3.24, for engine 0.3.25 (decision 0568);
+# fresh-27, seen since its measurements at engines 0.3.24 and 0.3.25, for engine 0.3.26 (decision 0570).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -295,6 +299,7 @@ INFORMED_CHOICES = (
     "fresh-24",
     "fresh-25",
     "fresh-26",
+    "fresh-27",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
