@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError, InvalidRequest
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -225,7 +226,7 @@ _PAYOUT_ERROR_FIELDS: dict[type[ApplicationError] | None, str] = {
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("payments:balance") + "#topup-heading")
 def top_up(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     form = TopUpForm(request.POST)
@@ -253,7 +254,7 @@ def balance_csv_download(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("payments:balance") + "#withdraw-heading")
 def withdraw(request: HttpRequest) -> HttpResponse:
     """Ask for a withdrawal (once per idempotency key); the amount leaves the balance at once."""
     user = _user(request)
