@@ -56,7 +56,7 @@ def test_language_switch_after_a_refused_withdrawal_goes_to_the_withdrawal_form(
     client.force_login(django_user_model.objects.create_user("ana@example.com", "a long private passphrase"))
     refused = client.post(
         reverse("payments:withdraw"),
-        {"pair": "USDT:tron", "address": "bad", "amount_usd": "25", "idempotency_key": "k-1"},
+        {"pair": "USDT/tron", "address": "bad", "amount_usd": "25", "idempotency_key": "k-1"},
     )
     assert refused.status_code == 422
     assert _switch_language_from(client, refused) == reverse("payments:balance") + "#withdraw-heading"

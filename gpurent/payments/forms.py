@@ -1,10 +1,15 @@
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.core.forms import UsdField
 from gpurent.core.money import Usd
 
-from .assets import pairs_for_choice
+from .addresses import validate_address
+from .assets import pair_from_key, pairs_for_choice
+from .errors import InvalidAddress
+from .payouts import payout_amount_refusal
 
 
 class PairForm(forms.Form):
@@ -23,3 +28,24 @@ class PayoutForm(forms.Form):
     pair = forms.ChoiceField(label=_("Receive in"), choices=pairs_for_choice)
     address = forms.CharField(label=_("Your address on that network"), max_length=128)
     amount_usd = UsdField(label=_("Amount (USD)"), min_value=Usd(1), max_value=Usd(10_000_000))
+
+    def __init__(self, *args: Any, available: Usd | None = None, **kwargs: Any) -> None:
+        """`available`: the balance a withdrawal may take now, to say at once that the amount is more (None: not
+        checked here; `payout_request` checks it in any case)."""
+        super().__init__(*args, **kwargs)
+        self.available = available
+
+    def clean(self) -> dict[str, Any]:
+        """Every refusal that can be known before asking for the withdrawal, each under its field, all at once
+        (an address not of that network, an amount below the minimum or over the available balance); the
+        service checks them again."""
+        data = super().clean() or {}
+        if data.get("pair") and data.get("address"):
+            try:
+                validate_address(pair_from_key(data["pair"]).network, data["address"])
+            except InvalidAddress as error:
+                self.add_error("address", error.message)
+        amount = data.get("amount_usd")
+        if amount is not None and (refusal := payout_amount_refusal(amount, available=self.available)):
+            self.add_error("amount_usd", refusal.message)
+        return data

@@ -31,7 +31,7 @@ from gpurent.ledger.errors import InsufficientBalance
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
-from .balance.figures import balance_page_figures
+from .balance.figures import balance_available, balance_page_figures
 from .balance.page import form_fields, ledger_rows
 from .balance.statement import balance_csv_whole
 from .btcpay.invoices import intent_prepare
@@ -259,7 +259,7 @@ def withdraw(request: HttpRequest) -> HttpResponse:
     """Ask for a withdrawal (once per idempotency key); the amount leaves the balance at once."""
     user = _user(request)
     back = reverse("payments:balance") + "#withdraw-heading"
-    form = PayoutForm(request.POST, auto_id="payout_%s")
+    form = PayoutForm(request.POST, auto_id="payout_%s", available=balance_available(user))
     if not form.is_valid():
         return _balance_page(request, payout=form, status=422)
     pair = pair_from_key(form.cleaned_data["pair"])
