@@ -30,15 +30,17 @@ class PayoutForm(forms.Form):
     amount_usd = UsdField(label=_("Amount (USD)"), min_value=Usd(1), max_value=Usd(10_000_000))
 
     def __init__(self, *args: Any, available: Usd | None = None, **kwargs: Any) -> None:
-        """`available`: the balance a withdrawal may take now, to say at once that the amount is more (None: not
-        checked here; `payout_request` checks it in any case)."""
+        """`available`: the balance a withdrawal may take now, to say beside the form's other errors that the
+        amount is more (None: not checked here)."""
         super().__init__(*args, **kwargs)
         self.available = available
 
     def clean(self) -> dict[str, Any]:
         """Every refusal that can be known before asking for the withdrawal, each under its field, all at once
-        (an address not of that network, an amount below the minimum or over the available balance); the
-        service checks them again."""
+        (QA walk 2): an address not of that network, an amount below the minimum, and, when the form is refused
+        anyway, an amount over the available balance. A form with no other error leaves the balance to
+        `payout_request`: the same form sent twice (a double click) must replay the first answer, "requested",
+        not be refused for the balance that its first sending spent."""
         data = super().clean() or {}
         if data.get("pair") and data.get("address"):
             try:
@@ -46,6 +48,8 @@ class PayoutForm(forms.Form):
             except InvalidAddress as error:
                 self.add_error("address", error.message)
         amount = data.get("amount_usd")
-        if amount is not None and (refusal := payout_amount_refusal(amount, available=self.available)):
+        if amount is not None and (refusal := payout_amount_refusal(amount)):
             self.add_error("amount_usd", refusal.message)
+        elif amount is not None and self.errors and (over := payout_amount_refusal(amount, available=self.available)):
+            self.add_error("amount_usd", over.message)
         return data

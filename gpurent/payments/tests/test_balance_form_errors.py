@@ -119,3 +119,21 @@ def test_the_withdrawal_hint_knows_the_minimum_and_what_is_available(client, cus
     assert 'data-minimum-cents="2000" data-available-cents="5000"' in hint.group(0)
     assert 'data-below="Below the smallest withdrawal of $20.00: nothing can be sent."' in hint.group(0)
     assert 'data-over="More than the $50.00 you can withdraw now."' in hint.group(0)
+
+
+def test_a_withdrawal_form_sent_twice_replays_its_answer_not_a_balance_refusal(client, customer, payment_setup):
+    """The balance is left to the service when nothing else is wrong: the first sending spent it, and the same form
+    again (a double click) must answer as the first did."""
+    transfer_post(
+        reference="deposit:D-2",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(5_000),
+    )
+    client.force_login(customer)
+    body = {"pair": "USDT/tron", "address": TRON, "amount_usd": "50", "idempotency_key": "w-1"}
+    first = client.post(reverse("payments:withdraw"), body)
+    again = client.post(reverse("payments:withdraw"), body)
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert again["Location"] == first["Location"]
+    assert Payout.objects.count() == 1
