@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 from django.views.defaults import bad_request as django_bad_request
 
 from .errors import ApplicationError, error_body
+from .form_targets import form_page_set
 from .reconnect import DATABASE_LOST
 
 logger = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         following = request.POST.get("next", "")
         if not url_has_allowed_host_and_scheme(following, {request.get_host()}, require_https=request.is_secure()):
             following = reverse("catalog:index")
+        form_page_set(request, following)  # the footer's switch of this page goes there too, not to the POST's address
         context = {"next": following, "chosen": request.POST.get("language", "")}
         return render(request, "core/language_again.html", context, status=403)
     return django_csrf_failure(request, reason)

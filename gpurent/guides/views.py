@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from gpurent.accounts.owners import owner_for
 from gpurent.catalog.filters import CATALOG_ORDER as GPU_ORDER
@@ -20,6 +20,7 @@ from gpurent.catalog.selectors import catalog_state, catalog_version, gpu_list
 from gpurent.core.caching.fragments import cached, fragment_key
 from gpurent.core.caching.pages import shared_page
 from gpurent.core.errors import ApplicationError
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request, page_link
@@ -156,7 +157,7 @@ def guide_detail(request: HttpRequest, gpu: str, workload: str, scope: str) -> H
 
 @sensitive_post_parameters()
 @sensitive_variables()
-@require_POST
+@post_or_back(lambda request, gpu, workload, scope: reverse("guides:detail", args=[gpu, workload, scope]) + "#quote")
 def quote_create(request: HttpRequest, gpu: str, workload: str, scope: str) -> HttpResponse:
     """Store a quote request once per form key, for the user or this browser's guest session, then show it."""
     guide = guide_get(gpu, workload, scope)

@@ -315,7 +315,7 @@ def rental_reveal_secret(request: HttpRequest, ref: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request, ref: reverse("orders:rental", args=[ref]) + "#extend")
 def rental_extend(request: HttpRequest, ref: str) -> HttpResponse:
     """Place an extension of a running rental, once per form (idempotency key), then go and pay it."""
     user = _authenticated_user(request)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue
-from gpurent.core.errors import InvalidRequest, NotFound
+from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
@@ -47,7 +47,14 @@ from .models import Payout, PayoutStatus
 from .notify import customer_money_email
 from .received.receive import normalise_txid
 
-__all__ = ["payout_fee", "payout_mark_sent", "payout_minimum", "payout_reject", "payout_request"]
+__all__ = [
+    "payout_amount_refusal",
+    "payout_fee",
+    "payout_mark_sent",
+    "payout_minimum",
+    "payout_reject",
+    "payout_request",
+]
 
 
 def payout_fee() -> Usd:
@@ -60,6 +67,21 @@ def payout_minimum() -> Usd:
     return Usd(max(settings.PAYOUTS_MIN_CENTS, payout_fee().cents + 1))
 
 
+def payout_amount_refusal(amount: Usd, *, available: Usd | None = None) -> ApplicationError | None:
+    """Why `amount` cannot be withdrawn, or None: below `payout_minimum()` (`PayoutBelowMinimum`), else more than
+    `available` (`InsufficientBalance`; not checked when `available` is None). The withdrawal form asks it beside
+    the address check, so that it shows every error at once; `payout_request` asks it again, under the lock."""
+    minimum = payout_minimum()
+    if amount < minimum:
+        return PayoutBelowMinimum(
+            _("The smallest withdrawal is %(minimum)s (the fee of %(fee)s is taken from it).")
+            % {"minimum": usd_text(minimum), "fee": usd_text(payout_fee())}
+        )
+    if available is not None and available < amount:
+        return InsufficientBalance(_("Your available balance does not cover this withdrawal."))
+    return None
+
+
 def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address: str, amount: Usd) -> Payout:
     """Withdraw `amount` of the available balance to `address` on the pair's network.
 
@@ -70,18 +92,14 @@ def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address
     """
     pair = pair_get(asset, network)
     canonical = validate_address(pair.network, address)
-    minimum = payout_minimum()
-    if amount < minimum:
-        raise PayoutBelowMinimum(
-            _("The smallest withdrawal is %(minimum)s (the fee of %(fee)s is taken from it).")
-            % {"minimum": usd_text(minimum), "fee": usd_text(payout_fee())}
-        )
+    if below := payout_amount_refusal(amount):
+        raise below
     account = customer_account(owner)
     with transaction.atomic():
         lock_rows((LedgerAccount, [account.pk]))
         # Read under the account's lock: orders paid from the balance and new holds take the same lock.
-        if balance_available(owner) < amount:
-            raise InsufficientBalance(_("Your available balance does not cover this withdrawal."))
+        if refusal := payout_amount_refusal(amount, available=balance_available(owner)):
+            raise refusal
         payout = _create(
             owner_id=owner.pk,
             asset=pair.asset,

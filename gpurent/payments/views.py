@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError, InvalidRequest
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.formats import usd_text
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -30,7 +31,7 @@ from gpurent.ledger.errors import InsufficientBalance
 from gpurent.orders.selectors import order_get_for
 
 from .assets import format_units, pair_from_key, pair_get, usd_value
-from .balance.figures import balance_page_figures
+from .balance.figures import balance_available, balance_page_figures
 from .balance.page import form_fields, ledger_rows
 from .balance.statement import balance_csv_whole
 from .btcpay.invoices import intent_prepare
@@ -225,7 +226,7 @@ _PAYOUT_ERROR_FIELDS: dict[type[ApplicationError] | None, str] = {
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("payments:balance") + "#topup-heading")
 def top_up(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     form = TopUpForm(request.POST)
@@ -253,12 +254,12 @@ def balance_csv_download(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_or_back(lambda request: reverse("payments:balance") + "#withdraw-heading")
 def withdraw(request: HttpRequest) -> HttpResponse:
     """Ask for a withdrawal (once per idempotency key); the amount leaves the balance at once."""
     user = _user(request)
     back = reverse("payments:balance") + "#withdraw-heading"
-    form = PayoutForm(request.POST, auto_id="payout_%s")
+    form = PayoutForm(request.POST, auto_id="payout_%s", available=balance_available(user))
     if not form.is_valid():
         return _balance_page(request, payout=form, status=422)
     pair = pair_from_key(form.cleaned_data["pair"])

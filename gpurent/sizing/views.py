@@ -10,10 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from gpurent.accounts.owners import owner_for
 from gpurent.core.errors import ApplicationError
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.htmx import HtmxHttpRequest
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -57,7 +58,7 @@ def estimate_page(request: HttpRequest) -> HttpResponse:
     return render(request, TEMPLATE, _context(form, _sizing(form)))
 
 
-@require_POST
+@post_or_back(lambda request: reverse("sizing:estimate"))
 def estimate_result(request: HtmxHttpRequest) -> HttpResponse:
     """The breakdown and the catalog table for the current fields: an htmx partial, or the whole page.
 
@@ -71,7 +72,7 @@ def estimate_result(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_POST
+@post_or_back(lambda request: reverse("sizing:estimate"))
 def estimate_save_view(request: HttpRequest) -> HttpResponse:
     """Save the estimate once per form key, for the user or this session's guest, then show it."""
     form = EstimateForm(request.POST)
@@ -130,7 +131,7 @@ def estimate_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     return render(request, "sizing/detail.html", _detail_context(request, public_id))
 
 
-@require_POST
+@post_or_back(lambda request, public_id: reverse("sizing:detail", args=[public_id]) + "#measure-heading")
 def estimate_measure(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     """Attach a measured peak (setting it again replaces it, so a retry changes nothing more)."""
     saved = estimate_get_for(owner_for(request), public_id)

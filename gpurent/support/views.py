@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from gpurent.accounts.models import User
 from gpurent.core.errors import ApplicationError
+from gpurent.core.form_targets import post_or_back
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.pagination import page_from_request
@@ -144,7 +145,7 @@ def field_text(request: HttpRequest, ref: str, name: str) -> HttpResponse:
 @sensitive_post_parameters()
 @sensitive_variables()
 @login_required
-@require_POST
+@post_or_back(lambda request, ref: reverse("support:detail", args=[ref]) + "#message-form")
 def message_create(request: HttpRequest, ref: str) -> HttpResponse:
     """Add the customer's message to the thread (once per form key)."""
     user = _user(request)

@@ -1,6 +1,6 @@
 """The balance page's refused forms in a browser (QA walk): an ambiguous top-up comes back as typed with its error
 under the field, a refused withdrawal keeps its address and amount, marks the address and says at once what the
-amount would send; the page opens at the form."""
+amount would send (or why it cannot be sent); the page opens at the form."""
 
 import pytest
 from django.conf import settings
@@ -43,6 +43,18 @@ def test_refused_top_up_and_withdrawal_come_back_as_typed(
     net = usd_text(Usd(5_000 - settings.PAYOUTS_FEE_CENTS))
     expect(page.get_by_test_id("payout-net")).to_contain_text(net)
     screenshot("balance-withdrawal-refused")
+    # Never a "You receive …" for an amount that cannot be sent (QA walk 2): it says why instead.
+    minimum = usd_text(Usd(settings.PAYOUTS_MIN_CENTS))
+    page.get_by_label("Amount (USD)").last.fill("5")
+    expect(page.get_by_test_id("payout-net")).to_have_text(
+        f"Below the smallest withdrawal of {minimum}: nothing can be sent."
+    )
+    page.get_by_label("Amount (USD)").last.fill("500")
+    expect(page.get_by_test_id("payout-net")).to_have_text(
+        f"More than the {usd_text(Usd(10_000))} you can withdraw now."
+    )
+    page.get_by_label("Amount (USD)").last.fill("50")
+    expect(page.get_by_test_id("payout-net")).to_contain_text(net)
     assert not Deposit.objects.exists()
     assert not Payout.objects.exists()
     # Chromium logs each 422 answer (the refused form's page) as a failed load; nothing else may be logged.

@@ -76,8 +76,22 @@ def test_customer_submits_a_request_and_sees_key_and_seed_redacted(
     expect(page.get_by_text("Your message was sent.")).to_be_visible()
     expect(page.locator(".thread-body mark.redacted", has_text="[REDACTED: Hugging Face token]")).to_be_visible()
 
+    page.get_by_role("button", name="Close request").click()
+    expect(page.get_by_text("Sending a message reopens the request.")).to_be_visible()
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot("support-request-phone")
+    # QA walk 2 (phone): the request's panel and the conversation's touched, and the hint began beside the button
+    # and wrapped under it.
+    request_box = page.locator("section.support-request").bounding_box()
+    thread_box = page.locator("section", has=page.get_by_role("heading", name="Conversation")).bounding_box()
+    assert request_box
+    assert thread_box
+    assert thread_box["y"] - (request_box["y"] + request_box["height"]) >= 16
+    button = page.get_by_role("button", name="Send message").bounding_box()
+    hint = page.get_by_text("Sending a message reopens the request.").bounding_box()
+    assert button
+    assert hint
+    assert hint["y"] >= button["y"] + button["height"]
     page.goto(live_server.url + "/support/")
     expect(page.get_by_role("link", name=saved.ref)).to_be_visible()
     screenshot("support-list-phone")

@@ -189,3 +189,18 @@ def test_token_lookup_loads_the_user_as_a_queryset_would(user):
 def test_api_auth_tries_the_token_then_the_session():
     assert isinstance(api_auth[0], TokenAuth)
     assert len(api_auth) == 2
+
+
+def test_the_page_showing_a_new_token_opens_at_it(client, user):
+    """QA walk 2: the page came back at its top and the secret, shown once, was four screens down on a phone.
+    The form's address carries the section's anchor, so the browser opens the answer at the token (and at the
+    form's errors when it is refused), with no script."""
+    client.force_login(user)
+    action = f'<form method="post" action="{reverse("accounts:token_create")}#tokens" class="token-form">'
+    assert action in client.get(reverse("accounts:account")).content.decode()
+    html = _create(client).content.decode()
+    assert action in html
+    section = html.split('id="tokens"')[1].split("</section>")[0]
+    assert 'id="new-token"' in section
+    refused = _create(client, name="", key="k-2").content.decode()
+    assert action in refused

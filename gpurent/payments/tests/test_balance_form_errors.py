@@ -87,3 +87,53 @@ def test_the_unbound_forms_still_show_the_default_amount(client, customer, payme
     page = client.get(reverse("payments:balance")).content.decode()
     assert 'value="100.00"' in _field(page, "id_amount_usd")
     assert "errorlist" not in page
+
+
+def test_a_withdrawal_shows_every_error_at_once(client, customer, payment_setup, settings):
+    """QA walk 2: a bad address and an amount below the minimum were told one after the other."""
+    settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
+    client.force_login(customer)
+    body = {"pair": "USDT/tron", "address": "notanaddress", "amount_usd": "5", "idempotency_key": "w-1"}
+    page = client.post(reverse("payments:withdraw"), body).content.decode()
+    assert "not a valid" in _field(page, "payout_address")
+    assert "The smallest withdrawal is $20.00 (the fee of $1.00 is taken from it)." in _field(page, "payout_amount_usd")
+    over = {**body, "amount_usd": "30", "idempotency_key": "w-2"}
+    page = client.post(reverse("payments:withdraw"), over).content.decode()
+    assert "not a valid" in _field(page, "payout_address")
+    assert "does not cover" in _field(page, "payout_amount_usd")
+    assert not Payout.objects.exists()
+
+
+def test_the_withdrawal_hint_knows_the_minimum_and_what_is_available(client, customer, payment_setup, settings):
+    settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
+    transfer_post(
+        reference="deposit:D-H",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(5_000),
+    )
+    client.force_login(customer)
+    page = client.get(reverse("payments:balance")).content.decode()
+    hint = re.search(r'<p class="hint" data-testid="payout-net"[^>]*>', page)
+    assert hint
+    assert 'data-minimum-cents="2000" data-available-cents="5000"' in hint.group(0)
+    assert 'data-below="Below the smallest withdrawal of $20.00: nothing can be sent."' in hint.group(0)
+    assert 'data-over="More than the $50.00 you can withdraw now."' in hint.group(0)
+
+
+def test_a_withdrawal_form_sent_twice_replays_its_answer_not_a_balance_refusal(client, customer, payment_setup):
+    """The balance is left to the service when nothing else is wrong: the first sending spent it, and the same form
+    again (a double click) must answer as the first did."""
+    transfer_post(
+        reference="deposit:D-2",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(5_000),
+    )
+    client.force_login(customer)
+    body = {"pair": "USDT/tron", "address": TRON, "amount_usd": "50", "idempotency_key": "w-1"}
+    first = client.post(reverse("payments:withdraw"), body)
+    again = client.post(reverse("payments:withdraw"), body)
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert again["Location"] == first["Location"]
+    assert Payout.objects.count() == 1

@@ -1,4 +1,5 @@
-// The withdrawal form's "You receive …" line: the amount typed minus the fee, in the page's language.
+// The withdrawal form's "You receive …" line: the amount typed minus the fee, in the page's language; or why the
+// amount cannot be sent (below the smallest withdrawal, more than is available).
 // Served from our origin (the CSP allows no inline script). The server checks the amount again.
 (function () {
   "use strict";
@@ -22,8 +23,13 @@
     if (!line || !input) { return; }
     var fallback = line.textContent;
     var fee = parseInt(line.dataset.feeCents, 10);
+    var minimum = parseInt(line.dataset.minimumCents, 10);
+    var available = parseInt(line.dataset.availableCents, 10);
     function update() {
       var amount = cents(input.value);
+      // Never "You receive …" for an amount the server refuses: say why instead (QA walk 2).
+      if (amount !== null && amount > 0 && amount < minimum) { line.textContent = line.dataset.below; return; }
+      if (amount !== null && amount > available) { line.textContent = line.dataset.over; return; }
       var net = amount !== null && amount > fee ? money(line.dataset.sample, amount - fee) : null;
       line.textContent = net ? line.dataset.template.replace("__NET__", net) : fallback;
     }
