@@ -10,15 +10,17 @@ from django.utils import timezone
 
 from conftest import make_running_rental
 from gpurent.catalog.models import GpuModel
+from gpurent.core.errors import NotFound
 from gpurent.core.formats import date_text
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.errors import TransitionNotAllowed
-from gpurent.orders.extensions import ExtensionPending, order_extension_place
+from gpurent.orders.extensions import ExtensionPending, RentalNotRunning, order_extension_place
 from gpurent.orders.models import Order
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
+from gpurent.payments.errors import NothingToPay
 from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +79,7 @@ def test_extension_paid_twice_moves_the_term_once(rental, customer):
     extension = order_extension_place(rental=rental, owner=customer, term_days=3)
     order_pay_from_balance(order=extension, owner=customer)
     end = Order.objects.get(pk=rental.pk).term_ends_at
-    with pytest.raises(TransitionNotAllowed):
+    with pytest.raises(NothingToPay):
         order_pay_from_balance(order=extension, owner=customer)
     assert Order.objects.get(pk=rental.pk).term_ends_at == end
     assert end == rental.term_ends_at + timedelta(days=3)
@@ -96,14 +98,49 @@ def test_one_unpaid_extension_at_a_time_and_only_during_the_term(rental, custome
     with pytest.raises(ExtensionPending):
         order_extension_place(rental=rental, owner=customer, term_days=3)
     stranger = django_user_model.objects.create_user("s@example.com", "plum orbit ferry", first_name="S", last_name="T")
-    from gpurent.core.errors import InvalidRequest
-
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(NotFound):
         order_extension_place(rental=rental, owner=stranger, term_days=7)
     ended = end_in(rental, -1)
     Order.objects.filter(extends=rental).update(payment_status="cancelled")
-    with pytest.raises(InvalidRequest, match="only while its term runs"):
+    with pytest.raises(RentalNotRunning, match="term has ended, so it can no longer be extended"):
         order_extension_place(rental=ended, owner=customer, term_days=7)
+
+
+def test_extend_api_refuses_an_ended_rental_with_409_rental_not_running(client, rental, customer):
+    # QA2 #15: it was a generic 422 `invalid_request`, as for a malformed body.
+    client.force_login(customer)
+    ended = end_in(rental, -1)
+    response = client.post(
+        f"/api/v1/orders/{ended.ref}/extend",
+        {"term_days": 7},
+        content_type="application/json",
+        headers={"Idempotency-Key": "late"},
+    )
+    assert response.status_code == 409
+    assert response.json()["error"] == {
+        "code": "rental_not_running",
+        "message": "This rental's term has ended, so it can no longer be extended. To rent again, place a new order.",
+    }
+
+
+def test_extend_api_refuses_an_extension_and_a_rental_not_started_with_rental_not_running(client, rental, customer):
+    client.force_login(customer)
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    Order.objects.filter(pk=rental.pk).update(provisioning_status="preparing")
+    answers = {}
+    for order in (extension, rental):
+        response = client.post(
+            f"/api/v1/orders/{order.ref}/extend",
+            {"term_days": 7},
+            content_type="application/json",
+            headers={"Idempotency-Key": f"k-{order.ref}"},
+        )
+        assert (response.status_code, response.json()["error"]["code"]) == (409, "rental_not_running")
+        answers[order] = response.json()["error"]["message"]
+    assert answers == {
+        extension: "This order is an extension: extend the rental it belongs to instead.",
+        rental: "A rental can be extended only while its term runs.",
+    }
 
 
 def test_extend_form_is_idempotent_and_leads_to_the_extension_page(client, rental, customer):
