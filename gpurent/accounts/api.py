@@ -58,8 +58,12 @@ class UserOut(Schema):
 class TokenIn(InputSchema):
     email: str = Field(min_length=1, max_length=254, examples=["ada@example.com"])
     password: str = Field(min_length=1, max_length=MAX_PASSWORD_LENGTH)
-    name: str = Field(
-        default="API token", min_length=1, max_length=100, description="A label to recognise the token by."
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description='A label to recognise the token by. Without one: "API token" in the account\'s language (else '
+        "in the request's `Accept-Language`), as the account page lists it.",
     )
     otp_code: str | None = Field(
         default=None,

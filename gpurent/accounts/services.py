@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from gpurent.core.errors import InvalidRequest, NotFound
@@ -30,6 +31,7 @@ from .two_factor import TwoFactorCodeRequired, two_factor_enabled, two_factor_ve
 __all__ = [
     "account_lock",
     "api_token_create",
+    "api_token_default_name",
     "api_token_issue",
     "api_token_mark_used",
     "api_token_revoke",
@@ -211,10 +213,18 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     return row, token
 
 
+def api_token_default_name(user: User) -> str:
+    """The name of a token asked for without one: "API token" in the account's language (else the request's), as
+    the account page that lists it is read; stored as text, like a name the customer typed (QA2 #18)."""
+    with translation.override(user.language or current_language()):
+        return pgettext("the name of an API token made without one", "API token")
+
+
 def api_token_issue(
-    *, request: HttpRequest, email: str, password: str, name: str, otp_code: str | None = None
+    *, request: HttpRequest, email: str, password: str, name: str | None, otp_code: str | None = None
 ) -> tuple[ApiToken, str]:
-    """Check an email and password (throttled by axes like the login page) and make a token for that account.
+    """Check an email and password (throttled by axes like the login page) and make a token for that account,
+    named `name`, or `api_token_default_name` when None.
 
     An account with two-factor login also needs `otp_code` (an app code or a recovery code), as the login
     page does: a password alone must not mint a token that skips the second factor.
@@ -234,7 +244,7 @@ def api_token_issue(
             raise TwoFactorCodeRequired()
         if two_factor_verify(user=user, code=otp_code, request=request) is None:
             raise InvalidCredentials()
-    return api_token_create(user=user, name=name)
+    return api_token_create(user=user, name=api_token_default_name(user) if name is None else name)
 
 
 @transaction.atomic
