@@ -31,6 +31,7 @@ from gpurent.core.locks import lock_rows
 from .enums import PaymentStatus, Track
 from .history_notes import extends_note
 from .models import Order, OrderStatusChange
+from .notifications import order_notify
 from .services import _create_with_unique_ref, rental_running
 
 __all__ = ["ExtensionPending", "RentalNotRunning", "TooManyExtensions", "extension_payable", "order_extension_place"]
@@ -138,6 +139,8 @@ def order_extension_place(
             actor_id=owner.pk,
             reason=extends_note(locked.ref),
         )
+        extension.extends = locked  # its e-mail names the rental and its end
+        order_notify(extension, "extension_placed", new=True)
     return extension
 
 

@@ -12,6 +12,7 @@ from conftest import make_running_rental
 from gpurent.catalog.models import GpuModel
 from gpurent.core.errors import NotFound
 from gpurent.core.formats import date_text
+from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
@@ -280,3 +281,27 @@ def test_a_paid_extension_reads_added_to_the_term_on_the_printable_summary_never
     row = next(part for part in printed.split("<tr>") if extension.ref in part)
     assert 'data-label="Machine">Added to the term</td>' in row
     assert "Queued" not in printed
+
+
+def test_placing_an_extension_emails_its_pay_by_deadline(rental, customer, django_capture_on_commit_callbacks):
+    # QA2 #12: no e-mail said that an unpaid extension lapses at its deadline.
+    with django_capture_on_commit_callbacks(execute=True):
+        extension = order_extension_place(rental=rental, owner=customer, term_days=7)
+    deadline = date_text(extension.reserved_until, time=True, zone=True)
+    (message,) = [sent for sent in mail.outbox if extension.ref in sent.subject]
+    assert message.subject == f"Extension {extension.ref} of rental {rental.ref}: pay by {deadline}"
+    assert message.to == [customer.email]
+    body = " ".join(message.body.split())
+    assert f"You asked to extend rental {rental.ref} by 7 days, on the same machine. Total: $410.00." in body
+    assert (
+        f"Pay it by {deadline}. Once it is paid, the term runs 7 days longer than its current end, "
+        f"{date_text(rental.term_ends_at, time=True, zone=True)}. Unpaid by then, the extension lapses" in body
+    )
+    assert f"/rentals/{extension.ref}/" in body
+
+
+def test_the_extension_email_is_in_the_accounts_language(rental, customer):
+    customer.language = "tr"
+    customer.save(update_fields=["language"])
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    assert OutboundEmail.objects.get(key=f"order-extension_placed:{extension.ref}").language == "tr"
