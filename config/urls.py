@@ -36,7 +36,7 @@ urlpatterns = [
     path("metrics", monitoring_views.metrics, name="metrics"),
     path("api/v1/", api.urls),
     # Any other path under /api/ is the API's JSON 404, under DEBUG too (where Django would show its debug page).
-    re_path(r"^api/", core_views.api_not_found),
+    re_path(r"^api/", core_views.api_not_found, name="api_not_found"),
     path("backoffice/", admin.site.urls),
     path("favicon.ico", core_views.favicon),
 ]
