@@ -2,9 +2,10 @@
 
 `email_change_request` checks the current password and queues one email to the new address: the
 confirmation link, or, when another account already uses that address, a notice that says so to the owner
-of that address; and one notice to the current address, the same either way. The requester gets the same answer either way, so the form does not tell whether an
-address has an account. Nothing changes until `email_change_confirm` is called with the link's token by the
-same account, logged in; the old address is then told of the change.
+of that address. The requester gets the same answer either way, so the form does not tell whether an
+address has an account; the current address gets the same warning either way. Nothing changes until
+`email_change_confirm` is called with the link's token by the same account, logged in; the old address is
+then told of the change.
 
 The token is signed (`django.core.signing`, salted for this purpose) and carries the account, the new
 address and a fingerprint of the account's current email and password hash. It expires after
