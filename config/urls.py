@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django_otp.admin import OTPAdminSite
 
 from gpurent.accounts import views as account_views
@@ -35,6 +35,8 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("metrics", monitoring_views.metrics, name="metrics"),
     path("api/v1/", api.urls),
+    # Any other path under /api/ is the API's JSON 404, under DEBUG too (where Django would show its debug page).
+    re_path(r"^api/", core_views.api_not_found, name="api_not_found"),
     path("backoffice/", admin.site.urls),
     path("favicon.ico", core_views.favicon),
 ]

@@ -241,6 +241,8 @@ PUBLIC: dict[str, Args] = {
     "api:catalog": NONE,
     "api:list_guides": NONE,
     "api:btcpay": NONE,
+    # Any other path under /api/: the API's JSON 404.
+    "api_not_found": NONE,
 }
 
 # Public forms and plumbing that are never stored on purpose (`never_cache`: a CSRF token, a live answer).

@@ -16,7 +16,7 @@ from gpurent.core.api import ErrorOut
 from gpurent.core.schemas import InputSchema
 
 from .models import TOKEN_SCHEME
-from .services import api_token_issue, user_register
+from .services import api_token_issue, language_asked_for, user_register
 from .throttling import registration_throttle
 
 router = Router(tags=["auth"])
@@ -58,8 +58,12 @@ class UserOut(Schema):
 class TokenIn(InputSchema):
     email: str = Field(min_length=1, max_length=254, examples=["ada@example.com"])
     password: str = Field(min_length=1, max_length=MAX_PASSWORD_LENGTH)
-    name: str = Field(
-        default="API token", min_length=1, max_length=100, description="A label to recognise the token by."
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description='A label to recognise the token by. Without one: "API token" in the account\'s language (else '
+        "in the request's `Accept-Language`), as the account page lists it.",
     )
     otp_code: str | None = Field(
         default=None,
@@ -89,9 +93,12 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[Any]:
     `weak_password` when the password is too short or too common, `invalid_request` for other invalid
     fields; 400 when the body is not JSON; 429 `rate_limited` after too many registration attempts from
     this address (`REGISTRATION_RATE_LIMITS`, whatever the email). Nothing is logged in: ask for a token
-    next (`POST /api/v1/auth/tokens`)."""
+    next (`POST /api/v1/auth/tokens`). The account's language (its e-mails, its pages once logged in) is the
+    first of `Accept-Language` that the shop speaks; without one, the customer's first login on the site sets
+    it."""
     registration_throttle(request)
-    user = user_register(request=None, **payload.dict())
+    # The account's language only if the script asked for one: the shop's default is no choice (QA2 #19).
+    user = user_register(request=None, language=language_asked_for(request), **payload.dict())
     return Status(201, user)
 
 

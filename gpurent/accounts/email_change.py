@@ -3,8 +3,9 @@
 `email_change_request` checks the current password and queues one email to the new address: the
 confirmation link, or, when another account already uses that address, a notice that says so to the owner
 of that address. The requester gets the same answer either way, so the form does not tell whether an
-address has an account. Nothing changes until `email_change_confirm` is called with the link's token by the
-same account, logged in; the old address is then told of the change.
+address has an account; the current address gets the same warning either way. Nothing changes until
+`email_change_confirm` is called with the link's token by the same account, logged in; the old address is
+then told of the change.
 
 The token is signed (`django.core.signing`, salted for this purpose) and carries the account, the new
 address and a fingerprint of the account's current email and password hash. It expires after
@@ -100,6 +101,33 @@ def _queue(*, user: User, to: str, key: str, subject: str, paragraphs: list[str]
     )
 
 
+def _tell_current_address(user: User, new_email: str, digest: str) -> None:
+    """Warn the account's current address of a change asked for (QA2 #12), whether or not the new address is free
+    (the notice is the same): if the request is not the customer's, whoever made it knows the password, and the
+    link sent to the new address stays valid for `EMAIL_CHANGE_LINK_HOURS`. Called with the account's language
+    active. Its key is outside the throttle's prefix, which counts requests, not e-mails."""
+    _queue(
+        user=user,
+        to=user.email,
+        key=f"email-change-requested:{user.pk}:{digest}",
+        subject=_("A change of your account's email was requested"),
+        paragraphs=[
+            _(
+                "Someone asked to change the email address of your account at %(brand)s from %(old)s to %(new)s. "
+                "Nothing changes until the request is confirmed from the new address."
+            )
+            % {"brand": settings.BRAND_NAME, "old": user.email, "new": new_email},
+            _(
+                "If this was you, there is nothing more to do. If it was not, change your password at once (whoever "
+                "asked knew it) and write to us at %(contact)s from this address."
+            )
+            % {"contact": settings.SHOP_CONTACT_EMAIL},
+        ],
+        url=_absolute(reverse("accounts:account")),
+        link_text=_("Your account"),
+    )
+
+
 @transaction.atomic
 def email_change_request(*, user: User, new_email: str, password: str) -> None:
     """Send a confirmation link for `new_email` to that address (or a notice, if it is another account's).
@@ -120,9 +148,11 @@ def email_change_request(*, user: User, new_email: str, password: str) -> None:
     account_lock(user)  # two requests at once count one after the other
     _throttle(user)
     token = email_change_token(user, new_email)
-    key = f"{_KEY_PREFIX}:{user.pk}:{hashlib.sha256(token.encode()).hexdigest()[:24]}"
+    digest = hashlib.sha256(token.encode()).hexdigest()[:24]
+    key = f"{_KEY_PREFIX}:{user.pk}:{digest}"
     hours = settings.EMAIL_CHANGE_LINK_HOURS
     with translation.override(user.email_language()):
+        _tell_current_address(user, new_email, digest)
         if User.objects.filter(email=new_email).exclude(pk=user.pk).exists():
             _queue(
                 user=user,

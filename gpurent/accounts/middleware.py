@@ -3,7 +3,9 @@
 Django's `LocaleMiddleware` picks the language from the cookie, else from Accept-Language. For a signed-in
 customer the account's language, once chosen, wins over both: a customer who chose Tiếng Việt on a laptop
 sees Vietnamese on a phone after logging in, and emails (rendered in the account's language) match the pages.
-The cookie is then set to it, so the next request agrees without a database read.
+The cookie is then set to it, so the next request agrees without a database read. An account with no language
+chosen (`User.language` empty: registered through the API without `Accept-Language`) leaves the cookie alone, and
+its first login takes the language the customer reads the site in (`services.session_login`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.invisible import label_clean
@@ -29,11 +31,13 @@ from .two_factor import TwoFactorCodeRequired, two_factor_enabled, two_factor_ve
 __all__ = [
     "account_lock",
     "api_token_create",
+    "api_token_default_name",
     "api_token_issue",
     "api_token_mark_used",
     "api_token_revoke",
     "guest_session_adopt",
     "guest_session_for",
+    "language_asked_for",
     "profile_update",
     "register_guest_adopter",
     "session_login",
@@ -65,9 +69,19 @@ def _label(value: str, message: str) -> str:
 
 
 @transaction.atomic
-def user_register(*, request: HttpRequest | None, first_name: str, last_name: str, email: str, password: str) -> User:
+def user_register(
+    *,
+    request: HttpRequest | None,
+    first_name: str,
+    last_name: str,
+    email: str,
+    password: str,
+    language: str | None = None,
+) -> User:
     """Create a customer account; with a `request`, log it in and adopt that session's guest data.
 
+    `language` is the account's language; None: the one the visitor reads the shop in (`current_language`), ""
+    for none chosen yet (the first web login then takes the one the customer reads in; `session_login`).
     The email is stored in lower case. Adoption (DESIGN §3) happens only here, for the new account and the
     session it was registered from; see `guest_session_adopt`.
 
@@ -92,7 +106,11 @@ def user_register(*, request: HttpRequest | None, first_name: str, last_name: st
         # A savepoint, so a concurrent registration of the same email fails cleanly inside our transaction.
         with transaction.atomic():
             user = User.objects.create_user(
-                email, password, first_name=first_name, last_name=last_name, language=current_language()
+                email,
+                password,
+                first_name=first_name,
+                last_name=last_name,
+                language=current_language() if language is None else language,
             )
     except IntegrityError as error:
         raise EmailTaken() from error
@@ -121,6 +139,23 @@ def current_language() -> str:
     """The active language if the shop offers it, else the default (never a variant such as "en-us")."""
     language = translation.get_language() or settings.LANGUAGE_CODE
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def language_asked_for(request: HttpRequest) -> str:
+    """The shop language a request names: the switcher's cookie, else the first one of `Accept-Language` that
+    the shop speaks; "" when it names none. Unlike `current_language`, the default language the shop falls back
+    to is not taken for a choice: an account registered by a script that sent no `Accept-Language` must not be
+    stored as English and then outrank the language its customer picked on the site (QA2 #19)."""
+    offered = dict(settings.LANGUAGES)
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie in offered:
+        return cookie
+    for code, _quality in parse_accept_lang_header(request.headers.get("Accept-Language", "")):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return ""
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -178,10 +213,18 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     return row, token
 
 
+def api_token_default_name(user: User) -> str:
+    """The name of a token asked for without one: "API token" in the account's language (else the request's), as
+    the account page that lists it is read; stored as text, like a name the customer typed (QA2 #18)."""
+    with translation.override(user.language or current_language()):
+        return pgettext("the name of an API token made without one", "API token")
+
+
 def api_token_issue(
-    *, request: HttpRequest, email: str, password: str, name: str, otp_code: str | None = None
+    *, request: HttpRequest, email: str, password: str, name: str | None, otp_code: str | None = None
 ) -> tuple[ApiToken, str]:
-    """Check an email and password (throttled by axes like the login page) and make a token for that account.
+    """Check an email and password (throttled by axes like the login page) and make a token for that account,
+    named `name`, or `api_token_default_name` when None.
 
     An account with two-factor login also needs `otp_code` (an app code or a recovery code), as the login
     page does: a password alone must not mint a token that skips the second factor.
@@ -201,7 +244,7 @@ def api_token_issue(
             raise TwoFactorCodeRequired()
         if two_factor_verify(user=user, code=otp_code, request=request) is None:
             raise InvalidCredentials()
-    return api_token_create(user=user, name=name)
+    return api_token_create(user=user, name=api_token_default_name(user) if name is None else name)
 
 
 @transaction.atomic

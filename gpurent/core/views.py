@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from django.views.defaults import bad_request as django_bad_request
 
@@ -87,10 +88,23 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return django_bad_request(request, exception)
 
 
+def _api_not_found() -> JsonResponse:
+    return JsonResponse(error_body("not_found", _("Not found.")), status=404)
+
+
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse(error_body("not_found", "Not found."), status=404)
+        return _api_not_found()
     return render(request, "404.html", status=404)
+
+
+@csrf_exempt  # nothing is done here: a POST without a CSRF token gets the same 404 as a GET, not Django's 403 page
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """Every path under /api/ that no endpoint matches, whatever the method: the API's JSON `not_found`.
+
+    A route of its own rather than `handler404` alone: under DEBUG (`make run`) Django answers an unmatched path
+    with its debug page, HTML listing every URL pattern, before any handler is asked."""
+    return _api_not_found()
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

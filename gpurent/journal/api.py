@@ -281,7 +281,8 @@ _WHOLE = (
     "/export.json",
     response={200: None, 409: ErrorOut, **_READ},
     summary="Export my whole journal as JSON",
-    description=_WHOLE,
+    description="The entries and runs as the API reads them, except that each `web_url` is the page's whole URL "
+    "(the shop's address and the path), since the file is read away from the site. " + _WHOLE,
 )
 def export_journal_json(request: HttpRequest) -> HttpResponse:
     # The API's JSON has always been ASCII (non-ASCII characters escaped); the page's download is UTF-8 text.
@@ -308,6 +309,7 @@ def _whole(response: HttpResponse | None) -> HttpResponse:
     "/entries/{entry_id}/export.json", response={200: None, 404: ErrorOut, **_READ}, summary="Export an entry as JSON"
 )
 def export_entry_json(request: HttpRequest, entry_id: str) -> HttpResponse:
+    """The entry as `GET /entries/{id}` reads it, except that each `web_url` is the page's whole URL."""
     entry = entry_get_for(_owner(request), entry_id)
     content = json.dumps(entry_document(entry), cls=DjangoJSONEncoder, indent=2)
     return _download(content, "application/json", f"journal-entry-{entry.public_id}.json")

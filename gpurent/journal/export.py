@@ -68,8 +68,16 @@ def _measurement_data(m: Measurement | None) -> dict[str, Any] | None:
     }
 
 
-def run_data(run: Run) -> dict[str, Any]:
-    """A run as the API and the JSON export show it (its entry and measurements loaded)."""
+def _web_url(path: str, absolute: bool) -> str:
+    """The page's address: the path, as the API has always answered it (clients such as `tools/gpurent_journal.py`
+    put the shop's address before it), or the whole URL on the shop's address (`SITE_URL`, as e-mails link),
+    for the exported documents, which are read away from the site (QA2 #22)."""
+    return settings.SITE_URL.rstrip("/") + path if absolute else path
+
+
+def run_data(run: Run, *, absolute: bool = False) -> dict[str, Any]:
+    """A run as the API and the JSON export show it (its entry and measurements loaded); `absolute`: its
+    `web_url` a whole URL (the export) rather than a path (the API)."""
     by_phase = {m.phase: m for m in run.measurements.all()}
     check = peak_check(run)
     return {
@@ -101,7 +109,7 @@ def run_data(run: Run) -> dict[str, Any]:
             "error_pct": round(check.error_pct, 2),
         },
         "created_at": run.created_at.isoformat(),
-        "web_url": reverse("journal:run", args=[run.entry.public_id, run.public_id]),
+        "web_url": _web_url(reverse("journal:run", args=[run.entry.public_id, run.public_id]), absolute),
     }
 
 
@@ -128,22 +136,25 @@ def _entry_fields(entry: JournalEntry) -> dict[str, Any]:
     }
 
 
-def _runs_data(entry: JournalEntry, runs: list[Run]) -> list[dict[str, Any]]:
+def _runs_data(entry: JournalEntry, runs: list[Run], absolute: bool) -> list[dict[str, Any]]:
     for run in runs:
         run.entry = entry  # the prefetched runs point at this very entry: no query per run
-    return [run_data(run) for run in runs]
+    return [run_data(run, absolute=absolute) for run in runs]
 
 
-def entry_data(entry: JournalEntry) -> dict[str, Any]:
+def entry_data(entry: JournalEntry, *, absolute: bool = False) -> dict[str, Any]:
     """An entry with all its runs (at most `JOURNAL_MAX_RUNS_PER_ENTRY`), as one entry in the API and the JSON
-    export show it."""
+    export show it; `absolute`: the `web_url`s whole URLs (the export) rather than paths (the API)."""
     runs = list(entry.runs.all())
-    web_url = reverse("journal:entry", args=[entry.public_id])
-    return {**_entry_fields(entry), "run_count": len(runs), "runs": _runs_data(entry, runs), "web_url": web_url}
+    web_url = _web_url(reverse("journal:entry", args=[entry.public_id]), absolute)
+    runs_data = _runs_data(entry, runs, absolute)
+    return {**_entry_fields(entry), "run_count": len(runs), "runs": runs_data, "web_url": web_url}
 
 
 def entry_document(entry: JournalEntry, *, now: datetime | None = None) -> dict[str, Any]:
-    return {"format": FORMAT, "exported_at": (now or timezone.now()).isoformat(), "entry": entry_data(entry)}
+    """One entry as an exported JSON document: its links are whole URLs."""
+    exported = (now or timezone.now()).isoformat()
+    return {"format": FORMAT, "exported_at": exported, "entry": entry_data(entry, absolute=True)}
 
 
 # An entry of the "entries" list sits two levels deep in a document indented by 2.
@@ -168,7 +179,7 @@ def journal_json(
     for page in pages:
         parts = []
         for entry in page:
-            lines = _json(entry_data(entry), ensure_ascii).split("\n")
+            lines = _json(entry_data(entry, absolute=True), ensure_ascii).split("\n")
             parts.append(separator + "\n".join(_ENTRY_INDENT + line for line in lines))
             separator = ",\n"
         yield "".join(parts)

@@ -310,9 +310,10 @@ def orders_summary_csv(request: HttpRequest) -> HttpResponse:
 def extend_order(request: HttpRequest, ref: str, payload: ExtendIn, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Place an extension of a running rental for 3, 7 or 30 more days at the current lot price; pay it like
     any order (intents or pay-from-balance). Paid before the term ends, it moves the term end. Requires an
-    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`; not running: 422. A rental has at
-    most `ORDERS_MAX_EXTENSIONS_PER_RENTAL` (60) extensions, whatever became of them: one more is 409
-    `too_many_extensions` (place a new order instead)."""
+    `Idempotency-Key`. An unpaid earlier extension: 409 `extension_pending`. A rental whose term is not running
+    (not started yet, ended, failed) or an order that is itself an extension: 409 `rental_not_running` (after
+    the end, place a new order). A rental has at most `ORDERS_MAX_EXTENSIONS_PER_RENTAL` (60) extensions,
+    whatever became of them: one more is 409 `too_many_extensions` (place a new order instead)."""
     user = cast(User, request.user)
     rental = order_get_for(user, ref)
 

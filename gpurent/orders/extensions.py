@@ -25,20 +25,42 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from gpurent.catalog.enums import Term
-from gpurent.core.errors import ApplicationError, Conflict, InvalidRequest
+from gpurent.core.errors import ApplicationError, Conflict, InvalidRequest, NotFound
 from gpurent.core.locks import lock_rows
 
 from .enums import PaymentStatus, Track
 from .history_notes import extends_note
 from .models import Order, OrderStatusChange
+from .notifications import order_notify
 from .services import _create_with_unique_ref, rental_running
 
-__all__ = ["ExtensionPending", "TooManyExtensions", "extension_payable", "order_extension_place"]
+__all__ = ["ExtensionPending", "RentalNotRunning", "TooManyExtensions", "extension_payable", "order_extension_place"]
 
 
 class ExtensionPending(Conflict):
     code = "extension_pending"
     default_message = gettext_lazy("This rental already has an unpaid extension: pay it or cancel it first.")
+
+
+class RentalNotRunning(Conflict):
+    """The order's state refuses an extension: its term has not started (or it failed), it has ended, or the order
+    is itself an extension. 409 like `extension_pending` and `too_many_extensions`: the request is well formed, the
+    rental's state refuses it. Not replayed: nothing was written."""
+
+    code = "rental_not_running"
+    replayable = False
+    default_message = gettext_lazy("A rental can be extended only while its term runs.")
+
+
+def _not_running(rental: Order, now: datetime) -> RentalNotRunning:
+    """The refusal for a rental that is not running, saying what the customer can do instead."""
+    if rental.is_extension:
+        return RentalNotRunning(_("This order is an extension: extend the rental it belongs to instead."))
+    if rental.term_ends_at is not None and rental.term_ends_at <= now:
+        return RentalNotRunning(
+            _("This rental's term has ended, so it can no longer be extended. To rent again, place a new order.")
+        )
+    return RentalNotRunning()
 
 
 class TooManyExtensions(ApplicationError):
@@ -68,8 +90,10 @@ def order_extension_place(
     """Place an extension of `rental` for `term_days` more days, at the current price of one lot × its lots.
 
     Raises:
-        InvalidRequest: not a fixed term, the rental is not running (or is itself an extension), or it is
-            another customer's.
+        InvalidRequest: not a fixed term.
+        NotFound: the rental is another customer's.
+        RentalNotRunning: the rental's term is not running (not started, ended, failed), or it is itself an
+            extension.
         TooManyExtensions: the rental already has `ORDERS_MAX_EXTENSIONS_PER_RENTAL` extensions (any status).
         ExtensionPending: an earlier extension of this rental is still unpaid.
     """
@@ -79,8 +103,10 @@ def order_extension_place(
     with transaction.atomic():
         lock_rows((Order, [rental.pk]))  # the rental only, not its GPU's row (docs/money.md)
         locked = Order.objects.select_related("gpu").get(pk=rental.pk)
-        if locked.owner_id != owner.pk or locked.is_extension or not rental_running(locked, now):
-            raise InvalidRequest(_("A rental can be extended only while its term runs."))
+        if locked.owner_id != owner.pk:
+            raise NotFound()
+        if locked.is_extension or not rental_running(locked, now):
+            raise _not_running(locked, now)
         # Counted under the rental's lock (up to the limit only): two placed at once count one after the other.
         limit = settings.ORDERS_MAX_EXTENSIONS_PER_RENTAL
         if locked.extensions.all()[:limit].count() >= limit:
@@ -113,6 +139,8 @@ def order_extension_place(
             actor_id=owner.pk,
             reason=extends_note(locked.ref),
         )
+        extension.extends = locked  # its e-mail names the rental and its end
+        order_notify(extension, "extension_placed", new=True)
     return extension
 
 

@@ -85,6 +85,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
                 % {"url": _order_url(order) + "#extend"},
             ],
         ),
+        "extension_placed": lambda: _extension_placed_texts(order),
         "extended": lambda: (
             _("Order %(ref)s is paid: your rental is extended") % {"ref": ref},
             [
@@ -110,6 +111,32 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
     return texts[event]()
 
 
+def _extension_placed_texts(extension: Order) -> tuple[str, list[str]]:
+    """An extension waits for its payment until its deadline, the rental's term end at the latest; unpaid then, it
+    lapses and the term ends as planned: the customer has that deadline in writing (QA2 #12)."""
+    rental = extension.extends
+    values = {
+        "ref": extension.ref,
+        "rental": rental.ref if rental else "",
+        "days": extension.term_days,
+        "total": usd_text(extension.total),
+        "deadline": date_text(extension.reserved_until, time=True, zone=True),
+        "end": date_text(rental.term_ends_at if rental else None, time=True, zone=True),
+    }
+    return (
+        _("Extension %(ref)s of rental %(rental)s: pay by %(deadline)s") % values,
+        [
+            _("You asked to extend rental %(rental)s by %(days)d days, on the same machine. Total: %(total)s.")
+            % values,
+            _(
+                "Pay it by %(deadline)s. Once it is paid, the term runs %(days)d days longer than its current end, "
+                "%(end)s. Unpaid by then, the extension lapses and the term ends as planned."
+            )
+            % values,
+        ],
+    )
+
+
 def order_notify(
     order: Order,
     event: str,
@@ -119,7 +146,8 @@ def order_notify(
     key: str | None = None,
     enqueue: bool = True,
 ) -> OutboundEmail | None:
-    """Queue the email for `event` (placed, paid, cancelled, extended, ready, ending, ended, refunded), once per
+    """Queue the email for `event` (placed, extension_placed, paid, cancelled, extended, ready, ending, ended,
+    refunded), once per
     order and event (or per `key`, for an event that may recur, such as the reminder of a moved term end), and
     return its row (None when queued before). `new`: the order was created in this transaction, so no email
     about it can exist yet. `enqueue=False`: the caller hands the row to the worker (`email_queue`)."""

@@ -131,7 +131,9 @@ def order_intent_create(
     more answers 409 `intent_limit_reached` (pay one of them, or top up and pay from the balance). Intents the
     payment processor could not prepare (closed with no address after a 503) do not count towards the 10, but
     an order has at most 20 intents of any kind: past that, 409 `intent_limit_reached` too. No refusal is
-    stored with the `Idempotency-Key`. The limits are shop settings; these are the defaults."""
+    stored with the `Idempotency-Key`. The limits are shop settings; these are the defaults. An order that is
+    not waiting for a payment (paid already, expired or cancelled), or that the balance already covers: 409
+    `nothing_to_pay`."""
     user = _user(request)
     order = order_get_for(user, ref)
 
@@ -146,7 +148,9 @@ def order_intent_create(
 @router.post("/orders/{ref}/pay-from-balance", response={200: OrderOut, **ERRORS}, summary="Pay an order")
 def order_pay(request: HttpRequest, ref: str, idempotency_key: IdempotencyKeyHeader) -> Status:
     """Debit the order's total from the balance: 422 `insufficient_balance` (stored for the key) when it
-    does not cover it."""
+    does not cover it; 409 `nothing_to_pay` when the order is not waiting for a payment (paid already, expired
+    or cancelled), as for its payment instructions; 409 `transition_not_allowed` for an extension whose rental's
+    term ended before it was paid."""
     user = _user(request)
     order = order_get_for(user, ref)
 

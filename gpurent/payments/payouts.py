@@ -117,6 +117,7 @@ def payout_request(*, owner: AbstractBaseUser, asset: str, network: str, address
         )
         audit_record(actor=owner, action="payout.requested", target=payout, after=snapshot(payout))
         _tell_operators(payout)
+        _tell_customer(payout, "payout_requested")  # the customer's record of what left the balance (QA2 #12)
     return payout
 
 
@@ -216,7 +217,8 @@ def payout_reject(*, payout_id: int, reason: str, actor: AbstractBaseUser | None
 
 
 def _tell_customer(payout: Payout, event: str) -> None:
-    """E-mail the customer, in their language, that the withdrawal was sent (with its reference) or declined."""
+    """E-mail the customer, in their language, that the withdrawal was requested (what left the balance, where it
+    goes), sent (with its reference) or declined."""
     key = f"{event}:{payout.pk}"
     customer_money_email(user=payout.owner, key=key, texts=lambda: _payout_texts(payout, event))
 
@@ -233,6 +235,19 @@ def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
         "txid": payout.txid,
         "reason": payout.reason or "—",
     }
+    if event == "payout_requested":
+        return _("Withdrawal requested: %(amount)s") % values, [
+            _(
+                "We received your request to withdraw %(amount)s to %(address)s on %(pair)s. It has left your "
+                "balance; %(net)s (after the fee) will be sent."
+            )
+            % values,
+            _(
+                "You will get another e-mail with the transaction id once it is sent. Reference: %(ref)s. If you did "
+                "not ask for this withdrawal, reply to this e-mail at once."
+            )
+            % values,
+        ]
     if event == "payout_sent":
         return _("Withdrawal sent: %(net)s") % values, [
             _("We sent %(sent)s (%(net)s: your withdrawal of %(amount)s minus the fee) to %(address)s on %(pair)s.")

@@ -24,12 +24,12 @@ from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.models import LedgerAccount
 from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_account, transfer_post
 from gpurent.orders.enums import PaymentStatus, Track
-from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.orders.provisioning import provision_paid_order
 from gpurent.orders.services import order_lock_keys, order_transition
 
 from .balance.figures import deposit_row_create, spendable_for_order
+from .errors import NothingToPay
 from .intents.refusals import top_ups_refusal
 from .models import Deposit, DepositKind
 
@@ -75,13 +75,15 @@ def order_pay_from_balance(*, order: Order, owner: AbstractBaseUser) -> Order:
 
     Raises:
         InsufficientBalance: the balance does not cover the total (nothing changes).
-        TransitionNotAllowed: the order is not awaiting payment (paid already, expired or cancelled).
+        NothingToPay: the order is not awaiting payment (paid already, expired or cancelled): the same refusal,
+            with the same code, as payment instructions asked for it (`intent_issue_for_order`).
+        TransitionNotAllowed: an extension whose rental's term ended before it was paid (`extension_apply`).
     """
     with transaction.atomic():
         lock_rows((Order, order_lock_keys(order)), (LedgerAccount, [customer_account(owner).pk]))
         locked = Order.objects.get(pk=order.pk)
         if locked.payment_status != PaymentStatus.AWAITING_PAYMENT:
-            raise TransitionNotAllowed(_("This order is not waiting for a payment."))
+            raise NothingToPay(_("This order is not waiting for a payment."))
         if spendable_for_order(locked) < locked.total:
             # Part of the balance is held for another order's open payment instructions.
             raise InsufficientBalance(_("Part of your balance is held for another order's open payment instructions."))

@@ -77,6 +77,27 @@ def test_api_tokens_default_name(api, user):
 
 
 @pytest.mark.parametrize(
+    ("account", "header", "name"),
+    [("es", "", "Token de API"), ("tr", "es", "API tokenı"), ("", "vi", "Token API"), ("", "", "API token")],
+)
+def test_api_tokens_default_name_is_in_the_accounts_language_else_the_requests(api, user, account, header, name):
+    # QA2 #18: "API token" in English in the Spanish and Turkish token lists. Needs the catalogs of
+    # /work/notes/po/qa-api.json (the "API token" of a token's name, with its context).
+    User.objects.filter(pk=user.pk).update(language=account)
+    headers = {"Accept-Language": header} if header else {}
+    body = {"email": "ana@example.com", "password": PASSWORD}
+    response = api.post("/api/v1/auth/tokens", body, content_type="application/json", headers=headers)
+    assert response.json()["name"] == name
+    assert ApiToken.objects.get().name == name
+
+
+def test_api_tokens_explicit_name_is_kept_whatever_the_language(api, user):
+    User.objects.filter(pk=user.pk).update(language="es")
+    response = _post(api, "tokens", {"email": "ana@example.com", "password": PASSWORD, "name": "API token"})
+    assert response.json()["name"] == "API token"
+
+
+@pytest.mark.parametrize(
     ("email", "password"), [("ana@example.com", "not the password"), ("nobody@example.com", PASSWORD)]
 )
 def test_api_tokens_wrong_password_or_unknown_email_is_401_invalid_credentials(api, user, email, password):

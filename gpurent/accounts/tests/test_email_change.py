@@ -6,6 +6,7 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
@@ -63,7 +64,7 @@ def test_the_change_happens_only_when_the_link_is_confirmed_and_the_old_address_
     assert "Your email is now ana.new@example.org." in done.content.decode()
     user.refresh_from_db()
     assert user.email == "ana.new@example.org"
-    notice = OutboundEmail.objects.get(to="ana@example.com")
+    notice = OutboundEmail.objects.get(to="ana@example.com", key__startswith="email-changed:")
     assert notice.subject == "The email of your account was changed"
     assert "from ana@example.com to ana.new@example.org" in notice.text
     # The session survives the change; the new address logs in, the old one no longer does.
@@ -178,7 +179,8 @@ def test_requests_are_throttled_per_account_whatever_the_address(ana_client, oth
         assert "We sent a link" in _ask(ana_client, address).content.decode()
     refused = _ask(ana_client, "a4@example.org")
     assert "You asked for too many email changes recently." in refused.content.decode()
-    assert OutboundEmail.objects.count() == 3
+    assert OutboundEmail.objects.filter(key__startswith="email-change:").count() == 3  # one link or notice each
+    assert OutboundEmail.objects.filter(to="ana@example.com").count() == 3  # and a warning to the current address
     # Another account is not held back by Ana's requests.
     ana_client.force_login(other_user)
     assert "We sent a link" in _ask(ana_client, "bo.new@example.org").content.decode()
@@ -191,3 +193,29 @@ def test_the_emails_go_out_in_the_account_language(ana_client, user, django_capt
         _ask(ana_client, "ana.new@example.org")
     email = OutboundEmail.objects.get(to="ana.new@example.org")
     assert email.subject == "Confirme su nueva dirección de correo electrónico"
+
+
+def test_a_request_warns_the_current_address_the_same_whether_the_new_one_is_taken(
+    ana_client, user, other_user, django_capture_on_commit_callbacks
+):
+    # QA2 #12: the current address heard of the change only once it was done.
+    with django_capture_on_commit_callbacks(execute=True):
+        _ask(ana_client, "bo@example.com")
+        _ask(ana_client, "ana.new@example.org")
+    taken, free = OutboundEmail.objects.filter(to="ana@example.com").order_by("pk")
+    assert taken.subject == free.subject == "A change of your account's email was requested"
+    assert (
+        f"Someone asked to change the email address of your account at {settings.BRAND_NAME} from ana@example.com "
+        "to ana.new@example.org. Nothing changes until the request is confirmed from the new address."
+    ) in " ".join(free.text.split())
+    assert taken.text.replace("bo@example.com", "ana.new@example.org") == free.text
+    assert not _LINK.search(free.text)  # the link goes to the new address only
+    user.refresh_from_db()
+    assert user.email == "ana@example.com"
+
+
+def test_the_warning_to_the_current_address_is_in_the_account_language(ana_client, user):
+    user.language = "vi"
+    user.save(update_fields=["language"])
+    _ask(ana_client, "ana.new@example.org")
+    assert OutboundEmail.objects.get(to="ana@example.com").language == "vi"

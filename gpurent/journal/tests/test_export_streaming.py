@@ -59,7 +59,11 @@ def journal(user, estimate, order, count: int) -> None:
 def whole_json(user, exported_at: str, *, ensure_ascii: bool) -> str:
     """The document as the exports wrote it before they were streamed: the whole journal in one `json.dumps`."""
     entries = entries_with_runs_for(Owner(user=user)).order_by("created_at", "id")
-    document = {"format": FORMAT, "exported_at": exported_at, "entries": [entry_data(entry) for entry in entries]}
+    document = {
+        "format": FORMAT,
+        "exported_at": exported_at,
+        "entries": [entry_data(entry, absolute=True) for entry in entries],
+    }
     return json.dumps(document, cls=DjangoJSONEncoder, indent=2, ensure_ascii=ensure_ascii)
 
 

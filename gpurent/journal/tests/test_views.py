@@ -187,3 +187,26 @@ def test_client_download_is_the_standalone_script(client, db):
     response = client.get(reverse("journal:client"))
     assert response["Content-Disposition"] == 'attachment; filename="gpurent_journal.py"'
     assert b"def post_run(" in response.content
+
+
+@pytest.mark.parametrize("path", ["/api/v1/journal/export.json", "entry-api", "journal:export_json", "entry-page"])
+def test_exported_json_links_are_whole_urls_on_the_shops_address(client, settings, user, entry, two_runs, path):
+    # QA2 #22: "web_url": "/journal/<id>/" was useless in a file read away from the site.
+    settings.SITE_URL = "https://shop.example/"
+    client.force_login(user)
+    url = {
+        "entry-api": f"/api/v1/journal/entries/{entry.public_id}/export.json",
+        "entry-page": reverse("journal:entry_export_json", args=[entry.public_id]),
+        "journal:export_json": reverse("journal:export_json"),
+    }.get(path, path)
+    response = client.get(url)
+    content = response.getvalue() if response.streaming else response.content
+    document = json.loads(content)
+    (exported,) = document.get("entries") or [document["entry"]]
+    assert exported["web_url"] == f"https://shop.example/journal/{entry.public_id}/"
+    assert [run["web_url"] for run in exported["runs"]] == [
+        f"https://shop.example/journal/{entry.public_id}/runs/{run.public_id}/" for run in two_runs
+    ]
+    # The API's own answers keep the path its clients put the shop's address before.
+    read = client.get(f"/api/v1/journal/entries/{entry.public_id}").json()
+    assert read["web_url"] == f"/journal/{entry.public_id}/"

@@ -10,15 +10,18 @@ from django.utils import timezone
 
 from conftest import make_running_rental
 from gpurent.catalog.models import GpuModel
+from gpurent.core.errors import NotFound
 from gpurent.core.formats import date_text
+from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.errors import TransitionNotAllowed
-from gpurent.orders.extensions import ExtensionPending, order_extension_place
+from gpurent.orders.extensions import ExtensionPending, RentalNotRunning, order_extension_place
 from gpurent.orders.models import Order
 from gpurent.orders.rental import orders_end_terms, orders_remind_term_end
 from gpurent.orders.services import orders_expire_due
+from gpurent.payments.errors import NothingToPay
 from gpurent.payments.services import order_pay_from_balance
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +80,7 @@ def test_extension_paid_twice_moves_the_term_once(rental, customer):
     extension = order_extension_place(rental=rental, owner=customer, term_days=3)
     order_pay_from_balance(order=extension, owner=customer)
     end = Order.objects.get(pk=rental.pk).term_ends_at
-    with pytest.raises(TransitionNotAllowed):
+    with pytest.raises(NothingToPay):
         order_pay_from_balance(order=extension, owner=customer)
     assert Order.objects.get(pk=rental.pk).term_ends_at == end
     assert end == rental.term_ends_at + timedelta(days=3)
@@ -96,14 +99,49 @@ def test_one_unpaid_extension_at_a_time_and_only_during_the_term(rental, custome
     with pytest.raises(ExtensionPending):
         order_extension_place(rental=rental, owner=customer, term_days=3)
     stranger = django_user_model.objects.create_user("s@example.com", "plum orbit ferry", first_name="S", last_name="T")
-    from gpurent.core.errors import InvalidRequest
-
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(NotFound):
         order_extension_place(rental=rental, owner=stranger, term_days=7)
     ended = end_in(rental, -1)
     Order.objects.filter(extends=rental).update(payment_status="cancelled")
-    with pytest.raises(InvalidRequest, match="only while its term runs"):
+    with pytest.raises(RentalNotRunning, match="term has ended, so it can no longer be extended"):
         order_extension_place(rental=ended, owner=customer, term_days=7)
+
+
+def test_extend_api_refuses_an_ended_rental_with_409_rental_not_running(client, rental, customer):
+    # QA2 #15: it was a generic 422 `invalid_request`, as for a malformed body.
+    client.force_login(customer)
+    ended = end_in(rental, -1)
+    response = client.post(
+        f"/api/v1/orders/{ended.ref}/extend",
+        {"term_days": 7},
+        content_type="application/json",
+        headers={"Idempotency-Key": "late"},
+    )
+    assert response.status_code == 409
+    assert response.json()["error"] == {
+        "code": "rental_not_running",
+        "message": "This rental's term has ended, so it can no longer be extended. To rent again, place a new order.",
+    }
+
+
+def test_extend_api_refuses_an_extension_and_a_rental_not_started_with_rental_not_running(client, rental, customer):
+    client.force_login(customer)
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    Order.objects.filter(pk=rental.pk).update(provisioning_status="preparing")
+    answers = {}
+    for order in (extension, rental):
+        response = client.post(
+            f"/api/v1/orders/{order.ref}/extend",
+            {"term_days": 7},
+            content_type="application/json",
+            headers={"Idempotency-Key": f"k-{order.ref}"},
+        )
+        assert (response.status_code, response.json()["error"]["code"]) == (409, "rental_not_running")
+        answers[order] = response.json()["error"]["message"]
+    assert answers == {
+        extension: "This order is an extension: extend the rental it belongs to instead.",
+        rental: "A rental can be extended only while its term runs.",
+    }
 
 
 def test_extend_form_is_idempotent_and_leads_to_the_extension_page(client, rental, customer):
@@ -243,3 +281,27 @@ def test_a_paid_extension_reads_added_to_the_term_on_the_printable_summary_never
     row = next(part for part in printed.split("<tr>") if extension.ref in part)
     assert 'data-label="Machine">Added to the term</td>' in row
     assert "Queued" not in printed
+
+
+def test_placing_an_extension_emails_its_pay_by_deadline(rental, customer, django_capture_on_commit_callbacks):
+    # QA2 #12: no e-mail said that an unpaid extension lapses at its deadline.
+    with django_capture_on_commit_callbacks(execute=True):
+        extension = order_extension_place(rental=rental, owner=customer, term_days=7)
+    deadline = date_text(extension.reserved_until, time=True, zone=True)
+    (message,) = [sent for sent in mail.outbox if extension.ref in sent.subject]
+    assert message.subject == f"Extension {extension.ref} of rental {rental.ref}: pay by {deadline}"
+    assert message.to == [customer.email]
+    body = " ".join(message.body.split())
+    assert f"You asked to extend rental {rental.ref} by 7 days, on the same machine. Total: $410.00." in body
+    assert (
+        f"Pay it by {deadline}. Once it is paid, the term runs 7 days longer than its current end, "
+        f"{date_text(rental.term_ends_at, time=True, zone=True)}. Unpaid by then, the extension lapses" in body
+    )
+    assert f"/rentals/{extension.ref}/" in body
+
+
+def test_the_extension_email_is_in_the_accounts_language(rental, customer):
+    customer.language = "tr"
+    customer.save(update_fields=["language"])
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    assert OutboundEmail.objects.get(key=f"order-extension_placed:{extension.ref}").language == "tr"

@@ -76,6 +76,21 @@ def test_pay_from_balance_insufficient_is_stored_against_the_key(client, auth, o
     ]
 
 
+def test_an_order_already_paid_answers_nothing_to_pay_from_both_ways_of_paying(client, auth, order, customer):
+    # QA2 #15: instructions answered 409 `nothing_to_pay`, the balance 409 `transition_not_allowed`.
+    deposit = post(client, "/api/v1/deposits", {"amount_usd": "500.00"}, auth, key="d-1").json()
+    intent = post(
+        client, f"/api/v1/deposits/{deposit['ref']}/intents", {"asset": "USDT", "network": "tron"}, auth, key="d-2"
+    )
+    intent_confirm(intent_id=intent.json()["id"], txid="tx", received_units=500_000_000)
+    assert post(client, f"/api/v1/orders/{order.ref}/pay-from-balance", {}, auth, key="p-1").status_code == 200
+    again = post(client, f"/api/v1/orders/{order.ref}/pay-from-balance", {}, auth, key="p-2")
+    instructions = post(client, f"/api/v1/orders/{order.ref}/intents", {"asset": "USDT", "network": "tron"}, auth)
+    expected = {"code": "nothing_to_pay", "message": "This order is not waiting for a payment."}
+    assert (again.status_code, again.json()["error"]) == (409, expected)
+    assert (instructions.status_code, instructions.json()["error"]) == (409, expected)
+
+
 def test_deposit_create_validates_the_amount(client, auth, customer):
     for amount in ["abc", "1.001", "-5", "4.99"]:
         response = post(client, "/api/v1/deposits", {"amount_usd": amount}, auth, key=f"k-{amount}")

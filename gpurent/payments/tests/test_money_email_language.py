@@ -146,6 +146,34 @@ def test_a_withdrawal_sent_or_declined_is_written_in_the_customers_language(
     )
 
 
+def test_a_withdrawal_request_is_confirmed_to_the_customer_in_their_language(
+    customer, payment_setup, language, settings, django_capture_on_commit_callbacks
+):
+    # QA2 #12: only the operators were told; the customer had no record of what left the balance, and no word if
+    # someone else asked for it. Needs the catalogs of /work/notes/po/qa-api.json.
+    settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
+    transfer_post(
+        reference="deposit:D-LANG",
+        debit=system_account(EXTERNAL_CRYPTO),
+        credit=customer_account(customer),
+        amount=Usd(10_000),
+    )
+    with translation.override("en"), django_capture_on_commit_callbacks(execute=True):
+        payout = payout_request(owner=customer, asset="USDT", network="tron", address=TRON, amount=Usd(3_000))
+    assert_in_language(
+        f"payout_requested:{payout.pk}",
+        language,
+        "Withdrawal requested: %(amount)s",
+        [
+            "We received your request to withdraw %(amount)s to %(address)s on %(pair)s. It has left your "
+            "balance; %(net)s (after the fee) will be sent.",
+            "You will get another e-mail with the transaction id once it is sent. Reference: %(ref)s. If you did "
+            "not ask for this withdrawal, reply to this e-mail at once.",
+        ],
+    )
+    assert TRON in OutboundEmail.objects.get(key=f"payout_requested:{payout.pk}").text
+
+
 def test_money_emails_write_amounts_and_references_as_the_customers_language(
     customer, order, payment_setup, settings, django_capture_on_commit_callbacks
 ):

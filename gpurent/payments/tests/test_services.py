@@ -10,7 +10,6 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.money import Usd
 from gpurent.ledger.errors import InsufficientBalance
 from gpurent.ledger.selectors import balance_for, ledger_check, ledger_lines_for
-from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order
 from gpurent.payments.errors import (
     IntentClosed,
@@ -180,7 +179,7 @@ def test_top_up_adds_nothing_until_confirmed_then_pays_an_order_from_the_balance
         usdt_intent(order, customer)
     order_pay_from_balance(order=order, owner=customer)
     assert balance_for(customer) == Usd(9_000)
-    with pytest.raises(TransitionNotAllowed):
+    with pytest.raises(NothingToPay, match="not waiting for a payment"):
         order_pay_from_balance(order=order, owner=customer)
     assert ledger_check() == []
 

@@ -535,7 +535,7 @@ class PaymentsMachine(RuleBasedStateMachine):
         customer = self._customer_of(order.owner_id)
         try:
             paid = order_pay_from_balance(order=order, owner=self.customers[customer])
-        except TransitionNotAllowed:
+        except NothingToPay:
             assert order.payment_status != PaymentStatus.AWAITING_PAYMENT
             return
         except InsufficientBalance:
