@@ -39,7 +39,7 @@ def files_after_term_text(order: Order) -> str:
     """One sentence, in the active language, on the files left on `order`'s machine after its term."""
     rental = getattr(order, "host_rental", None)
     if rental is None:
-        return _("The shop keeps no copy of the files you left on the machine and cannot give them back.")
+        return _("We keep no copy of the files you left on the machine and cannot give them back.")
     if rental.wiped_at is not None:
         return _("The files you left on the machine have been deleted.")
     deleted_on = files_deleted_on(order)

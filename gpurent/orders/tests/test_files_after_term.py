@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 # The `customer` and `rental` (paid, ready, 3 days) fixtures are in this package's conftest.py.
 
 OVER = "The term is over; access is closed."
-MANUAL = "The shop keeps no copy of the files you left on the machine and cannot give them back."
+MANUAL = "We keep no copy of the files you left on the machine and cannot give them back."
 WIPED = "The files you left on the machine have been deleted."
 ENDING_SOON = "Your term ends within 24 hours: copy what you need off the machine before then."
 

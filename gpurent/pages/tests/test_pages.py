@@ -123,4 +123,4 @@ def test_terms_and_privacy_promise_no_wiped_disks_at_the_term_end(settings, clie
     privacy = client.get(reverse("pages:privacy")).content.decode()
     assert "wiped" not in terms + privacy
     assert "copy what you need off it before then. Your order page then says what becomes of them." in terms
-    assert "Where the shop deletes them itself, it does so 7 days after access closes." in privacy
+    assert "Where we delete them ourselves, we do so 7 days after access closes." in privacy
