@@ -175,7 +175,7 @@ TERMS: tuple[Term, ...] = (
             ),
             _(
                 "A checkpoint only counts once it has actually been reloaded and training has continued from it. "
-                "Save checkpoints off the rented machine before the term ends: its disks are wiped afterwards. "
+                "Save checkpoints off the rented machine before the term ends: access to it closes then. "
                 "Not to be confused with activation (gradient) checkpointing, which trades compute for memory."
             ),
         ),

@@ -63,8 +63,8 @@ DATA_LOCATION = _(
     "truth outside the machine."
 )
 DATA_RETENTION = _(
-    "Retention: the machine's disks are wiped when the term ends; what you copy off it follows your own "
-    "retention rules."
+    "Retention: when the term ends, access to the machine closes and what is left on it is out of your reach; "
+    "what you copy off it follows your own retention rules."
 )
 DATA_ACCESS = _(
     "Access: whoever holds an SSH key installed on the machine, its one-time password or its Jupyter URL can "

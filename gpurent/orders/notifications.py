@@ -15,6 +15,7 @@ from gpurent.core.formats import date_text, usd_text
 from gpurent.core.models import OutboundEmail
 from gpurent.core.money import Usd
 
+from .files_after_term import files_after_term_text
 from .models import Order
 
 __all__ = ["email_key", "order_notify"]
@@ -95,7 +96,10 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
         ),
         "ended": lambda: (
             _("Order %(ref)s has ended") % {"ref": ref},
-            [_("Your term is over and access is closed. Thank you for renting with us.")],
+            [
+                _("Your term is over and access is closed. Thank you for renting with us."),
+                files_after_term_text(order),
+            ],
         ),
         "refunded": lambda: (
             _("Order %(ref)s could not be provided: refunded") % {"ref": ref},

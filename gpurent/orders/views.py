@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
@@ -38,6 +39,7 @@ from .enums import Environment, PaymentStatus, ProvisioningStatus
 from .errors import CancelNeedsConfirmation
 from .export import order_ledger_references, orders_csv_whole
 from .extensions import TooManyExtensions, order_extension_place
+from .files_after_term import files_after_term_text
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .money import order_money
@@ -271,6 +273,9 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         and order.term_ends_at is not None
         and now < order.term_ends_at
     )
+    # The last 24 hours, when the reminder email goes out: the page says the same (copy your files off now).
+    ending_soon = running and order.term_ends_at is not None and order.term_ends_at - now <= timedelta(hours=24)
+    ended = order.provisioning_status == ProvisioningStatus.ENDED
     # Every extension, newest first: at most ORDERS_MAX_EXTENSIONS_PER_RENTAL (decision 0353).
     extensions = list(order.extensions.all())
     limit = settings.ORDERS_MAX_EXTENSIONS_PER_RENTAL
@@ -289,6 +294,8 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         "extension_prices": [(term, order.gpu.lot_price(term) * order.lots) for term in Term] if running else [],
         "extensions": extensions,
         "machine_requests": order.machine_requests.all()[:5],
+        "files_after_term": files_after_term_text(order) if ended else "",
+        "ending_soon": ending_soon,
         **extra,
     }
     return render(request, "orders/rental_detail.html", context)

@@ -45,3 +45,10 @@ def test_glossary_fixed_term_states_week_month_and_no_pause():
 def test_glossary_see_also_points_at_existing_entries():
     for term in TERMS:
         assert all(other.slug in ANCHORS for other in term.related())
+
+
+def test_glossary_promises_no_wiped_disks_at_the_term_end(client):
+    # A host rental's home is deleted days after the term, a desk rental's by no step of the shop (QA walk).
+    html = client.get("/glossary/").content.decode()
+    assert "wiped" not in html
+    assert "Save checkpoints off the rented machine before the term ends: access to it closes then." in html

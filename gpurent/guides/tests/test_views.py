@@ -262,3 +262,10 @@ def test_a_tight_guide_page_says_tight_with_the_high_end(client, demo_catalog):
     assert "High end of its range" in html
     assert "No, not within 10 lots" not in html
     assert "No fitting configuration on this GPU to time." not in html
+
+
+def test_guide_data_section_promises_no_wiped_disks_at_the_term_end(client, demo_catalog):
+    # A host rental's home is deleted days after the term, a desk rental's by no step of the shop (QA walk).
+    html = client.get(GUIDE_URL).content.decode()
+    assert "wiped" not in html
+    assert "access to the machine closes and what is left on it is out of your reach" in html

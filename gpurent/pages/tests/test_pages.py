@@ -114,3 +114,13 @@ def test_terms_send_questions_to_support_not_to_the_privacy_address(settings, cl
     terms = client.get(reverse("pages:terms")).content.decode()
     assert f'href="{reverse("support:list")}"' in terms
     assert "privacy@nord.example" not in terms
+
+
+def test_terms_and_privacy_promise_no_wiped_disks_at_the_term_end(settings, client):
+    # Host rentals keep the home HOSTS_WIPE_AFTER_DAYS after the revoke, desk rentals have no wipe step (QA walk).
+    settings.HOSTS_WIPE_AFTER_DAYS = 7
+    terms = client.get(reverse("pages:terms")).content.decode()
+    privacy = client.get(reverse("pages:privacy")).content.decode()
+    assert "wiped" not in terms + privacy
+    assert "copy what you need off it before then. Your order page then says what becomes of them." in terms
+    assert "Where we delete them ourselves, we do so 7 days after access closes." in privacy
