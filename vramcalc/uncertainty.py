@@ -48,6 +48,7 @@ SPREADS: dict[str, tuple[int, int]] = {
     "master_weights": (0, 0),
     "optimizer_state": (0, 0),
     "ddp_buckets": (0, 0),
+    "zero2_reduce_buffers": (0, 0),
     "vision_encoder_weights": (0, 0),
     "activations": (-25, 35),
     "logits": (-20, 20),
