@@ -130,6 +130,18 @@ class Band:
 # split passed the leave-one-part-out check: several cards by FSDP/ZeRO-3 (90.9 / 88.9 %), freed gradients or
 # checkpointing; generation by batch, guidance, fp32 weights or video; generation with transformers by eager attention,
 # batch 1, fp32 weights, encoders or encoder-decoders; one-card training as at 0.3.24 (decision 0568).
+# Engine 0.3.26 (twenty-eight parts, fresh-27 added; DeepSpeed ZeRO-2's contiguous reduce buffers where a run states
+# them, fresh-27's Lightning minGPT rows under DeepSpeed 0.3) sets every band by the rule again: generation -25/+35 (149
+# peaks, 15 left out: fresh-27's open-muse and Wan rows need -18 to +23 %, and the two more places the rule leaves out
+# go to the low end, so F9-19's -23 % is the lowest kept); among the widenings offloading -45/+75 (58: fresh-27's ZeRO-3
+# offload row F27-38, needing +978 %, takes a place left out at the high end, so F3-40's -42 % is kept), pipeline stages
+# -30/+65 (33: F26-45's +69.7 % joins the left out, F2-08's +62 % is the highest kept), images in the sequence -35/+40
+# (31: fresh-27's ten LLaVA-1.5 rows need -4 to +0 %; F21-09's +55 % joins the left out); the others' ends unchanged on
+# more peaks (generation with transformers 288, several cards 193, tensor parallelism 37). No split passed both the
+# leave-one-part-out check and a mechanism: several cards by 16-bit weights holds 91.1 / 90.2 % but names no mechanism
+# (as decision 0548 refused one card by bf16 weights); several cards by DeepSpeed ZeRO, FSDP/ZeRO-3 or checkpointing,
+# generation by batch, guidance or video, generation with transformers by batch 1, eager attention or fp32 weights fail
+# it (decision 0570).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -20, 5, 7),
     "transformers_generate": Band("transformers_generate", -35, 45, 288),

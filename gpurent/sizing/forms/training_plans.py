@@ -85,7 +85,8 @@ class TrainingPlanFields(forms.Form):
 
     @staticmethod
     def plan_numbers(cleaned: Mapping[str, Any], data: dict[str, Any]) -> None:
-        """The ZeRO-3 limits and the ZeRO-2 reduce buffers onto the engine inputs' parallel plan (training workloads only)."""
+        """The ZeRO-3 limits and the ZeRO-2 reduce buffers onto the engine inputs' parallel plan (training workloads
+        only)."""
         for name, path in MILLION_FIELDS.items():
             if cleaned.get(name):
                 data["parallel"][path.split(".")[1]] = cleaned[name] * MILLION
