@@ -248,7 +248,7 @@ PART_TITLES = {
     "fresh-24": "(issue 31's 23rd fresh part: measured at engine 0.3.21 and after 0.3.22; tuned on since 0.3.23)",
     "fresh-25": "(issue 31's 24th fresh part: measured at engine 0.3.22 and after 0.3.23; tuned on since 0.3.24)",
     "fresh-26": "(issue 31's 25th fresh part: measured at engine 0.3.23 and after 0.3.24; tuned on since 0.3.25)",
-    "fresh-27": "(issue 31's 26th fresh part, collected blind: measured at engine 0.3.24, then after the next change)",
+    "fresh-27": "(issue 31's 26th fresh part: measured at engine 0.3.24 and after 0.3.25; tuned on since 0.3.26)",
     "fresh-28": "(issue 31's 27th fresh part, collected blind: measured at engine 0.3.25, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe

@@ -72,6 +72,10 @@ class ParallelPlan:
             unit being computed; 0 prefetches one unit (FSDP's default).
         zero3_max_live_params: ZeRO-3 ``stage3_max_live_parameters``: a cap on gathered parameters resident
             at once; 0 means no cap beyond the prefetch.
+        zero2_reduce_buffer_params: DeepSpeed ZeRO-2's contiguous gradient buffers (``ipg_buffer``), all of them,
+            in 16-bit elements, allocated at each backward: two of ``reduce_bucket_size`` with ``overlap_comm``,
+            each 4.5 times that under DeepSpeed 0.3 (``stage2.py``'s ``backward``); 0 does not count them in the
+            expected value (engine 0.3.26).
         tp_sequence_parallel: Megatron-style sequence parallelism inside tensor parallelism: the norm and
             dropout activations and the layer inputs are split over the ``tensor_parallel`` cards (torchtitan's
             TP plan, Megatron ``--sequence-parallel``).
@@ -109,6 +113,7 @@ class ParallelPlan:
     contiguous_grad_buffer: bool = False
     zero3_prefetch_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
     zero3_max_live_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
+    zero2_reduce_buffer_params: int = field(default=0, metadata=within(0, MAX_PARAMS))
     tp_sequence_parallel: bool = False
     tp_gathered_inputs_saved: bool = False
     context_parallel_ring: bool = False
@@ -149,6 +154,8 @@ class ParallelPlan:
         for name in ("zero3_prefetch_params", "zero3_max_live_params"):
             if getattr(self, name) and self.strategy.shard_stage != 3:
                 raise InvalidInput(f"parallel.{name}", "needs ZeRO-3/FSDP full shard")
+        if self.zero2_reduce_buffer_params and self.strategy is not Strategy.ZERO2:
+            raise InvalidInput("parallel.zero2_reduce_buffer_params", "is DeepSpeed ZeRO-2's buffer: use 'zero2'")
         if self.fsdp_no_sync and (self.strategy.shard_stage != 3 or self.pipeline_parallel > 1):
             raise InvalidInput("parallel.fsdp_no_sync", "needs ZeRO-3/FSDP full shard without pipeline stages")
         if self.fsdp_embeddings_sharded and (self.strategy.shard_stage != 3 or self.pipeline_parallel > 1):

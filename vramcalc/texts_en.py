@@ -157,6 +157,8 @@ TEMPLATES: dict[str, str] = {
     "train.fsdp_root": "FSDP keeps its root unit (the embeddings and LM head) gathered from the forward until the "
     "backward.",
     "train.ddp_buckets": "DDP reduces through bucket buffers unless gradient_as_bucket_view=True.",
+    "train.zero2_reduce_buffers": "DeepSpeed ZeRO-2 copies each gradient into contiguous 16-bit reduce buffers "
+    "allocated at every backward (two with overlap_comm; 4.5 x reduce_bucket_size each under DeepSpeed 0.3).",
     "train.gradients_last_recompute": "Under checkpointing backward rebuilds the first layer while the later "
     "layers' gradients are held.",
     "train.autocast": "AMP casts fp32 weights to 16-bit for each matmul and autograd keeps the casts for backward.",

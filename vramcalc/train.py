@@ -209,6 +209,23 @@ def _zero3_master_grads(inp: EstimateInput, trainable: int, div: ShardDivisors) 
     )
 
 
+def _zero2_reduce_buffers(elements: int) -> Component:
+    """DeepSpeed ZeRO-2's contiguous gradient buffers: ``backward`` allocates ``ipg_buffer`` (two with
+    ``overlap_comm``), into which each gradient is copied for its reduction; they are fp16 (``torch.half``) under
+    DeepSpeed 0.3, the only versions whose buffers are 4.5 x ``reduce_bucket_size`` (removed in May 2021), and held
+    until the step releases them (``_release_ipg_buffers``)."""
+    size = elements * 2
+    return Component(
+        "zero2_reduce_buffers",
+        "ZeRO-2 gradient reduce buffers",
+        size,
+        show(f"{num(elements)} elements x 2 B", size),
+        text("train.zero2_reduce_buffers"),
+        (FB,),
+        True,
+    )
+
+
 def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     trainable, _expr = trainable_params(inp)
     params = stage_params(inp, trainable)
@@ -242,6 +259,8 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
     buckets = ddp_buckets(inp, params // t, BOTH)
     if buckets is not None:
         comps.append(buckets)
+    if plan.zero2_reduce_buffer_params:
+        comps.append(_zero2_reduce_buffers(plan.zero2_reduce_buffer_params))
     # FSDP/ZeRO-3 gather the parameters in the compute precision (FSDP2's MixedPrecisionPolicy param_dtype,
     # DeepSpeed bf16): there is no separate autocast copy of fp32 weights. A quantized base's linears are not cast
     # by autocast either: each dequantizes its own weight into the compute precision (the dequantization

@@ -48,6 +48,7 @@ SPREADS: dict[str, tuple[int, int]] = {
     "master_weights": (0, 0),
     "optimizer_state": (0, 0),
     "ddp_buckets": (0, 0),
+    "zero2_reduce_buffers": (0, 0),
     "vision_encoder_weights": (0, 0),
     "activations": (-25, 35),
     "logits": (-20, 20),
@@ -104,8 +105,12 @@ DEFAULT_SPREAD = (-30, 50)
 # peaks, 27 left out: the 28th-highest need is 100 %, with generation with transformers reaching +45 %);
 # MoE training 170 % (15, 1 left out: pipeline stages' low end at -30 % leaves F4-39, a DeepSpeed pipeline MoE row
 # 51 % under its expected value, needing 169 %); a diffusion model's training allowance 175 % (10, 1 left out); a
-# declared parameter count 130 % (25, 2 left out) (decision 0568).
-NO_FUSED_ATTENTION_PCT = 100
+# declared parameter count 130 % (25, 2 left out) (decision 0568). On twenty-eight parts (engine 0.3.26, fresh-27
+# added, with its bands): eager attention 105 % (288 peaks, 28 left out: with images in the sequence reaching only
+# generation with transformers' +45 %, F21-09, eager with images at +54.8 %, needs 122 % and takes a place among those
+# left out, so F21-32's 103 % is the highest kept); MoE training 170 %, a diffusion model's training allowance 175 %
+# and a declared parameter count 130 % unchanged on 16, 10 and 25 peaks (decision 0570).
+NO_FUSED_ATTENTION_PCT = 105
 MOE_ROUTING_PCT = 170
 DIFFUSION_TRAINING_PCT = 175
 DECLARED_PARAM_COUNT_PCT = 130

@@ -240,7 +240,10 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
     growth = _cache_growth(inp) if serving and inp.model.has_kv_cache and decodes_with_transformers(inp) else None
     if growth is not None:
         found.append(growth)
-    if inp.workload.is_training and inp.parallel.strategy in (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3):
+    # A stated ZeRO-2 reduce buffer is counted (train.py): its all-gather runs in place in the flat 16-bit buffer
+    # (stage2.py's step narrows the partitions themselves), so nothing of the buckets is left to widen for.
+    deepspeed = (Strategy.ZERO1, Strategy.ZERO2, Strategy.ZERO3)
+    if inp.workload.is_training and inp.parallel.strategy in deepspeed and not inp.parallel.zero2_reduce_buffer_params:
         found.append(_deepspeed(inp, total_params))
     varying = _varying_lengths(inp) if inp.workload.is_training and inp.training.varying_lengths else None
     if varying is not None:

@@ -234,9 +234,10 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
     said = estimate(stages).range_meaning
     assert "Widened for what the estimate is less sure of: pipeline stages." in said
-    # Images in the sequence widen generation with transformers at its high end; its own low end is as wide.
+    # Images in the sequence take generation with transformers' ends: the widening's low end is as wide, and since
+    # engine 0.3.26 (decision 0570: fresh-27's LLaVA rows, within 5 %) its high end falls inside the band's.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct == BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct
+    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct > WIDER["vision_language"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:

@@ -64,6 +64,24 @@ def test_zero3_prefetch_bucket_and_live_cap_size_the_gathered_parameters() -> No
     assert everything.bytes_of("gathered_params") == P * 2  # never more than the whole model
 
 
+def test_zero2_reduce_buffers_are_held_in_backward_and_replace_the_bucket_widening() -> None:
+    """Engine 0.3.26: DeepSpeed 0.3's ZeRO-2 ``backward`` allocates two ``int(reduce_bucket_size * 4.5)`` fp16
+    buffers with ``overlap_comm``; stated, they are counted in the forward/backward phase, and the bucket widening,
+    which guessed their size, is no longer added."""
+    plain = estimate(_full(ParallelPlan(Strategy.ZERO2, cards=8)))
+    stated = estimate(_full(ParallelPlan(Strategy.ZERO2, cards=8, zero2_reduce_buffer_params=1_800_000_000)))
+    assert plain.bytes_of("zero2_reduce_buffers") == 0
+    assert stated.bytes_of("zero2_reduce_buffers") == 3_600_000_000
+    buffers = stated.component("zero2_reduce_buffers")
+    assert buffers is not None
+    assert buffers.phases == ("forward_backward",)
+    assert buffers.formula.startswith("1,800,000,000 elements x 2 B")
+    assert "4.5 x reduce_bucket_size" in buffers.assumption
+    assert "deepspeed_buffers" in {n.key for n in plain.not_modelled}
+    assert "deepspeed_buffers" not in {n.key for n in stated.not_modelled}
+    assert stated.peak_bytes > plain.peak_bytes
+
+
 def test_activation_offloading_keeps_two_layers_on_the_card() -> None:
     single = ParallelPlan()
     kept = estimate(_full(single)).bytes_of("activations")
@@ -85,6 +103,10 @@ def test_activation_offloading_keeps_two_layers_on_the_card() -> None:
         ({"strategy": Strategy.FSDP, "cards": 2, "contiguous_grad_buffer": True}, "parallel.contiguous_grad_buffer"),
         ({"strategy": Strategy.ZERO2, "cards": 2, "zero3_prefetch_params": 10}, "parallel.zero3_prefetch_params"),
         ({"strategy": Strategy.ZERO3, "cards": 2, "zero3_max_live_params": -1}, "parallel.zero3_max_live_params"),
+        (
+            {"strategy": Strategy.ZERO3, "cards": 2, "zero2_reduce_buffer_params": 10},
+            "parallel.zero2_reduce_buffer_params",
+        ),
     ],
 )
 def test_plans_refuse_options_of_another_framework(plan: dict[str, Any], field: str) -> None:

@@ -224,6 +224,7 @@ ENGINE_FIELDS = {
     "parallel.sequence_parallel": "sequence_parallel",
     "parallel.zero3_prefetch_params": "zero3_prefetch_params",
     "parallel.zero3_max_live_params": "zero3_max_live_params",
+    "parallel.zero2_reduce_buffer_params": "zero2_reduce_buffer_params",
     "precision.compute": "compute",
     "precision.optimizer_states": "optimizer_states",
     "runtime": "engine",
@@ -303,6 +304,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "fsdp_embeddings_sharded",
             "zero3_prefetch_params",
             "zero3_max_live_params",
+            "zero2_reduce_buffer_params",
             "guidance",
             "diffusion_task",
             "num_frames",
@@ -369,6 +371,7 @@ FORM_OPTIONS = {
     "images_per_sequence": "images_per_sequence",
     "parallel.zero3_prefetch_params": "zero3_prefetch_params",
     "parallel.zero3_max_live_params": "zero3_max_live_params",
+    "parallel.zero2_reduce_buffer_params": "zero2_reduce_buffer_params",
 } | {path: name for name, path in ADVANCED_SWITCHES.items()}
 FORM_OPTIONS |= RECIPE_OPTIONS
 
@@ -417,6 +420,7 @@ TRAINING_ONLY = (
     "fsdp_embeddings_sharded",
     "zero3_prefetch_params",
     "zero3_max_live_params",
+    "zero2_reduce_buffer_params",
     *RECIPE_TRAINING,
 )
 ADAPTER_ONLY = ("lora_rank", "lora_targets", "lora_dropout")

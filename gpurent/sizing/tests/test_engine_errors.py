@@ -72,7 +72,7 @@ def test_a_message_naming_an_option_shows_its_label_in_the_language(language, la
 @pytest.mark.parametrize("language", ["en", "es", "vi", "tr"])
 def test_no_message_quotes_an_option_by_its_raw_value(language):
     labelled = {message: known for message, known in MESSAGES.items() if isinstance(known, Labelled)}
-    assert len(labelled) == 6
+    assert len(labelled) == 7  # engine 0.3.26 added ZeRO-2's reduce-buffer refusal
     with translation.override(language):
         for message, known in labelled.items():
             shown = engine_message(message)

@@ -297,6 +297,14 @@ VARIANTS: list[dict[str, str]] = [
     },
     {"preset": "flux.1-dev", "workload": "lora", "image_size": "512", "activation_checkpointing": "on"},
     {"preset": "cogvideox-2b", "workload": "diffusion", "weights": "fp16", "num_frames": "25", "vae_tiling": "on"},
+    # Engine 0.3.26 (decision 0570): DeepSpeed ZeRO-2's reduce buffers, stated.
+    {
+        "preset": "llama-3.2-1b",
+        "workload": "full_finetune",
+        "strategy": "zero2",
+        "cards": "8",
+        "zero2_reduce_buffer_params": "1800",
+    },
     # Issue 31 (decisions 0464, 0465): pipeline stages with FSDP, TP-SP, layer-selective checkpointing, Float8;
     # ring attention with per-operation checkpointing; image-to-image and inpainting.
     {

@@ -155,6 +155,29 @@ CASES = [
             "--parallel-tp-sequence-parallel --parallel-tp-gathered-inputs-saved"
         ),
     ),
+    # Engine 0.3.26 (decision 0570): DeepSpeed ZeRO-2's contiguous gradient reduce buffers, stated in elements.
+    Case(
+        "zero2_reduce_buffers",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 4096,
+            "training": {"optimizer": "adamw"},
+            "parallel": {"strategy": "zero2", "cards": 8, "zero2_reduce_buffer_params": 1_800_000_000},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "4096",
+            "strategy": "zero2",
+            "cards": "8",
+            "zero2_reduce_buffer_params": "1800",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 4096 --strategy zero2 --cards 8 "
+            "--parallel-zero2-reduce-buffer-params 1800000000"
+        ),
+    ),
     Case(
         "ring",
         library={

@@ -17,6 +17,19 @@ def test_zero3_limits_are_given_in_millions_of_parameters():
     assert (plan.zero3_prefetch_params, plan.zero3_max_live_params) == (500_000_000, 1_000_000_000)
 
 
+def test_zero2_reduce_buffers_are_given_in_millions_of_elements():
+    form = _form(strategy="zero2", cards="8", zero2_reduce_buffer_params="1800")
+    assert form.cleaned_data["inputs"].parallel.zero2_reduce_buffer_params == 1_800_000_000
+
+
+def test_zero2_reduce_buffers_under_another_strategy_are_a_form_error():
+    form = EstimateForm(
+        {**DEFAULTS, "workload": "full_finetune", "strategy": "fsdp", "cards": "2", "zero2_reduce_buffer_params": "9"}
+    )
+    assert not form.is_valid()
+    assert "zero2_reduce_buffer_params" in form.errors
+
+
 def test_zero3_limits_are_ignored_for_inference():
     form = EstimateForm({**DEFAULTS, "zero3_prefetch_params": "500"})
     assert form.is_valid(), form.errors

@@ -51,6 +51,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("master_weights", "Master weights (fp32)"): _("Master weights (fp32)"),
     ("master_weights", "Master weights (16-bit)"): _("Master weights (16-bit)"),
     ("master_grads", "Master-precision gradients (ZeRO-3 step)"): _("Master-precision gradients (ZeRO-3 step)"),
+    ("zero2_reduce_buffers", "ZeRO-2 gradient reduce buffers"): _("ZeRO-2 gradient reduce buffers"),
     ("optimizer_state", "Optimizer state"): _("Optimizer state"),
     ("optimizer_step", "Optimizer-step temporaries"): _("Optimizer-step temporaries"),
     ("adapter_weights", "LoRA adapter weights"): _("LoRA adapter weights"),

@@ -151,6 +151,10 @@ TRANSLATED: dict[str, Any] = {
         "DeepSpeed ZeRO-3 converts the gradients to the master weights' precision (%(bytes)s B) for the optimizer, one "
         "sub-group at a time (at most 1e9 parameters by default), and frees them after its step."
     ),
+    "train.zero2_reduce_buffers": _(
+        "DeepSpeed ZeRO-2 copies each gradient into contiguous 16-bit reduce buffers allocated at every backward (two "
+        "with overlap_comm; 4.5 x reduce_bucket_size each under DeepSpeed 0.3)."
+    ),
     "train.master_16bit": _(
         "16-bit copy of the 16-bit trainable weights (DeepSpeed's 16-bit master weights); %(plan)s."
     ),

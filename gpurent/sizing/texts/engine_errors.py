@@ -131,6 +131,9 @@ MESSAGES: dict[str, Any] = {
     "is Megatron DDP's buffer: use 'single' or 'ddp'": Labelled(
         _("is Megatron DDP's buffer: use “%(single)s” or “%(ddp)s”"), ("single", "ddp")
     ),
+    "is DeepSpeed ZeRO-2's buffer: use 'zero2'": Labelled(
+        _("is DeepSpeed ZeRO-2's buffer: use “%(zero2)s”"), ("zero2",)
+    ),
     "needs ZeRO-3/FSDP full shard without pipeline stages": _("needs ZeRO-3/FSDP full shard without pipeline stages"),
     "needs an encoder (BERT-style); a decoder has its LM head": _(
         "needs an encoder (BERT-style); a decoder has its LM head"
