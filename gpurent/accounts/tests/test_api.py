@@ -81,8 +81,8 @@ def test_api_tokens_default_name(api, user):
     [("es", "", "Token de API"), ("tr", "es", "API tokenı"), ("", "vi", "Token API"), ("", "", "API token")],
 )
 def test_api_tokens_default_name_is_in_the_accounts_language_else_the_requests(api, user, account, header, name):
-    # QA2 #18: "API token" in English in the Spanish and Turkish token lists. Needs the catalogs of
-    # /work/notes/po/qa-api.json (the "API token" of a token's name, with its context).
+    # QA2 #18: "API token" in English in the Spanish and Turkish token lists (the "API token" of a token's name has
+    # its own context in the catalogs).
     User.objects.filter(pk=user.pk).update(language=account)
     headers = {"Accept-Language": header} if header else {}
     body = {"email": "ana@example.com", "password": PASSWORD}

@@ -34,7 +34,6 @@ def test_validation_message_in_english_names_the_fields_and_what_is_wrong(client
 
 
 def test_validation_message_in_spanish_is_spanish_but_for_the_field_names(client, auth):
-    # Needs the catalogs of /work/notes/po/qa-api.json.
     message = _order(client, auth, BAD_ORDER, "es")
     assert message.startswith(
         "term_days: debe ser uno de: 3, 7, 30; lots: debe ser como máximo 10; colour: no es un campo de esta "

@@ -150,7 +150,7 @@ def test_a_withdrawal_request_is_confirmed_to_the_customer_in_their_language(
     customer, payment_setup, language, settings, django_capture_on_commit_callbacks
 ):
     # QA2 #12: only the operators were told; the customer had no record of what left the balance, and no word if
-    # someone else asked for it. Needs the catalogs of /work/notes/po/qa-api.json.
+    # someone else asked for it.
     settings.PAYOUTS_MIN_CENTS, settings.PAYOUTS_FEE_CENTS = 2_000, 100
     transfer_post(
         reference="deposit:D-LANG",
