@@ -22,10 +22,13 @@ class PaymentsDesk(PaymentIntent):
 
 
 class ProvisioningDesk(Order):
-    """Paid orders as the provisioning desk works them: waiting for a machine, being prepared, running."""
+    """Paid orders as the provisioning desk works them: waiting for a machine, being prepared, ended with access
+    to remove from a machine without a GPU host, running."""
 
-    # Desk ranks below this (paid and not started, preparing) still need an operator; running and done do not.
-    DESK_RANK_NEEDS_ACTION_BELOW = 2
+    # Desk ranks below this (paid and not started, preparing, access to remove) still need an operator; running and
+    # done do not.
+    DESK_RANK_ACCESS_TO_REMOVE = 2
+    DESK_RANK_NEEDS_ACTION_BELOW = 3
 
     class Meta:
         proxy = True

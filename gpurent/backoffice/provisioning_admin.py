@@ -28,6 +28,7 @@ from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import HostOperation, HostRental
+from gpurent.orders.access_removal import access_removed_mark, needs_access_removed
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.history_notes import COULD_NOT_BE_PROVIDED
 from gpurent.orders.machine_requests import machine_requests_mark_handled
@@ -95,6 +96,19 @@ def _access_checked(form: ProvisionForm, order: Any) -> bool:
     return True
 
 
+class ProvisioningQueueFilter(NeedsActionFilter):
+    """The desk's queue: what needs an operator (by default), only the ended rentals whose access is still to remove
+    from their machine (oldest term end first), or everything."""
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("action", _("Needs action")), ("access", _("Access to remove")), ("all", _("All"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "access":
+            return queryset.filter(desk_rank=ProvisioningDesk.DESK_RANK_ACCESS_TO_REMOVE)
+        return super().queryset(request, queryset)
+
+
 @admin.register(ProvisioningDesk)
 class ProvisioningDeskAdmin(DeskAdmin):
     action_permission = "backoffice.provision_order"
@@ -111,17 +125,29 @@ class ProvisioningDeskAdmin(DeskAdmin):
         "paid",
         "term_ends",
     ]
-    list_filter = [NeedsActionFilter, "provisioning_status", "gpu"]
+    list_filter = [ProvisioningQueueFilter, "provisioning_status", "gpu"]
     desk_ordering = ("desk_rank", "paid_at")
     search_fields = ["ref", "owner__email"]
     list_select_related = ["owner", "gpu", "host_rental__host"]
+
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        if request.GET.get(ProvisioningQueueFilter.parameter_name) == "access":
+            return ["term_ends_at", "pk"]  # the access left open longest first
+        return super().get_ordering(request)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         order = Case(
             When(provisioning_status=ProvisioningStatus.NOT_STARTED, then=Value(0)),
             When(provisioning_status=ProvisioningStatus.PREPARING, then=Value(1)),
-            When(provisioning_status=ProvisioningStatus.READY, then=Value(2)),
-            default=Value(3),
+            # As `access_to_remove` selects them: ended without a GPU host, access not marked removed yet.
+            When(
+                provisioning_status=ProvisioningStatus.ENDED,
+                host_rental__isnull=True,
+                access_removed_at__isnull=True,
+                then=Value(ProvisioningDesk.DESK_RANK_ACCESS_TO_REMOVE),
+            ),
+            When(provisioning_status=ProvisioningStatus.READY, then=Value(3)),
+            default=Value(4),
             output_field=IntegerField(),
         )
         # Extensions need no machine (paying one moves its rental's term end): not on this desk.
@@ -164,7 +190,11 @@ class ProvisioningDeskAdmin(DeskAdmin):
             language,
             _("Left empty, the customer reads “could not be provided” in their language."),
         )
-        if request.method == "POST":
+        if request.method == "POST" and request.POST.get("action") == "access_removed":
+            if self.may_act(request):
+                return self._access_removed(request, order)
+            messages.error(request, _("Your role cannot provision orders."))
+        elif request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot provision orders."))
             elif form.is_valid() and _access_checked(form, order):
@@ -181,6 +211,7 @@ class ProvisioningDeskAdmin(DeskAdmin):
             "requests": MachineRequest.objects.filter(order=order)[:10],
             "host_rental": HostRental.objects.select_related("host").filter(order=order).first(),
             "host_operations": HostOperation.objects.filter(rental__order=order)[:5],
+            "access_to_remove": needs_access_removed(order),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "backoffice/provision_order.html", context)
@@ -202,6 +233,20 @@ class ProvisioningDeskAdmin(DeskAdmin):
             return Outcome(200, {"message": str(_("Order %(ref)s updated.")) % {"ref": order.ref}, "redirect": done})
 
         return form_action(request, act, back=request.path)
+
+    def _access_removed(self, request: HttpRequest, order: Any) -> HttpResponse:
+        """Record that the operator removed the customer's access from the machine, once per the page's key."""
+
+        def act() -> Outcome:
+            access_removed_mark(order=order, actor=_operator(request))
+            message = str(_("Access of %(ref)s marked removed.")) % {"ref": order.ref}
+            return Outcome(200, {"message": message, "redirect": self._access_queue_url()})
+
+        return form_action(request, act, back=request.path)
+
+    @staticmethod
+    def _access_queue_url() -> str:
+        return reverse("admin:backoffice_provisioningdesk_changelist") + "?queue=access"
 
 
 class OpenRequestsFilter(NeedsActionFilter):

@@ -3,8 +3,9 @@ page and in the term-ended email (QA walk: neither said, and the terms promised 
 
 A rental on a registered GPU host (decision 0360) keeps its home directory, out of the customer's reach, until
 the sweep wipes it `HOSTS_WIPE_AFTER_DAYS` after the revoke. A rental the operators prepare by hand at the
-desk has no step at the term end that touches the machine, so the shop promises only what it does: it keeps
-no copy and cannot give the files back.
+desk has no step of the shop at the term end that touches the machine: an operator removes the access by hand and
+marks it at the desk (`access_removal.py`), and the page then gives the date; the shop keeps no copy and cannot
+give the files back.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ def files_deleted_on(order: Order) -> datetime | None:
 def files_after_term_text(order: Order) -> str:
     """One sentence, in the active language, on the files left on `order`'s machine after its term."""
     rental = getattr(order, "host_rental", None)
+    if rental is None and order.access_removed_at is not None:
+        # An operator marked the access removed at the provisioning desk (`access_removal.py`).
+        return _(
+            "We removed your access to the machine on %(date)s. We keep no copy of the files you left on it and "
+            "cannot give them back."
+        ) % {"date": date_text(order.access_removed_at, time=True, zone=True)}
     if rental is None:
         return _("We keep no copy of the files you left on the machine and cannot give them back.")
     if rental.wiped_at is not None:

@@ -19,10 +19,10 @@ from gpurent.core.emails import email_queue
 
 from .models import MachineRequest
 
-__all__ = ["machine_request_tell_operators", "machine_requests_mark_handled"]
+__all__ = ["machine_request_tell_operators", "machine_requests_mark_handled", "operator_emails"]
 
 
-def _operator_emails() -> list[str]:
+def operator_emails() -> list[str]:
     """OPERATOR_EMAILS, else the active staff of the `provisioning` role (who work the machines)."""
     if settings.OPERATOR_EMAILS:
         return sorted(settings.OPERATOR_EMAILS)
@@ -47,7 +47,7 @@ def machine_request_tell_operators(request: MachineRequest) -> None:
         "requests_url": requests_url,
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
     }
-    for address in _operator_emails():
+    for address in operator_emails():
         email_queue(
             key=f"machine-request:{request.pk}:{address}",
             to=address,

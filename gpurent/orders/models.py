@@ -52,6 +52,9 @@ class Order(TimeStampedModel):
     paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
     term_starts_at = models.DateTimeField(_("term starts"), null=True, blank=True)
     term_ends_at = models.DateTimeField(_("term ends"), null=True, blank=True)
+    # A rental without a GPU host (prepared at the desk or by the command provisioner): when an operator confirmed
+    # the customer's access removed from the machine after the term (a host's agent revokes its own rentals).
+    access_removed_at = models.DateTimeField(_("access removed"), null=True, blank=True)
     # An extension is an order of its own (same GPU, lots and environment, priced when it is placed) that, once
     # paid, moves the end of `extends`'s term; it reserves no stock: the rental already holds the lots.
     # Set while GPUs of a registered host are allocated to this rental (gpurent.hosts): its lots then return to

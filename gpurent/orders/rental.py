@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.models import OutboundEmail
 
+from .access_removal import access_removal_tell_operators, needs_access_removed
 from .enums import ProvisioningStatus, Track
 from .history_notes import TERM_ENDED
 from .models import MachineRequest, MachineRequestKind, Order, OrderAccess
@@ -32,7 +33,8 @@ def _due_orders(*, now: datetime, ending_before: datetime) -> list[int]:
 
 
 def orders_end_terms(*, now: datetime | None = None) -> int:
-    """End every term that is over: the order becomes `ended`, access is closed, the lots return to stock.
+    """End every term that is over: the order becomes `ended`, access is closed, the lots return to stock; the
+    operators are e-mailed to remove the access of a rental without a GPU host from its machine.
 
     Idempotent and safe on several machines: each order is locked with SKIP LOCKED and re-checked.
     """
@@ -47,10 +49,12 @@ def orders_end_terms(*, now: datetime | None = None) -> int:
             )
             if order is None:
                 continue
-            order_transition(
+            order = order_transition(
                 order=order, track=Track.PROVISIONING, to=ProvisioningStatus.ENDED, reason=TERM_ENDED, now=now
             )
             OrderAccess.objects.filter(order=order).update(one_time_secret="", jupyter_url="")
+            if needs_access_removed(order):
+                access_removal_tell_operators(order)  # no host's agent revokes it: an operator does, on the machine
             ended += 1
     return ended
 

@@ -36,6 +36,7 @@ from django.db.models.functions import Coalesce, StrIndex, Substr, Trunc
 from gpurent.catalog.enums import Term
 from gpurent.ledger.models import LedgerAccount, LedgerTransfer
 from gpurent.ledger.services import REVENUE_RENTALS
+from gpurent.orders.access_removal import access_to_remove
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, Order
 from gpurent.payments.assets import PAIRS
@@ -228,6 +229,7 @@ class OpenWork:
     in_review: int  # payments received late, waiting for an operator to credit or decline them
     to_provision: int  # paid rentals whose machine is not ready yet
     machine_requests: int  # customers' stop or restart requests not handled yet
+    access_to_remove: int  # ended rentals without a GPU host whose access is not marked removed yet
 
 
 def open_work(*, to_provision: int | None = None) -> OpenWork:
@@ -252,4 +254,5 @@ def open_work(*, to_provision: int | None = None) -> OpenWork:
         in_review=Payment.objects.filter(state=PaymentState.REVIEW).count(),
         to_provision=to_provision,
         machine_requests=MachineRequest.objects.filter(handled_at__isnull=True).count(),
+        access_to_remove=access_to_remove().count(),
     )

@@ -184,6 +184,7 @@ def _work_block(work: OpenWork) -> dict[str, Any]:
         "in_review": count_text(work.in_review),
         "to_provision": count_text(work.to_provision),
         "machine_requests": count_text(work.machine_requests),
+        "access_to_remove": count_text(work.access_to_remove),
     }
 
 

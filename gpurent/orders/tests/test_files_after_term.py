@@ -2,7 +2,7 @@
 page and the term-ended email say what becomes of them, on a GPU host (kept out of reach, deleted on a date) and
 on a machine prepared at the desk (the shop keeps no copy); the page says to copy them off in the last 24 hours."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from gpurent.core.formats import date_text
 from gpurent.hosts.models import HostRental
+from gpurent.orders.access_removal import access_removed_mark
 from gpurent.orders.models import Order
 from gpurent.orders.rental import orders_end_terms
 
@@ -30,8 +31,13 @@ def kept_until(when) -> str:
     )
 
 
+def _term_end(order: Order) -> datetime:
+    assert order.term_ends_at is not None
+    return order.term_ends_at
+
+
 def _ended(rental: Order) -> Order:
-    orders_end_terms(now=rental.term_ends_at + timedelta(seconds=1))
+    orders_end_terms(now=_term_end(rental) + timedelta(seconds=1))
     return Order.objects.get(pk=rental.pk)
 
 
@@ -45,14 +51,30 @@ def test_ended_desk_rental_page_says_the_shop_keeps_no_copy(client, customer, re
     assert f"{OVER} {MANUAL}" in _page(client, ended)
 
 
+def test_ended_desk_rental_page_gives_the_day_an_operator_removed_the_access(
+    client, customer, rental, django_user_model
+):
+    ended = _ended(rental)
+    operator = django_user_model.objects.create_user("ops@shop.example", "passphrase 12", is_staff=True)
+    marked = access_removed_mark(order=ended, actor=operator)
+    client.force_login(customer)
+    removed = (
+        f"We removed your access to the machine on {date_text(marked.access_removed_at, time=True, zone=True)}. "
+        "We keep no copy of the files you left on it and cannot give them back."
+    )
+    page = _page(client, marked)
+    assert f"{OVER} {removed}" in page
+    assert MANUAL not in page
+
+
 def test_ended_host_rental_page_gives_the_day_its_files_are_deleted(settings, client, customer, rental):
     settings.HOSTS_WIPE_AFTER_DAYS = 7
     HostRental.objects.create(order=rental, username="r-files", state="revoking")
     ended = _ended(rental)
     client.force_login(customer)
     # Until the revoke is done, counted from the term end.
-    assert f"{OVER} {kept_until(ended.term_ends_at + timedelta(days=7))}" in _page(client, ended)
-    revoked_at = ended.term_ends_at + timedelta(minutes=3)
+    assert f"{OVER} {kept_until(_term_end(ended) + timedelta(days=7))}" in _page(client, ended)
+    revoked_at = _term_end(ended) + timedelta(minutes=3)
     HostRental.objects.filter(order=ended).update(state="revoked", revoked_at=revoked_at)
     assert kept_until(revoked_at + timedelta(days=7)) in _page(client, ended)
     HostRental.objects.filter(order=ended).update(state="wiped", wiped_at=revoked_at + timedelta(days=7))
