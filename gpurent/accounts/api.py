@@ -94,8 +94,8 @@ def register(request: HttpRequest, payload: RegisterIn) -> Status[Any]:
     fields; 400 when the body is not JSON; 429 `rate_limited` after too many registration attempts from
     this address (`REGISTRATION_RATE_LIMITS`, whatever the email). Nothing is logged in: ask for a token
     next (`POST /api/v1/auth/tokens`). The account's language (its e-mails, its pages once logged in) is the
-    first of `Accept-Language` that the shop speaks; without one, the customer's first login on the site sets
-    it."""
+    site's language cookie sent with the request, else the first of `Accept-Language` that the shop speaks;
+    without either, the customer's first login on the site sets it."""
     registration_throttle(request)
     # The account's language only if the script asked for one: the shop's default is no choice (QA2 #19).
     user = user_register(request=None, language=language_asked_for(request), **payload.dict())

@@ -24,6 +24,7 @@ from uuid import UUID
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.db import models, transaction
 from django.db.models import Q
@@ -34,7 +35,7 @@ from django_tasks import TaskContext, task
 
 from .models import OutboundEmail
 
-__all__ = ["deliver_email", "email_enqueue", "email_queue", "email_send", "emails_requeue_unsent"]
+__all__ = ["deliver_email", "email_enqueue", "email_queue", "email_send", "emails_requeue_unsent", "operator_emails"]
 
 logger = logging.getLogger(__name__)
 
@@ -196,3 +197,12 @@ def emails_requeue_unsent(*, now: datetime) -> int:
             requeued += 1
             transaction.on_commit(partial(deliver_email.enqueue, email_id))
     return requeued
+
+
+def operator_emails(role: str) -> list[str]:
+    """Who is told of desk work: OPERATOR_EMAILS when it is set, else the active staff of the operators' group
+    `role` (`payments`, `payouts`, `provisioning`), sorted, each once."""
+    if settings.OPERATOR_EMAILS:
+        return sorted(set(settings.OPERATOR_EMAILS))
+    staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name=role)
+    return sorted(set(staff.values_list("email", flat=True)))

@@ -90,6 +90,8 @@ def _measurement(run: Run, phase: str) -> Measurement | None:
 
 
 def _results(a: Run, b: Run) -> list[Change]:
+    """What differs in the runs' results, compared as the run page writes them (value and unit or metric): two
+    measurements that read the same there (12.344 and 12.341 ms both "12,34") are not listed as a change."""
     changes: list[Change] = []
     if a.outcome != b.outcome:
         changes.append(Change(str(_("Outcome")), str(a.get_outcome_display()), str(b.get_outcome_display())))

@@ -14,11 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue
+from gpurent.core.emails import email_queue, operator_emails
 from gpurent.core.errors import InvalidRequest
 
 from .enums import ProvisioningStatus
-from .machine_requests import operator_emails
 from .models import Order
 
 __all__ = ["access_removal_tell_operators", "access_removed_mark", "access_to_remove", "needs_access_removed"]
@@ -57,7 +56,7 @@ def access_removal_tell_operators(order: Order) -> None:
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
         "queue_url": site + reverse("admin:backoffice_provisioningdesk_changelist") + "?queue=access",
     }
-    for address in operator_emails():
+    for address in operator_emails("provisioning"):
         email_queue(
             key=f"access-to-remove:{order.ref}:{address}",
             to=address,

@@ -139,7 +139,6 @@ def order_extension_place(
             actor_id=owner.pk,
             reason=extends_note(locked.ref),
         )
-        extension.extends = locked  # its e-mail names the rental and its end
         order_notify(extension, "extension_placed", new=True)
     return extension
 

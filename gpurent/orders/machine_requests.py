@@ -8,26 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue
+from gpurent.core.emails import email_queue, operator_emails
 
 from .models import MachineRequest
 
-__all__ = ["machine_request_tell_operators", "machine_requests_mark_handled", "operator_emails"]
-
-
-def operator_emails() -> list[str]:
-    """OPERATOR_EMAILS, else the active staff of the `provisioning` role (who work the machines)."""
-    if settings.OPERATOR_EMAILS:
-        return sorted(settings.OPERATOR_EMAILS)
-    staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name="provisioning")
-    return sorted(set(staff.values_list("email", flat=True)))
+__all__ = ["machine_request_tell_operators", "machine_requests_mark_handled"]
 
 
 def machine_request_tell_operators(request: MachineRequest) -> None:
@@ -47,7 +38,7 @@ def machine_request_tell_operators(request: MachineRequest) -> None:
         "requests_url": requests_url,
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
     }
-    for address in operator_emails():
+    for address in operator_emails("provisioning"):
         email_queue(
             key=f"machine-request:{request.pk}:{address}",
             to=address,

@@ -21,7 +21,7 @@ from .notifications import email_key, order_notify
 from .provisioning import machine_request_run
 from .services import order_transition
 
-__all__ = ["access_reveal_secret", "machine_request_create", "orders_end_terms", "orders_remind_term_end"]
+__all__ = ["TERM_END_NOTICE", "access_reveal_secret", "machine_request_create", "orders_end_terms", "orders_remind_term_end"]
 
 
 def _due_orders(*, now: datetime, ending_before: datetime) -> list[int]:
@@ -72,6 +72,10 @@ def _reminder_key(order: Order) -> str:
     return key
 
 
+# How long before a term's end the customer is reminded (an e-mail; the rental page says it too).
+TERM_END_NOTICE = timedelta(hours=24)
+
+
 def orders_remind_term_end(*, now: datetime | None = None) -> int:
     """Email each customer whose term ends within 24 hours, once per order and term end; returns how many
     were queued. A rental extended after its reminder gets another one before its new end.
@@ -84,7 +88,7 @@ def orders_remind_term_end(*, now: datetime | None = None) -> int:
         Order.objects.filter(
             provisioning_status=ProvisioningStatus.READY,
             term_ends_at__gt=now,
-            term_ends_at__lte=now + timedelta(hours=24),
+            term_ends_at__lte=now + TERM_END_NOTICE,
         ).select_related("gpu", "owner")
     )
     keys = {order.pk: _reminder_key(order) for order in due}
@@ -113,7 +117,9 @@ def access_reveal_secret(*, order: Order) -> str | None:
 
 
 def machine_request_create(*, order: Order, kind: str, note: str = "") -> MachineRequest:
-    """Record a customer's stop or restart request for operators. It changes nothing about the term.
+    """Record a customer's stop or restart request for operators. It changes nothing about the term. While a
+    request of the same kind still waits for the order, that request is the answer: asking again (a reload, a
+    script) neither adds one nor e-mails the operators again.
 
     Raises:
         InvalidRequest: unknown kind, or the machine is not running.
@@ -122,6 +128,9 @@ def machine_request_create(*, order: Order, kind: str, note: str = "") -> Machin
         raise InvalidRequest(_("Ask for a stop or a restart."))
     if order.provisioning_status != ProvisioningStatus.READY:
         raise InvalidRequest(_("The machine is not running, so there is nothing to stop or restart."))
+    waiting = MachineRequest.objects.filter(order=order, kind=kind, handled_at__isnull=True).order_by("pk").first()
+    if waiting is not None:
+        return waiting
     request = MachineRequest.objects.create(order=order, kind=kind, note=note.strip()[:500])
     # Its provisioner carries it out after it commits (a host's agent stops the processes), or leaves it to
     # operators (the manual desk).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
@@ -43,7 +42,7 @@ from .files_after_term import files_after_term_text
 from .forms import CheckoutChoiceForm, PlaceOrderForm
 from .models import Order, OrderAccess
 from .money import order_money
-from .rental import access_reveal_secret, machine_request_create
+from .rental import TERM_END_NOTICE, access_reveal_secret, machine_request_create
 from .selectors import order_get_for, order_history, order_list_for, rental_extensions_attach, rental_list_for
 from .services import Contact, order_cancel, order_cancel_warning, order_place
 
@@ -274,7 +273,7 @@ def _rental_page(request: HttpRequest, order: Order, **extra: Any) -> HttpRespon
         and now < order.term_ends_at
     )
     # The last 24 hours, when the reminder email goes out: the page says the same (copy your files off now).
-    ending_soon = running and order.term_ends_at is not None and order.term_ends_at - now <= timedelta(hours=24)
+    ending_soon = running and order.term_ends_at is not None and order.term_ends_at - now <= TERM_END_NOTICE
     ended = order.provisioning_status == ProvisioningStatus.ENDED
     # Every extension, newest first: at most ORDERS_MAX_EXTENSIONS_PER_RENTAL (decision 0353).
     extensions = list(order.extensions.all())

@@ -13,7 +13,6 @@ writes an audit row and queues its e-mails in the same transaction. Nothing here
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -21,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue
+from gpurent.core.emails import email_queue, operator_emails
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.locks import lock_rows
@@ -242,11 +241,12 @@ def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
                 "balance; %(net)s (after the fee) will be sent."
             )
             % values,
+            # The shop's address, not "reply": e-mails go out from DEFAULT_FROM_EMAIL, which may read no reply.
             _(
                 "You will get another e-mail with the transaction id once it is sent. Reference: %(ref)s. If you did "
-                "not ask for this withdrawal, reply to this e-mail at once."
+                "not ask for this withdrawal, change your password at once and write to us at %(contact)s."
             )
-            % values,
+            % (values | {"contact": settings.SHOP_CONTACT_EMAIL}),
         ]
     if event == "payout_sent":
         return _("Withdrawal sent: %(net)s") % values, [
@@ -262,11 +262,7 @@ def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
 
 def _tell_operators(payout: Payout) -> None:
     """E-mail the members of the `payouts` role (or OPERATOR_EMAILS) that a withdrawal waits for them."""
-    if settings.OPERATOR_EMAILS:
-        addresses = sorted(settings.OPERATOR_EMAILS)
-    else:
-        staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name="payouts")
-        addresses = sorted(set(staff.values_list("email", flat=True)))
+    addresses = operator_emails("payouts")
     pair = pair_get(payout.asset, payout.network)
     url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_payoutsdesk_change", args=[payout.pk])
     context = {

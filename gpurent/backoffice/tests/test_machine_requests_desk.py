@@ -62,7 +62,10 @@ def test_the_list_is_a_desk_of_open_requests_with_zoned_dates_and_no_add_button(
 def test_a_request_cannot_be_added_or_edited_by_hand(client, operator, requests):
     open_request, _handled = requests
     assert client.get(f"{URL}add/").status_code == 403
-    page = client.get(f"{URL}{open_request.pk}/change/").content.decode()
+    response = client.get(f"{URL}{open_request.pk}/change/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert open_request.order.ref in page  # the request is shown, read-only
     assert 'name="handled_at' not in page
     assert 'name="_save"' not in page
 

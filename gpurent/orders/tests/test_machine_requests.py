@@ -75,3 +75,20 @@ def test_marking_requests_handled_audits_each_and_leaves_handled_ones(rental, dj
         ("op@example.com", str(second.pk)),
     ]
     assert (rows[0].before or {"handled_at": "missing"})["handled_at"] is None
+
+
+def test_asking_again_while_a_request_waits_adds_none_and_emails_nobody_again(
+    rental, operators, django_capture_on_commit_callbacks
+):
+    # Review: every reload of the rental page brings a new form key, so each click (or a script) added a request and
+    # e-mailed every operator again.
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = machine_request_create(order=rental, kind="restart", note="hung")
+        again = [machine_request_create(order=rental, kind="restart") for _ in range(3)]
+    assert {request.pk for request in again} == {first.pk}
+    assert MachineRequest.objects.filter(order=rental, kind="restart").count() == 1
+    assert len(mail.outbox) == 2  # the two provisioning operators, once
+    with django_capture_on_commit_callbacks(execute=True):
+        stop = machine_request_create(order=rental, kind="stop")
+    assert stop.pk != first.pk  # another kind is another request

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
@@ -19,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gpurent.core.emails import email_queue
+from gpurent.core.emails import email_queue, operator_emails
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerAccount
@@ -183,20 +182,13 @@ def intent_report(*, intent: PaymentIntent, now: datetime | None = None) -> Paym
     return intent
 
 
-def _operator_emails() -> list[str]:
-    if settings.OPERATOR_EMAILS:
-        return list(settings.OPERATOR_EMAILS)
-    staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name="payments")
-    return sorted(set(staff.values_list("email", flat=True)))
-
-
 def _tell_operators(intent: PaymentIntent) -> None:
     """Email the payments operators that a customer reports a payment (once per intent and operator)."""
     pair = pair_get(intent.asset, intent.network)
     target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref if intent.deposit else ''}"
     # The intent's own page at the payments desk, where it is verified or rejected (not the desk's list).
     url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_paymentsdesk_change", args=[intent.pk])
-    for address in _operator_emails():
+    for address in operator_emails("payments"):
         email_queue(
             key=f"payment-reported:{intent.pk}:{address}",
             to=address,

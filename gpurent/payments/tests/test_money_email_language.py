@@ -168,7 +168,7 @@ def test_a_withdrawal_request_is_confirmed_to_the_customer_in_their_language(
             "We received your request to withdraw %(amount)s to %(address)s on %(pair)s. It has left your "
             "balance; %(net)s (after the fee) will be sent.",
             "You will get another e-mail with the transaction id once it is sent. Reference: %(ref)s. If you did "
-            "not ask for this withdrawal, reply to this e-mail at once.",
+            "not ask for this withdrawal, change your password at once and write to us at %(contact)s.",
         ],
     )
     assert TRON in OutboundEmail.objects.get(key=f"payout_requested:{payout.pk}").text
