@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.formats import date_text
@@ -50,6 +51,9 @@ def files_after_term_text(order: Order) -> str:
     if rental.wiped_at is not None:
         return _("The files you left on the machine have been deleted.")
     deleted_on = files_deleted_on(order)
+    if deleted_on is None or deleted_on <= timezone.now():
+        # Due, and not done yet (the host did not answer the revoke or the wipe): no date that has already passed.
+        return _("The files you left on the machine are out of your reach and due for deletion.")
     return _("The files you left on the machine stay there, out of your reach, and are deleted on %(date)s.") % {
         "date": date_text(deleted_on, time=True, zone=True)
     }

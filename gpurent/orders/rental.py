@@ -21,7 +21,13 @@ from .notifications import email_key, order_notify
 from .provisioning import machine_request_run
 from .services import order_transition
 
-__all__ = ["TERM_END_NOTICE", "access_reveal_secret", "machine_request_create", "orders_end_terms", "orders_remind_term_end"]
+__all__ = [
+    "TERM_END_NOTICE",
+    "access_reveal_secret",
+    "machine_request_create",
+    "orders_end_terms",
+    "orders_remind_term_end",
+]
 
 
 def _due_orders(*, now: datetime, ending_before: datetime) -> list[int]:
