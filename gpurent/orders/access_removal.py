@@ -16,6 +16,7 @@ from django.utils import timezone
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_queue, operator_emails
 from gpurent.core.errors import InvalidRequest
+from gpurent.core.locks import lock_rows
 
 from .enums import ProvisioningStatus
 from .models import Order
@@ -74,7 +75,8 @@ def access_removed_mark(*, order: Order, actor: AbstractBaseUser) -> Order:
         InvalidRequest: the term is not over, or the rental runs on a GPU host (its agent revokes it).
     """
     with transaction.atomic():
-        order = Order.objects.select_for_update().get(pk=order.pk)
+        lock_rows((Order, [order.pk]))  # the order only (docs/money.md)
+        order = Order.objects.get(pk=order.pk)
         if order.access_removed_at is not None:
             return order
         if not needs_access_removed(order):
