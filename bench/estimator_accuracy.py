@@ -82,10 +82,11 @@ it informs choices too (decision 0566). ``bench/estimator_cases_fresh26.json`` (
 engine 0.3.25 on it informs choices too (decision 0568). ``bench/estimator_cases_fresh27.json`` (decision 0569),
 collected blind while 0.3.25 was made, forms *fresh-27*: measured whole before that change and once after. Fresh-27 has
 been seen since; from engine 0.3.26 on it informs choices too (decision 0570). ``bench/estimator_cases_fresh28.json``
-(decision 0571), collected blind while 0.3.26 was made, forms *fresh-28* the same way. The report prints every part with
-its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts
-(rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+(decision 0571), collected blind while 0.3.26 was made, forms *fresh-28*: measured whole before that change and once
+after. Fresh-28 has been seen since; from engine 0.3.27 on it informs choices too (decision 0573). The report prints
+every part with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only
+the named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded
+in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -274,7 +275,8 @@ PART_TITLES = {
 # engine 0.3.22 (decision 0561); fresh-24, seen since its measurements at engines 0.3.21 and 0.3.22, for engine 0.3.23
 # (decision 0564); fresh-25, seen since its measurements at engines 0.3.22 and 0.3.23, for engine 0.3.24 (decision
 # 0566); fresh-26, seen since its measurements at engines 0.3.23 and 0.3.24, for engine 0.3.25 (decision 0568);
-# fresh-27, seen since its measurements at engines 0.3.24 and 0.3.25, for engine 0.3.26 (decision 0570).
+# fresh-27, seen since its measurements at engines 0.3.24 and 0.3.25, for engine 0.3.26 (decision 0570); fresh-28, seen
+# since its measurements at engines 0.3.25 and 0.3.26, for engine 0.3.27 (decision 0573).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -304,6 +306,7 @@ INFORMED_CHOICES = (
     "fresh-25",
     "fresh-26",
     "fresh-27",
+    "fresh-28",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
