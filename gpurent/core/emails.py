@@ -35,7 +35,15 @@ from django_tasks import TaskContext, task
 
 from .models import OutboundEmail
 
-__all__ = ["deliver_email", "email_enqueue", "email_queue", "email_send", "emails_requeue_unsent", "operator_emails"]
+__all__ = [
+    "deliver_email",
+    "email_enqueue",
+    "email_operators",
+    "email_queue",
+    "email_send",
+    "emails_requeue_unsent",
+    "operator_emails",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -206,3 +214,12 @@ def operator_emails(role: str) -> list[str]:
         return sorted(set(settings.OPERATOR_EMAILS))
     staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name=role)
     return sorted(set(staff.values_list("email", flat=True)))
+
+
+def email_operators(role: str, *, key: str, template: str, context: dict[str, Any]) -> None:
+    """Queue the operators' e-mail `template` for each of `operator_emails(role)`, once per `key` and address
+    (the e-mail's key is `<key>:<address>`), in the back office's language (English, decision 0418)."""
+    for address in operator_emails(role):
+        email_queue(
+            key=f"{key}:{address}", to=address, template=template, language=settings.LANGUAGE_CODE, context=context
+        )

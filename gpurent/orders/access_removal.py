@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue, operator_emails
+from gpurent.core.emails import email_operators
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.locks import lock_rows
 
@@ -57,14 +57,9 @@ def access_removal_tell_operators(order: Order) -> None:
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
         "queue_url": site + reverse("admin:backoffice_provisioningdesk_changelist") + "?queue=access",
     }
-    for address in operator_emails("provisioning"):
-        email_queue(
-            key=f"access-to-remove:{order.ref}:{address}",
-            to=address,
-            template="backoffice/access_to_remove",  # operators' e-mail, in English like the desks (decision 0418)
-            language=settings.LANGUAGE_CODE,
-            context=context,
-        )
+    email_operators(
+        "provisioning", key=f"access-to-remove:{order.ref}", template="backoffice/access_to_remove", context=context
+    )
 
 
 def access_removed_mark(*, order: Order, actor: AbstractBaseUser) -> Order:

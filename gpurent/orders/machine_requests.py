@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue, operator_emails
+from gpurent.core.emails import email_operators
 
 from .models import MachineRequest
 
@@ -38,14 +38,9 @@ def machine_request_tell_operators(request: MachineRequest) -> None:
         "requests_url": requests_url,
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
     }
-    for address in operator_emails("provisioning"):
-        email_queue(
-            key=f"machine-request:{request.pk}:{address}",
-            to=address,
-            template="backoffice/machine_request",  # operators' e-mail, in English like the desks (decision 0418)
-            language=settings.LANGUAGE_CODE,
-            context=context,
-        )
+    email_operators(
+        "provisioning", key=f"machine-request:{request.pk}", template="backoffice/machine_request", context=context
+    )
 
 
 def machine_requests_mark_handled(*, request_ids: Iterable[int], actor: AbstractBaseUser) -> int:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue, operator_emails
+from gpurent.core.emails import email_operators
 from gpurent.core.errors import ApplicationError, InvalidRequest, NotFound
 from gpurent.core.formats import decimal_text, usd_text
 from gpurent.core.locks import lock_rows
@@ -262,7 +262,6 @@ def _payout_texts(payout: Payout, event: str) -> tuple[str, list[str]]:
 
 def _tell_operators(payout: Payout) -> None:
     """E-mail the members of the `payouts` role (or OPERATOR_EMAILS) that a withdrawal waits for them."""
-    addresses = operator_emails("payouts")
     pair = pair_get(payout.asset, payout.network)
     url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_payoutsdesk_change", args=[payout.pk])
     context = {
@@ -274,12 +273,6 @@ def _tell_operators(payout: Payout) -> None:
         "net": Usd(payout.net_cents).display(),
         "url": url,
     }
-    for address in addresses:
-        # Operators read the back office's language (English).
-        email_queue(
-            key=f"payout-requested:{payout.pk}:{address}",
-            to=address,
-            template="backoffice/payout_requested",  # operators' e-mail, in English like the back office
-            language=settings.LANGUAGE_CODE,
-            context=context,
-        )
+    email_operators(
+        "payouts", key=f"payout-requested:{payout.pk}", template="backoffice/payout_requested", context=context
+    )

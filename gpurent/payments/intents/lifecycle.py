@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gpurent.core.emails import email_queue, operator_emails
+from gpurent.core.emails import email_operators
 from gpurent.core.locks import lock_rows
 from gpurent.core.money import Usd
 from gpurent.ledger.models import LedgerAccount
@@ -188,20 +188,14 @@ def _tell_operators(intent: PaymentIntent) -> None:
     target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref if intent.deposit else ''}"
     # The intent's own page at the payments desk, where it is verified or rejected (not the desk's list).
     url = settings.SITE_URL.rstrip("/") + reverse("admin:backoffice_paymentsdesk_change", args=[intent.pk])
-    for address in operator_emails("payments"):
-        email_queue(
-            key=f"payment-reported:{intent.pk}:{address}",
-            to=address,
-            template="payment_reported",
-            language=settings.LANGUAGE_CODE,  # operators read the back office's language
-            context={
-                "intent": intent,
-                "pair": {"label": pair.label, "asset": pair.asset},  # stored as JSON with the e-mail
-                "amount": format_units(intent.amount_units, pair),
-                "target": target,
-                "url": url,
-            },
-        )
+    context = {
+        "intent": intent,
+        "pair": {"label": pair.label, "asset": pair.asset},  # stored as JSON with the e-mail
+        "amount": format_units(intent.amount_units, pair),
+        "target": target,
+        "url": url,
+    }
+    email_operators("payments", key=f"payment-reported:{intent.pk}", template="payment_reported", context=context)
 
 
 def order_intents_close(order: Order) -> int:
