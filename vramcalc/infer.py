@@ -132,10 +132,9 @@ def _logits_component(inp: EstimateInput, kv: KVCache | None, workspace: int) ->
     per_logit = b_act + 4 if b_act < 4 else 4
     tokens = inp.batch_size * sequence_tokens(inp)
     prompt = tokens * vocab * per_logit // t
-    grown = 0
-    if kv is not None:
-        at_prompt = kv_cache(dataclasses.replace(inp, context_len=None)).bytes
-        grown = kv.bytes - at_prompt + (kv.bytes if holds_previous_cache(inp) else 0)
+    # A model with vocabulary logits has a KV cache (decoders, encoder-decoders); ``kv`` is ``None`` for no other.
+    at_prompt = 0 if kv is None else kv_cache(dataclasses.replace(inp, context_len=None)).bytes
+    grown = 0 if kv is None else kv.bytes - at_prompt + (kv.bytes if holds_previous_cache(inp) else 0)
     size = max(last, prompt - workspace - grown)
     how = f"{b_act} B + 4 B fp32 upcast" if b_act < 4 else "4 B"
     expr = f"{num(tokens)} prompt tokens x {num(vocab)} vocab x ({how}) - {num(workspace)} B prefill working set"
