@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .architecture import linear_shapes, param_counts
 from .components.activations import autocast_upcasts, compute_bytes, sequence_tokens
 from .components.kv import KVCache, kv_cache, kv_component
@@ -83,23 +85,13 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
                     PHASES,
                 )
             )
-    comps.append(prefill_workspace(inp))
+    workspace = prefill_workspace(inp)
+    comps.append(workspace)
     copies = autocast_copies_component(inp)
     if copies is not None:
         comps.append(copies)
     if inp.model.has_vocab_logits:
-        size = inp.batch_size * inp.model.vocab_size * 4 // inp.parallel.tensor_parallel
-        comps.append(
-            Component(
-                "logits",
-                "Logits",
-                size,
-                show(f"{inp.batch_size} seqs x {num(inp.model.vocab_size)} vocab x 4 B (fp32, last token)", size),
-                text("infer.logits"),
-                PHASES,
-                dynamic=True,
-            )
-        )
+        comps.append(_logits_component(inp, kv, workspace.bytes))
     if inp.runtime.engine.is_server:
         comps += _server_runtime(inp)
     if inp.quantization.method in (QuantMethod.BNB_NF4, QuantMethod.BNB_INT8):
@@ -117,6 +109,46 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
             )
         )
     return comps, kv
+
+
+def _logits_component(inp: EstimateInput, kv: KVCache | None, workspace: int) -> Component:
+    """The logits: the last position's in fp32, or, where the forward computes the LM head over the whole prompt
+    and upcasts it (``runtime.prompt_logits``, generation with transformers), what the prefill's logits add.
+
+    At the prefill's ``logits = logits.float()`` the compute-dtype logits and their fp32 copy of every prompt
+    position are alive (``b + 4`` bytes a logit; ``4`` in fp32, where the upcast is a no-op), beside the weights and
+    the prompt's cache; the layers' working set is gone, and the cache has not grown to the whole context (nor has
+    a tuple cache's previous copy been made). The other components are summed over the whole generation, so the
+    prefill's logits count only by what they exceed those by (decision 0573, as decision 0564 counts gradients by
+    their last recompute): the peak is then the larger of the prefill's and the decoding's.
+    """
+    t = inp.parallel.tensor_parallel
+    vocab = inp.model.vocab_size
+    last = inp.batch_size * vocab * 4 // t
+    last_expr = f"{inp.batch_size} seqs x {num(vocab)} vocab x 4 B (fp32, last token)"
+    if not (inp.runtime.prompt_logits and inp.runtime.engine is Engine.TRANSFORMERS):
+        return Component("logits", "Logits", last, show(last_expr, last), text("infer.logits"), PHASES, dynamic=True)
+    b_act = compute_bytes(inp)
+    per_logit = b_act + 4 if b_act < 4 else 4
+    tokens = inp.batch_size * sequence_tokens(inp)
+    prompt = tokens * vocab * per_logit // t
+    # A model with vocabulary logits has a KV cache (decoders, encoder-decoders); ``kv`` is ``None`` for no other.
+    at_prompt = 0 if kv is None else kv_cache(dataclasses.replace(inp, context_len=None)).bytes
+    grown = 0 if kv is None else kv.bytes - at_prompt + (kv.bytes if holds_previous_cache(inp) else 0)
+    size = max(last, prompt - workspace - grown)
+    how = f"{b_act} B + 4 B fp32 upcast" if b_act < 4 else "4 B"
+    expr = f"{num(tokens)} prompt tokens x {num(vocab)} vocab x ({how}) - {num(workspace)} B prefill working set"
+    if grown:
+        expr += f" - {num(grown)} B cache grown after the prefill"
+    return Component(
+        "logits",
+        "Logits",
+        size,
+        show(f"max({last_expr}, {expr})", size),
+        text("infer.prompt_logits"),
+        PHASES,
+        dynamic=True,
+    )
 
 
 def autocast_copies_component(inp: EstimateInput) -> Component | None:

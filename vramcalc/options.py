@@ -339,6 +339,11 @@ class RuntimeOptions:
             dim=-1)``, no ``dtype=torch.float32``), so a score holds the scores and the probabilities, each in the
             compute dtype, instead of the fp32 probabilities and their copy cast back (engine 0.3.20). Only the
             prefill of generation without fused attention is affected.
+        prompt_logits: the model's forward computes the LM head over every prompt position and upcasts the logits
+            to fp32 (``logits = self.lm_head(hidden_states)``, ``logits = logits.float()``: transformers' causal
+            LMs before ``num_logits_to_keep``, Qwen2 at 4.38.2, the first Qwen2-VL class), so the prefill holds
+            ``b + 4`` bytes a logit for every prompt token, both alive at the upcast (engine 0.3.27). Only generation
+            with transformers is affected.
     """
 
     engine: Engine = Engine.TRANSFORMERS
@@ -351,6 +356,7 @@ class RuntimeOptions:
     tuple_kv_cache: bool = False
     kept_generate_output: bool = False
     softmax_in_compute_dtype: bool = False
+    prompt_logits: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "runtime.")

@@ -33,6 +33,9 @@ TEMPLATES: dict[str, str] = {
     "path masks it with a dense boolean block mask, which attention turns into a copy in the compute dtype.",
     "infer.autocast": "Autocast keeps the 16-bit cast of each fp32 weight until its region ends, under no_grad too.",
     "infer.logits": "Only the last position's logits are computed and upcast (current generate/vLLM).",
+    "infer.prompt_logits": "The model computes the logits of every prompt position and upcasts them to fp32 in the "
+    "prefill (transformers before num_logits_to_keep); counted by what they exceed the layers' working set and the "
+    "cache's later growth by.",
     "infer.bnb_dequant": "bitsandbytes dequantizes one layer at a time.",
     "infer.tuple_kv_cache": "The cache is passed as tuples (transformers before 4.36, models with their own code): "
     "the previous step's keys and values stay alive while the next step's are built with torch.cat.",

@@ -77,7 +77,9 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -35/+45 on twenty-seven tuning parts (engine 0.3.25, 282 peaks,
+    # the band chosen with the cache counted: -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
+    # fresh-28 added, the prompt's logits counted where the run computes them; decision 0573); -35/+45 on
+    # twenty-eight and twenty-seven tuning parts (engine 0.3.26, 288 peaks; engine 0.3.25, 282 peaks,
     # fresh-26 added; decision 0568); -35/+40 on twenty-six (engine 0.3.24, 272 peaks, fresh-25
     # added; decision 0566) and on twenty-five (engine 0.3.23, 260 peaks, fresh-24 added; decision 0564); -35/+45 on
     # twenty-four (engine 0.3.22, 250 peaks, fresh-23 added; decision 0561);
@@ -87,7 +89,7 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-35, 45)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 45)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -234,9 +236,10 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
     said = estimate(stages).range_meaning
     assert "Widened for what the estimate is less sure of: pipeline stages." in said
-    # Images in the sequence take generation with transformers' ends: the widening's low end is as wide, and since
-    # engine 0.3.26 (decision 0570: fresh-27's LLaVA rows, within 5 %) its high end falls inside the band's.
-    assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct == BANDS["transformers_generate"].low_pct
+    # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
+    # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
+    # (decision 0573: the band's low end -20 %) it widens the low end.
+    assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
     assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct > WIDER["vision_language"].high_pct
 
 

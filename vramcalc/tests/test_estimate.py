@@ -121,6 +121,51 @@ def test_ctranslate2_takes_its_attention_softmax_in_the_compute_dtype() -> None:
     assert hf.bytes_of("workspace") - ct2.bytes_of("workspace") == 20 * 1500 * 1500 * 4  # 2 + 4 + 2 against 2 + 2
 
 
+def test_the_prompts_logits_count_where_the_forward_computes_and_upcasts_them() -> None:
+    """Engine 0.3.27 (decision 0573): a forward that runs the LM head over every prompt position and upcasts it
+    (``logits = logits.float()``: transformers before ``num_logits_to_keep``, the Qwen2 and first Qwen2-VL classes of
+    the Qwen speed benchmarks) holds 2 + 4 bytes a logit at the prefill; the layers' working set is gone by then and
+    the cache has not grown to the whole context, so only what the logits exceed those by is added."""
+    model = get_preset("qwen2-vl-7b")
+    plain = EstimateInput(model=model, seq_len=30720, context_len=32768)
+    whole = dataclasses.replace(plain, runtime=RuntimeOptions(prompt_logits=True))
+    before, after = estimate(plain), estimate(whole)
+    assert before.bytes_of("logits") == model.vocab_size * 4  # the last position's, in fp32
+    prompt = 30720 * model.vocab_size * (2 + 4)
+    at_prompt = estimate(dataclasses.replace(plain, context_len=None)).bytes_of("kv_cache")
+    grown = after.bytes_of("kv_cache") - at_prompt
+    assert grown == 2048 * 28 * 2 * 4 * 128 * 2  # the 2,048 new tokens' keys and values
+    assert after.bytes_of("logits") == prompt - after.bytes_of("workspace") - grown
+    assert after.peak_bytes - before.peak_bytes > 20 * GIB
+    formula = after.component("logits").formula  # type: ignore[union-attr]
+    assert "30,720 prompt tokens x 152,064 vocab x (2 B + 4 B fp32 upcast)" in formula
+    assert after.component("logits").assumption != before.component("logits").assumption  # type: ignore[union-attr]
+    # A prefill alone: the cache does not grow after it.
+    prefill = estimate(dataclasses.replace(whole, context_len=None))
+    assert prefill.bytes_of("logits") == prompt - prefill.bytes_of("workspace")
+    assert "cache grown" not in prefill.component("logits").formula  # type: ignore[union-attr]
+    # fp32: the upcast is a no-op, 4 bytes a logit.
+    fp32 = estimate(dataclasses.replace(whole, precision=Precision(weights=DType.FP32, compute=DType.FP32)))
+    assert "(4 B)" in fp32.component("logits").formula  # type: ignore[union-attr]
+    # Servers compute the last position's only; the switch is transformers'.
+    served = estimate(dataclasses.replace(whole, runtime=RuntimeOptions(engine=Engine.VLLM, prompt_logits=True)))
+    assert served.bytes_of("logits") == model.vocab_size * 4
+    # A short prompt under a tuple cache: the decoding (two caches) stays the larger, the logits add nothing.
+    short = EstimateInput(
+        model=get_preset("llama-2-7b"),
+        batch_size=16,
+        seq_len=128,
+        context_len=384,
+        concurrent_sequences=16,
+        runtime=RuntimeOptions(tuple_kv_cache=True, prompt_logits=True),
+    )
+    assert estimate(short).bytes_of("logits") == 16 * 32000 * 4
+    assert (
+        estimate(short).peak_bytes
+        == estimate(dataclasses.replace(short, runtime=RuntimeOptions(tuple_kv_cache=True))).peak_bytes
+    )
+
+
 def test_moe_inference_working_set_uses_active_experts() -> None:
     result = estimate(EstimateInput(model=get_preset("mixtral-8x7b"), seq_len=1024))
     assert result.bytes_of("workspace") == 1024 * (2 * 4096 + 3 * 14336 * 2) * 2

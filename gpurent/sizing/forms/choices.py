@@ -101,6 +101,7 @@ ADVANCED_SWITCHES = {
     "tuple_kv_cache": "runtime.tuple_kv_cache",
     "kept_generate_output": "runtime.kept_generate_output",
     "softmax_in_compute_dtype": "runtime.softmax_in_compute_dtype",
+    "prompt_logits": "runtime.prompt_logits",
     "varying_lengths": "training.varying_lengths",
     "gradients_freed": "training.gradients_freed",
     "logits_sum_loss": "training.logits_sum_loss",
@@ -326,6 +327,7 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "tuple_kv_cache",
             "kept_generate_output",
             "softmax_in_compute_dtype",
+            "prompt_logits",
         ),
     ),
 ]
@@ -388,6 +390,7 @@ SERVING_ONLY = (
     "tuple_kv_cache",
     "kept_generate_output",
     "softmax_in_compute_dtype",
+    "prompt_logits",
 )
 TRAINING_ONLY = (
     "optimizer",

@@ -328,6 +328,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "code, Whisper's among them): no fp32 probabilities and no copy cast back."
         ),
     )
+    prompt_logits = forms.BooleanField(
+        label=_("Logits of the whole prompt"),
+        required=False,
+        help_text=_(
+            "The model computes the logits of every prompt position and upcasts them to fp32 in the prefill, as "
+            "transformers' language models did before num_logits_to_keep (Qwen2 on 4.38, the first Qwen2-VL)."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

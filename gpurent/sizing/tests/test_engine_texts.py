@@ -160,6 +160,15 @@ VARIANTS: list[dict[str, str]] = [
         "attention": "eager",
         "softmax_in_compute_dtype": "on",
     },
+    # Engine 0.3.27: the logits of every prompt position, upcast to fp32 in the prefill.
+    {
+        "preset": "llama-3.1-8b",
+        "workload": "inference",
+        "engine": "transformers",
+        "seq_len": "8192",
+        "context_len": "10240",
+        "prompt_logits": "on",
+    },
     {"preset": "llama-3.2-1b", "workload": "full_finetune", "master_weights": "on"},
     # Engine 0.3.17: DeepSpeed's 16-bit master weights, in transformer and in diffusion training.
     {

@@ -546,6 +546,25 @@ CASES = [
         },
         cli="--preset llama-3.1-8b --seq-len 2048 --no-flash --engine transformers --runtime-softmax-in-compute-dtype",
     ),
+    # Engine 0.3.27 (decision 0573): a forward that computes and upcasts the logits of every prompt position.
+    Case(
+        "prompt_logits",
+        library={
+            "model": "llama-3.1-8b",
+            "workload": "inference",
+            "seq_len": 8192,
+            "context_len": 10240,
+            "runtime": {"engine": "transformers", "prompt_logits": True},
+        },
+        form={
+            "workload": "inference",
+            "seq_len": "8192",
+            "context_len": "10240",
+            "engine": "transformers",
+            "prompt_logits": "on",
+        },
+        cli="--preset llama-3.1-8b --seq-len 8192 --context 10240 --engine transformers --runtime-prompt-logits",
+    ),
     # Engine 0.3.18 (decision 0552): FSDP with the embeddings and LM head as units of their own (torchtune).
     Case(
         "fsdp_embeddings_sharded",

@@ -135,6 +135,16 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ("logits", "Only the last position's logits are computed and upcast (current generate/vLLM)."): _(
         "Only the last position's logits are computed and upcast (current generate/vLLM)."
     ),
+    (
+        "logits",
+        "The model computes the logits of every prompt position and upcasts them to fp32 in the prefill "
+        "(transformers before num_logits_to_keep); counted by what they exceed the layers' working set and the "
+        "cache's later growth by.",
+    ): _(
+        "The model computes the logits of every prompt position and upcasts them to fp32 in the prefill "
+        "(transformers before num_logits_to_keep); counted by what they exceed the layers' working set and the "
+        "cache's later growth by."
+    ),
     ("dequant_workspace", "bitsandbytes dequantizes one layer at a time."): _(
         "bitsandbytes dequantizes one layer at a time."
     ),

@@ -50,6 +50,11 @@ TRANSLATED: dict[str, Any] = {
     ),
     "kv.blocks": _("KV quantized in blocks (llama.cpp)."),
     "infer.logits": _("Only the last position's logits are computed and upcast (current generate/vLLM)."),
+    "infer.prompt_logits": _(
+        "The model computes the logits of every prompt position and upcasts them to fp32 in the prefill "
+        "(transformers before num_logits_to_keep); counted by what they exceed the layers' working set and the "
+        "cache's later growth by."
+    ),
     "infer.bnb_dequant": _("bitsandbytes dequantizes one layer at a time."),
     "infer.autocast": _("Autocast keeps the 16-bit cast of each fp32 weight until its region ends, under no_grad too."),
     "infer.tuple_kv_cache": _(

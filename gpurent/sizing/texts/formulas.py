@@ -115,6 +115,10 @@ PHRASES: dict[str, Any] = {
     "fp32 grad": pgettext_lazy("estimator formula", "fp32 grad"),
     "B grad": pgettext_lazy("estimator formula", "B grad"),
     "fp32 chunk (1/8 of the vocab rows)": pgettext_lazy("estimator formula", "fp32 chunk (1/8 of the vocab rows)"),
+    # Engine 0.3.27: the logits of every prompt position, beyond what the prefill's logits outlive.
+    "prompt tokens": pgettext_lazy("estimator formula", "prompt tokens"),
+    "B prefill working set": pgettext_lazy("estimator formula", "B prefill working set"),
+    "B cache grown after the prefill": pgettext_lazy("estimator formula", "B cache grown after the prefill"),
     # Engine 0.3.14: Unsloth's in-place loss, LitGPT's fp32 norm inputs and expanded keys and values, BEiT's bias.
     "their gradient in place": pgettext_lazy("estimator formula", "their gradient in place"),
     "keys, values expanded": pgettext_lazy("estimator formula", "keys, values expanded"),
