@@ -34,8 +34,9 @@ LOANWORDS = {"token", "embedding", "embeddings", "forward", "backward", "tensor"
 LOANWORDS |= {"micro-batch"}  # docs/terms.toml: "batch" is the word in Spanish, Vietnamese and Turkish
 SAME: dict[str, set[str]] = {
     "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser"},
-    # docs/terms.toml: "card"; "gradient" is how Vietnamese ML writing (and the shop's other Vietnamese texts) says it.
-    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video", "card", "gradient"},
+    # docs/terms.toml: "card", "cache"; "gradient" is how Vietnamese ML writing (and the shop's other Vietnamese texts)
+    # says it.
+    "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video", "card", "cache", "gradient"},
     "tr": LOANWORDS | {"video"},  # "video" is the Vietnamese and Turkish word as well
 }
 WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][a-z]*(?:-[a-z]+)*(?![A-Za-z0-9_-])")
