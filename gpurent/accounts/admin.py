@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, AuditedModelAdmin
+from gpurent.core.admin import ONCE_PER_KEY_CHANGE_LIST, AuditedModelAdmin, moment_column
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
@@ -20,15 +20,18 @@ class UserAdmin(BaseUserAdmin):
     form = OperatorUserChangeForm
     add_form = OperatorUserCreationForm
     ordering = ["email"]
-    list_display = ["email", "first_name", "last_name", "is_staff", "is_active", "date_joined"]
+    # Moments as the desks write them ("06 Dec 2026, 17:01 UTC"), on the list and the page.
+    date_joined_shown = staticmethod(moment_column("date_joined", _("date joined")))
+    last_login_shown = staticmethod(moment_column("last_login", _("last login")))
+    list_display = ["email", "first_name", "last_name", "is_staff", "is_active", "date_joined_shown"]
     list_filter = ["is_staff", "is_active", "groups"]
     search_fields = ["email", "first_name", "last_name"]
-    readonly_fields = ["date_joined", "last_login"]
+    readonly_fields = ["date_joined_shown", "last_login_shown"]
     fieldsets = [
         (None, {"fields": ["email", "password"]}),
         (_("Person"), {"fields": ["first_name", "last_name"]}),
         (_("Access"), {"fields": ["is_active", "is_staff", "is_superuser", "groups", "user_permissions"]}),
-        (_("Dates"), {"fields": ["last_login", "date_joined"]}),
+        (_("Dates"), {"fields": ["last_login_shown", "date_joined_shown"]}),
     ]
     add_fieldsets = [
         (None, {"classes": ["wide"], "fields": ["email", "first_name", "last_name", "password1", "password2"]}),

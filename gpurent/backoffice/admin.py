@@ -388,7 +388,7 @@ class PaymentsDeskAdmin(DeskAdmin):
         return form_action(request, act, back=request.path, on_error=on_error)
 
 
-# The provisioning and payouts desks and the dashboard live in their own modules (each registers itself when
-# imported).
-from . import payouts_admin, provisioning_admin  # noqa: E402, F401
+# The provisioning and payouts desks, the records outside the desks (the audit trail, task results) and the dashboard
+# live in their own modules (each registers itself when imported).
+from . import payouts_admin, provisioning_admin, records_admin  # noqa: E402, F401
 from .dashboard import page as dashboard_page  # noqa: E402, F401

@@ -1,7 +1,9 @@
-"""Admin parts shared by every app: operator changes that write the audit log, and the audit log page."""
+"""Admin parts shared by every app: operator changes that write the audit log, dates and money as the desks write
+them. (The audit log's own page names objects of every app: it is the back office's, `backoffice/records_admin.py`.)"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any, cast
 
@@ -19,7 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from .audit import audit_record, snapshot
-from .models import AuditLogEntry, OperatorNotice
+from .formats import usd_text
+from .models import OperatorNotice
+from .money import Usd
 
 # The change list of a model whose bulk actions run through `form_action`: its form carries a fresh idempotency
 # key, so a double submit of an action acts once (decision 0260).
@@ -30,6 +34,31 @@ def with_zone(value: Any) -> str:
     """A date as operators read it in lists and on the desks: with its time zone, never a bare clock time
     ("06 Dec 2026, 11:23 UTC"); "—" when there is none."""
     return timezone.localtime(value).strftime("%d %b %Y, %H:%M %Z") if value else "—"
+
+
+def moment_column(name: str, description: Any) -> Callable[[Any], str]:
+    """A change list column (or read-only field) showing the datetime attribute `name` as the desks write it
+    (`with_zone`: "06 Dec 2026, 10:53 UTC"), sorted by it; its cells' class is "field-<name>_shown"."""
+
+    @admin.display(description=description, ordering=name)
+    def moment(obj: Any) -> str:
+        return with_zone(getattr(obj, name))
+
+    moment.__name__ = f"{name}_shown"
+    return moment
+
+
+def usd_column(name: str, description: Any) -> Callable[[Any], str]:
+    """A change list column (or read-only field) showing the cents attribute `name` as money ("$1,580.00"; "—"
+    when there is none), sorted by it; its cells' class is "field-<name without _cents>"."""
+
+    @admin.display(description=description, ordering=name)
+    def money(obj: Any) -> str:
+        cents = getattr(obj, name)
+        return "—" if cents is None else usd_text(Usd(cents))
+
+    money.__name__ = name.removesuffix("_cents")
+    return money
 
 
 def email_html(email: str) -> SafeString:
@@ -143,20 +172,16 @@ class ReadOnlyModelAdmin(BoundedListAdmin):
         return False
 
 
-@admin.register(AuditLogEntry)
-class AuditLogEntryAdmin(ReadOnlyModelAdmin):
-    """Read-only: the audit log is append-only, even for superusers."""
-
-    list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]
-    list_filter = ["action", "target_type"]
-    search_fields = ["actor_label", "target_id", "action"]
-    date_hierarchy = "created_at"
-
-
 @admin.register(OperatorNotice)
 class OperatorNoticeAdmin(ReadOnlyModelAdmin):
     """Failures meant for operators (a rate source's HTTP status, a stale rate), one row per distinct detail."""
 
-    list_display = ["last_seen", "code", "detail", "count", "first_seen"]
+    list_display = [
+        moment_column("last_seen", "last seen"),
+        "code",
+        "detail",
+        "count",
+        moment_column("first_seen", "first seen"),
+    ]
     list_filter = ["code"]
     search_fields = ["detail"]

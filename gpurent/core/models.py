@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -70,7 +71,9 @@ class AuditLogEntry(models.Model):
         indexes = [models.Index(fields=["target_type", "target_id"])]
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action} {self.target_type}#{self.target_id}"
+        # The moment as the desks write it, with its zone (`core.admin.with_zone`): this is the entry page's title.
+        when = f"{timezone.localtime(self.created_at):%d %b %Y, %H:%M %Z}"
+        return f"{when} {self.actor_label}: {self.action} {self.target_type}#{self.target_id}"
 
 
 class IdempotencyState(models.TextChoices):

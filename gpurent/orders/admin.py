@@ -10,9 +10,7 @@ from django.db import models
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import BoundedListAdmin, OwnerEmailColumn, with_zone
-from gpurent.core.formats import usd_text
-from gpurent.core.money import Usd
+from gpurent.core.admin import BoundedListAdmin, OwnerEmailColumn, moment_column, usd_column, with_zone
 
 from .models import Order, OrderStatusChange
 
@@ -47,24 +45,11 @@ MONEY_LABELS = {"lot_price_cents": _("price of one lot"), "total_cents": _("tota
 def _shown(field: models.Field[Any, Any]) -> str | Callable[[Order], str]:
     """How the order page shows `field`: amounts in cents as money ("$1,580.00"), moments with their time zone
     as the desks write them ("06 Dec 2026, 10:53 UTC"), anything else as the admin does."""
-    name = field.name
-    if name in MONEY_LABELS:
-
-        @admin.display(description=MONEY_LABELS[name], ordering=name)
-        def money(order: Order) -> str:
-            return usd_text(Usd(getattr(order, name)))
-
-        money.__name__ = name.removesuffix("_cents")
-        return money
+    if field.name in MONEY_LABELS:
+        return usd_column(field.name, MONEY_LABELS[field.name])
     if isinstance(field, models.DateTimeField):
-
-        @admin.display(description=field.verbose_name, ordering=name)
-        def moment(order: Order) -> str:
-            return with_zone(getattr(order, name))
-
-        moment.__name__ = f"{name}_shown"
-        return moment
-    return name
+        return moment_column(field.name, field.verbose_name)
+    return field.name
 
 
 # Made once: the change form leaves out the read-only fields by identity. The list shows the same columns.

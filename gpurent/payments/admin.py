@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 
-from gpurent.core.admin import AuditedModelAdmin, ReadOnlyModelAdmin
+from gpurent.core.admin import AuditedModelAdmin, OwnerEmailColumn, ReadOnlyModelAdmin, moment_column, usd_column
 from gpurent.core.audit import audit_record
 
 from .assets import NETWORKS
@@ -27,6 +27,7 @@ from .models import (
     ReceivingAddress,
     WebhookDelivery,
 )
+from .receipts.receipt import rate_text
 
 
 @admin.register(PaymentIntent)
@@ -38,10 +39,22 @@ class PaymentIntentAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(Deposit)
-class DepositAdmin(ReadOnlyModelAdmin):
-    list_display = ["ref", "owner", "kind", "status", "requested_cents", "credited_cents", "created_at"]
+class DepositAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
+    list_display = [
+        "ref",
+        "owner_email",
+        "kind",
+        "status",
+        usd_column("requested_cents", "requested"),
+        usd_column("credited_cents", "credited"),
+        moment_column("created_at", "created at"),
+    ]
     list_filter = ["kind", "status"]
     search_fields = ["ref", "owner__email"]
+    list_select_related = ["owner"]
+
+    class Media:
+        css = {"all": ["backoffice/desk.css"]}  # the desks' table: headings wrap, e-mails break only at "@"
 
 
 @admin.register(WebhookDelivery)
@@ -51,8 +64,13 @@ class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
 
 @admin.register(ExchangeRate)
 class ExchangeRateAdmin(AuditedModelAdmin):
-    list_display = ["asset", "usd_per_unit", "as_of", "source"]
+    list_display = ["asset", "rate", moment_column("as_of", "as of"), "source"]
     list_filter = ["asset"]
+
+    @admin.display(description="USD per unit", ordering="usd_per_unit")
+    def rate(self, row: ExchangeRate) -> str:
+        """ "1 BTC = 97,000 USD", not the twelve decimal places the rate is stored with."""
+        return rate_text(row.usd_per_unit, row.asset)
 
 
 @admin.register(ReceivingAddress)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -40,4 +42,6 @@ class ExchangeRate(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.asset} = {self.usd_per_unit} USD ({self.source}, {self.as_of:%Y-%m-%d %H:%M %Z})"
+        # The rate's digits, not the twelve decimal places it is stored with ("97000", not "97000.000000000000").
+        rate = Decimal(self.usd_per_unit).normalize()
+        return f"{self.asset} = {rate:f} USD ({self.source}, {self.as_of:%Y-%m-%d %H:%M %Z})"
