@@ -55,10 +55,13 @@ CENTS_FIELDS = {Term.THREE_DAYS: "price_3d_cents", Term.WEEK: "price_7d_cents", 
 
 # What customers see of a GPU model (catalog cards, the GPU's page, the estimator's table, the API), and how.
 SHOWN = "Customers see this."
-SHOWN_AS_TYPED = "Customers see this text exactly as typed, in every language (see “Languages” below)."
+SHOWN_AS_TYPED = (
+    "Customers see this text exactly as typed, in every language, unless the shop's translation catalogs have it "
+    "word for word (see “Languages” below)."
+)
 CUSTOMER_FIELDS = {
     "name": "Customers see this, as typed in every language (a product name).",
-    "slug": "Customers see it in the GPU's address, /gpus/<slug>/.",
+    "slug": "Customers see it in the GPU's address, /gpus/SLUG/.",
     "vendor": SHOWN,
     "stack": SHOWN,
     "on_sale": "Off sale: the model leaves the catalog and cannot be ordered.",

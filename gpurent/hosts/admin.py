@@ -28,7 +28,6 @@ from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 
 from .agent import shop_key_problem
-from .errors import ShopKeyMissing
 from .models import GpuHost, HostOperation, HostRental
 from .registry import HostSpec, host_add, host_drain
 from .stock import free_gpus
@@ -114,7 +113,11 @@ class GpuHostAdmin(BoundedListAdmin):
         notes: list[SafeString] = []
         problem = shop_key_problem()
         if problem:
-            notes.append(format_html("<strong>{}</strong> {}", ShopKeyMissing.default_message, problem))
+            notes.append(
+                format_html(
+                    "<strong>{}</strong> {}", "The shop has no SSH key for its GPU hosts: it can reach none.", problem
+                )
+            )
         if not GpuHost.objects.exists():
             notes.append(
                 format_html(

@@ -13,7 +13,6 @@ from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from gpurent.hosts.errors import ShopKeyMissing
 from gpurent.hosts.models import GpuHost, HostOperation
 
 pytestmark = pytest.mark.django_db
@@ -128,6 +127,7 @@ def test_hosts_check_says_what_it_checked(gpu, settings):
 
 def test_the_shops_missing_key_is_its_own_error(settings, shop_key):
     from gpurent.hosts.agent import shop_key_problem
+    from gpurent.hosts.errors import ShopKeyMissing
 
     assert shop_key_problem() is None
     settings.HOSTS_SSH_KEY_FILE = ""
