@@ -4,15 +4,20 @@ made to a host's agent. Rentals' accounts are shown on the provisioning desk and
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
@@ -22,6 +27,7 @@ from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 
+from .agent import shop_key_problem
 from .models import GpuHost, HostOperation, HostRental
 from .registry import HostSpec, host_add, host_drain
 from .stock import free_gpus
@@ -97,6 +103,56 @@ class GpuHostAdmin(BoundedListAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_urls(self) -> list[URLPattern]:
+        guide = path("guide/", self.admin_site.admin_view(self.guide_view), name="hosts_gpuhost_guide")
+        return [guide, *super().get_urls()]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # With no host at all, say what the shop does then (rentals by hand at the provisioning desk), and whether
+        # the shop could reach a host at all (its own SSH key).
+        notes: list[SafeString] = []
+        problem = shop_key_problem()
+        if problem:
+            notes.append(
+                format_html(
+                    "<strong>{}</strong> {}", "The shop has no SSH key for its GPU hosts: it can reach none.", problem
+                )
+            )
+        if not GpuHost.objects.exists():
+            notes.append(
+                format_html(
+                    "<strong>No GPU hosts: paid rentals are provisioned by hand at the "
+                    '<a href="{}">provisioning desk</a>.</strong> Register a host (its SSH key pinned, its GPUs '
+                    "read) and the rentals of its GPU model are made ready on it with no one involved, and their "
+                    'access removed at the term\'s end: <a href="{}">docs/hosts.md</a>.',
+                    reverse("admin:backoffice_provisioningdesk_changelist"),
+                    reverse("admin:hosts_gpuhost_guide"),
+                )
+            )
+        return super().changelist_view(request, {**(extra_context or {}), "list_notes": notes})
+
+    def guide_view(self, request: HttpRequest) -> HttpResponse:
+        """docs/hosts.md, as the repository has it, for operators who have the back office but not the code."""
+        if not self.has_view_permission(request):
+            return HttpResponseRedirect(reverse("admin:index"))
+        try:
+            guide = (settings.BASE_DIR / "docs" / "hosts.md").read_text(encoding="utf-8")
+        except OSError:
+            guide = ""
+        # One block per "## " section, each with the anchor GitHub would give its heading (#add-a-gpu-host).
+        sections = [
+            {"anchor": slugify(part.partition("\n")[0].lstrip("# ")) if index else "top", "text": part.strip()}
+            for index, part in enumerate(re.split(r"^(?=## )", guide, flags=re.MULTILINE))
+            if part.strip()
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "GPU hosts: the guide (docs/hosts.md)",
+            "sections": sections,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/hosts/guide.html", context)
+
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
         """Register a host as `manage.py hosts add` does: connect, pin the key, read the inventory."""
         if not self.has_add_permission(request):
@@ -128,6 +184,7 @@ class GpuHostAdmin(BoundedListAdmin):
             **self.admin_site.each_context(request),
             "title": _("Add a GPU host"),
             "form": form,
+            "shop_key_problem": shop_key_problem(),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/hosts/host_add.html", context)

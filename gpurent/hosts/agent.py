@@ -27,11 +27,11 @@ from gpurent.core.errors import InvalidRequest
 from gpurent.core.notices import notify_operators
 
 from .enums import HostHealth
-from .errors import AgentFailed, HostError, HostKeyChanged, HostUnreachable
+from .errors import AgentFailed, HostError, HostKeyChanged, HostUnreachable, ShopKeyMissing
 from .models import GpuHost, HostOperation, HostRental
 from .stock import stock_sync
 
-__all__ = ["HostKey", "agent_call", "agent_run", "host_first_contact", "host_key_fetch"]
+__all__ = ["HostKey", "agent_call", "agent_run", "host_first_contact", "host_key_fetch", "shop_key_problem"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,15 +56,38 @@ def _known_name(address: str, port: int) -> str:
     return address if port == 22 else f"[{address}]:{port}"
 
 
+_SETUP = "docs/hosts.md, “1. The shop's SSH identity”"
+
+
 def _identity() -> paramiko.PKey:
+    """The shop's one SSH identity. Read before any connection is opened: without it no host is contacted.
+
+    Raises:
+        ShopKeyMissing: `HOSTS_SSH_KEY_FILE` is not set, or its file cannot be read as a private key.
+    """
     path = settings.HOSTS_SSH_KEY_FILE
     if not path:
-        raise HostUnreachable(detail="HOSTS_SSH_KEY_FILE is not set: the shop has no SSH identity for its hosts")
+        raise ShopKeyMissing(
+            detail="HOSTS_SSH_KEY_FILE is not set in the shop's settings (its environment file): create the "
+            f"shop's key, set it for the web, worker and sweep services and restart them ({_SETUP})."
+        )
     try:
         return paramiko.PKey.from_path(path)
     except (OSError, paramiko.SSHException, ValueError) as error:
         # The path is the operator's setting; the key itself is never part of a message.
-        raise HostUnreachable(detail=f"the shop's SSH key {path} cannot be read: {type(error).__name__}") from None
+        raise ShopKeyMissing(
+            detail=f"the shop's SSH key {path} (HOSTS_SSH_KEY_FILE, in the shop's settings) cannot be read: "
+            f"{type(error).__name__}. Check that the file exists and that the shop's user can read it ({_SETUP})."
+        ) from None
+
+
+def shop_key_problem() -> str | None:
+    """Why the shop cannot reach any host with its SSH identity (the back office's banner), or None: it can."""
+    try:
+        _identity()
+    except ShopKeyMissing as error:
+        return error.detail
+    return None
 
 
 class _Remember(paramiko.MissingHostKeyPolicy):
@@ -86,6 +109,7 @@ class _Remember(paramiko.MissingHostKeyPolicy):
 def _connect(
     address: str, port: int, user: str, pinned: str, expected: str = ""
 ) -> tuple[paramiko.SSHClient, _Remember]:
+    identity = _identity()  # the shop's own setting: checked before anything is sent to the host
     timeout = settings.HOSTS_SSH_TIMEOUT_SECONDS
     client = paramiko.SSHClient()
     remember = _Remember(expected)
@@ -104,7 +128,7 @@ def _connect(
             address,
             port=port,
             username=user,
-            pkey=_identity(),
+            pkey=identity,
             timeout=timeout,
             banner_timeout=timeout,
             auth_timeout=timeout,

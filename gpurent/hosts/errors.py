@@ -25,6 +25,14 @@ class HostUnreachable(HostError):
     default_message = _("The GPU host does not answer.")
 
 
+class ShopKeyMissing(HostUnreachable):
+    """The shop's own SSH identity (`HOSTS_SSH_KEY_FILE`) is not set or cannot be read: no host was contacted.
+    A fault of the shop's settings, not of a host; every host is out of reach until it is fixed."""
+
+    code = "host_shop_key_missing"
+    default_message = _("The shop has no SSH key for its GPU hosts: the host was not contacted.")
+
+
 class HostKeyChanged(HostError):
     """The host showed another SSH host key than the pinned one: all work on it stops."""
 

@@ -46,10 +46,10 @@ def test_a_back_office_edit_shows_at_once_and_rerenders_only_that_card(admin_cli
             "position": gpu.position,
             "memory_mib_per_card": gpu.memory_mib_per_card,
             "cards_per_lot": gpu.cards_per_lot,
-            "stock_lots": gpu.stock_lots,
-            "price_3d_cents": gpu.price_3d_cents,
-            "price_7d_cents": 123_400,
-            "price_30d_cents": gpu.price_30d_cents,
+            "stock_change": "0",
+            "price_3d": "170",
+            "price_7d": "345.50",  # typed in dollars (QA walk of the back office, defect 4)
+            "price_30d": "1450",
             "summary": gpu.summary,
             "good_for": "",
             "glossary_terms": "[]",
@@ -60,7 +60,7 @@ def test_a_back_office_edit_shows_at_once_and_rerenders_only_that_card(admin_cli
     assert rendered(after, CARD) == 1
     card = card_of(after, "h100-80gb")
     assert "H100 80GB SXM" in card
-    assert "$1,234" in card
+    assert "$345.50" in card
 
 
 def test_a_stock_change_by_order_or_release_shows_at_once(client, demo_catalog):

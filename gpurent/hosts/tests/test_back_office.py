@@ -79,9 +79,36 @@ def test_a_host_managed_models_stock_is_not_typed_in_the_catalog(admin_client, g
     assert stock_sync(gpu.pk) == 4
     form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
     assert 'name="stock_lots"' not in form
+    assert 'name="stock_change"' not in form
     GpuHost.objects.all().delete()
     form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
-    assert 'name="stock_lots"' in form
+    assert 'name="stock_change"' in form  # lots to add or remove (the stock itself is never typed over)
+
+
+def test_saving_a_host_managed_model_leaves_its_stock_to_the_hosts(admin_client, gpu, node):
+    assert stock_sync(gpu.pk) == 4
+    form = admin_client.get(reverse("admin:catalog_gpumodel_change", args=[gpu.pk])).content.decode()
+    assert 'name="price_3d" value="95.00"' in form
+    data = {
+        "name": gpu.name,
+        "slug": gpu.slug,
+        "vendor": gpu.vendor,
+        "stack": gpu.stack,
+        "on_sale": "on",
+        "position": "0",
+        "memory_mib_per_card": str(gpu.memory_mib_per_card),
+        "cards_per_lot": "1",
+        "price_3d": "96",
+        "price_7d": "205",
+        "price_30d": "790",
+        "summary": gpu.summary,
+        "glossary_terms": "[]",
+        "stock_lots": "40",
+        "stock_change": "5",  # neither field is on this form: both are ignored
+    }
+    assert admin_client.post(reverse("admin:catalog_gpumodel_change", args=[gpu.pk]), data).status_code == 302
+    gpu.refresh_from_db()
+    assert (gpu.price_3d_cents, gpu.stock_lots) == (9_600, 4)
 
 
 def _list_key(client, url: str) -> str:

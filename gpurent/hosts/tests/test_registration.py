@@ -54,7 +54,12 @@ def test_list_check_and_drain(test_host, gpu):
     register_test_host(test_host, gpu)
     assert "node-1" in hosts("list")
     assert "4/4" in hosts("list")
-    assert hosts("check") == "node-1: healthy\n"
+    checked = hosts("check").splitlines()
+    assert checked[0].startswith("checking 1 host: reading its inventory through the agent over SSH")
+    assert checked[1:] == [
+        f"node-1 ({test_host.user}@{test_host.address}:{test_host.port}): healthy; 4/4 GPUs free to rent",
+        "all 1 healthy",
+    ]
     hosts("drain", "node-1")
     assert GpuModel.objects.get(pk=gpu.pk).stock_lots == 0
     hosts("drain", "node-1", "--undo")

@@ -16,9 +16,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from gpurent.core.errors import ApplicationError
+from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import GpuHost
 from gpurent.hosts.registry import HostSpec, host_add, host_check, host_drain, host_repin
 from gpurent.hosts.stock import free_gpus
+
+# With no hosts, a paid rental waits for an operator at the provisioning desk (docs/hosts.md).
+NO_HOSTS_THEN = (
+    "(paid rentals are provisioned by hand at the back office's provisioning desk; register a host with "
+    "`hosts add`, docs/hosts.md)"
+)
 
 
 def _address(value: str) -> tuple[str, int]:
@@ -91,7 +98,10 @@ class Command(BaseCommand):
         )
 
     def _list(self, options: dict[str, Any]) -> None:
-        hosts = GpuHost.objects.select_related("gpu").prefetch_related("allocations").order_by("name")
+        hosts = list(GpuHost.objects.select_related("gpu").prefetch_related("allocations").order_by("name")[:1000])
+        if not hosts:
+            self.stdout.write(f"no hosts registered {NO_HOSTS_THEN}")
+            return
         self.stdout.write(f"{'NAME':<20} {'MODEL':<14} {'HEALTH':<12} {'DRAINED':<8} {'FREE':<12} ADDRESS")
         for host in hosts:
             free = free_gpus(host)
@@ -101,14 +111,31 @@ class Command(BaseCommand):
             )
 
     def _check(self, options: dict[str, Any]) -> None:
-        hosts = [self._host(options["name"])] if options["name"] else list(GpuHost.objects.select_related("gpu"))
+        if options["name"]:
+            hosts = [self._host(options["name"])]
+        else:
+            hosts = list(GpuHost.objects.select_related("gpu").order_by("name")[:1000])
+        if not hosts:
+            self.stdout.write(f"no hosts registered: nothing to check {NO_HOSTS_THEN}")
+            return
+        count = "1 host: reading its" if len(hosts) == 1 else f"{len(hosts)} hosts: reading each one's"
+        self.stdout.write(
+            f"checking {count} inventory through the agent over SSH (the host's pinned key, the shop's "
+            "HOSTS_SSH_KEY_FILE), then its health and free GPUs"
+        )
         failed = 0
         for host in hosts:
             host = host_check(host)
-            self.stdout.write(f"{host.name}: {host.health}" + (f" ({host.last_error})" if host.last_error else ""))
-            failed += host.health != "healthy"
+            detail = f" ({host.last_error})" if host.last_error else ""
+            free = len(free_gpus(host)) if host.health == HostHealth.HEALTHY else 0
+            self.stdout.write(
+                f"{host.name} ({host.user}@{host.address}:{host.port}): {host.health}{detail}; "
+                f"{free}/{len(host.gpu_indices)} GPUs free to rent"
+            )
+            failed += host.health != HostHealth.HEALTHY
         if failed:
             raise CommandError(f"{failed} of {len(hosts)} hosts are not healthy")
+        self.stdout.write(f"all {len(hosts)} healthy")
 
     def _drain(self, options: dict[str, Any]) -> None:
         host = host_drain(self._host(options["name"]), drained=not options["undo"])
