@@ -62,10 +62,13 @@ class PayoutForm(forms.Form):
     confirm_sent = forms.CharField(label="Confirm the amount", required=False, widget=AmountConfirmation)
     reason = forms.CharField(label=_("Reason (for a rejection, told to the customer)"), required=False, max_length=200)
 
-    def __init__(self, *args: Any, pair: Pair, quote: PayoutQuote | None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, pair: Pair, quote: PayoutQuote | None, to_send: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.pair = pair
         self.quote = quote
+        # A withdrawal already decided is not checked: a double submit replays its first answer (`form_action`),
+        # any other decision is refused by the service.
+        self.to_send = to_send
         # Set by `clean` when the amount needs a confirmation the operator has not given (the page offers it).
         self.unconfirmed: SentCheck | None = None
 
@@ -88,7 +91,7 @@ class PayoutForm(forms.Form):
         check = SentCheck(self.pair, sent_units, self.quote)
         amount = format_units(sent_units, self.pair)
         confirmed = not check.within_tolerance and cleaned.get("confirm_sent") == amount
-        if not check.within_tolerance and not confirmed:
+        if self.to_send and not check.within_tolerance and not confirmed:
             self.unconfirmed = check
             self.add_error("sent", sent_refusal(check))
             cast(AmountConfirmation, self.fields["confirm_sent"].widget).amount = amount
@@ -149,6 +152,7 @@ def confirmation_text(check: SentCheck) -> str:
 class PayoutsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.send_payout"
     rows_noun = ("withdrawal to send", "withdrawals to send")
+    all_rows_noun = ("withdrawal", "withdrawals")
     list_display = ["ref", "owner_email", "pair", "to_send", "address", "requested", "status", "decided_by"]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "created_at", "id")
@@ -190,8 +194,9 @@ class PayoutsDeskAdmin(DeskAdmin):
             raise PermissionDenied
         pair = self._pair(payout)
         # Read before any lock (the rate source may be an HTTP call); the quote is for a withdrawal still to send.
-        quote = payout_quote(payout, pair) if payout.status == PayoutStatus.REQUESTED else None
-        form = PayoutForm(request.POST or None, pair=pair, quote=quote)
+        to_send = payout.status == PayoutStatus.REQUESTED
+        quote = payout_quote(payout, pair) if to_send else None
+        form = PayoutForm(request.POST or None, pair=pair, quote=quote, to_send=to_send)
         # A rejection's reason reaches the customer as typed: the operator writes it in the customer's language.
         language = customer_language_html(payout.owner)
         form.fields["reason"].help_text = format_html("{} {}", _("Customer's language:"), language)

@@ -113,6 +113,8 @@ class ProvisioningQueueFilter(NeedsActionFilter):
 class ProvisioningDeskAdmin(DeskAdmin):
     action_permission = "backoffice.provision_order"
     rows_noun = ("order to provision", "orders to provision")
+    all_rows_noun = ("order", "orders")
+    queue_nouns = {"access": ("order with access to remove", "orders with access to remove")}
     list_display = [
         "ref",
         "owner_email",

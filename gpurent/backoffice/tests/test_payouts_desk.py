@@ -178,3 +178,11 @@ def test_the_list_shows_the_amount_sent_in_the_asset(client, operator, payout):
     payout_mark_sent(payout_id=payout.pk, txid=TXID, sent_units=30_000_000, actor=operator)
     html = client.get(DESK + "?queue=all").content.decode()
     assert '$299.00 ($300.00 − fee) <span class="sent">sent 0.30000000 BTC</span>' in html
+
+
+def test_a_double_submit_of_a_confirmed_amount_acts_once(client, operator, payout):
+    url = f"{DESK}{payout.pk}/change/"
+    body = {"action": "sent", "txid": TXID, "sent": "0.3", "confirm_sent": "0.30000000", "idempotency_key": "dbl"}
+    first, again = client.post(url, body), client.post(url, body)
+    assert (first.status_code, again.status_code, again["Location"]) == (302, 302, DESK)
+    assert AuditLogEntry.objects.filter(action="payout.sent").count() == 1
