@@ -27,7 +27,13 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, customer_language_html, email_html
+from gpurent.core.admin import (
+    OwnerEmailColumn,
+    ReadOnlyModelAdmin,
+    address_ends_html,
+    customer_language_html,
+    email_html,
+)
 from gpurent.core.admin import with_zone as _with_zone
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
@@ -280,10 +286,7 @@ class PaymentsDeskAdmin(DeskAdmin):
     def short_address(self, intent: Any) -> str:
         """The address's two ends (the whole one on hover, on the detail page and in the search): at full length it
         took a quarter of the table's width."""
-        address = intent.address
-        if len(address) <= 16:
-            return address
-        return format_html('<span title="{}">{}…{}</span>', address, address[:8], address[-6:])
+        return address_ends_html(intent.address)
 
     @admin.display(description=_("expected"))
     def expected(self, intent: Any) -> str:

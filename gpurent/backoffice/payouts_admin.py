@@ -17,10 +17,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import customer_language_html
+from gpurent.core.admin import address_ends_html, customer_language_html, email_html, waiting_text
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
@@ -153,7 +154,7 @@ class PayoutsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.send_payout"
     rows_noun = ("withdrawal to send", "withdrawals to send")
     all_rows_noun = ("withdrawal", "withdrawals")
-    list_display = ["ref", "owner_email", "pair", "to_send", "address", "requested", "status", "decided_by"]
+    list_display = ["ref", "owner_email", "pair", "to_send", "short_address", "requested", "status", "decider"]
     list_filter = [NeedsActionFilter, "status", "asset", "network"]
     desk_ordering = ("desk_rank", "created_at", "id")
     search_fields = ["ref", "address", "txid", "owner__email"]
@@ -165,7 +166,19 @@ class PayoutsDeskAdmin(DeskAdmin):
 
     @admin.display(description=_("requested"), ordering="created_at")
     def requested(self, payout: Any) -> str:
-        return _with_zone(payout.created_at)
+        """When it was asked for, and while it waits, for how long (what an operator on a phone looks for)."""
+        if payout.status != PayoutStatus.REQUESTED:
+            return _with_zone(payout.created_at)
+        waiting = waiting_text(payout.created_at, timezone.now())
+        return format_html('{} <span class="age">waiting {}</span>', _with_zone(payout.created_at), waiting)
+
+    @admin.display(description=_("address"), ordering="address")
+    def short_address(self, payout: Any) -> str:
+        return address_ends_html(payout.address)
+
+    @admin.display(description=_("decided by"), ordering="decided_by__email")
+    def decider(self, payout: Any) -> str:
+        return email_html(payout.decided_by.email) if payout.decided_by else "—"
 
     @admin.display(description=_("pair"))
     def pair(self, payout: Any) -> str:
