@@ -65,7 +65,5 @@ def test_the_payouts_desk_says_how_long_a_withdrawal_waits(client, django_user_m
     client.force_login(operator)
     html = client.get("/backoffice/backoffice/payoutsdesk/").content.decode()
     assert '<span class="age">waiting 2 h 5 min</span>' in html
-    assert (
-        '<td data-label="Address" class="field-short_address"><span title="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t">TR7NHqje…gjLj6t</span></td>'
-        in html
-    )
+    address = '<span title="TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t">TR7NHqje…gjLj6t</span>'
+    assert f'<td data-label="Address" class="field-short_address">{address}</td>' in html
