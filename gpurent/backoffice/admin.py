@@ -117,6 +117,7 @@ class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
 
     class Media:
         css = {"all": ["backoffice/desk.css"]}
+        js = ["backoffice/desk_cards.js"]  # each cell's heading, for the cards on a phone
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return list(self.desk_ordering)

@@ -283,6 +283,7 @@ class MachineRequestAdmin(BoundedListAdmin):
 
     class Media:
         css = {"all": ["backoffice/desk.css"]}
+        js = ["backoffice/desk_cards.js"]  # each cell's heading, for the cards on a phone
 
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         return [F("handled_at").desc(nulls_first=True), "created_at", "id"]

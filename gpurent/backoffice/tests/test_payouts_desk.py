@@ -128,7 +128,9 @@ def test_the_confirmation_of_the_same_amount_records_it_with_the_difference_in_t
         f"{payout.ref} marked sent: 0.30000000 BTC to cem@example.com ($299.00 after the fee); the customer is "
         "e-mailed the transaction id. You confirmed the amount: 97.3 times the expected 0.00308248 BTC."
     ) in response.content.decode()
-    check = AuditLogEntry.objects.get(action="payout.sent").after["amount_check"]
+    after = AuditLogEntry.objects.get(action="payout.sent").after
+    assert after is not None
+    check = after["amount_check"]
     assert (check["sent"], check["expected"], check["percent_off"], check["difference_confirmed"]) == (
         "0.30000000",
         "0.00308248",
@@ -161,7 +163,9 @@ def test_an_amount_near_the_quote_is_sent_and_the_message_says_what_happened(cli
         "e-mailed the transaction id."
     ) in response.content.decode()
     assert "You confirmed" not in response.content.decode()
-    assert AuditLogEntry.objects.get(action="payout.sent").after["amount_check"]["difference_confirmed"] is False
+    after = AuditLogEntry.objects.get(action="payout.sent").after
+    assert after is not None
+    assert after["amount_check"]["difference_confirmed"] is False
 
 
 def test_a_rejection_says_the_amount_is_back_on_the_customers_balance(client, operator, payout, cem):
