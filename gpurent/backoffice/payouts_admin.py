@@ -1,7 +1,9 @@
 """The payouts desk: withdrawals to send (role `payouts`, permission `backoffice.send_payout`; decision 0121).
 
 Mark a withdrawal sent with its transaction id and the amount sent, or reject it (the amount returns to the
-customer's balance). Each action goes through `gpurent.payments.payouts`, once per form idempotency key.
+customer's balance). Each action goes through `gpurent.payments.payouts`, once per form idempotency key. The page
+shows what to send in the asset at the shop's rate, and an amount sent far from it is recorded only once the operator
+confirms it (`gpurent.payments.payout_amounts`; outside QA walk of the back office, defect 3).
 """
 
 from __future__ import annotations
@@ -106,6 +108,11 @@ def asset_amount(units: int, pair: Pair) -> str:
     return f"{format_units(units, pair)} {pair.asset}"
 
 
+def owed_text(payout: Any) -> str:
+    """ "$299.00 ($300.00 − fee)": what the customer receives in USD, and what left their balance."""
+    return f"{Usd(payout.net_cents).display()} ({Usd(payout.amount_cents).display()} − fee)"
+
+
 def rate_text(quote: PayoutQuote, pair: Pair) -> str:
     """ "97,000 USD/BTC (rate of 06 Dec 2026, 17:00 UTC, demo data)": the rate whole, grouped, no trailing zeros."""
     price = f"{quote.rate.usd_per_unit.normalize():,f}"
@@ -188,7 +195,7 @@ class PayoutsDeskAdmin(DeskAdmin):
     def to_send(self, payout: Any) -> str:
         """What the customer receives in USD (and before the fee), and once sent, the amount sent in the asset:
         an amount far from what was owed shows in the list, not only on the withdrawal's page."""
-        owed = f"{Usd(payout.net_cents).display()} ({Usd(payout.amount_cents).display()} − fee)"
+        owed = owed_text(payout)
         if not payout.sent_units:
             return owed
         return format_html(
@@ -228,7 +235,7 @@ class PayoutsDeskAdmin(DeskAdmin):
             "title": _("Withdrawal %(ref)s") % {"ref": payout.ref},
             "payout": payout,
             "pair": pair,
-            "to_send": f"{Usd(payout.net_cents).display()} ({Usd(payout.amount_cents).display()} − fee)",
+            "to_send": owed_text(payout),
             "quote": quote,
             "quote_amount": asset_amount(quote.units, pair) if quote else "",
             "quote_rate": rate_text(quote, pair) if quote else "",
