@@ -27,7 +27,13 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
-from gpurent.core.admin import OwnerEmailColumn, ReadOnlyModelAdmin, customer_language_html, email_html
+from gpurent.core.admin import (
+    OwnerEmailColumn,
+    ReadOnlyModelAdmin,
+    address_ends_html,
+    customer_language_html,
+    email_html,
+)
 from gpurent.core.admin import with_zone as _with_zone
 from gpurent.core.errors import ApplicationError
 from gpurent.core.idempotency.keys import Outcome
@@ -103,10 +109,15 @@ class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
     desk_ordering: tuple[str, ...] = ()
     # What the count under the list says: the model's verbose_name_plural names the desk ("payments desk"), so
     # Django's own count would read "0 payments desk" (admin/backoffice/pagination.html shows `desk_count`).
+    # `rows_noun` names the rows of the "Needs action" queue, `all_rows_noun` those of "All" (the history too:
+    # "7 payments", not "7 payments to verify"), `queue_nouns` those of any other queue the desk's filter has.
     rows_noun: tuple[str, str] = ("row", "rows")
+    all_rows_noun: tuple[str, str] = ("row", "rows")
+    queue_nouns: dict[str, tuple[str, str]] = {}
 
     class Media:
         css = {"all": ["backoffice/desk.css"]}
+        js = ["backoffice/desk_cards.js"]  # each cell's heading, for the cards on a phone
 
     def get_ordering(self, request: HttpRequest) -> list[str]:
         return list(self.desk_ordering)
@@ -119,8 +130,17 @@ class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
     def get_changelist_instance(self, request: HttpRequest) -> Any:
         changelist: Any = super().get_changelist_instance(request)  # gets one attribute of ours, `desk_count`
         count = changelist.result_count
-        changelist.desk_count = f"{count} {self.rows_noun[0] if count == 1 else self.rows_noun[1]}"
+        one, many = self.count_noun(changelist)
+        changelist.desk_count = f"{count} {one if count == 1 else many}"
         return changelist
+
+    def count_noun(self, changelist: Any) -> tuple[str, str]:
+        """The noun of the rows the list shows, by the queue its filter shows (what the filter itself applied,
+        so a queue the filter does not know counts as the "Needs action" rows it then shows)."""
+        queue = next((spec.value() for spec in changelist.filter_specs if isinstance(spec, NeedsActionFilter)), "")
+        if queue == "all":
+            return self.all_rows_noun
+        return self.queue_nouns.get(queue, self.rows_noun)
 
     def base_queryset(self) -> QuerySet[Any]:
         # Not super().get_queryset(): that orders by `desk_ordering` before the desk has annotated its rank.
@@ -180,6 +200,7 @@ class VerifyForm(forms.Form):
 class PaymentsDeskAdmin(DeskAdmin):
     action_permission = "backoffice.verify_payment"
     rows_noun = ("payment to verify", "payments to verify")
+    all_rows_noun = ("payment", "payments")
     list_display = [
         "queue",
         "target",
@@ -266,10 +287,7 @@ class PaymentsDeskAdmin(DeskAdmin):
     def short_address(self, intent: Any) -> str:
         """The address's two ends (the whole one on hover, on the detail page and in the search): at full length it
         took a quarter of the table's width."""
-        address = intent.address
-        if len(address) <= 16:
-            return address
-        return format_html('<span title="{}">{}…{}</span>', address, address[:8], address[-6:])
+        return address_ends_html(intent.address)
 
     @admin.display(description=_("expected"))
     def expected(self, intent: Any) -> str:

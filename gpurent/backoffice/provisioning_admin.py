@@ -113,6 +113,8 @@ class ProvisioningQueueFilter(NeedsActionFilter):
 class ProvisioningDeskAdmin(DeskAdmin):
     action_permission = "backoffice.provision_order"
     rows_noun = ("order to provision", "orders to provision")
+    all_rows_noun = ("order", "orders")
+    queue_nouns = {"access": ("order with access to remove", "orders with access to remove")}
     list_display = [
         "ref",
         "owner_email",
@@ -281,6 +283,7 @@ class MachineRequestAdmin(BoundedListAdmin):
 
     class Media:
         css = {"all": ["backoffice/desk.css"]}
+        js = ["backoffice/desk_cards.js"]  # each cell's heading, for the cards on a phone
 
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         return [F("handled_at").desc(nulls_first=True), "created_at", "id"]

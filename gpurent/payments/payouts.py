@@ -12,6 +12,8 @@ writes an audit row and queues its e-mails in the same transaction. Nothing here
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -140,9 +142,18 @@ def _locked(payout_id: int) -> Payout:
     return Payout.objects.select_related("owner").get(pk=payout_id)
 
 
-def payout_mark_sent(*, payout_id: int, txid: str, sent_units: int, actor: AbstractBaseUser | None) -> Payout:
+def payout_mark_sent(
+    *,
+    payout_id: int,
+    txid: str,
+    sent_units: int,
+    actor: AbstractBaseUser | None,
+    amount_check: dict[str, Any] | None = None,
+) -> Payout:
     """The operator sent the withdrawal: record the transaction, move the money out, e-mail the customer.
 
+    `amount_check` is what the desk compared the amount with (`payout_amounts.SentCheck.record`: the quote, its
+    rate, how far off, whether the operator confirmed the difference); the audit row keeps it beside the payout.
     Marking it sent again with the same transaction id returns it unchanged (a double submit).
 
     Raises:
@@ -180,7 +191,8 @@ def payout_mark_sent(*, payout_id: int, txid: str, sent_units: int, actor: Abstr
         payout.status, payout.txid, payout.sent_units = PayoutStatus.SENT, txid, sent_units
         payout.decided_at, payout.decided_by = timezone.now(), actor  # type: ignore[assignment]
         payout.save(update_fields=["status", "txid", "sent_units", "decided_at", "decided_by"])
-        audit_record(actor=actor, action="payout.sent", target=payout, before=before, after=snapshot(payout))
+        after = snapshot(payout) | ({"amount_check": amount_check} if amount_check is not None else {})
+        audit_record(actor=actor, action="payout.sent", target=payout, before=before, after=after)
         _tell_customer(payout, "payout_sent")
     return payout
 

@@ -111,7 +111,9 @@ def test_a_withdrawal_asked_for_and_marked_sent_on_the_payouts_desk(
     desk.get_by_label("Transaction id").fill("tron-payout-1")
     desk.get_by_label("Amount sent (in the asset)").fill("49")
     desk.get_by_role("button", name="Record decision").click()
-    expect(desk.locator(".messagelist")).to_contain_text("Withdrawal marked sent")
+    expect(desk.locator(".messagelist")).to_contain_text(
+        f"{payout.ref} marked sent: 49.000000 USDT to {customer.email} ($49.00 after the fee)"
+    )
     desk_shot(desk, "withdrawal-payouts-desk")
 
     page.reload()

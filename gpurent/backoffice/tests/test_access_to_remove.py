@@ -77,7 +77,7 @@ def test_ended_desk_rentals_wait_on_the_desk_oldest_term_end_first_until_marked(
     orders_end_terms(now=term_end(newer) + timedelta(seconds=1))
     queue = client.get(DESK, {"queue": "access"}).content.decode()
     assert "Access to remove" in queue
-    assert "2 orders to provision" in queue
+    assert "2 orders with access to remove" in queue  # the queue shown, not "to provision" (QA 27)
     assert queue.index(older.ref) < queue.index(newer.ref)
     assert on_host.ref not in queue
     assert running.ref not in queue
