@@ -28,10 +28,11 @@ def test_admin_change_writes_an_audit_row_with_before_and_after(admin_client, gp
             "position": 0,
             "memory_mib_per_card": gpu.memory_mib_per_card,
             "cards_per_lot": gpu.cards_per_lot,
-            "stock_lots": 3,
-            "price_3d_cents": gpu.price_3d_cents,
-            "price_7d_cents": gpu.price_7d_cents,
-            "price_30d_cents": gpu.price_30d_cents,
+            "stock_change": -5,  # lots are added or removed, not typed over (QA walk #5)
+            "stock_seen": gpu.stock_lots,
+            "price_3d": f"{gpu.price_3d_cents / 100:.2f}",  # prices are typed in dollars (QA walk #4)
+            "price_7d": f"{gpu.price_7d_cents / 100:.2f}",
+            "price_30d": f"{gpu.price_30d_cents / 100:.2f}",
             "summary": gpu.summary,
             "good_for": "",
             "glossary_terms": "[]",
