@@ -23,6 +23,7 @@ from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import PayoutStatus
+from gpurent.payments.networks import txid_refusal
 from gpurent.payments.payouts import payout_mark_sent, payout_reject
 
 from .admin import DeskAdmin, NeedsActionFilter, _operator, _with_zone
@@ -52,6 +53,8 @@ class PayoutForm(forms.Form):
             return cleaned
         if not cleaned.get("txid", "").strip():
             self.add_error("txid", _("Enter the transaction id of the withdrawal."))
+        elif (refusal := txid_refusal(self.pair.network, cleaned["txid"])) is not None:
+            self.add_error("txid", refusal)  # the form of the network's ids (the payments desk checks the same)
         try:
             cleaned["sent_units"] = parse_units(cleaned.get("sent", "").strip(), self.pair)
         except ValueError:
