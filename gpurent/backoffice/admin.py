@@ -441,11 +441,16 @@ class PaymentsDeskAdmin(DeskAdmin):
         payment outlives."""
         if intent.desk_rank >= PaymentsDesk.DESK_RANK_NEEDS_ACTION_BELOW:
             return "—"
-        age = waited(intent.waiting_since, timezone.now())
+        now = timezone.now()
+        age = format_html('<span class="waited">{}</span>', waited(intent.waiting_since, now))
         order = intent.order
         if order is None or order.payment_status != PaymentStatus.AWAITING_PAYMENT:
             return age
-        return format_html('{}<br><span class="held">lots held until {}</span>', age, _with_zone(order.reserved_until))
+        until = order.reserved_until
+        held = f"lots held {waited(now, until)} more" if until > now else "lots no longer held"
+        return format_html(
+            '{}<br><span class="held" title="lots held until {}">{}</span>', age, _with_zone(until), held
+        )
 
     @admin.display(description=_("queue"), ordering="desk_rank")
     def queue(self, intent: Any) -> str:
