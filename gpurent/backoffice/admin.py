@@ -9,6 +9,7 @@ checks the rules, writes the audit row and queues the emails in one transaction.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
@@ -17,7 +18,8 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -27,6 +29,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from gpurent.accounts.models import User
+from gpurent.backoffice.dashboard.numbers import duration_text
 from gpurent.core.admin import (
     OwnerEmailColumn,
     ReadOnlyModelAdmin,
@@ -40,12 +43,17 @@ from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.core.notices import recent_notices
+from gpurent.orders.enums import PaymentStatus
+from gpurent.orders.models import Order
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units, required_confirmations
+from gpurent.payments.balance.figures import spendable_for_order
+from gpurent.payments.errors import PaymentAlreadyCredited
 from gpurent.payments.intents.state import IntentState, intent_state
-from gpurent.payments.models import IntentStatus, Payment, PaymentSource, PaymentState
-from gpurent.payments.networks import network_get
-from gpurent.payments.received.receive import payment_receive
+from gpurent.payments.models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
+from gpurent.payments.networks import network_get, txid_refusal
+from gpurent.payments.received.receive import normalise_txid, payment_receive, payment_where
 from gpurent.payments.received.verification import ManualVerifier, review_resolve
+from gpurent.payments.selectors import intents_partly_paid, intents_to_verify
 
 from .models import PaymentsDesk
 
@@ -150,16 +158,132 @@ class DeskAdmin(OwnerEmailColumn, ReadOnlyModelAdmin):
         return request.user.has_perm(self.action_permission)
 
 
-class VerifyForm(forms.Form):
-    action = forms.ChoiceField(
-        label=_("Decision"),
-        choices=[
-            ("confirm", _("Confirm: this transaction paid it")),
-            ("reject", _("Reject: no valid payment")),
-            ("resolve_locked", _("Review: credit at the intent's locked rate")),
-            ("resolve_current", _("Review: credit at the current rate")),
-        ],
+# The decisions the verify page may offer, each only where it applies (`VerifyForm.decisions`).
+CONFIRM = ("confirm", _("Confirm: this transaction paid it"))
+CONFIRM_ADDITIONAL = ("confirm_additional", _("Another transaction to this payment (credited to the balance)"))
+REJECT = ("reject", _("Reject: no valid payment"))
+RESOLVE_LOCKED = ("resolve_locked", _("Review: credit at the intent's locked rate"))
+RESOLVE_CURRENT = ("resolve_current", _("Review: credit at the current rate"))
+CONFIRMING = frozenset({CONFIRM[0], CONFIRM_ADDITIONAL[0]})
+# What a POST may carry: every decision. The page offers only those that apply (a form sent twice must reach its
+# idempotency key and replay its first answer, whatever the intent became since); the services refuse the rest
+# under their locks (`refuse_if_settled`, "not waiting for review", "cannot be rejected").
+DECISIONS = [CONFIRM, CONFIRM_ADDITIONAL, REJECT, RESOLVE_LOCKED, RESOLVE_CURRENT]
+
+
+def intent_settled(intent: Any) -> bool:
+    """Confirmed (all of it arrived) or closed (its order was paid otherwise or cancelled): a transaction recorded
+    on it now is a second one, credited to the balance, and is recorded only when the operator says so."""
+    return intent.status in (IntentStatus.CONFIRMED, IntentStatus.CLOSED)
+
+
+def intent_in_review(intent: Any) -> bool:
+    """In review: the intent's status says so, or one of its payments waits for an operator's credit."""
+    return intent.status == IntentStatus.REVIEW or any(p.state == PaymentState.REVIEW for p in intent.payments.all())
+
+
+def _amount(units: int, pair: Pair) -> str:
+    """ "62 USDT", "0.003 BTC": the amount as operators say it (no trailing zeros)."""
+    text = format_units(units, pair)
+    return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {pair.asset}"
+
+
+@dataclass(frozen=True)
+class MoneySoFar:
+    """What an intent received and what it credited, and what its order still needs, for the verify page and the
+    decision's message."""
+
+    received_units: int
+    credited: Usd
+    deposits: list[str]
+    rest_units: int  # what the instructions still wait for, in quote units (0 when all arrived)
+    order_needs: Usd | None  # an order awaiting payment: what the balance lacks to pay it; else None
+
+
+def money_so_far(intent: Any) -> MoneySoFar:
+    payments = list(Payment.objects.filter(intent_id=intent.pk).select_related("deposit"))
+    credited = [p for p in payments if p.state == PaymentState.CREDITED]
+    locked_units = sum(p.amount_units for p in credited if p.at_locked_rate)
+    order_needs = None
+    order = Order.objects.filter(pk=intent.order_id).select_related("owner").first()
+    if order is not None and order.payment_status == PaymentStatus.AWAITING_PAYMENT:
+        order_needs = Usd(max(0, order.total.cents - spendable_for_order(order).cents))
+    return MoneySoFar(
+        received_units=sum(p.amount_units for p in payments),
+        credited=Usd(sum(p.credited_cents or 0 for p in credited)),
+        deposits=[p.deposit.ref for p in credited if p.deposit],
+        rest_units=max(0, intent.amount_units - locked_units),
+        order_needs=order_needs,
     )
+
+
+def money_so_far_text(intent: Any, pair: Pair) -> str:
+    """ "$291.00 credited from 0.003 BTC (D-ZHM9-S7M8); order R-EXXF-ST42 still needs $49.00 (0.00050516 BTC to
+    these instructions)", or "" when nothing was received."""
+    so_far = money_so_far(intent)
+    if not so_far.received_units:
+        return ""
+    refs = f" ({', '.join(so_far.deposits)})" if so_far.deposits else ""
+    text = f"{so_far.credited.display()} credited from {_amount(so_far.received_units, pair)}{refs}"
+    if intent.order_id is None:
+        return text
+    order = Order.objects.get(pk=intent.order_id)
+    if so_far.order_needs is None:
+        return f"{text}; order {order.ref} is {order.get_payment_status_display().lower()}"
+    rest = f" ({_amount(so_far.rest_units, pair)} to these instructions)" if so_far.rest_units else ""
+    return f"{text}; order {order.ref} still needs {so_far.order_needs.display()}{rest}"
+
+
+def decision_message(intent_id: Any, recorded: list[Payment], *, since: Any) -> str:
+    """What a confirmation or a review credit did, in one sentence: "R-6853-2JZ2 is paid ($62.00 from 62 USDT,
+    D-9KQ5-YNYQ).", "Credited $291.00 (0.003 BTC, D-ZHM9-S7M8) to bao@example.com's balance; order R-EXXF-ST42
+    still needs $49.00 (0.00050516 BTC).", or that the payment waits in review."""
+    intent = PaymentIntent.objects.select_related("owner", "order", "deposit").get(pk=intent_id)
+    pair = pair_get(intent.asset, intent.network)
+    amount = _amount(sum(p.amount_units for p in recorded), pair)
+    if any(p.state == PaymentState.REVIEW for p in recorded):
+        return (
+            f"Recorded {amount}: it arrived too late for the instructions' locked rate, so nothing is credited yet. "
+            "It waits in review: credit it or reject it on its page."
+        )
+    credited = [p for p in recorded if p.state == PaymentState.CREDITED]
+    cents = Usd(sum(p.credited_cents or 0 for p in credited))
+    if not cents.cents:
+        return f"Recorded {amount}: worth less than a cent, nothing credited yet (it counts with the next payment)."
+    refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
+    order = intent.order
+    if order is not None and order.payment_status == PaymentStatus.PAID and order.paid_at and order.paid_at >= since:
+        return f"{order.ref} is paid ({cents.display()} from {amount}, {refs})."
+    credit = f"Credited {cents.display()} ({amount}, {refs}) to {intent.owner.email}'s balance"
+    if order is None:
+        return f"{credit} (top-up {intent.deposit.ref if intent.deposit else '—'})."
+    if order.payment_status != PaymentStatus.AWAITING_PAYMENT:
+        return f"{credit}; order {order.ref} was already {order.get_payment_status_display().lower()}: it stays there."
+    so_far = money_so_far(intent)
+    rest = f" ({_amount(so_far.rest_units, pair)})" if so_far.rest_units else ""
+    needs = so_far.order_needs or Usd(0)
+    return f"{credit}; order {order.ref} still needs {needs.display()}{rest}."
+
+
+def already_recorded_html(payment: Payment) -> str:
+    """The duplicate-txid refusal, for the desk: where the transaction was recorded, with a link to that payment's
+    page ("…already recorded for order R-6853-2JZ2 (deposit D-9KQ5-YNYQ) on 06 Dec 2026, 17:05 UTC: open it.")."""
+    url = reverse("admin:backoffice_paymentsdesk_change", args=[payment.intent_id])
+    return format_html(
+        'This transaction (output {}) was already {}: <a href="{}">open it</a>.',
+        payment.output_index,
+        payment_where(payment),
+        url,
+    )
+
+
+class VerifyForm(forms.Form):
+    """The verify page's decision. Only the decisions that apply to the intent are offered (`decisions`); on an
+    intent already confirmed or closed nothing is preselected, and recording a transaction needs the explicit
+    "Another transaction to this payment". The txid must be one of the intent's network (`txid_refusal`) and not
+    one recorded elsewhere."""
+
+    action = forms.ChoiceField(label=_("Decision"))
     txid = forms.CharField(label=_("Transaction id"), required=False, max_length=128)
     output_index = forms.IntegerField(
         label=_("Output or log index"), required=False, initial=0, min_value=0, max_value=2**31 - 1
@@ -167,20 +291,49 @@ class VerifyForm(forms.Form):
     received = forms.CharField(label=_("Amount received (in the asset)"), required=False, max_length=40)
     reason = forms.CharField(label=_("Reason (for a rejection, told to the customer)"), required=False, max_length=180)
 
-    def __init__(self, *args: Any, pair: Pair, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, pair: Pair, intent: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.pair = pair
+        self.intent = intent
+        action = cast(forms.ChoiceField, self.fields["action"])
+        action.choices = DECISIONS
+        action.widget.choices = self.decisions(intent)
+        if intent_settled(intent):
+            self.fields["action"].error_messages["required"] = _(
+                "Choose what happened: this payment was already credited, so nothing is chosen for you."
+            )
+        network = network_get(pair.network)
+        self.fields["txid"].help_text = f"On {network.label}: {network.txid_format.form}."
+
+    @staticmethod
+    def decisions(intent: Any) -> list[tuple[str, Any]]:
+        """Confirm (open, expired, rejected), or, once confirmed or closed, an empty first choice and "Another
+        transaction"; Reject while nothing was credited; the Review choices only for an intent in review."""
+        credited = any(p.state == PaymentState.CREDITED for p in intent.payments.all())
+        if intent_settled(intent):
+            choices: list[tuple[str, Any]] = [("", _("— Choose: this payment was already credited —"))]
+            choices.append(CONFIRM_ADDITIONAL)
+        else:
+            choices = [CONFIRM]
+            if not credited:
+                choices.append(REJECT)
+        if intent_in_review(intent):
+            choices += [RESOLVE_LOCKED, RESOLVE_CURRENT]
+        return choices
 
     def clean(self) -> dict[str, Any]:
-        """A confirmation needs the transaction id and the amount received, as an exact amount of the asset;
-        the parsed quote units are kept in `received_units`."""
+        """A confirmation needs the transaction id (of the network's form, not recorded elsewhere) and the amount
+        received, as an exact amount of the asset; the parsed quote units are kept in `received_units`."""
         cleaned = super().clean() or {}
         if cleaned.get("action") == "reject" and not cleaned.get("reason", "").strip():
             self.add_error("reason", _("Say why: the customer reads it."))
-        if cleaned.get("action") != "confirm":
+        if cleaned.get("action") not in CONFIRMING:
             return cleaned
-        if not cleaned.get("txid", "").strip():
+        txid = cleaned.get("txid", "").strip()
+        if not txid:
             self.add_error("txid", _("Enter the transaction id that paid this intent."))
+        elif (refusal := txid_refusal(self.pair.network, txid)) is not None:
+            self.add_error("txid", refusal)
         received = cleaned.get("received", "").strip()
         if not received:
             self.add_error("received", _("Enter the amount received, in %(asset)s.") % {"asset": self.pair.asset})
@@ -193,7 +346,34 @@ class VerifyForm(forms.Form):
                 _("Enter a plain amount of %(asset)s with at most %(decimals)d decimals, e.g. 12.5.")
                 % {"asset": self.pair.asset, "decimals": self.pair.quote_decimals},
             )
+            return cleaned
+        if "txid" not in self.errors:
+            existing = (
+                Payment.objects.filter(
+                    network=self.pair.network, txid=normalise_txid(txid), output_index=cleaned.get("output_index") or 0
+                )
+                .exclude(intent_id=self.intent.pk, amount_units=cleaned["received_units"])
+                .first()
+            )
+            if existing is not None:
+                self.add_error("txid", already_recorded_html(existing))
         return cleaned
+
+
+class PaymentsQueueFilter(NeedsActionFilter):
+    """Needs action (the default), the intents partly paid and waiting for the customer, or all."""
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("action", _("Needs action")),
+            ("partly", _("Partly paid, waiting for the customer")),
+            ("all", _("All")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "partly":
+            return queryset.filter(desk_rank=PaymentsDesk.DESK_RANK_PARTLY_PAID)
+        return super().queryset(request, queryset)
 
 
 @admin.register(PaymentsDesk)
@@ -209,12 +389,13 @@ class PaymentsDeskAdmin(DeskAdmin):
         "expected",
         "short_address",
         "reported",
-        "expires",
+        "waiting",
         "state",
         "confirmed_by",
     ]
-    list_filter = [NeedsActionFilter, "status", "asset", "network"]
-    desk_ordering = ("desk_rank", "-reported_at", "-created_at")
+    list_filter = [PaymentsQueueFilter, "status", "asset", "network"]
+    # Within each queue, the one waiting longest first (since its report, else since its instructions).
+    desk_ordering = ("desk_rank", "waiting_since", "created_at")
     search_fields = ["id", "address", "payments__txid", "owner__email", "order__ref", "deposit__ref"]
     list_select_related = ["owner", "order", "deposit", "verified_by"]
 
@@ -229,27 +410,26 @@ class PaymentsDeskAdmin(DeskAdmin):
         return super().changelist_view(request, extra_context)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        # Reported and still open first, then the late-payment review queue, then open, then expired.
+        # Reported and still to verify first, then the late-payment review queue, then open; then (no longer
+        # needing an operator) partly paid and waiting for the customer, expired, done.
         return (
             self.base_queryset()
             .annotate(
                 confirmed_by_chain=Exists(Payment.objects.filter(intent_id=OuterRef("pk"), source=PaymentSource.CHAIN)),
                 desk_rank=Case(
-                    When(
-                        reported_at__isnull=False,
-                        status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED],
-                        then=Value(0),
-                    ),
+                    When(intents_to_verify(), then=Value(0)),
                     When(
                         Q(status=IntentStatus.REVIEW)
                         | Exists(Payment.objects.filter(intent_id=OuterRef("pk"), state=PaymentState.REVIEW)),
                         then=Value(1),
                     ),
+                    When(intents_partly_paid(), then=Value(PaymentsDesk.DESK_RANK_PARTLY_PAID)),
                     When(status=IntentStatus.AWAITING_PAYMENT, then=Value(2)),
-                    When(status=IntentStatus.EXPIRED, then=Value(3)),
-                    default=Value(4),
+                    When(status=IntentStatus.EXPIRED, then=Value(4)),
+                    default=Value(5),
                     output_field=IntegerField(),
                 ),
+                waiting_since=Coalesce("reported_at", "created_at"),
             )
             .order_by(*self.desk_ordering)
             # For `state`: the one state the detail, the customer's pages and the API show (`intent_state`).
@@ -266,13 +446,28 @@ class PaymentsDeskAdmin(DeskAdmin):
     def reported(self, intent: Any) -> str:
         return _with_zone(intent.reported_at)
 
-    @admin.display(description=_("expires"), ordering="expires_at")
-    def expires(self, intent: Any) -> str:
-        return _with_zone(intent.expires_at)
+    @admin.display(description=_("waiting"), ordering="waiting_since")
+    def waiting(self, intent: Any) -> str:
+        """How long a row that needs an operator has waited (since its report, else its instructions), and for an
+        unpaid order how long its lots are still held: not the instructions' 30-minute validity, which a reported
+        payment outlives."""
+        if intent.desk_rank >= PaymentsDesk.DESK_RANK_NEEDS_ACTION_BELOW:
+            return "—"
+        now = timezone.now()
+        age = format_html('<span class="waited">{}</span>', duration_text(now - intent.waiting_since))
+        order = intent.order
+        if order is None or order.payment_status != PaymentStatus.AWAITING_PAYMENT:
+            return age
+        until = order.reserved_until
+        held = f"lots held {duration_text(until - now)} more" if until > now else "lots no longer held"
+        return format_html(
+            '{}<br><span class="held" title="lots held until {}">{}</span>', age, _with_zone(until), held
+        )
 
     @admin.display(description=_("queue"), ordering="desk_rank")
     def queue(self, intent: Any) -> str:
-        return [str(_("reported")), str(_("review")), str(_("open")), str(_("expired")), "—"][intent.desk_rank]
+        words = [_("reported"), _("review"), _("open"), _("partly paid"), _("expired"), "—"]
+        return str(words[intent.desk_rank])
 
     @admin.display(description=_("for"))
     def target(self, intent: Any) -> str:
@@ -300,18 +495,28 @@ class PaymentsDeskAdmin(DeskAdmin):
         intent = get_object_or_404(self.get_queryset(request), pk=object_id)
         if not self.has_view_permission(request, intent):
             raise PermissionDenied
-        pair = pair_get(intent.asset, intent.network)
-        form = VerifyForm(request.POST or None, pair=pair)
-        # A rejection's reason reaches the customer as typed: the operator writes it in the customer's language.
-        language = customer_language_html(intent.owner)
-        form.fields["reason"].help_text = format_html("{} {}", _("Customer's language:"), language)
+        form = self._form(intent, request.POST or None)
         if request.method == "POST":
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot verify payments."))
             elif form.is_valid():
-                return self._act(request, intent, form.cleaned_data)
+                return self._act(request, intent, form)
+        return self._page(request, intent, form)
+
+    @staticmethod
+    def _form(intent: Any, data: Any) -> VerifyForm:
+        form = VerifyForm(data, pair=pair_get(intent.asset, intent.network), intent=intent)
+        # A rejection's reason reaches the customer as typed: the operator writes it in the customer's language.
+        form.fields["reason"].help_text = format_html(
+            "{} {}", _("Customer's language:"), customer_language_html(intent.owner)
+        )
+        return form
+
+    def _page(self, request: HttpRequest, intent: Any, form: VerifyForm) -> HttpResponse:
+        pair = pair_get(intent.asset, intent.network)
         prefetch_related_objects([intent], "payments", "chain_observations")
         state = intent_state(intent)
+        order = intent.order
         context = {
             **self.admin_site.each_context(request),
             "title": _("Verify payment"),
@@ -325,9 +530,18 @@ class PaymentsDeskAdmin(DeskAdmin):
             "payments": self._payments(intent),
             "state": state,
             "state_text": state_text(state),
-            "customer_language": language,
+            "customer_language": customer_language_html(intent.owner),
             "chain": self.chain_evidence(intent, state),
             "watched": intent.network in settings.CHAIN_WATCH_URLS,
+            "money_so_far": money_so_far_text(intent, pair),
+            "settled": intent_settled(intent),
+            "lots_held_until": (
+                order.reserved_until
+                if order is not None and order.payment_status == PaymentStatus.AWAITING_PAYMENT
+                else None
+            ),
+            "waiting": duration_text(timezone.now() - intent.reported_at) if intent.reported_at else "",
+            "reference": order.ref if order is not None else intent.deposit.ref,
         }
         return TemplateResponse(request, "backoffice/verify_payment.html", context)
 
@@ -337,6 +551,8 @@ class PaymentsDeskAdmin(DeskAdmin):
         payments = list(Payment.objects.filter(intent_id=intent.pk).select_related("deposit"))
         for payment in payments:
             payment.amount_display = f"{format_units(payment.amount_units, pair)} {pair.asset}"  # type: ignore[attr-defined]
+            credited = Usd(payment.credited_cents or 0).display() if payment.state == PaymentState.CREDITED else ""
+            payment.credited_display = credited  # type: ignore[attr-defined]
         return payments
 
     @staticmethod
@@ -366,14 +582,19 @@ class PaymentsDeskAdmin(DeskAdmin):
             return "chain watcher (automatic)"
         return email_html(intent.verified_by.email) if intent.verified_by else "processor"
 
-    def _act(self, request: HttpRequest, intent: Any, data: dict[str, Any]) -> HttpResponse:
-        """Confirm, reject or resolve, once per the page's idempotency key (a double submit acts once)."""
+    def _act(self, request: HttpRequest, intent: Any, form: VerifyForm) -> HttpResponse:
+        """Confirm, reject or resolve, once per the page's idempotency key (a double submit acts once). A refusal
+        shows the page again with what was typed; the duplicate-txid one says where the transaction was
+        recorded."""
+        data = form.cleaned_data
         verifier = ManualVerifier()
         done = reverse("admin:backoffice_paymentsdesk_changelist")
+        target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref}"
 
         def act() -> Outcome:
+            since = timezone.now()
             try:
-                if data["action"] == "confirm":
+                if data["action"] in CONFIRMING:
                     payment = payment_receive(
                         intent_id=intent.pk,
                         txid=data["txid"],
@@ -381,27 +602,38 @@ class PaymentsDeskAdmin(DeskAdmin):
                         amount_units=data["received_units"],
                         source=PaymentSource.OPERATOR,
                         actor=_operator(request),
+                        # Only "Another transaction to this payment" records one on a confirmed or closed intent.
+                        refuse_if_settled=data["action"] != CONFIRM_ADDITIONAL[0],
                     )
-                    message = str(_("Payment %(state)s.")) % {"state": payment.get_state_display().lower()}
+                    if payment.received_at < since:
+                        message = f"This transaction was already recorded on this payment ({target}): nothing changed."
+                    else:
+                        message = decision_message(intent.pk, [payment], since=since)
                 elif data["action"] == "reject":
-                    verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
-                    message = str(_("Payment rejected."))
+                    rejected = verifier.reject(intent_id=intent.pk, actor=_operator(request), reason=data["reason"])
+                    told = "; the customer is told why" if rejected.reported_at else ""
+                    message = f"Payment of {target} rejected{told}."
                 else:
                     credited = review_resolve(
                         intent_id=intent.pk,
                         actor=_operator(request),
                         use_current_rate=data["action"] == "resolve_current",
                     )
-                    refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
-                    message = str(_("Credited as deposit %(ref)s.")) % {"ref": refs or "—"}
+                    message = decision_message(intent.pk, credited, since=since)
             except ValueError as error:
                 return Outcome(422, {"error": {"code": "invalid_request", "message": str(error)}})
             return Outcome(200, {"message": message, "redirect": done})
 
         def on_error(message: str, status: int, error: ApplicationError | None) -> HttpResponse:
-            # Operators read the detail too (form_action has recorded it for the desk already).
-            messages.error(request, f"{message} ({error.detail})" if error is not None and error.detail else message)
-            return HttpResponseRedirect(request.path)
+            # The page again, with what the operator typed and the refusal on it (form_action has recorded it for
+            # the desk already); the intent is read again, as it is now.
+            fresh = get_object_or_404(self.get_queryset(request), pk=intent.pk)
+            again = self._form(fresh, request.POST)
+            again.is_valid()  # the choices and checks of the intent as it is now; a duplicate txid says where
+            if not (isinstance(error, PaymentAlreadyCredited) and "txid" in again.errors):
+                detail = f" ({error.detail})" if error is not None and error.detail else ""
+                again.add_error(None, f"{message}{detail}")
+            return self._page(request, fresh, again)
 
         return form_action(request, act, back=request.path, on_error=on_error)
 

@@ -9,10 +9,12 @@ from gpurent.payments.models import PaymentIntent, Payout
 
 
 class PaymentsDesk(PaymentIntent):
-    """Payment intents as the payments desk works them: reported first, then open, expired, in review."""
+    """Payment intents as the payments desk works them: reported first, then in review, open; then partly paid
+    (waiting for the customer to send the rest), expired, done."""
 
-    # Desk ranks below this (reported, review, open) still need an operator; expired and done do not.
+    # Desk ranks below this (reported, review, open) still need an operator; partly paid, expired and done do not.
     DESK_RANK_NEEDS_ACTION_BELOW = 3
+    DESK_RANK_PARTLY_PAID = 3
 
     class Meta:
         proxy = True

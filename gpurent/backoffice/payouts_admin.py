@@ -23,12 +23,14 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from gpurent.core.admin import address_ends_html, customer_language_html, email_html, waiting_text
+from gpurent.backoffice.dashboard.numbers import duration_text
+from gpurent.core.admin import address_ends_html, customer_language_html, email_html
 from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.money import Usd
 from gpurent.payments.assets import Pair, format_units, pair_get, parse_units
 from gpurent.payments.models import PayoutStatus
+from gpurent.payments.networks import txid_refusal
 from gpurent.payments.payout_amounts import SENT_TOLERANCE_PERCENT, PayoutQuote, SentCheck, payout_quote
 from gpurent.payments.payouts import payout_mark_sent, payout_reject
 
@@ -83,6 +85,8 @@ class PayoutForm(forms.Form):
             return cleaned
         if not cleaned.get("txid", "").strip():
             self.add_error("txid", _("Enter the transaction id of the withdrawal."))
+        elif (refusal := txid_refusal(self.pair.network, cleaned["txid"])) is not None:
+            self.add_error("txid", refusal)  # the form of the network's ids (the payments desk checks the same)
         try:
             sent_units = parse_units(cleaned.get("sent", "").strip(), self.pair)
         except ValueError:
@@ -176,7 +180,7 @@ class PayoutsDeskAdmin(DeskAdmin):
         """When it was asked for, and while it waits, for how long (what an operator on a phone looks for)."""
         if payout.status != PayoutStatus.REQUESTED:
             return _with_zone(payout.created_at)
-        waiting = waiting_text(payout.created_at, timezone.now())
+        waiting = duration_text(timezone.now() - payout.created_at)
         return format_html('{} <span class="age">waiting {}</span>', _with_zone(payout.created_at), waiting)
 
     @admin.display(description=_("address"), ordering="address")

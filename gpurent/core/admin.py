@@ -78,21 +78,6 @@ def address_ends_html(address: str) -> SafeString:
     return format_html('<span title="{}">{}…{}</span>', address, address[:8], address[-6:])
 
 
-def waiting_text(since: Any, now: Any) -> str:
-    """How long something has waited, as a desk says it: "under a minute", "42 min", "3 h 10 min", "2 days 4 h"."""
-    minutes = max(0, int((now - since).total_seconds()) // 60)
-    if minutes < 1:
-        return "under a minute"
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 24:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    days, hours = divmod(hours, 24)
-    unit = "day" if days == 1 else "days"
-    return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
-
-
 def customer_language_html(customer: Any) -> SafeString:
     """The language a customer reads what an operator writes to them (a support reply, a rejection reason, sent
     verbatim), for the field where the operator writes it: "<strong>Tiếng Việt (vi)</strong> — reply in it."

@@ -7,6 +7,7 @@ from gpurent.core.errors import ApplicationError
 from .errors_crypto import InvalidAddress, NoReceivingAddress, RateUnavailable, UnsupportedPair
 
 __all__ = [
+    "IntentAlreadySettled",
     "IntentClosed",
     "IntentLimitReached",
     "InvalidAddress",
@@ -69,6 +70,19 @@ class IntentClosed(ApplicationError):
     status = 409
     replayable = False
     default_message = _("This payment was already verified.")
+
+
+class IntentAlreadySettled(ApplicationError):
+    """An operator recorded a transaction on an intent already confirmed or closed without saying it is an
+    additional one (the payments desk's "Another transaction to this payment", `confirm_payment --additional`):
+    a second credit is never made by a default. For operators only (the back office is English)."""
+
+    code = "intent_already_settled"
+    status = 409
+    replayable = False
+    default_message = (
+        "This payment is already confirmed or closed. Record another transaction on it only as an additional one."
+    )
 
 
 class PaymentAlreadyCredited(ApplicationError):

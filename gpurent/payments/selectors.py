@@ -7,13 +7,13 @@ from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from gpurent.core.errors import NotFound
 from gpurent.ledger.models import LedgerTransfer
 from gpurent.orders.models import Order
 
-from .models import Deposit, IntentStatus, Payment, PaymentIntent, Payout
+from .models import Deposit, IntentStatus, Payment, PaymentIntent, PaymentState, Payout
 
 __all__ = [
     "deposit_get_for",
@@ -21,6 +21,8 @@ __all__ = [
     "intent_awaits_verification",
     "intent_get_for",
     "intents_for_order",
+    "intents_partly_paid",
+    "intents_to_verify",
     "order_ledger_references",
     "order_references",
     "payment_reported",
@@ -75,6 +77,23 @@ def intent_awaits_verification(intent: PaymentIntent) -> bool:
         intent.reported_at is not None
         and intent.status in (IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED)
         and not intent.payments.all()
+    )
+
+
+def intents_to_verify() -> Q:
+    """`intent_awaits_verification` as a filter of `PaymentIntent` rows: reported, open or expired, and no payment
+    recorded on it. The payments desk's "reported" queue, the dashboard's "Payments reported, to verify" and
+    `confirm_payment REF` all read it, so they agree on what is still to verify."""
+    return Q(reported_at__isnull=False, status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED]) & ~Q(
+        Exists(Payment.objects.filter(intent_id=OuterRef("pk")))
+    )
+
+
+def intents_partly_paid() -> Q:
+    """Open or expired intents that received part of their amount (credited to the balance): they wait for the
+    customer to send the rest, not for an operator (the payments desk's "partly paid" queue)."""
+    return Q(status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED]) & Q(
+        Exists(Payment.objects.filter(intent_id=OuterRef("pk"), state=PaymentState.CREDITED))
     )
 
 

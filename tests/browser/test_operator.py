@@ -52,11 +52,11 @@ def test_operator_confirms_and_provisions_while_the_customer_watches(
     expect(operator).to_have_url(re.compile(f"/paymentsdesk/{intent.pk}/change/"))
     expect(operator.get_by_text("170.000000 USDC")).to_be_visible()
     operator.get_by_label("Decision").select_option("confirm")
-    operator.get_by_label("Transaction id").fill("0xfeedbeef")
+    operator.get_by_label("Transaction id").fill("0x" + "fe" * 32)
     operator.get_by_label("Amount received (in the asset)").fill("170")
     operator.screenshot(path=str(ARTIFACTS / "operator-verify.png"), full_page=True)
     operator.get_by_role("button", name="Record decision").click()
-    expect(operator.locator(".messagelist")).to_contain_text("Payment credited.")
+    expect(operator.locator(".messagelist")).to_contain_text(f"{order.ref} is paid ($170.00 from 170 USDC, D-")
 
     customer_page.reload()
     expect(customer_page.locator(".status-paid").first).to_have_text("Paid")

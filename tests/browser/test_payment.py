@@ -34,7 +34,7 @@ def test_report_survives_a_reload_and_confirmation_pays_the_order(
 
     # The operator checks the chain and confirms (same service as the back office).
     record = PaymentIntent.objects.get()
-    call_command("confirm_payment", str(record.pk), "--txid", "tron-tx-1", "--amount", "410", stdout=io.StringIO())
+    call_command("confirm_payment", str(record.pk), "--txid", "a1" * 32, "--amount", "410", stdout=io.StringIO())
 
     page.reload()
     expect(page.locator(".status-paid").first).to_have_text("Paid")

@@ -40,7 +40,8 @@ from gpurent.orders.access_removal import access_to_remove
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
 from gpurent.orders.models import MachineRequest, Order
 from gpurent.payments.assets import PAIRS
-from gpurent.payments.models import IntentStatus, Payment, PaymentIntent, PaymentState, Payout, PayoutStatus
+from gpurent.payments.models import Payment, PaymentIntent, PaymentState, Payout, PayoutStatus
+from gpurent.payments.selectors import intents_to_verify
 
 from .periods import Period
 
@@ -248,9 +249,8 @@ def open_work(*, to_provision: int | None = None) -> OpenWork:
         payouts=payouts["count"],
         payouts_cents=payouts["cents"],
         payouts_oldest=payouts["oldest"],
-        reported=PaymentIntent.objects.filter(
-            reported_at__isnull=False, status__in=[IntentStatus.AWAITING_PAYMENT, IntentStatus.EXPIRED]
-        ).count(),
+        # As the payments desk's "reported" queue counts them: a part already credited waits for the customer.
+        reported=PaymentIntent.objects.filter(intents_to_verify()).count(),
         in_review=Payment.objects.filter(state=PaymentState.REVIEW).count(),
         to_provision=to_provision,
         machine_requests=MachineRequest.objects.filter(handled_at__isnull=True).count(),

@@ -100,7 +100,7 @@ def test_payments_desk_lists_reported_first_and_confirms_through_the_service(
     assert page.index(str(reported_intent.order.ref)) < page.index("BTC on Bitcoin")
     url = f"{PAYMENTS_DESK}{reported_intent.pk}/change/"
     assert "205.000000 USDT" in client.get(url).content.decode()
-    form = {"action": "confirm", "txid": "tron-tx", "received": "205", "reason": "", "idempotency_key": "desk-1"}
+    form = {"action": "confirm", "txid": "d4" * 32, "received": "205", "reason": "", "idempotency_key": "desk-1"}
     response = client.post(url, form)
     assert response.status_code == 302
     again = client.post(url, form)  # a double submit of the same page: acts once, replays the first answer

@@ -13,16 +13,18 @@ from importlib import import_module
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import AccountKeyRule, Network, PairSpec
+from .base import AccountKeyRule, Network, PairSpec, TxidFormat
 
 __all__ = [
     "NETWORK_MODULES",
     "AccountKeyRule",
     "Network",
     "PairSpec",
+    "TxidFormat",
     "all_networks",
     "check_segwit_hrps",
     "network_get",
+    "txid_refusal",
 ]
 
 NETWORK_MODULES: tuple[str, ...] = (
@@ -51,6 +53,21 @@ def network_get(network_id: str) -> Network:
         KeyError: no network has this id.
     """
     return _BY_ID[network_id]
+
+
+def txid_refusal(network_id: str, text: str) -> str | None:
+    """Why `text` is not a transaction id on the network `network_id`, naming the form one has ("This is not a
+    transaction id on Ethereum: one is 0x followed by 64 hexadecimal characters (0-9, a-f)."), or None where it
+    is one (the outer spaces cut). What an operator types as a txid is checked here before it is recorded: the
+    payments desk, `manage.py confirm_payment` and the payouts desk's "Sent". For operators: English.
+
+    Raises:
+        KeyError: no network has this id.
+    """
+    network = network_get(network_id)
+    if network.txid_format.accepts(text.strip()):
+        return None
+    return f"This is not a transaction id on {network.label}: one is {network.txid_format.form}."
 
 
 def check_segwit_hrps(app_configs: object = None, **kwargs: object) -> list[checks.CheckMessage]:

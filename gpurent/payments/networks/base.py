@@ -13,17 +13,18 @@ knows it, a URI is the bare address, no public key derives addresses.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from .codecs import Decoded
+from .codecs import Decoded, b58decode
 
 if TYPE_CHECKING:
     from gpurent.payments.assets import Pair
 
-__all__ = ["AccountKeyRule", "Network", "PairSpec", "demo_digest"]
+__all__ = ["HEX64_TXID", "AccountKeyRule", "Network", "PairSpec", "TxidFormat", "demo_digest"]
 
 
 def demo_digest(network_id: str, size: int) -> bytes:
@@ -51,6 +52,39 @@ class PairSpec:
     token_contract: str | None = None
     token_standard: str | None = None
     needs_memo: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TxidFormat:
+    """How a network writes a transaction id, as its explorers and wallets show it: what an operator's txid (the
+    payments desk, `confirm_payment`, the payouts desk's "Sent") is checked against before anything is recorded
+    (`networks.txid_refusal`).
+
+    Attributes:
+        pattern: the whole id, as a regular expression (matched in full, after the outer spaces are cut).
+        form: the form in words, for the refusal ("64 hexadecimal characters").
+        base58_bytes: where the id is Base58, the number of bytes it must decode to (a Solana signature: 64);
+            0 where it is not Base58.
+    """
+
+    pattern: re.Pattern[str]
+    form: str
+    base58_bytes: int = 0
+
+    def accepts(self, text: str) -> bool:
+        """Whether `text` (stripped) is a transaction id of this form."""
+        if self.pattern.fullmatch(text) is None:
+            return False
+        if not self.base58_bytes:
+            return True
+        try:
+            return len(b58decode(text)) == self.base58_bytes
+        except ValueError:
+            return False
+
+
+# Bitcoin, Litecoin and Tron: the transaction's hash, 32 bytes in hex, without a prefix.
+HEX64_TXID = TxidFormat(re.compile(r"[0-9a-fA-F]{64}", re.ASCII), "64 hexadecimal characters (0-9, a-f), no 0x")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +127,8 @@ class Network:
             `from_url(network_id, url)` when CHAIN_WATCH_URLS has a URL for it.
         demo_address: a well-formed address made from `demo_digest`, so nobody can spend from it: the demo
             shop's shared receiving address (`manage.py load_demo`, `payments.demo`).
+        txid_format: how its transaction ids are written (`TxidFormat`); every network declares its own, and an
+            operator's txid that does not fit it is refused.
         unspendable: addresses nobody can spend from beyond the all-zero one, as `is_unspendable` compares them.
         address_checksum: whether its addresses carry a checksum; a network without one matches more text, so
             it is asked last when a refusal names the network an address belongs to.
@@ -110,6 +146,7 @@ class Network:
     confirmations: int
     watcher: str
     demo_address: str
+    txid_format: TxidFormat
     unspendable: frozenset[str] = frozenset()
     address_checksum: bool = True
     uri_memo: bool = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bip_utils import CoinsConf
 from bip_utils.slip.slip44 import Slip44
 
-from .base import PairSpec, demo_digest
+from .base import HEX64_TXID, PairSpec, demo_digest
 from .bitcoin_family import BitcoinFamily, variant_read
 from .codecs import b58check_encode
 
@@ -25,6 +25,7 @@ NETWORK = BitcoinFamily(
     confirmations=2,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
     demo_address=b58check_encode(b"\x00" + demo_digest("bitcoin", 20)),
+    txid_format=HEX64_TXID,  # the transaction hash as explorers show it (byte-reversed), no 0x
     unspendable=frozenset({"1BitcoinEaterAddressDontSendf59kuE", "1CounterpartyXXXXXXXXXXXXXXXUWLpVr"}),
     variants=(
         variant_read(

@@ -9,6 +9,7 @@ ERC-20 token is one more `PairSpec` below (the watcher reads every token pair of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -16,7 +17,7 @@ from urllib.parse import urlencode
 from bip_utils import EthAddrEncoder
 from bip_utils.slip.slip44 import Slip44
 
-from .base import AccountKeyRule, Network, PairSpec, demo_digest
+from .base import AccountKeyRule, Network, PairSpec, TxidFormat, demo_digest
 from .codecs import HEX40, Decoded, eip55_checksum
 
 if TYPE_CHECKING:
@@ -26,6 +27,10 @@ __all__ = ["CHAIN_ID", "NETWORK"]
 
 # EIP-155 chain id of Ethereum mainnet.
 CHAIN_ID = 1
+
+# A transaction hash as every EVM node and explorer writes it (the watcher stores this form): 0x + 32 bytes in hex.
+# Another EVM network declares the same.
+EVM_TXID = TxidFormat(re.compile(r"0x[0-9a-fA-F]{64}", re.ASCII), "0x followed by 64 hexadecimal characters (0-9, a-f)")
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ NETWORK = Ethereum(
     confirmations=64,
     watcher="gpurent.chains.ethereum.EthereumWatcher",
     demo_address=eip55_checksum("0x" + demo_digest("ethereum", 20).hex()),
+    txid_format=EVM_TXID,
     low_addresses_reserved=True,
     unspendable=frozenset(
         {

@@ -13,7 +13,7 @@ from bip_utils import CoinsConf
 from bip_utils.slip.slip44 import Slip44
 from django.utils.translation import gettext as _
 
-from .base import PairSpec, demo_digest
+from .base import HEX64_TXID, PairSpec, demo_digest
 from .bitcoin_family import BitcoinFamily, variant_read
 from .codecs import b58check_encode, base58_version
 
@@ -50,6 +50,7 @@ NETWORK = Litecoin(
     confirmations=6,
     watcher="gpurent.chains.bitcoin.BitcoinFamilyWatcher",
     demo_address=b58check_encode(b"\x30" + demo_digest("litecoin", 20)),
+    txid_format=HEX64_TXID,  # as Bitcoin's
     variants=(
         variant_read(
             "Litecoin",

@@ -15,17 +15,26 @@ program `11111111111111111111111111111111` is the all-zero key.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
-from .base import Network, PairSpec, demo_digest
+from .base import Network, PairSpec, TxidFormat, demo_digest
 from .codecs import Decoded, b58decode, b58encode
 
 if TYPE_CHECKING:
     from gpurent.payments.assets import Pair
 
 __all__ = ["NETWORK"]
+
+# A transaction is named by its first signature: 64 bytes in Base58, 64 to 88 characters (87 or 88 but for
+# leading zero bytes).
+_SIGNATURE = TxidFormat(
+    re.compile(r"[1-9A-HJ-NP-Za-km-z]{64,88}", re.ASCII),
+    "a Base58 transaction signature of 64 to 88 characters (no 0, O, I or l)",
+    base58_bytes=64,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,7 @@ NETWORK = Solana(
     confirmations=32,
     watcher="gpurent.chains.solana.SolanaWatcher",
     demo_address=b58encode(demo_digest("solana", 32)),
+    txid_format=_SIGNATURE,
     address_checksum=False,
     uri_memo=True,
     unspendable=frozenset(

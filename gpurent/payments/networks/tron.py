@@ -15,7 +15,7 @@ from bip_utils import TrxAddrEncoder
 from bip_utils.slip.slip44 import Slip44
 from django.utils.translation import gettext as _
 
-from .base import AccountKeyRule, Network, PairSpec, demo_digest
+from .base import HEX64_TXID, AccountKeyRule, Network, PairSpec, demo_digest
 from .codecs import Decoded, b58check_encode, base58check_version
 
 __all__ = ["NETWORK"]
@@ -60,6 +60,7 @@ NETWORK = Tron(
     confirmations=19,
     watcher="gpurent.chains.tron.TronWatcher",
     demo_address=b58check_encode(b"\x41" + demo_digest("tron", 20)),
+    txid_format=HEX64_TXID,  # the txID, as Tronscan shows it: no 0x
     # The black hole T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb is the all-zero hash: refused by rule.
     low_addresses_reserved=True,
 )

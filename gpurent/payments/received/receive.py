@@ -32,7 +32,7 @@ from gpurent.orders.models import Order
 
 from ..assets import pair_get, usd_value
 from ..balance.figures import deposit_row_create, spendable_for_order
-from ..errors import IntentClosed, PaymentAlreadyCredited
+from ..errors import IntentAlreadySettled, IntentClosed, PaymentAlreadyCredited
 from ..models import (
     Deposit,
     DepositKind,
@@ -48,9 +48,11 @@ from ..services import order_pay_from_balance
 
 __all__ = [
     "TXID_MAX_LENGTH",
+    "credited_so_far",
     "locked_rate_applies",
     "money_lock_for_intent",
     "payment_receive",
+    "payment_where",
     "payments_review_reject",
     "payments_review_resolve",
 ]
@@ -120,6 +122,7 @@ def payment_receive(
     evidence: Mapping[str, Any] | None = None,
     seen_at: datetime | None = None,
     now: datetime | None = None,
+    refuse_if_settled: bool = False,
 ) -> Payment:
     """Record that `amount_units` (the pair's quote units) arrived for `intent_id` in transaction `txid`
     (output or log `output_index`) on `network`, and credit it exactly once. Atomic; safe under concurrency.
@@ -146,13 +149,17 @@ def payment_receive(
         network: the network the transaction is on; defaults to the intent's; must match it.
         evidence: what a watcher saw (block hash, height, confirmations), kept on the row.
         seen_at: when the payment was first seen (never later than `now`, its default).
+        refuse_if_settled: an operator's confirmation that is not marked as an additional transaction: refused
+            (IntentAlreadySettled) when the intent is already confirmed or closed, read under its lock (the
+            same payment again still returns its row).
 
     Raises:
         InvalidRequest: no txid or one longer than the column, a non-positive amount, an unknown source or
             another network than the intent's.
         NotFound: no such intent.
         PaymentAlreadyCredited (409 `payment_already_credited`): this payment was recorded for another intent
-            or with another amount; nothing changes.
+            or with another amount; nothing changes. Its `detail` says where (`payment_where`).
+        IntentAlreadySettled (409): `refuse_if_settled` and the intent is confirmed or closed; nothing changes.
     """
     txid = normalise_txid(txid)
     if not txid or type(amount_units) is not int or amount_units <= 0 or output_index < 0:
@@ -173,7 +180,13 @@ def payment_receive(
         if existing is not None:
             if existing.intent_id == intent.pk and existing.amount_units == amount_units:
                 return existing
-            raise PaymentAlreadyCredited()
+            raise PaymentAlreadyCredited(detail=payment_where(existing))
+        if refuse_if_settled and intent.status in (IntentStatus.CONFIRMED, IntentStatus.CLOSED):
+            raise IntentAlreadySettled(
+                f"This payment is already {intent.status}"
+                + (f" ({so_far})" if (so_far := credited_so_far(intent)) else "")
+                + "; a second transaction is recorded on it only as an additional one."
+            )
         try:
             with transaction.atomic():
                 payment = Payment.objects.create(
@@ -201,6 +214,27 @@ def payment_receive(
             customer_payment_email(payment, "late_payment_received")
         audit_record(actor=actor, action=f"payment.{payment.state}", target=intent, after=payment_snapshot(payment))
     return payment
+
+
+def payment_where(payment: Payment) -> str:
+    """Where a payment was recorded, for operators: "recorded for order R-6853-2JZ2 (deposit D-9KQ5-YNYQ) on 06 Dec
+    2026, 17:05 UTC"."""
+    intent = PaymentIntent.objects.select_related("order", "deposit").get(pk=payment.intent_id)
+    target = f"order {intent.order.ref}" if intent.order else f"top-up {intent.deposit.ref if intent.deposit else ''}"
+    deposit = payment.deposit.ref if payment.deposit is not None else None
+    where = f"recorded for {target}" + (f" (deposit {deposit})" if deposit else f" ({payment.get_state_display()})")
+    when = timezone.localtime(payment.received_at).strftime("%d %b %Y, %H:%M %Z")
+    return f"{where} on {when}"
+
+
+def credited_so_far(intent: PaymentIntent) -> str:
+    """What the intent's payments credited, for operators: "$62.00 credited as D-9KQ5-YNYQ"; "" where nothing."""
+    credited = list(intent.payments.filter(state=PaymentState.CREDITED).select_related("deposit"))
+    if not credited:
+        return ""
+    cents = sum(p.credited_cents or 0 for p in credited)
+    refs = ", ".join(p.deposit.ref for p in credited if p.deposit)
+    return f"{Usd(cents).display()} credited" + (f" as {refs}" if refs else "")
 
 
 def payment_snapshot(payment: Payment) -> dict[str, object]:

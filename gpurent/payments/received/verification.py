@@ -24,7 +24,13 @@ from gpurent.orders.models import OrderStatusChange
 from ..errors import IntentClosed
 from ..models import IntentStatus, Payment, PaymentIntent, PaymentSource, PaymentState
 from ..notify import customer_intent_rejected_email
-from .receive import money_lock_for_intent, payment_receive, payments_review_reject, payments_review_resolve
+from .receive import (
+    credited_so_far,
+    money_lock_for_intent,
+    payment_receive,
+    payments_review_reject,
+    payments_review_resolve,
+)
 
 __all__ = [
     "ManualVerifier",
@@ -101,7 +107,12 @@ def intent_reject(
         if intent.status == IntentStatus.REJECTED:
             return intent
         if intent.payments.filter(state=PaymentState.CREDITED).exists() or intent.status == IntentStatus.CONFIRMED:
-            raise IntentClosed()
+            # For operators (the desk, `confirm_payment --reject`): what was credited, and why it stays.
+            so_far = credited_so_far(intent)
+            raise IntentClosed(
+                f"This payment cannot be rejected ({so_far or 'it is confirmed'}): a credit is corrected by a "
+                "reversal, not by a rejection."
+            )
         before = {"status": intent.status}
         payments_review_reject(intent_id=intent_id, actor=actor, reason=reason)
         intent.status = IntentStatus.REJECTED

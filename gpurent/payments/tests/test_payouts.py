@@ -207,7 +207,7 @@ def test_payouts_role_sees_only_its_desk_and_sends_once(client, funded, operator
     assert payout.ref in listing
     url = f"{DESK}{payout.pk}/change/"
     assert TRON in client.get(url).content.decode()
-    body = {"action": "sent", "txid": "tron-tx-1", "sent": "49", "reason": "", "idempotency_key": "d-1"}
+    body = {"action": "sent", "txid": "c3" * 32, "sent": "49", "reason": "", "idempotency_key": "d-1"}
     first, again = client.post(url, body), client.post(url, body)  # a double submit replays
     assert (first.status_code, again.status_code) == (302, 302)
     assert first["Location"] == again["Location"] == DESK  # a decision goes back to the list
@@ -216,7 +216,7 @@ def test_payouts_role_sees_only_its_desk_and_sends_once(client, funded, operator
     assert late.redirect_chain[-1][0] == url
     assert Payout.objects.get(pk=payout.pk).status == "sent"
     payout.refresh_from_db()
-    assert (payout.status, payout.txid, payout.sent_units) == ("sent", "tron-tx-1", 49_000_000)
+    assert (payout.status, payout.txid, payout.sent_units) == ("sent", "c3" * 32, 49_000_000)
     assert account_balance(REVENUE_PAYOUT_FEES) == Usd(100)
     payments_operator = django_user_model.objects.create_user(
         "pay-op@shop.example", "passphrase 12", first_name="O", last_name="P", is_staff=True
