@@ -46,7 +46,7 @@ def _access_corrected_texts(order: Order, changed: Sequence[str]) -> tuple[str, 
         % {"changed": ", ".join(str(names[name]) for name in changed if name in names)}
     ]
     if "password" in changed:
-        paragraphs.append(_("A new one-time password was set: reveal it on your order page. It is shown once."))
+        paragraphs.append(_("A new one-time password was set: show it on your order page. It is shown once."))
     end = date_text(order.term_ends_at, time=True, zone=True)
     paragraphs.append(_("Your term is unchanged: it runs until %(end)s.") % {"end": end})
     return _("Order %(ref)s: your access details were corrected") % {"ref": order.ref}, paragraphs
