@@ -73,7 +73,9 @@ def access_correct(*, order: Order, actor: AbstractBaseUser | None, access: Acce
             current.revealed_at = None
         if not changed:
             raise InvalidRequest("Nothing to correct: these are the access details the rental has.")
-        current.save()
+        current.save(
+            update_fields=["host", "port", "username", "jupyter_url", "public_key", "one_time_secret", "revealed_at"]
+        )
         entry = audit_record(
             actor=actor,
             action="provisioning.access_corrected",

@@ -31,7 +31,7 @@ def _order_url(order: Order) -> str:
 
 
 def _access_corrected_texts(order: Order, changed: Sequence[str]) -> tuple[str, list[str]]:
-    """A Ready rental's access details were corrected at the desk (`access_details.access_correct`): what changed,
+    """A Ready rental's access details were corrected at the desk (`access_correction.access_correct`): what changed,
     by name only (the details are shown on the order page, to its owner only, decision 0026), and the term's end,
     which did not move."""
     names = {

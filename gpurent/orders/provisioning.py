@@ -71,7 +71,7 @@ class AccessDetails:
     def validated(self, *, order_keys: str = "", login_kept: bool = False) -> AccessDetails:
         """Checked and trimmed; `order_keys` (the keys the customer chose at checkout) count as installed
         public keys when no other key is given. `login_kept`: a correction that keeps the login given before
-        (`access_details.access_correct`), so neither a key nor a password is needed.
+        (`access_correction.access_correct`), so neither a key nor a password is needed.
 
         Raises:
             InvalidRequest: no host or user, a port out of range, an invalid public key, no way to log in, or a
