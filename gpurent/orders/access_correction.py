@@ -30,6 +30,8 @@ def _summary(access: OrderAccess) -> dict[str, object]:
         "port": access.port,
         "username": access.username,
         "auth": "public key" if access.public_key else "one-time password",
+        # Whether one was given (still to reveal, or revealed), never which.
+        "one_time_password": bool(access.one_time_secret) or access.revealed_at is not None,
         "ssh_keys": key_fingerprints(access.public_key),
         "jupyter": bool(access.jupyter_url),
     }

@@ -51,26 +51,31 @@ class AccessGiven:
         if self.keys:
             lines.append("Keys installed: " + "; ".join(self.keys))
         if self.jupyter:
-            lines.append("Jupyter: a URL with its token was given")
+            lines.append("Jupyter: a URL with its token was given (not shown here)")
         verb = "Corrected" if self.corrected else "Given"
         lines.append(f"{verb} by {self.given_by}, {with_zone(self.given_at)}")
         return lines
 
 
-def _login(access: OrderAccess, keys: Sequence[str]) -> str:
+def _login(access: OrderAccess, keys: Sequence[str], *, password: bool) -> str:
+    """The kind of login in words: the keys, and a one-time password where one was given (`password`), with
+    whether the customer revealed it; the shop erases an unrevealed one at the term's end."""
     kinds = []
     if keys:
         kinds.append("SSH key" if len(keys) == 1 else f"{len(keys)} SSH keys")
-    if access.one_time_secret or access.revealed_at is not None:
-        revealed = f"revealed by the customer {with_zone(access.revealed_at)}" if access.revealed_at else "not revealed"
-        kinds.append(f"one-time password ({revealed})")
-    elif not keys:
+    if access.revealed_at is not None:
+        kinds.append(f"one-time password (revealed by the customer {with_zone(access.revealed_at)})")
+    elif access.one_time_secret:
+        kinds.append("one-time password (not revealed)")
+    elif password or not keys:
         kinds.append("one-time password (never revealed, erased at the term's end)")
     return " and ".join(kinds)
 
 
 def access_given(order: Order) -> AccessGiven | None:
-    """The access `order` was given (None before it was): two queries, the access row and its latest audit row."""
+    """The access `order` was given (None before it was): three queries, the access row, the order's keys and the
+    latest audit row that gave it (who, when, and whether a password and a Jupyter URL were given: the shop
+    erases both at the term's end)."""
     access = OrderAccess.objects.filter(order=order).first()
     if access is None:
         return None
@@ -83,13 +88,14 @@ def access_given(order: Order) -> AccessGiven | None:
         .order_by("-created_at", "-id")
         .first()
     )
+    given = (entry.after if entry is not None else None) or {}
     return AccessGiven(
         host=access.host,
         port=access.port,
         username=access.username,
-        login=_login(access, fingerprints),
+        login=_login(access, fingerprints, password=bool(given.get("one_time_password"))),
         keys=keys,
-        jupyter=bool(access.jupyter_url),
+        jupyter=bool(access.jupyter_url) or bool(given.get("jupyter")),
         given_by=entry.actor_label if entry is not None else "system",
         given_at=entry.created_at if entry is not None else access.created_at,
         corrected=entry is not None and entry.action == "provisioning.access_corrected",

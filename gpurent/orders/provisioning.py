@@ -148,6 +148,7 @@ def provision_ready(
                 "port": details.port,
                 "username": details.username,
                 "auth": "public key" if details.public_key else "one-time password",
+                "one_time_password": bool(details.one_time_secret),  # whether one was given, never which
                 "ssh_keys": key_fingerprints(details.public_key),  # the keys installed, not only those chosen
                 "jupyter": bool(details.jupyter_url),
                 "term_ends_at": order.term_ends_at.isoformat() if order.term_ends_at else None,

@@ -335,3 +335,21 @@ def test_the_operators_emails_never_carry_the_password(customer, gpu, operators,
     assert "Login: one-time password (not revealed)" in bodies[0]  # the machine request, while the term runs
     assert "Login: one-time password (never revealed, erased at the term's end)" in bodies[1]
     assert "s3cret-77" not in " ".join(bodies)
+
+
+def test_the_removal_email_names_a_password_the_shop_erased_at_the_terms_end(
+    customer, gpu, operators, django_capture_on_commit_callbacks
+):
+    """A key and a password were given: at the term's end the shop erases the password it kept, and the operator is
+    still told that one was set on the machine (and a Jupyter URL), to remove them too."""
+    access = AccessDetails("h.example", 22, "u", KEY, one_time_secret="pw-3", jupyter_url="https://h.example/?t=1")
+    order = provision_step(order=paid(customer, gpu, environment="pytorch"), step="ready", actor=None, access=access)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        end_term(order)
+    [removal] = [m for m in to_operators() if m.to == ["p1@shop.example"]]
+    assert "Login: SSH key and one-time password (never revealed, erased at the term's end)" in removal.body
+    assert "Jupyter: a URL with its token was given (not shown here)" in removal.body
+    assert "Given by system, " in removal.body
+    assert "pw-3" not in removal.body
+    assert "t=1" not in removal.body
