@@ -3,6 +3,7 @@ provisioning operators (defect 7), an installed key is checked as the account pa
 failed from "not started" (11), a Ready rental's access is corrected (9), and the operators' e-mails say which
 machine and account (8, 30)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -353,3 +354,42 @@ def test_the_removal_email_names_a_password_the_shop_erased_at_the_terms_end(
     assert "Given by system, " in removal.body
     assert "pw-3" not in removal.body
     assert "t=1" not in removal.body
+
+
+def test_each_step_through_provision_step_as_the_desk_takes_it(customer, gpu):
+    order = provision_step(order=paid(customer, gpu), step="preparing", actor=None)
+    assert order.provisioning_status == "preparing"
+    order = provision_step(order=order, step="failed", actor=None, reason="  ")
+    assert order.status_changes.get(to_status="failed").reason == "could not be provided"  # the standard note
+
+
+def test_no_step_applies_to_an_extension_nor_to_a_rental_whose_host_made_its_account(customer, gpu):
+    from gpurent.hosts.models import HostRental
+    from gpurent.orders.extensions import order_extension_place
+
+    rental = make_running_rental(customer, gpu)
+    extension = order_extension_place(rental=rental, owner=customer, term_days=3)
+    with pytest.raises(
+        TransitionNotAllowed, match=re.escape(f"{extension.ref} is an extension: it needs no machine of its own.")
+    ):
+        provision_step(order=extension, step="preparing", actor=None)
+    HostRental.objects.create(order=rental, username="r-host", state="active")
+    with pytest.raises(
+        TransitionNotAllowed, match=re.escape("a GPU host's agent made its account; correct it on the host.")
+    ):
+        provision_step(order=rental, step="correct", actor=None, access=AccessDetails("x.example", 22, "u"))
+    with pytest.raises(TransitionNotAllowed, match="only a Ready rental prepared at the desk"):
+        access_correct(order=rental, actor=None, access=AccessDetails("x.example", 22, "u"))
+
+
+def test_the_access_given_says_when_the_customer_revealed_the_password(customer, gpu):
+    from gpurent.orders.access_details import access_given
+
+    order = make_running_rental(customer, gpu)
+    access_reveal_secret(order=order)
+    revealed = OrderAccess.objects.get(order=order).revealed_at
+    given = access_given(order)
+    assert given is not None
+    assert given.login == f"one-time password (revealed by the customer {revealed:%d %b %Y, %H:%M} UTC)"
+    assert given.keys == ()
+    assert access_given(paid(customer, gpu)) is None
