@@ -216,6 +216,7 @@ def test_an_ended_rentals_page_is_titled_as_such_without_keys_to_install(client,
     assert f"<h1>Ended rental {order.ref}</h1>" in html
     assert "Provision order" not in html
     assert "SSH keys to install" not in html
+    assert "Ended · term ended " in html  # not "term ends", in the past
     assert f"<h1>Provision order {paid(customer, gpu).ref}</h1>" in page(client, Order.objects.latest("pk"))
 
 
