@@ -7,7 +7,7 @@ emails in one transaction. Split from `admin.py` to keep modules short (decision
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -28,17 +28,22 @@ from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.hosts.enums import HostHealth
 from gpurent.hosts.models import HostOperation, HostRental
+from gpurent.orders.access_details import AccessGiven, access_given
 from gpurent.orders.access_removal import access_removed_mark, needs_access_removed
 from gpurent.orders.enums import PaymentStatus, ProvisioningStatus
-from gpurent.orders.history_notes import COULD_NOT_BE_PROVIDED
 from gpurent.orders.machine_requests import machine_requests_mark_handled
 from gpurent.orders.models import MachineRequest, OrderSshKey, ProvisioningRun
-from gpurent.orders.provisioning import (
-    AccessDetails,
-    order_authorized_keys,
-    provision_fail,
-    provision_ready,
-    provision_start,
+from gpurent.orders.provisioning import AccessDetails, order_authorized_keys
+from gpurent.orders.provisioning_steps import (
+    CORRECT,
+    FAILED,
+    JUPYTER_ENVIRONMENTS,
+    READY,
+    STEP_LABELS,
+    provision_step,
+    provisioning_no_step,
+    provisioning_step_refusal,
+    provisioning_steps,
 )
 
 from .admin import DeskAdmin, NeedsActionFilter, _operator, _with_zone
@@ -46,14 +51,10 @@ from .models import ProvisioningDesk
 
 
 class ProvisionForm(forms.Form):
-    action = forms.ChoiceField(
-        label=_("Step"),
-        choices=[
-            ("preparing", _("Start preparing")),
-            ("ready", _("Access is ready: start the term")),
-            ("failed", _("Failed: refund to the balance and release the lots")),
-        ],
-    )
+    """The next step of one paid rental: only the steps that apply to its state (`provisioning_steps`), and only the
+    fields those steps take; the Jupyter URL only for an image that has Jupyter."""
+
+    action = forms.ChoiceField(label=_("Step"))
     host = forms.CharField(label=_("SSH host"), required=False, max_length=255)
     port = forms.IntegerField(label=_("SSH port"), required=False, initial=22, min_value=1, max_value=65535)
     username = forms.CharField(label=_("SSH user"), required=False, max_length=64)
@@ -61,39 +62,82 @@ class ProvisionForm(forms.Form):
         label=_("Other public key installed"),
         required=False,
         widget=forms.Textarea,
-        help_text=_("Leave empty when the customer's chosen keys (above) were installed."),
+        help_text=_(
+            "Leave empty when the customer's chosen keys (above) were installed. One OpenSSH public key a line, "
+            "checked as the account page checks a customer's key."
+        ),
     )
     one_time_secret = forms.CharField(
         label=_("Or a one-time password (shown once to the customer)"), required=False, widget=forms.PasswordInput
     )
     jupyter_url = forms.CharField(
-        label=_("Jupyter URL with its token (PyTorch)"), required=False, max_length=500, widget=forms.PasswordInput
+        label=_("Jupyter URL with its token"), required=False, max_length=500, widget=forms.PasswordInput
     )
     reason = forms.CharField(label=_("Reason (for a failure, told to the customer)"), required=False, max_length=200)
+
+    def __init__(self, data: Any, *, order: Any, current: AccessGiven | None) -> None:
+        super().__init__(data)
+        steps = provisioning_steps(order)
+        cast(forms.ChoiceField, self.fields["action"]).choices = [(step, STEP_LABELS[step]) for step in steps]
+        gives_access = bool({READY, CORRECT} & set(steps))
+        dropped = [] if gives_access else ["host", "port", "username", "public_key", "one_time_secret", "jupyter_url"]
+        if order.environment not in JUPYTER_ENVIRONMENTS:
+            dropped.append("jupyter_url")
+        if FAILED not in steps:
+            dropped.append("reason")
+        for name in dropped:
+            self.fields.pop(name, None)
+        if CORRECT in steps and current is not None:
+            # A correction starts from what was given; the secrets are never sent back to the page.
+            self.fields["host"].initial, self.fields["port"].initial = current.host, current.port
+            self.fields["username"].initial = current.username
+            kept = _("Left empty with the password, the login given before is kept (%(login)s).") % {
+                "login": current.login
+            }
+            self.fields["public_key"].help_text = kept
+            if "jupyter_url" in self.fields:
+                self.fields["jupyter_url"].help_text = _("Left empty, the Jupyter URL given before is kept.")
 
 
 def _access(data: dict[str, Any]) -> AccessDetails:
     return AccessDetails(
-        data["host"] or "",
-        data["port"] or 22,
-        data["username"] or "",
-        data["public_key"] or "",
-        data["one_time_secret"] or "",
-        data["jupyter_url"] or "",
+        data.get("host") or "",
+        data.get("port") or 22,
+        data.get("username") or "",
+        data.get("public_key") or "",
+        data.get("one_time_secret") or "",
+        data.get("jupyter_url") or "",
     )
 
 
 def _access_checked(form: ProvisionForm, order: Any) -> bool:
-    """For "ready", the access details pass the service's own checks, else the form shows why and keeps what the
-    operator typed (refused after the redirect, the page came back empty with "Start preparing" selected)."""
-    if form.cleaned_data["action"] != "ready":
+    """For "ready" and "correct", the access details pass the service's own checks, else the form shows why and
+    keeps what the operator typed (refused after the redirect, the page came back empty with "Start preparing"
+    selected)."""
+    step = form.cleaned_data["action"]
+    if step not in (READY, CORRECT):
         return True
+    access = _access(form.cleaned_data)
+    login_kept = step == CORRECT and not (access.public_key.strip() or access.one_time_secret)
     try:
-        _access(form.cleaned_data).validated(order_keys=order_authorized_keys(order))
+        access.validated(order_keys=order_authorized_keys(order), login_kept=login_kept)
     except InvalidRequest as error:
         form.add_error(None, error.message)
         return False
     return True
+
+
+def _page_title(order: Any) -> str:
+    """The page's title says what the rental is now: to provision, running, ended or failed (an ended rental was
+    still titled "Provision order")."""
+    titles = {
+        ProvisioningStatus.NOT_STARTED: _("Provision order %(ref)s"),
+        ProvisioningStatus.PREPARING: _("Provision order %(ref)s"),
+        ProvisioningStatus.READY: _("Running rental %(ref)s"),
+        ProvisioningStatus.ENDED: _("Ended rental %(ref)s"),
+        ProvisioningStatus.FAILED: _("Failed order %(ref)s"),
+    }
+    return str(titles[order.provisioning_status]) % {"ref": order.ref}
 
 
 class ProvisioningQueueFilter(NeedsActionFilter):
@@ -182,57 +226,70 @@ class ProvisioningDeskAdmin(DeskAdmin):
         order = get_object_or_404(self.get_queryset(request), pk=object_id)
         if not self.has_view_permission(request, order):
             raise PermissionDenied
-        form = ProvisionForm(request.POST or None)
-        # A failure's reason reaches the customer as typed (the order's history on the rental page): the operator
-        # writes it in the customer's language, or leaves it empty for the standard sentence, which is translated.
+        current = access_given(order)
+        form = ProvisionForm(request.POST or None, order=order, current=current)
         language = customer_language_html(order.owner)
-        form.fields["reason"].help_text = format_html(
-            "{} {} {}",
-            _("Customer's language:"),
-            language,
-            _("Left empty, the customer reads “could not be provided” in their language."),
-        )
+        if "reason" in form.fields:
+            # A failure's reason reaches the customer as typed (the order's history on the rental page): the operator
+            # writes it in the customer's language, or leaves it empty for the standard sentence, which is translated.
+            form.fields["reason"].help_text = format_html(
+                "{} {} {}",
+                _("Customer's language:"),
+                language,
+                _("Left empty, the customer reads “could not be provided” in their language."),
+            )
         if request.method == "POST" and request.POST.get("action") == "access_removed":
             if self.may_act(request):
                 return self._access_removed(request, order)
             messages.error(request, _("Your role cannot provision orders."))
         elif request.method == "POST":
+            step = request.POST.get("action", "")
             if not self.may_act(request):
                 messages.error(request, _("Your role cannot provision orders."))
+            elif provisioning_step_refusal(order, step) is not None:
+                # A step that does not apply to the order as it is now (a page opened before it moved): through the
+                # idempotent action all the same, so that a double submit replays its first answer; a new one is
+                # refused by `provision_step`, naming the order's state and what applies.
+                return self._act(request, order, {"action": step})
             elif form.is_valid() and _access_checked(form, order):
                 return self._act(request, order, form.cleaned_data)
+        status = order.provisioning_status
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Provision order %(ref)s") % {"ref": order.ref},
+            "title": _page_title(order),
             "order": order,
             "form": form,
             "may_act": self.may_act(request),
             "customer_language": language,
             "runs": ProvisioningRun.objects.filter(order=order)[:5],
+            # The keys to put on the machine, while it is being prepared; afterwards "Access given" says which are.
             "ssh_keys": OrderSshKey.objects.filter(order=order),
+            "keys_to_install": status in (ProvisioningStatus.NOT_STARTED, ProvisioningStatus.PREPARING),
+            "access": current,
             "requests": MachineRequest.objects.filter(order=order)[:10],
             "host_rental": HostRental.objects.select_related("host").filter(order=order).first(),
             "host_operations": HostOperation.objects.filter(rental__order=order)[:5],
             "access_to_remove": needs_access_removed(order),
+            "no_step": provisioning_no_step(order),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "backoffice/provision_order.html", context)
 
     def _act(self, request: HttpRequest, order: Any, data: dict[str, Any]) -> HttpResponse:
-        """Start, mark ready or failed, once per the page's idempotency key (a double submit acts once)."""
+        """Take the chosen step through `provisioning_steps.provision_step` (the command's rules too), once per the
+        page's idempotency key (a double submit acts once)."""
         done = reverse("admin:backoffice_provisioningdesk_changelist")
 
         def act() -> Outcome:
-            current = order
-            if data["action"] == "preparing":
-                provision_start(order=current, actor=_operator(request))
-            elif data["action"] == "failed":
-                provision_fail(order=current, actor=_operator(request), reason=data["reason"] or COULD_NOT_BE_PROVIDED)
+            step = data["action"]
+            provision_step(
+                order=order, step=step, actor=_operator(request), access=_access(data), reason=data.get("reason") or ""
+            )
+            if step == CORRECT:
+                message = str(_("Access details of %(ref)s corrected; the customer is e-mailed.")) % {"ref": order.ref}
             else:
-                if current.provisioning_status == ProvisioningStatus.NOT_STARTED:
-                    current = provision_start(order=current, actor=_operator(request))
-                provision_ready(order=current, actor=_operator(request), access=_access(data))
-            return Outcome(200, {"message": str(_("Order %(ref)s updated.")) % {"ref": order.ref}, "redirect": done})
+                message = str(_("Order %(ref)s updated.")) % {"ref": order.ref}
+            return Outcome(200, {"message": message, "redirect": request.path if step == CORRECT else done})
 
         return form_action(request, act, back=request.path)
 

@@ -18,6 +18,7 @@ from gpurent.core.emails import email_operators
 from gpurent.core.errors import InvalidRequest
 from gpurent.core.locks import lock_rows
 
+from .access_details import access_given
 from .enums import ProvisioningStatus
 from .models import Order
 
@@ -48,12 +49,16 @@ def needs_access_removed(order: Order) -> bool:
 
 def access_removal_tell_operators(order: Order) -> None:
     """E-mail the operators (as for machine requests) that `order`'s term ended and its access waits to be removed
-    from the machine, once per order and operator, with a link to the order's page at the provisioning desk."""
+    from the machine, once per order and operator, with the access that was given (`access_details.access_given`)
+    and a link to the order's page at the provisioning desk."""
     site = settings.SITE_URL.rstrip("/")
+    given = access_given(order)
     context = {
         "ref": order.ref,
         "customer": order.owner.email,
         "gpu": order.gpu.name,
+        # Which machine and account to clean: host, port, user, the kind of login, the keys (never the secret).
+        "access": given.lines() if given is not None else [],
         "order_url": site + reverse("admin:backoffice_provisioningdesk_change", args=[order.pk]),
         "queue_url": site + reverse("admin:backoffice_provisioningdesk_changelist") + "?queue=access",
     }

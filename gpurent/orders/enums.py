@@ -29,7 +29,8 @@ class ProvisioningStatus(models.TextChoices):
     - `preparing`: paid; an operator is preparing the machine.
     - `ready`: access information was given; the term runs from this moment.
     - `ended`: the term is over; access is closed and the lots are back in stock. Final.
-    - `failed`: the machine could not be provided; the order is refunded to the balance. Final.
+    - `failed`: the machine could not be provided (before or while it was prepared); the order is refunded to the
+      balance. Final.
     """
 
     NOT_STARTED = "not_started", _("Not started")

@@ -16,6 +16,7 @@ from django.utils import timezone
 from gpurent.core.audit import audit_record, snapshot
 from gpurent.core.emails import email_operators
 
+from .access_details import access_given
 from .models import MachineRequest
 
 __all__ = ["machine_request_tell_operators", "machine_requests_mark_handled"]
@@ -29,8 +30,11 @@ def machine_request_tell_operators(request: MachineRequest) -> None:
     order = request.order
     site = settings.SITE_URL.rstrip("/")
     requests_url = f"{site}{reverse('admin:orders_machinerequest_changelist')}?q={order.ref}"
+    given = access_given(order)
     context = {
         "ref": order.ref,
+        # The machine and account to stop or restart, as the access was given (never its secret).
+        "access": given.lines() if given is not None else [],
         "kind": str(request.get_kind_display()),
         "note": request.note,
         "customer": order.owner.email,

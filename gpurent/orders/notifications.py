@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.urls import reverse
@@ -30,7 +30,29 @@ def _order_url(order: Order) -> str:
     return settings.SITE_URL.rstrip("/") + reverse("orders:rental", args=[order.ref])
 
 
-def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]]:
+def _access_corrected_texts(order: Order, changed: Sequence[str]) -> tuple[str, list[str]]:
+    """A Ready rental's access details were corrected at the desk (`access_correction.access_correct`): what changed,
+    by name only (the details are shown on the order page, to its owner only, decision 0026), and the term's end,
+    which did not move."""
+    names = {
+        "host": _("the SSH host"),
+        "port": _("the SSH port"),
+        "user": _("the SSH user"),
+        "login": _("the way to log in"),
+        "jupyter": _("the Jupyter URL"),
+    }
+    paragraphs = [
+        _("We corrected the access details of your machine: %(changed)s. The new details are on your order page.")
+        % {"changed": ", ".join(str(names[name]) for name in changed if name in names)}
+    ]
+    if "password" in changed:
+        paragraphs.append(_("A new one-time password was set: show it on your order page. It is shown once."))
+    end = date_text(order.term_ends_at, time=True, zone=True)
+    paragraphs.append(_("Your term is unchanged: it runs until %(end)s.") % {"end": end})
+    return _("Order %(ref)s: your access details were corrected") % {"ref": order.ref}, paragraphs
+
+
+def _texts(order: Order, event: str, amount: Usd | None, changed: Sequence[str] = ()) -> tuple[str, list[str]]:
     """The subject and paragraphs of `event`'s email, in the active language. Each event's texts are made only
     when asked for (one `gettext` and format per sentence of that event, not of all eight)."""
     ref = order.ref
@@ -87,6 +109,7 @@ def _texts(order: Order, event: str, amount: Usd | None) -> tuple[str, list[str]
             ],
         ),
         "extension_placed": lambda: _extension_placed_texts(order),
+        "access_corrected": lambda: _access_corrected_texts(order, changed),
         "extended": lambda: (
             _("Order %(ref)s is paid: your rental is extended") % {"ref": ref},
             [
@@ -146,18 +169,20 @@ def order_notify(
     event: str,
     *,
     amount: Usd | None = None,
+    changed: Sequence[str] = (),
     new: bool = False,
     key: str | None = None,
     enqueue: bool = True,
 ) -> OutboundEmail | None:
-    """Queue the email for `event` (placed, extension_placed, paid, cancelled, extended, ready, ending, ended,
-    refunded), once per
-    order and event (or per `key`, for an event that may recur, such as the reminder of a moved term end), and
-    return its row (None when queued before). `new`: the order was created in this transaction, so no email
-    about it can exist yet. `enqueue=False`: the caller hands the row to the worker (`email_queue`)."""
+    """Queue the email for `event` (placed, extension_placed, paid, cancelled, extended, ready, access_corrected,
+    ending, ended, refunded), once per order and event (or per `key`, for an event that may recur, such as the
+    reminder of a moved term end or a correction of the access), and return its row (None when queued before).
+    `changed`: what a correction of the access changed (`access_details.ACCESS_CHANGES`, and "password" for a new
+    one-time password). `new`: the order was created in this transaction, so no email about it can exist yet.
+    `enqueue=False`: the caller hands the row to the worker (`email_queue`)."""
     language = order.owner.email_language()
     with translation.override(language):
-        subject, paragraphs = _texts(order, event, amount)
+        subject, paragraphs = _texts(order, event, amount, changed)
     url = _order_url(order)
     return email_queue(
         key=key or email_key(event, order.ref),

@@ -32,7 +32,9 @@ from gpurent.ledger.services import REVENUE_RENTALS, customer_account, system_ac
 
 from .enums import PaymentStatus, ProvisioningStatus, Track
 from .errors import TransitionNotAllowed
+from .installed_keys import installed_keys_checked, key_fingerprints
 from .machine_requests import machine_request_tell_operators
+from .machine_to_prepare import machine_to_prepare_tell_operators
 from .models import MachineRequest, Order, OrderAccess, ProvisioningRun
 from .notifications import order_notify
 from .services import order_transition
@@ -66,16 +68,22 @@ class AccessDetails:
     one_time_secret: str = ""
     jupyter_url: str = ""
 
-    def validated(self, *, order_keys: str = "") -> AccessDetails:
+    def validated(self, *, order_keys: str = "", login_kept: bool = False) -> AccessDetails:
         """Checked and trimmed; `order_keys` (the keys the customer chose at checkout) count as installed
-        public keys when no other key is given."""
+        public keys when no other key is given. `login_kept`: a correction that keeps the login given before
+        (`access_correction.access_correct`), so neither a key nor a password is needed.
+
+        Raises:
+            InvalidRequest: no host or user, a port out of range, an invalid public key, no way to log in, or a
+                Jupyter URL that is not one.
+        """
         host, username = self.host.strip(), self.username.strip()
         if not host or not username or any(char.isspace() for char in host + username):
             raise InvalidRequest(_("An SSH host and user are required, without spaces."))
         if not 1 <= self.port <= 65535:
             raise InvalidRequest(_("The SSH port must be between 1 and 65535."))
-        public_key = self.public_key.strip() or order_keys.strip()
-        if not (public_key or self.one_time_secret):
+        public_key = installed_keys_checked(self.public_key) or ("" if login_kept else order_keys.strip())
+        if not (public_key or self.one_time_secret or login_kept):
             raise InvalidRequest(_("Give the customer's installed public key or a one-time password."))
         jupyter_url = self.jupyter_url.strip()
         if jupyter_url and not jupyter_url.startswith(("https://", "http://")):
@@ -140,7 +148,8 @@ def provision_ready(
                 "port": details.port,
                 "username": details.username,
                 "auth": "public key" if details.public_key else "one-time password",
-                "ssh_keys": [key.fingerprint for key in order.ssh_keys.all()],
+                "one_time_password": bool(details.one_time_secret),  # whether one was given, never which
+                "ssh_keys": key_fingerprints(details.public_key),  # the keys installed, not only those chosen
                 "jupyter": bool(details.jupyter_url),
                 "term_ends_at": order.term_ends_at.isoformat() if order.term_ends_at else None,
             },
@@ -153,7 +162,7 @@ def provision_fail(*, order: Order, actor: AbstractBaseUser | None, reason: str)
     the customer's balance through the ledger (`refund:<ref>`), all at once.
 
     Raises:
-        TransitionNotAllowed: the order is not being prepared (or not paid).
+        TransitionNotAllowed: the order is neither being prepared nor paid and not started yet.
     """
     with transaction.atomic():
         # The money lock order (docs/money.md): the order, then the customer's account; never the revenue one.
@@ -193,10 +202,11 @@ class Provisioner(Protocol):
 
 
 class ManualProvisioner:
-    """The embedded default: operators prepare machines at the provisioning desk; nothing runs by itself."""
+    """The embedded default: operators prepare machines at the provisioning desk (they are e-mailed each paid
+    rental); nothing runs by itself."""
 
     def start(self, order: Order) -> None:
-        return None
+        machine_to_prepare_tell_operators(order)
 
     def resume(self, order: Order) -> None:
         return None
@@ -265,6 +275,8 @@ class CommandProvisioner:
             provision_ready(order=order, actor=None, access=access)
         else:
             logger.warning("provisioner for %s exited %s; the order waits at the desk", order.ref, exit_code)
+            why = f"The provisioning command exited {exit_code} without giving the access; its output is on the page."
+            machine_to_prepare_tell_operators(order, why=why)
 
     @staticmethod
     def _access_from(line: str, order: Order) -> AccessDetails | None:

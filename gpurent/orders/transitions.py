@@ -16,7 +16,9 @@ PAYMENT_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 PROVISIONING_TRANSITIONS: dict[str, frozenset[str]] = {
-    ProvisioningStatus.NOT_STARTED: frozenset({ProvisioningStatus.PREPARING}),
+    # Failed from "not started" too: a paid order that cannot be provided is refunded without first telling the
+    # customer that their machine is being prepared (QA walk 3, defect 11). Unpaid, it never leaves "not started".
+    ProvisioningStatus.NOT_STARTED: frozenset({ProvisioningStatus.PREPARING, ProvisioningStatus.FAILED}),
     ProvisioningStatus.PREPARING: frozenset({ProvisioningStatus.READY, ProvisioningStatus.FAILED}),
     ProvisioningStatus.READY: frozenset({ProvisioningStatus.ENDED}),
     ProvisioningStatus.ENDED: frozenset(),

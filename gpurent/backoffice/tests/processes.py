@@ -34,8 +34,10 @@ if [ "$(wc -l < "{runs}")" -le {blocking} ]; then
   exit 1
 fi
 sleep {seconds}
-echo '{{"host": "10.0.0.9", "port": 22, "user": "ubuntu", "public_key": "ssh-ed25519 AAAA test"}}'
+echo '{{"host": "10.0.0.9", "port": 22, "user": "ubuntu", "public_key": "{key}"}}'
 """
+# A real public key: the installed key is checked as the account page checks one (QA walk 3, defect 24).
+INSTALLED_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJUGuYRqDEl2LE7zPdvoSaHv1/651IMn+SkGdm4Khijo test"
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="only a database server's connections can be terminated"
@@ -117,7 +119,9 @@ def provisioning_command(workdir: Path, *, blocking: int, seconds: int = 0) -> d
     """The environment of a worker whose provisioning command is `PROVISIONING_SCRIPT` (its runs: workdir/runs;
     creating workdir/gate ends the blocking runs)."""
     script = workdir / "provision.sh"
-    text = PROVISIONING_SCRIPT.format(runs=workdir / "runs", gate=workdir / "gate", blocking=blocking, seconds=seconds)
+    text = PROVISIONING_SCRIPT.format(
+        runs=workdir / "runs", gate=workdir / "gate", blocking=blocking, seconds=seconds, key=INSTALLED_KEY
+    )
     script.write_text(text)
     script.chmod(0o755)
     return {"PROVISIONER": "command", "PROVISIONER_COMMAND": str(script)}

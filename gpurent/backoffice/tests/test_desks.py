@@ -204,7 +204,7 @@ def test_provision_command_ready_and_failed(reported_intent, django_capture_on_c
         "--user",
         "ubuntu",
         "--public-key",
-        "ssh-ed25519 AAAA x",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJUGuYRqDEl2LE7zPdvoSaHv1/651IMn+SkGdm4Khijo x",
         stdout=out,
     )
     assert f"order {ref}: ready" in out.getvalue()

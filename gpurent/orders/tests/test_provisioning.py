@@ -27,7 +27,8 @@ from gpurent.orders.services import Contact, order_place
 
 pytestmark = pytest.mark.django_db
 
-ACCESS = AccessDetails("gpu-7.example.net", 2222, "ubuntu", public_key="ssh-ed25519 AAAA test")
+KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJUGuYRqDEl2LE7zPdvoSaHv1/651IMn+SkGdm4Khijo test"
+ACCESS = AccessDetails("gpu-7.example.net", 2222, "ubuntu", public_key=KEY)
 
 
 @pytest.fixture
