@@ -232,6 +232,15 @@ class TrainingOptions:
             gradients, optimizer states, master copy and step temporaries are counted with the language model's
             (engine 0.3.21). Off, the vision encoder is frozen, as most VLM recipes keep it. Full fine-tuning of a
             vision-language model only.
+        fp32_logits_held: the model returns its logits already upcast to fp32 and the training loop keeps a
+            reference to them through backward (prime-rl's SFT trainer: ``forward`` returns
+            ``cast_float_and_contiguous(...)``, ``tensor.float().contiguous()``, the loop binds ``out =
+            forward(...)``, ``logits = out["logits"]`` and ``del logits`` before ``backward()`` while ``out`` still
+            holds them): the 16-bit logits are freed when the forward returns, and at the cross-entropy's backward
+            the fp32 logits, the log-softmax output it saved, the NLL loss's gradient (``nll_loss_backward``: a
+            zero-filled tensor of the input's shape) and the log-softmax's input gradient
+            (``_log_softmax_backward_data``) are alive at once, 4 B each: 16 B a logit (engine 0.3.28). With
+            another loss switch that switch's figure stands.
     """
 
     optimizer: OptimizerKind = OptimizerKind.ADAMW
@@ -255,6 +264,7 @@ class TrainingOptions:
     kv_expanded: bool = False
     masked_lm_head: bool = False
     vision_encoder_trained: bool = False
+    fp32_logits_held: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "training.")

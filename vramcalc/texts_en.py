@@ -142,6 +142,8 @@ TEMPLATES: dict[str, str] = {
     "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
     "train.no_fused_attention": "Attention scores are materialised (no fused attention).",
     "train.logits": "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time.",
+    "train.logits_fp32_held": "The model returns its logits upcast to fp32 and the loop keeps them through backward "
+    "(prime-rl): at the loss's backward the fp32 logits, the log-softmax and both gradients are alive at once.",
     "train.logits_token_chunks": (
         "The LM head and the loss run over {chunk} tokens at a time: only one chunk's logits, their fp32 upcast "
         "and gradient exist at once."

@@ -176,6 +176,9 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
     elif inp.training.loss_in_compute_precision:  # the loss on the 16-bit logits, no upcast (0.3.15)
         per_entry = b_act + (b_act if b_act < 4 else 0) + b_act
         how = f"{b_act} B logits" + (f" + {b_act} B softmax" if b_act < 4 else "") + f" + {b_act} B grad"
+    elif inp.training.fp32_logits_held:  # fp32 logits returned and held through backward (0.3.28)
+        per_entry, how = 16, "4 B fp32 logits held through backward + 4 B fp32 log-softmax + 2 x 4 B fp32 grads"
+        said = said if chunk else text("train.logits_fp32_held")
     else:
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"

@@ -42,9 +42,7 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
-    assert result.range_meaning.startswith(
-        "The measured peak falls in this range in about 9 runs out of 10: −20\u00a0%"
-    )
+    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −5\u00a0%")
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
 
@@ -77,7 +75,8 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
+    # the band chosen with the cache counted: -25/+45 on thirty tuning parts (engine 0.3.28, 315 peaks, fresh-29
+    # added; decision 0576); -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
     # fresh-28 added, the prompt's logits counted where the run computes them; decision 0573); -35/+45 on
     # twenty-eight and twenty-seven tuning parts (engine 0.3.26, 288 peaks; engine 0.3.25, 282 peaks,
     # fresh-26 added; decision 0568); -35/+40 on twenty-six (engine 0.3.24, 272 peaks, fresh-25
@@ -89,7 +88,7 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 45)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-25, 45)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -357,8 +356,9 @@ def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() ->
     # engine 0.3.21: fresh-22's CTranslate2 translation rows (+71 to +97 %) took the widening's high end past the
     # serving band's; engine 0.3.25 counts the cross-attention K/V CTranslate2's beams share and its softmax in the
     # compute dtype, and the widening's high end is the serving band's again (fresh-26's batched faster-whisper rows at
-    # -90 % and -91 % take its low end to -95 %; decision 0568)
-    assert result.range_high_pct == WIDER["not_modelled_runtime"].high_pct == BANDS["serving"].high_pct
+    # -90 % and -91 % take its low end to -95 %; decision 0568); since engine 0.3.28 the serving band, chosen by the
+    # rule on eleven peaks (fresh-29's vLLM rows added; decision 0576), reaches +10 %, past the widening's +5 %
+    assert result.range_high_pct == BANDS["serving"].high_pct > WIDER["not_modelled_runtime"].high_pct
     assert "a runtime the estimate does not model (CTranslate2)" in result.range_meaning
     # Training is not served by a runtime: the engine field does not widen it.
     assert wider_for(_inputs(workload="lora", runtime={"engine": "ctranslate2"})) == ()

@@ -372,6 +372,30 @@ def test_a_loss_on_the_16_bit_logits_keeps_its_softmax_and_gradient_in_16_bits()
     assert fp32 == estimate(_train(precision=full)).bytes_of("logits") == B * S * vocab * (4 + 4)
 
 
+def test_fp32_logits_held_through_backward_cost_16_bytes_a_logit() -> None:
+    """Engine 0.3.28: prime-rl's SFT trainer gets its logits already upcast (``tensor.float().contiguous()``) and keeps
+    them in ``out`` through backward (``del logits`` drops only the other name): at the cross-entropy's backward the
+    fp32 logits, the saved log-softmax, the NLL gradient and the log-softmax's input gradient are alive at once,
+    4 B each, whatever the compute precision. Another loss switch keeps its own figure; a token chunk bounds it."""
+    vocab = 128256
+    held = estimate(_train(training={"fp32_logits_held": True}))
+    assert held.bytes_of("logits") == B * S * vocab * 16
+    logits = held.component("logits")
+    assert logits is not None
+    assert "4 B fp32 logits held through backward + 4 B fp32 log-softmax + 2 x 4 B fp32 grads" in logits.formula
+    assert "prime-rl" in logits.assumption
+    assert estimate(_train()).bytes_of("logits") == B * S * vocab * (2 + 4 + 4)
+    full = {"weights": "fp32", "compute": "fp32"}
+    fp32 = estimate(_train(precision=full, training={"fp32_logits_held": True}))
+    assert fp32.bytes_of("logits") == B * S * vocab * 16
+    compiled = estimate(_train(training={"fp32_logits_held": True, "compiled_loss": True})).bytes_of("logits")
+    assert compiled == estimate(_train(training={"compiled_loss": True})).bytes_of("logits")
+    chunk = estimate(_train(training={"fp32_logits_held": True, "loss_chunk_tokens": 256}))
+    assert chunk.bytes_of("logits") == min(B * S, 256) * vocab * 16
+    assert "256" in chunk.component("logits").assumption  # type: ignore[union-attr]
+    assert held.peak_bytes - estimate(_train()).peak_bytes >= B * S * vocab * 6
+
+
 def test_an_rmsnorm_that_upcasts_keeps_an_fp32_copy_of_each_norms_input() -> None:
     """Engine 0.3.14: LitGPT's ``RMSNorm.forward`` runs ``x = x.float()`` and autograd keeps that copy for ``x * x``
     and ``x * rsqrt``; with its weight training, the normalized tensor is kept too. Per token and layer, two norms:

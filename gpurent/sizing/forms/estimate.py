@@ -230,6 +230,15 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             "gradients and optimizer states are counted with the language model's."
         ),
     )
+    fp32_logits_held = forms.BooleanField(
+        label=_("fp32 logits held through backward (prime-rl)"),
+        required=False,
+        help_text=_(
+            "The model returns its logits upcast to fp32 and the training loop keeps them until backward ends "
+            "(prime-rl's SFT trainer): the loss's log-softmax and both gradients of its backward are fp32 too, "
+            "16 B a logit."
+        ),
+    )
     lora_targets = forms.ChoiceField(label=_("LoRA targets"), choices=LORA_TARGETS, required=False)
     lora_dropout = forms.BooleanField(label=_("LoRA dropout"), required=False)
     attention = forms.ChoiceField(label=_("Attention kernel"), choices=ATTENTION, required=False)

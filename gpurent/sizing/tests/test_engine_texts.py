@@ -259,6 +259,8 @@ VARIANTS: list[dict[str, str]] = [
         "images_per_sequence": "1",
         "vision_encoder_trained": "on",
     },
+    # Engine 0.3.28: fp32 logits returned by the model and held by the loop through backward (prime-rl).
+    {"preset": "llama-3.2-1b", "workload": "full_finetune", "seq_len": "8192", "fp32_logits_held": "on"},
     # Engine 0.3.15: the loss on the 16-bit logits, no fp32 upcast.
     {
         "preset": "gpt2-xl",

@@ -338,6 +338,29 @@ CASES = [
             "--optimizer-dtype bf16 --checkpointing --strategy fsdp --cards 4 --master-weights-16bit"
         ),
     ),
+    # Engine 0.3.28 (decision 0576): fp32 logits returned by the model and held by the loop through backward.
+    Case(
+        "fp32_logits_held",
+        library={
+            "model": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": 8192,
+            "batch_size": 1,
+            "training": {"optimizer": "adamw", "activation_checkpointing": True, "fp32_logits_held": True},
+        },
+        form={
+            "preset": "llama-3.2-1b",
+            "workload": "full_finetune",
+            "seq_len": "8192",
+            "batch_size": "1",
+            "activation_checkpointing": "on",
+            "fp32_logits_held": "on",
+        },
+        cli=(
+            "--preset llama-3.2-1b --workload full_finetune --seq-len 8192 --batch 1 --checkpointing "
+            "--training-fp32-logits-held"
+        ),
+    ),
     # Engine 0.3.15: a loss on the 16-bit logits, no fp32 upcast (DeepSpeed's and ColossalAI's fp16 engines).
     Case(
         "loss_in_compute_precision",

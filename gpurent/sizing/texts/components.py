@@ -195,6 +195,14 @@ ASSUMPTIONS: dict[tuple[str, str], Any] = {
     ("logits", "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."): _(
         "Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."
     ),
+    (
+        "logits",
+        "The model returns its logits upcast to fp32 and the loop keeps them through backward (prime-rl): at the "
+        "loss's backward the fp32 logits, the log-softmax and both gradients are alive at once.",
+    ): _(
+        "The model returns its logits upcast to fp32 and the loop keeps them through backward (prime-rl): at the "
+        "loss's backward the fp32 logits, the log-softmax and both gradients are alive at once."
+    ),
     ("gathered_params", "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."): _(
         "Current + prefetched unit all-gathered (DeepSpeed: 4 B x largest layer in 16-bit)."
     ),

@@ -172,6 +172,10 @@ TRANSLATED: dict[str, Any] = {
     ),
     "train.no_fused_attention": _("Attention scores are materialised (no fused attention)."),
     "train.logits": _("Cross-entropy over the full vocabulary; chunked loss upcasts one chunk at a time."),
+    "train.logits_fp32_held": _(
+        "The model returns its logits upcast to fp32 and the loop keeps them through backward (prime-rl): at the "
+        "loss's backward the fp32 logits, the log-softmax and both gradients are alive at once."
+    ),
     "train.step": _("%(how)s."),
     "train.step_in_backward": _("optimizer fused into backward"),
     "train.step_foreach": _("foreach step: one %(bytes)s B temporary per parameter"),

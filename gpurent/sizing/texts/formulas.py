@@ -115,6 +115,10 @@ PHRASES: dict[str, Any] = {
     "fp32 grad": pgettext_lazy("estimator formula", "fp32 grad"),
     "B grad": pgettext_lazy("estimator formula", "B grad"),
     "fp32 chunk (1/8 of the vocab rows)": pgettext_lazy("estimator formula", "fp32 chunk (1/8 of the vocab rows)"),
+    # Engine 0.3.28: fp32 logits returned by the model and held by the loop through backward (prime-rl).
+    "fp32 logits held through backward": pgettext_lazy("estimator formula", "fp32 logits held through backward"),
+    "fp32 log-softmax": pgettext_lazy("estimator formula", "fp32 log-softmax"),
+    "fp32 grads": pgettext_lazy("estimator formula", "fp32 grads"),
     # Engine 0.3.27: the logits of every prompt position, beyond what the prefill's logits outlive.
     "prompt tokens": pgettext_lazy("estimator formula", "prompt tokens"),
     "B prefill working set": pgettext_lazy("estimator formula", "B prefill working set"),
