@@ -267,7 +267,7 @@ class SupportRequestAdmin(BoundedListAdmin):
     def thread(self, obj: SupportRequest) -> SafeString | str:
         count = obj.messages.count()
         if count == 0:
-            return _("No messages yet.")
+            return str(_("No messages yet."))
         summary = ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
         if count > THREAD_SHOWN:
             summary += " · " + _("the newest %(shown)d are listed below") % {"shown": THREAD_SHOWN}
