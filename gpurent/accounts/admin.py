@@ -76,8 +76,8 @@ class UserAdmin(BaseUserAdmin):
         listed = reverse("admin:otp_totp_totpdevice_changelist") + f"?user__id__exact={obj.pk}"
         return format_html(
             '{} · <a href="{}">Add a TOTP device for this user</a> · <a href="{}">Their devices</a>'
-            '<div class="help">Open the new device\'s QR code and have them scan it with an authenticator app, or '
-            "they turn on two-factor login on their own account page.</div>",
+            "<div>Open the new device's QR code and have them scan it with an authenticator app, or they turn on "
+            "two-factor login on their own account page.</div>",
             state,
             add,
             listed,

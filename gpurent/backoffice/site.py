@@ -63,7 +63,8 @@ APP_NAMES = {
     "axes": "Login lockouts",
     "django_tasks_database": "Background tasks",
 }
-# Rows whose model name is not what the page is: the support requests' list is the support inbox.
+# Rows whose model name is not what the page is: the support requests' list is the support inbox, listed first in
+# its section (before the list of every message).
 MODEL_NAMES = {("support", "supportrequest"): "Support inbox"}
 
 NO_DEVICE = (
@@ -86,6 +87,7 @@ class BackOfficeSite(AdminSite):
     """Django's admin site with the back office's home page (this module's docstring)."""
 
     index_template = "admin/backoffice/index.html"
+    index_title = "Home"
 
     def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[Any]:
         apps = super().get_app_list(request, app_label)
@@ -94,6 +96,7 @@ class BackOfficeSite(AdminSite):
             for model in app["models"]:
                 key = (app["app_label"], model["object_name"].lower())
                 model["name"] = MODEL_NAMES.get(key, model["name"])
+            app["models"].sort(key=lambda model: model["name"] not in MODEL_NAMES.values())  # stable: renamed first
         # A stable sort: within a rank, Django's alphabetical order.
         return sorted(apps, key=_rank)
 

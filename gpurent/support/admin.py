@@ -286,7 +286,8 @@ class SupportRequestAdmin(BoundedListAdmin):
         reply = request.POST.get("reply", "").strip() if request.method == "POST" else ""
         if not reply and not closing:
             # A page, or "Send reply" with nothing typed: the form shown again with its error (`ReplyForm`).
-            return super().change_view(request, object_id, form_url, extra_context)
+            context = {"title": _("Answer a support request"), **(extra_context or {})}
+            return super().change_view(request, object_id, form_url, context)
         # Nothing of the request itself is editable: the only changes an operator makes are a reply and closing
         # it, each once per idempotency key (a double click or a resubmitted page posts and e-mails it once).
         support_request = self.get_object(request, object_id)

@@ -60,7 +60,9 @@ def test_the_home_page_starts_with_the_waiting_work_then_the_desks(client, djang
     ]
     for raw in ["Otp_Static", "Otp_Totp", "Tasks Database Backend", "Axes", "Authentication and Authorization"]:
         assert raw not in sections
-    assert ">Support inbox</a>" in page
+    support = page.split("<caption>", 3)[2]
+    assert support.index(">Support inbox</a>") < support.index(">Support messages</a>")
+    assert "<h1>Home</h1>" in page  # not "Site administration"
 
 
 @pytest.mark.parametrize(

@@ -121,6 +121,9 @@ def test_the_users_page_links_to_adding_a_totp_device_for_them(client, pia, djan
     assert f'name="user" value="{pia.pk}"' in add  # the form opens with the operator chosen
     TOTPDevice.objects.create(user=pia, name="phone", confirmed=True)
     assert "1 authenticator app ·" in client.get(f"/backoffice/accounts/user/{pia.pk}/change/").content.decode()
+    theirs = client.get(f"/backoffice/otp_totp/totpdevice/?user__id__exact={pia.pk}")
+    assert theirs.status_code == 200
+    assert "1 TOTP device" in theirs.content.decode()
 
 
 def test_each_role_has_a_description_shown_where_groups_are_chosen(client, pia, django_user_model):

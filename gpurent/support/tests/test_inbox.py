@@ -138,6 +138,7 @@ def test_the_answer_form_sends_a_reply_and_closes(client, support_operator, supp
     client.force_login(support_operator)
     url = reverse("admin:support_supportrequest_change", args=[support_request.pk])
     page = client.get(url).content.decode()
+    assert "<h1>Answer a support request</h1>" in page  # not "Change support request"
     assert 'value="Send reply"' in page
     assert 'value="Close the request"' in page
     assert 'name="_save"' not in page  # not Django's "Save" / "Save and continue editing"
