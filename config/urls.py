@@ -1,17 +1,17 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django_otp.admin import OTPAdminSite
 
 from gpurent.accounts import views as account_views
+from gpurent.backoffice.site import BackOfficeSite, TwoFactorBackOfficeSite
 from gpurent.core import views as core_views
 from gpurent.monitoring import views as monitoring_views
 
 from .api import api
 
-if settings.STAFF_REQUIRE_2FA:
-    # Every back-office page then needs a user verified with a TOTP device (django-otp's admin site).
-    admin.site.__class__ = OTPAdminSite
+# The back office's home page and login (gpurent/backoffice/site.py). With STAFF_REQUIRE_2FA every back-office page
+# needs a user verified with a TOTP device (django-otp's admin site, which TwoFactorBackOfficeSite is).
+admin.site.__class__ = TwoFactorBackOfficeSite if settings.STAFF_REQUIRE_2FA else BackOfficeSite
 admin.site.site_header = admin.site.site_title = f"{settings.BRAND_NAME} back office"
 # No app list down the left of every page: at 1280 px it left the desks' tables (ten columns beside their
 # filters) about 630 px, cutting the address, the dates and the state off behind a scroll bar. The home

@@ -20,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.response import TemplateResponse
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -111,17 +112,35 @@ class LoginView(auth_views.LoginView):
         return HttpResponseRedirect(login_begin(self.request, form.get_user(), next_url=self.get_success_url()))
 
 
+# The back office's login page says that a login is locked (QA walk of the back office, defect 30): an operator read
+# the generic refusal as a forgotten password and kept trying, each try restarting the hour
+# (`AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT`, axes' default). English, as the back office (decision 0418).
+BACK_OFFICE_LOCKED = (
+    "This e-mail address is locked out after too many failed logins from your network: even the right password is "
+    "refused until an hour has passed since the last try, and each try meanwhile starts the hour again. Wait, or ask "
+    "an administrator to lift the lock (Login lockouts, then Access attempts)."
+)
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:
-    """What a locked-out (email, IP) pair gets (`AXES_LOCKOUT_CALLABLE`): exactly what a failed login gets.
+    """What a locked-out (email, IP) pair gets (`AXES_LOCKOUT_CALLABLE`): exactly what a failed login gets, but on
+    the back office's login page.
 
     axes refuses a locked-out pair inside `authenticate()`, so the view has already answered as for a wrong
     password (the login page with the generic error, the admin's login page, or the API's 401); that answer
     is returned unchanged, so locked, wrong-password and unknown-account responses cannot be told apart
     (ASVS 6.1.1, OWASP enumeration advice) and nobody learns that an account is being throttled. Without one
     (a caller that passes none), the login page is rendered with the same error and status 200.
+
+    The back office's login page (`admin:login`) says that the login is locked instead, for every locked pair: axes
+    locks an unknown address as it locks an account, so the message tells no more about an account than the
+    customers' pages do, only that the lock exists and for how long. Customers' pages and the API are unchanged
+    (decision 0021).
     """
+    if isinstance(original_response, TemplateResponse) and request.path == reverse("admin:login"):
+        return _back_office_locked(request, original_response)
     if isinstance(original_response, HttpResponse):
         return original_response
     # Bound without a password, so validating it never calls `authenticate()` (which axes would count).
@@ -130,6 +149,19 @@ def lockout_response(
     form.errors.clear()
     form.add_error(None, form.error_messages["invalid_login"])
     return render(request, LOGIN_TEMPLATE, {"form": form})
+
+
+def _back_office_locked(request: HttpRequest, refused: TemplateResponse) -> TemplateResponse:
+    """The back office's login page as the admin rendered it for the refused login, its error replaced by
+    `BACK_OFFICE_LOCKED` (same template, form and status)."""
+    context = dict(refused.context_data or {})
+    form = context.get("form")
+    if isinstance(form, forms.Form):
+        form.errors.clear()  # bound and validated by the admin's login view: its "enter the correct email" error
+        form.add_error(None, BACK_OFFICE_LOCKED)
+    response = TemplateResponse(request, refused.template_name or [], context, status=refused.status_code)
+    response.render()
+    return response
 
 
 @require_POST

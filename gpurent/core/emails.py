@@ -209,7 +209,7 @@ def emails_requeue_unsent(*, now: datetime) -> int:
 
 def operator_emails(role: str) -> list[str]:
     """Who is told of desk work: OPERATOR_EMAILS when it is set, else the active staff of the operators' group
-    `role` (`payments`, `payouts`, `provisioning`), sorted, each once."""
+    `role` (`payments`, `payouts`, `provisioning`, `support`), sorted, each once."""
     if settings.OPERATOR_EMAILS:
         return sorted(set(settings.OPERATOR_EMAILS))
     staff = get_user_model().objects.filter(is_active=True, is_staff=True, groups__name=role)

@@ -4,11 +4,15 @@ A request's change page lists its `THREAD_SHOWN` newest messages (each body shor
 with the thread's count and a link to all its messages: the list of support messages filtered by the request, a
 bounded change list newest first (decision 0352).
 
-Everything a customer wrote is read-only. The change page has one writable field, "Reply": saving it posts an
-operator message through `support_message_post`, which redacts it too (an operator may paste a customer's
-config back), writes the audit row in the same transaction and queues the email to the customer. The reply
-runs through `form_action` once per the page's hidden idempotency key (`change_form.html`): a double submit
-posts and e-mails it once.
+The list is the support inbox: by default the requests waiting for us (`open`: new, or the customer wrote last),
+oldest waiting first; the other queues (waiting for the customer, closed, all) newest activity first.
+
+Everything a customer wrote is read-only. The change page has one writable field, "Reply to the customer", and two
+buttons. "Send reply" posts an operator message through `support_message_post`, which redacts it too (an operator
+may paste a customer's config back), writes the audit row in the same transaction and queues the email to the
+customer; an empty reply is refused with the form shown again (nothing sent, nothing said to have changed).
+"Close the request" closes it through `support_request_close` (audited). Both run through `form_action` once per
+the page's hidden idempotency key (`change_form.html`): a double submit posts and e-mails once.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from gpurent.core.idempotency.keys import Outcome
 from gpurent.core.idempotency.request import form_action
 from gpurent.core.redaction import Finding
 
-from .enums import Author
+from .enums import Author, RequestStatus
 from .models import SupportMessage, SupportRequest
 from .selectors import THREAD_ORDER
 from .services import support_message_post, support_request_close
@@ -118,11 +122,13 @@ class SupportMessageInline(admin.TabularInline[SupportMessage, SupportRequest]):
 
 
 class ReplyForm(forms.ModelForm[SupportRequest]):
+    # Required: "Send reply" with nothing typed is refused, and the page says that nothing was sent (it said "The
+    # support request … was changed successfully." while nothing was: QA walk of the back office, defect 17).
     reply = forms.CharField(
-        label=_("Reply"),
-        required=False,
+        label=_("Reply to the customer"),
         widget=forms.Textarea(attrs={"rows": 6, "cols": 80}),
         help_text=_("Sent to the customer's thread; they are emailed a link. Secrets are redacted here too."),
+        error_messages={"required": _("Write a reply before sending it: nothing was sent.")},
     )
 
     class Meta:
@@ -130,11 +136,51 @@ class ReplyForm(forms.ModelForm[SupportRequest]):
         fields: list[str] = []
 
 
+class InboxFilter(admin.SimpleListFilter):
+    """The inbox's queues: the requests waiting for us by default, as the desks' "Needs action"."""
+
+    title = _("queue")
+    parameter_name = "queue"
+    WAITING = "waiting"
+    STATUSES = {WAITING: RequestStatus.OPEN, "customer": RequestStatus.ANSWERED, "closed": RequestStatus.CLOSED}
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            (self.WAITING, _("Waiting for us")),
+            ("customer", _("Waiting for the customer")),
+            ("closed", _("Closed")),
+            ("all", _("All")),
+        ]
+
+    def value(self) -> str:
+        return super().value() or self.WAITING
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        status = self.STATUSES.get(self.value())
+        return queryset if status is None else queryset.filter(status=status)
+
+
+class GpuModelFilter(admin.RelatedFieldListFilter):
+    """The GPU filter titled as the shop names it ("By GPU model", not the field's name "By gpu")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = str(_("GPU model"))
+
+
 @admin.register(SupportRequest)
 class SupportRequestAdmin(BoundedListAdmin):
     form = ReplyForm
-    list_display = ["ref", "subject", "owner", "order", "gpu", "status", "last_activity"]
-    list_filter = ["status", "gpu"]
+    list_display = ["ref", "subject", "owner", "order", "gpu_model", "status", "last_activity"]
+    list_filter = [InboxFilter, ("gpu", GpuModelFilter)]
     search_fields = ["ref", "subject", "owner__email", "order__ref"]
     list_select_related = ["owner", "order", "gpu"]
     date_hierarchy = "created_at"
@@ -145,7 +191,7 @@ class SupportRequestAdmin(BoundedListAdmin):
         "ref",
         "owner",
         "order",
-        "gpu",
+        "gpu_model",
         "status",
         "subject",
         "library_versions",
@@ -160,7 +206,7 @@ class SupportRequestAdmin(BoundedListAdmin):
         "customer_language",
     ]
     fieldsets = [
-        (None, {"fields": ["ref", "owner", "order", "gpu", "status", "created", "last_activity", "thread"]}),
+        (None, {"fields": ["ref", "owner", "order", "gpu_model", "status", "created", "last_activity", "thread"]}),
         (
             _("Request"),
             {
@@ -183,6 +229,27 @@ class SupportRequestAdmin(BoundedListAdmin):
     def removed(self, obj: SupportRequest) -> SafeString | str:
         return _findings_html(obj.redactions)
 
+    @admin.display(description=_("GPU model"), ordering="gpu__name")
+    def gpu_model(self, obj: SupportRequest) -> str:
+        return obj.gpu.name if obj.gpu is not None else "—"
+
+    def get_ordering(self, request: HttpRequest) -> list[str]:
+        # The inbox: the request waiting longest first (an open request's last message is the customer's). The
+        # other queues: the latest activity first.
+        if request.GET.get(InboxFilter.parameter_name, InboxFilter.WAITING) == InboxFilter.WAITING:
+            return ["last_message_at", "id"]
+        return ["-last_message_at", "-id"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # Not Django's "Select support request to change".
+        return super().changelist_view(request, {"title": _("Support inbox"), **(extra_context or {})})
+
+    def get_inline_instances(self, request: HttpRequest, obj: SupportRequest | None = None) -> list[Any]:
+        # No empty table of headers: the conversation's line says "No messages yet." (`thread`).
+        if obj is None or not obj.messages.exists():
+            return []
+        return super().get_inline_instances(request, obj)
+
     # Moments as the desks write them ("06 Dec 2026, 10:53 UTC"), not the admin's "Dec. 6, 2026, 10:53 a.m.".
     @admin.display(description=_("created at"), ordering="created_at")
     def created(self, obj: SupportRequest) -> str:
@@ -197,8 +264,10 @@ class SupportRequestAdmin(BoundedListAdmin):
         return customer_language_html(obj.owner)
 
     @admin.display(description=_("conversation"))
-    def thread(self, obj: SupportRequest) -> SafeString:
+    def thread(self, obj: SupportRequest) -> SafeString | str:
         count = obj.messages.count()
+        if count == 0:
+            return str(_("No messages yet."))
         summary = ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
         if count > THREAD_SHOWN:
             summary += " · " + _("the newest %(shown)d are listed below") % {"shown": THREAD_SHOWN}
@@ -213,18 +282,24 @@ class SupportRequestAdmin(BoundedListAdmin):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
+        closing = request.method == "POST" and "_close" in request.POST
         reply = request.POST.get("reply", "").strip() if request.method == "POST" else ""
-        if not reply:
-            return super().change_view(request, object_id, form_url, extra_context)
-        # Nothing of the request itself is editable: the only change an operator makes is a reply, posted once
-        # per idempotency key (a double click or a resubmitted page posts and e-mails it once).
+        if not reply and not closing:
+            # A page, or "Send reply" with nothing typed: the form shown again with its error (`ReplyForm`).
+            context = {"title": _("Answer a support request"), **(extra_context or {})}
+            return super().change_view(request, object_id, form_url, context)
+        # Nothing of the request itself is editable: the only changes an operator makes are a reply and closing
+        # it, each once per idempotency key (a double click or a resubmitted page posts and e-mails it once).
         support_request = self.get_object(request, object_id)
         if support_request is None:
             raise Http404
         if not self.has_change_permission(request, support_request):
             raise PermissionDenied
         operator = cast(User, request.user)  # the admin site lets only logged-in staff in
-        done = request.path if "_continue" in request.POST else reverse("admin:support_supportrequest_changelist")
+        inbox = reverse("admin:support_supportrequest_changelist")
+        if closing:
+            return self._close(request, support_request, operator, reply, inbox)
+        done = request.path if "_continue" in request.POST else inbox
 
         def act() -> Outcome:
             _message, findings = support_message_post(
@@ -246,6 +321,22 @@ class SupportRequestAdmin(BoundedListAdmin):
                 )
 
         return form_action(request, act, back=request.path, first_success=warn_removed)
+
+    def _close(
+        self, request: HttpRequest, support_request: SupportRequest, operator: User, reply: str, inbox: str
+    ) -> HttpResponse:
+        """The page's "Close the request" button: a reply typed above is sent first (in the same transaction), then
+        the request is closed (audited), once per the page's key; back to the inbox."""
+
+        def act() -> Outcome:
+            text = _("%(ref)s closed. The customer can reopen it by writing again.")
+            if reply:
+                support_message_post(request=support_request, author=operator, role=Author.OPERATOR, body=reply)
+                text = _("Reply posted and %(ref)s closed; the customer is e-mailed a link.")
+            support_request_close(request=support_request, actor=operator)
+            return Outcome(200, {"message": str(text % {"ref": support_request.ref}), "redirect": inbox})
+
+        return form_action(request, act, back=request.path)
 
     def save_model(self, request: HttpRequest, obj: SupportRequest, form: forms.Form, change: bool) -> None:
         # A save without a reply changes nothing (a reply goes through `change_view`, once per key).

@@ -26,7 +26,7 @@ from gpurent.accounts.services import account_lock
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.selectors import gpu_get
 from gpurent.core.audit import audit_record, snapshot
-from gpurent.core.emails import email_queue
+from gpurent.core.emails import email_operators, email_queue
 from gpurent.core.errors import InvalidRequest, NotFound
 from gpurent.core.invisible import label_clean
 from gpurent.core.redaction import Finding, redact_fields, redact_text
@@ -149,7 +149,8 @@ def _resolve(owner: AbstractBaseUser, order_ref: str, gpu_slug: str) -> tuple[Or
 
 @sensitive_variables()
 def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> SupportRequest:
-    """Open a support request with its text redacted; `redactions` on the row lists what was removed.
+    """Open a support request with its text redacted; `redactions` on the row lists what was removed. The support
+    operators are e-mailed that it waits for them (after commit, once per request).
 
     Raises:
         InvalidRequest: no subject or observed result, a field over the size cap, an order that is not the
@@ -172,7 +173,7 @@ def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> Su
     with transaction.atomic():
         account_lock(owner)  # the rate-limit count and the insert cannot interleave
         _check_rate(SupportRequest.objects.filter(owner_id=owner.pk), request_rate_limits(), _support_requests)
-        return _create_with_unique_ref(
+        created = _create_with_unique_ref(
             owner=owner,
             order=order,
             gpu=gpu,
@@ -181,6 +182,8 @@ def support_request_create(*, owner: AbstractBaseUser, data: RequestInput) -> Su
             last_message_at=timezone.now(),
             **cleaned,
         )
+        _tell_operators(created, key=f"support-request:{created.pk}", follow_up=False)
+        return created
 
 
 def _create_with_unique_ref(**fields: object) -> SupportRequest:
@@ -200,7 +203,8 @@ def support_message_post(
 ) -> tuple[SupportMessage, list[Finding]]:
     """Add a message to the thread, redacted, and move the request's status.
 
-    A customer's message reopens the request (`open`) and counts against the message rate limit. An operator's
+    A customer's message reopens the request (`open`: waiting for us), counts against the message rate limit and
+    e-mails the support operators (once per message, after commit). An operator's
     reply marks it `answered`, writes an audit row, and queues an email to the customer (sent after commit,
     once per message). The caller has checked who may write: the owner, or a staff user.
 
@@ -242,8 +246,29 @@ def support_message_post(
                 after={"status": locked.status, "message_id": message.pk},
             )
             _notify_customer(locked, message)
+        else:
+            _tell_operators(locked, key=f"support-message:{message.pk}", follow_up=True)
     request.status, request.last_message_at = locked.status, locked.last_message_at
     return message, list(redacted.findings)
+
+
+def _tell_operators(request: SupportRequest, *, key: str, follow_up: bool) -> None:
+    """E-mail the `support` role's operators that a request waits for them: a new one, or a customer's follow-up
+    (once per request or message and operator, after commit). Like the customer's e-mail it names the request and
+    links to it, never what the customer wrote: the thread stays behind the back office's login."""
+    site = settings.SITE_URL.rstrip("/")
+    email_operators(
+        "support",
+        key=key,
+        template="backoffice/support_request",
+        context={
+            "ref": request.ref,
+            "customer": request.owner.email,
+            "follow_up": follow_up,
+            "url": site + reverse("admin:support_supportrequest_change", args=[request.pk]),
+            "inbox_url": site + reverse("admin:support_supportrequest_changelist"),
+        },
+    )
 
 
 def _notify_customer(request: SupportRequest, message: SupportMessage) -> None:

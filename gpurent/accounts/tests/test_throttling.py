@@ -77,3 +77,44 @@ def test_lockout_response_without_an_original_response_renders_the_login_page_wi
     assert response.status_code == 200
     assert GENERIC in html
     assert 'value="ana@example.com"' in html
+
+
+# --- The back office's login says that a login is locked (QA walk of the back office, defect 30) ----------------
+
+ADMIN_LOGIN = "/backoffice/login/"
+LOCKED = "locked out after too many failed logins from your network"
+
+
+@pytest.fixture
+def operator(django_user_model):
+    return django_user_model.objects.create_user(
+        "op@shop.example", PASSWORD, first_name="O", last_name="P", is_staff=True
+    )
+
+
+def _admin_login(client: Client, email: str, password: str):
+    return client.post(ADMIN_LOGIN, {"username": email, "password": password, "next": "/backoffice/"})
+
+
+@pytest.mark.parametrize("email", ["op@shop.example", "nobody@shop.example"])
+def test_the_back_office_login_says_a_locked_login_is_locked(client, operator, email):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert LOCKED not in _admin_login(client, email, "not the password").content.decode()
+    fifth = _admin_login(client, email, "not the password")
+    assert fifth.status_code == 200
+    assert LOCKED in fifth.content.decode()
+    right = _admin_login(client, email, PASSWORD)
+    page = right.content.decode()
+    assert right.status_code == 200
+    assert LOCKED in page
+    assert "an hour has passed since the last try" in page
+    assert "Please enter the correct email" not in page
+    assert f'value="{email}"' in page  # the same form, the address kept
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_customer_locked_out_still_gets_the_generic_answer_on_the_shops_login(client, user):
+    _fail_until_locked(client)
+    locked = _login(client, "ana@example.com", PASSWORD).content.decode()
+    assert GENERIC in locked
+    assert LOCKED not in locked

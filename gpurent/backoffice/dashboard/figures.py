@@ -42,6 +42,8 @@ from gpurent.orders.models import MachineRequest, Order
 from gpurent.payments.assets import PAIRS
 from gpurent.payments.models import Payment, PaymentIntent, PaymentState, Payout, PayoutStatus
 from gpurent.payments.selectors import intents_to_verify
+from gpurent.support.enums import RequestStatus
+from gpurent.support.models import SupportRequest
 
 from .periods import Period
 
@@ -231,12 +233,17 @@ class OpenWork:
     to_provision: int  # paid rentals whose machine is not ready yet
     machine_requests: int  # customers' stop or restart requests not handled yet
     access_to_remove: int  # ended rentals without a GPU host whose access is not marked removed yet
+    support_requests: int  # support requests waiting for an operator: new, or the customer wrote last
+    support_oldest: datetime | None  # since when the one waiting longest waits (its customer's last message)
 
 
 def open_work(*, to_provision: int | None = None) -> OpenWork:
     """The queues; `to_provision` when the caller has counted it already (`occupancy.orders_now().waiting`)."""
     payouts = Payout.objects.filter(status=PayoutStatus.REQUESTED).aggregate(
         count=Count("pk"), cents=Coalesce(Sum("amount_cents"), 0), oldest=Min("created_at")
+    )
+    support = SupportRequest.objects.filter(status=RequestStatus.OPEN).aggregate(
+        count=Count("pk"), oldest=Min("last_message_at")
     )
     if to_provision is None:
         # As the provisioning desk counts them: an extension needs no machine (it moves its rental's term end).
@@ -255,4 +262,6 @@ def open_work(*, to_provision: int | None = None) -> OpenWork:
         to_provision=to_provision,
         machine_requests=MachineRequest.objects.filter(handled_at__isnull=True).count(),
         access_to_remove=access_to_remove().count(),
+        support_requests=support["count"],
+        support_oldest=support["oldest"],
     )

@@ -42,7 +42,17 @@ from .numbers import count_text, duration_text, percent_text
 from .occupancy import ModelOccupancy, occupancy_by_model, orders_now
 from .periods import DEFAULT_DAYS, Period, PeriodForm, period_of
 
-__all__ = ["DashboardAdmin"]
+__all__ = ["WORK_PERMISSIONS", "DashboardAdmin", "work_context"]
+
+# The lines of "Waiting for an operator" (`backoffice/dashboard_work.html`) and the permission of the desk each one
+# links to: the dashboard shows every line, the back office's home page those of the desks its reader may open.
+WORK_PERMISSIONS = {
+    "payouts": "backoffice.view_payoutsdesk",
+    "payments": "backoffice.view_paymentsdesk",
+    "provisioning": "backoffice.view_provisioningdesk",
+    "machine_requests": "orders.view_machinerequest",
+    "support": "support.view_supportrequest",
+}
 
 
 def _usd(cents: int | Decimal) -> str:
@@ -185,7 +195,18 @@ def _work_block(work: OpenWork) -> dict[str, Any]:
         "to_provision": count_text(work.to_provision),
         "machine_requests": count_text(work.machine_requests),
         "access_to_remove": count_text(work.access_to_remove),
+        "support_requests": count_text(work.support_requests),
+        "support_oldest": date_text(work.support_oldest, time=True, zone=True) if work.support_oldest else "",
     }
+
+
+def work_context(user: Any) -> dict[str, Any]:
+    """The "Waiting for an operator" lines of the back office's home page: the counts (`work`) and the lines `user`
+    may see (`may`); nothing, and no query, for a user who may open none of those desks."""
+    may = {line: user.has_perm(permission) for line, permission in WORK_PERMISSIONS.items()}
+    if not any(may.values()):
+        return {}
+    return {"work": _work_block(open_work()), "may": may}
 
 
 def dashboard_context(period: Period) -> dict[str, Any]:
@@ -211,6 +232,7 @@ def dashboard_context(period: Period) -> dict[str, Any]:
         "occupancy": _occupancy_block(period, occupancy_by_model(period, orders)),
         "funnel": _funnel_block(funnel, medians_of(period, funnel)),
         "work": _work_block(open_work(to_provision=orders.waiting)),
+        "may": dict.fromkeys(WORK_PERMISSIONS, True),
     }
 
 

@@ -263,6 +263,7 @@ def test_the_page_shows_the_figures_in_tables_charts_and_queues(client, history,
         "Paid rentals waiting for their machine: 0",
         "Machine requests to handle: 1",
         "Ended rentals whose access is still to remove: 0",
+        "Support requests to answer: 0",
     ]
 
 
