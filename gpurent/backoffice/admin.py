@@ -32,6 +32,7 @@ from gpurent.accounts.models import User
 from gpurent.backoffice.dashboard.numbers import duration_text
 from gpurent.core.admin import (
     OwnerEmailColumn,
+    QueueFilter,
     ReadOnlyModelAdmin,
     address_ends_html,
     customer_language_html,
@@ -66,26 +67,16 @@ def _operator(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
-class NeedsActionFilter(admin.SimpleListFilter):
+class NeedsActionFilter(QueueFilter):
     """Rows that still need an operator, by default; "All" shows the history too. The changelist's count
     then counts only rows that need action."""
 
     title = _("queue")
     parameter_name = "queue"
+    default = "action"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         return [("action", _("Needs action")), ("all", _("All"))]
-
-    def value(self) -> str:
-        return super().value() or "action"
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.value() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "all":

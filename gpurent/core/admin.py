@@ -78,6 +78,24 @@ def address_ends_html(address: str) -> SafeString:
     return format_html('<span title="{}">{}…{}</span>', address, address[:8], address[-6:])
 
 
+class QueueFilter(admin.SimpleListFilter):
+    """A list filter with a default choice (`default`, e.g. the rows waiting for an operator) and no Django "All" of its
+    own: the subclass's lookups name every choice, its own "All" among them."""
+
+    default = ""
+
+    def value(self) -> str:
+        return super().value() or self.default
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+
 def customer_language_html(customer: Any) -> SafeString:
     """The language a customer reads what an operator writes to them (a support reply, a rejection reason, sent
     verbatim), for the field where the operator writes it: "<strong>Tiếng Việt (vi)</strong> — reply in it."

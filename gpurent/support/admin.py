@@ -36,6 +36,7 @@ from gpurent.accounts.models import User
 from gpurent.core.admin import (
     ONCE_PER_KEY_CHANGE_LIST,
     BoundedListAdmin,
+    QueueFilter,
     ReadOnlyModelAdmin,
     customer_language_html,
     with_zone,
@@ -136,12 +137,12 @@ class ReplyForm(forms.ModelForm[SupportRequest]):
         fields: list[str] = []
 
 
-class InboxFilter(admin.SimpleListFilter):
+class InboxFilter(QueueFilter):
     """The inbox's queues: the requests waiting for us by default, as the desks' "Needs action"."""
 
     title = _("queue")
     parameter_name = "queue"
-    WAITING = "waiting"
+    WAITING = default = "waiting"
     STATUSES = {WAITING: RequestStatus.OPEN, "customer": RequestStatus.ANSWERED, "closed": RequestStatus.CLOSED}
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
@@ -151,17 +152,6 @@ class InboxFilter(admin.SimpleListFilter):
             ("closed", _("Closed")),
             ("all", _("All")),
         ]
-
-    def value(self) -> str:
-        return super().value() or self.WAITING
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.value() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         status = self.STATUSES.get(self.value())
