@@ -188,6 +188,8 @@ FRESH28_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh28.json"
 FRESH29_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh29.json"
 # And the round after that (decision 0577), the same way: engine 0.3.28 was made in a worktree that never held it.
 FRESH30_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh30.json"
+# And the round after that (decision 0579), the same way: engine 0.3.29 was made in a worktree that never held it.
+FRESH31_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh31.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -225,6 +227,7 @@ PARTS = (
     "fresh-28",
     "fresh-29",
     "fresh-30",
+    "fresh-31",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -263,6 +266,7 @@ PART_TITLES = {
     "fresh-28": "(issue 31's 27th fresh part: measured at engine 0.3.25 and after 0.3.26; tuned on since 0.3.27)",
     "fresh-29": "(issue 31's 28th fresh part: measured at engine 0.3.26 and after 0.3.27; tuned on since 0.3.28)",
     "fresh-30": "(issue 31's 29th fresh part: measured at engine 0.3.27 and after 0.3.28; tuned on since 0.3.29)",
+    "fresh-31": "(issue 31's 30th fresh part, collected blind: measured at engine 0.3.28, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -532,6 +536,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH28_CASES, "fresh-28"),
         (FRESH29_CASES, "fresh-29"),
         (FRESH30_CASES, "fresh-30"),
+        (FRESH31_CASES, "fresh-31"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
