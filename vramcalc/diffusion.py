@@ -15,12 +15,12 @@ from .errors import InvalidInput
 from .fmt import num, show
 from .inputs import EstimateInput
 from .model import DiffusionSpec
-from .options import DiffusionTask, QuantMethod
+from .options import DiffusionTask, QuantMethod, Workload
 from .quant import linear_bytes, storage_note
 from .result import Component
 from .text import Text, joined, text
 from .unet_levels import has_layout, widest_self_attention
-from .video import frames, latent_frames, pixels, video_decode
+from .video import frames, latent_frames, pass_frames, pixels, video_decode
 
 __all__ = [
     "DECODE",
@@ -38,6 +38,7 @@ __all__ = [
     "score_bytes",
     "text_encoder_bytes",
     "under_autocast",
+    "vae_workspace_bytes",
 ]
 
 ENCODE = "text_encode"
@@ -53,7 +54,10 @@ WITH_IMAGE = (IMAGE_ENCODE, ENCODE, DENOISE, DECODE)
 # output, activation, conv outputs, upsample) in the compute dtype, plus one fp32 tensor for the
 # GroupNorm upcast. Fitted, together with the allocator slack (FRAGMENTATION_PCT), on the SD 1.5 (fp16)
 # and SDXL (fp32) decode measurements at 512 and 1024 px (cases I13, I15); the decoder widths are
-# 512-512-256-128 and the last two up-blocks run at H/2 and H. Widths per model: decision 0222.
+# 512-512-256-128 and the last two up-blocks run at H/2 and H. Widths per model: decision 0222. Of the fit, a resnet
+# block keeps VAE_BATCH_TENSORS; the rest is the convolutions' workspace, which PyTorch's cuDNN path shrinks to what
+# it can allocate: a card with little free memory may read lower by up to that much (``vae_workspace_bytes``, named
+# as an effect that moves the range's low end; decision 0578).
 VAE_HALF_TENSORS = 6
 VAE_FP32_TENSORS = 1
 # Each further image of a batch decoded at once adds only what one image's resnet block holds live under
@@ -273,6 +277,29 @@ def _vae_pass(inp: EstimateInput, spec: DiffusionSpec, height: int, width: int, 
         size += spec.vae_params * upcast
         expr += f" + VAE fp32 upcast {num(spec.vae_params)} x {upcast} B"
     return size, expr
+
+
+def vae_workspace_bytes(inp: EstimateInput) -> int:
+    """What the VAE decode's fitted working set holds beyond the tensors the decoder keeps, for one image (decision
+    0578): of ``VAE_HALF_TENSORS`` and ``VAE_FP32_TENSORS`` per pixel and channel, a resnet block of the decoder's
+    full-resolution levels keeps ``VAE_BATCH_TENSORS`` under ``torch.no_grad`` (diffusers' ``ResnetBlock2D.forward``:
+    its input, kept for the residual, the norm's output and the activation's); the rest of the fit is the
+    convolutions' cuDNN workspace, which a run gets only where the card has room for it: with ``cudnn.benchmark`` off
+    (PyTorch's default) ``run_single_conv`` tries the heuristic's engine configs in order and passes over one whose
+    workspace raises OutOfMemoryError for the next (``try_configs`` in ``aten/src/ATen/native/cudnn/Conv_v8.cpp``),
+    so on a card with little free memory a convolution runs with a smaller workspace or none. A video model's 3D VAE
+    counts the same share over the frames of one decoder pass (:func:`vramcalc.video.video_decode`); a tiled decode
+    over one tile. 0 outside generation (a diffusion model trained, a language model)."""
+    spec = inp.model.diffusion
+    if spec is None or inp.workload is not Workload.DIFFUSION:
+        return 0
+    height, width = pixels(inp, spec)
+    if inp.diffusion.vae_tiling:
+        height = min(height, spec.vae_tile_px)
+        width = min(width, (spec.vae_tile_width_px or spec.vae_tile_px) if spec.is_video else spec.vae_tile_px)
+    b_vae = dense_bytes(inp) if spec.is_video else vae_bytes(inp, spec)
+    share = (VAE_HALF_TENSORS - VAE_BATCH_TENSORS) * b_vae + VAE_FP32_TENSORS * 4
+    return pass_frames(inp, spec) * height * width * spec.vae_channels[1] * share
 
 
 def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:

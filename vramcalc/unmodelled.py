@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .components.activations import compute_bytes, sequence_tokens
 from .components.kv import kv_cache
-from .diffusion import autocast_norm_bytes
+from .diffusion import autocast_norm_bytes, vae_workspace_bytes
 from .infer import decodes_with_transformers, vision_mask_bytes
 from .inputs import EstimateInput
 from .options import Strategy, Workload
@@ -258,6 +258,19 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
                 0,
                 norms,
                 1,
+            )
+        )
+    workspace = vae_workspace_bytes(inp)
+    if workspace:
+        found.append(
+            Unmodelled(
+                "vae_conv_workspace",
+                "The VAE's working set counts the convolutions' cuDNN workspace; PyTorch passes over a convolution "
+                "plan whose workspace cannot be allocated for one that needs less, so on a card with little free "
+                "memory the decode's peak may be lower by up to that much.",
+                0,
+                workspace,
+                -1,
             )
         )
     if fragmentation_bytes:

@@ -16,7 +16,7 @@ from .model import DiffusionSpec
 from .result import Component
 from .text import joined, text
 
-__all__ = ["frames", "latent_frames", "pixels", "video_decode"]
+__all__ = ["frames", "latent_frames", "pass_frames", "pixels", "video_decode"]
 
 RGB = 3
 # The passes' outputs and their concatenation (torch.cat) are live together at the end of the decode.
@@ -44,7 +44,7 @@ def latent_frames(inp: EstimateInput, spec: DiffusionSpec) -> int:
     return (frames(inp, spec) - 1) // spec.temporal_compression + 1
 
 
-def _pass_frames(inp: EstimateInput, spec: DiffusionSpec) -> int:
+def pass_frames(inp: EstimateInput, spec: DiffusionSpec) -> int:
     """Pixel frames one decoder pass produces (the first pass: one extra latent frame's worth)."""
     total = frames(inp, spec)
     if not spec.vae_decode_latent_frames:
@@ -61,7 +61,7 @@ def video_decode(inp: EstimateInput, spec: DiffusionSpec, half_tensors: int, fp3
         height = min(height, spec.vae_tile_px)
         width = min(width, spec.vae_tile_width_px or spec.vae_tile_px)
     videos = 1 if inp.diffusion.vae_slicing else inp.batch_size
-    per_pass = _pass_frames(inp, spec)
+    per_pass = pass_frames(inp, spec)
     b_vae = dense_bytes(inp)
     channels = spec.vae_channels[1]
     halves = half_tensors + spec.vae_decode_extra_tensors

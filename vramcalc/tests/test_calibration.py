@@ -42,7 +42,9 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert result.peak_high_bytes == result.peak_bytes + result.peak_bytes * band.high_pct // 100
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
-    assert result.range_meaning.startswith("The measured peak falls in this range in about 9 runs out of 10: −5\u00a0%")
+    assert result.range_meaning.startswith(
+        "The measured peak falls in this range in about 9 runs out of 10: −20\u00a0%"
+    )
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
 
@@ -75,7 +77,8 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -25/+45 on thirty tuning parts (engine 0.3.28, 315 peaks, fresh-29
+    # the band chosen with the cache counted: -30/+40 on thirty-one tuning parts (engine 0.3.29, 324 peaks, fresh-30
+    # added; decision 0578); -25/+45 on thirty (engine 0.3.28, 315 peaks, fresh-29
     # added; decision 0576); -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
     # fresh-28 added, the prompt's logits counted where the run computes them; decision 0573); -35/+45 on
     # twenty-eight and twenty-seven tuning parts (engine 0.3.26, 288 peaks; engine 0.3.25, 282 peaks,
@@ -88,7 +91,7 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-25, 45)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-30, 40)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -168,11 +171,13 @@ def test_each_kind_of_workload_has_its_band() -> None:
 
 def test_a_sliced_vae_decode_sits_inside_the_generation_band_and_widens_nothing() -> None:
     """Decision 0533: on thirteen tuning parts the sliced decodes need -15/+15 (one peak at 0.3.10: -5/+50), inside
-    generation's -30/+30; the range is the generation band's and its meaning names no widening."""
+    generation's -30/+30; the range is the generation band's and its meaning names no widening. Since engine 0.3.29
+    (decision 0578: the VAE convolutions' workspace moves the low end by its size) the sliced decodes need -5/+15 and
+    generation -5/+35: the same low end, still nothing widened."""
     sliced = inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion", "diffusion": {"vae_slicing": True}})
     assert wider_for(sliced) == (WIDER["vae_slicing"],)
     generation = BANDS["generation"]
-    assert generation.low_pct < WIDER["vae_slicing"].low_pct
+    assert generation.low_pct <= WIDER["vae_slicing"].low_pct
     assert WIDER["vae_slicing"].high_pct < generation.high_pct
     assert limits(sliced, ()) == (generation.low_pct, generation.high_pct)
     assert "Widened" not in estimate(sliced).range_meaning
@@ -237,9 +242,10 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     assert "Widened for what the estimate is less sure of: pipeline stages." in said
     # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
     # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
-    # (decision 0573: the band's low end -20 %) it widens the low end.
+    # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
+    # -30/+40) both high ends are +40 %.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct > WIDER["vision_language"].high_pct
+    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct == WIDER["vision_language"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
@@ -357,8 +363,10 @@ def test_a_runtime_the_estimate_does_not_model_says_so_and_widens_the_range() ->
     # serving band's; engine 0.3.25 counts the cross-attention K/V CTranslate2's beams share and its softmax in the
     # compute dtype, and the widening's high end is the serving band's again (fresh-26's batched faster-whisper rows at
     # -90 % and -91 % take its low end to -95 %; decision 0568); since engine 0.3.28 the serving band, chosen by the
-    # rule on eleven peaks (fresh-29's vLLM rows added; decision 0576), reaches +10 %, past the widening's +5 %
-    assert result.range_high_pct == BANDS["serving"].high_pct > WIDER["not_modelled_runtime"].high_pct
+    # rule on eleven peaks (fresh-29's vLLM rows added; decision 0576), reaches +10 %, past the widening's +5 %; since
+    # engine 0.3.29 (decision 0578: fresh-30's faster-whisper rows join, and with twenty peaks the rule leaves out the
+    # two at -90 %) the widening is -50/+10 and both high ends are +10 %
+    assert result.range_high_pct == BANDS["serving"].high_pct == WIDER["not_modelled_runtime"].high_pct
     assert "a runtime the estimate does not model (CTranslate2)" in result.range_meaning
     # Training is not served by a runtime: the engine field does not widen it.
     assert wider_for(_inputs(workload="lora", runtime={"engine": "ctranslate2"})) == ()

@@ -17,7 +17,8 @@ from vramcalc import (
     Workload,
     estimate,
 )
-from vramcalc.diffusion import DECODE, DENOISE, SAFETY_CHECKER_PARAMS, VAE_BATCH_TENSORS
+from vramcalc.calibration import bounds
+from vramcalc.diffusion import DECODE, DENOISE, SAFETY_CHECKER_PARAMS, VAE_BATCH_TENSORS, vae_workspace_bytes
 from vramcalc.presets import get_preset
 from vramcalc.units import GIB
 
@@ -207,3 +208,35 @@ def test_text_encoders_fp32_is_refused_without_a_diffusion_model_or_with_quantiz
     with pytest.raises(InvalidInput) as raised:
         EstimateInput(model=get_preset(preset), workload=workload, diffusion=diffusion, quantization=quantization)
     assert raised.value.field == "diffusion.text_encoders_fp32"
+
+
+def test_vae_conv_workspace_moves_the_low_end_by_the_fitted_share_beyond_the_live_tensors() -> None:
+    # Decision 0578: of the decode's fitted working set (6 half-precision tensors and one fp32 tensor a pixel and
+    # channel), a resnet block holds 3 (its input, the norm's and the activation's outputs); the rest is the
+    # convolutions' cuDNN workspace, which PyTorch shrinks to what it can allocate (Conv_v8.cpp's try_configs).
+    half = Precision(weights=DType.FP16, compute=DType.FP16)
+    inp = _gen("sd-1.5", precision=half, image_height=2048, image_width=2048)
+    result = estimate(inp)
+    note = next(n for n in result.not_modelled if n.key == "vae_conv_workspace")
+    assert note.direction == -1
+    assert note.low_bytes == 0
+    assert note.high_bytes == vae_workspace_bytes(inp) == 2048 * 2048 * 256 * (3 * 2 + 4)
+    assert result.bytes_of("vae_decode") - note.high_bytes == 2048 * 2048 * 256 * VAE_BATCH_TENSORS * 2
+    # The range's low end reaches down by it; the expected value and the high end do not move.
+    plain = bounds(inp, result.peak_bytes, (), ())
+    assert result.peak_low_bytes == max(plain[0] - note.high_bytes, 0) < plain[0]
+    assert result.peak_high_bytes == plain[1]
+    tiled = _gen(
+        "sd-1.5", precision=half, image_height=2048, image_width=2048, diffusion=DiffusionOptions(vae_tiling=True)
+    )
+    spec = get_preset("sd-1.5").diffusion
+    assert spec is not None
+    assert vae_workspace_bytes(tiled) == spec.vae_tile_px**2 * 256 * (3 * 2 + 4)
+    # Outside generation (a diffusion model trained, a language model) nothing is named.
+    assert vae_workspace_bytes(EstimateInput(model=get_preset("sd-1.5"), workload=Workload.LORA)) == 0
+    assert vae_workspace_bytes(EstimateInput(model=get_preset("llama-3.2-3b"))) == 0
+    assert not [
+        n
+        for n in estimate(EstimateInput(model=get_preset("llama-3.2-3b"))).not_modelled
+        if n.key == "vae_conv_workspace"
+    ]

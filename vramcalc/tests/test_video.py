@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from vramcalc import DiffusionOptions, DType, EstimateInput, InvalidInput, Precision, Workload, estimate
-from vramcalc.diffusion import DECODE, ENCODE
+from vramcalc.diffusion import DECODE, ENCODE, vae_workspace_bytes
 from vramcalc.presets import get_preset
-from vramcalc.video import _pass_frames, frames, latent_frames, pixels
+from vramcalc.video import frames, latent_frames, pass_frames, pixels
 
 FP16 = Precision(weights=DType.FP16, compute=DType.FP16)
 
@@ -105,8 +105,8 @@ def test_a_vae_that_decodes_the_whole_clip_at_once_holds_every_frame_in_its_pass
     assert spec is not None
     whole = replace(spec, vae_decode_latent_frames=0)
     inp = _video()
-    assert _pass_frames(inp, whole) == frames(inp, whole) == 49
-    assert _pass_frames(inp, spec) < 49
+    assert pass_frames(inp, whole) == frames(inp, whole) == 49
+    assert pass_frames(inp, spec) < 49
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,21 @@ def test_wan_presets_count_their_config_and_decode_one_latent_frame_a_pass(
     assert spec.text_encoder_params == (256384 * 4096 + 24 * umt5_layer + 4096,)
     inp = _video(preset)
     assert (frames(inp, spec), latent_frames(inp, spec), pixels(inp, spec)) == (81, 21, (480, 832))
-    assert _pass_frames(inp, spec) == 5
+    assert pass_frames(inp, spec) == 5
     decode = estimate(inp).component("vae_decode")
     assert decode is not None
     assert "5 frames per pass x 480x832 px x 192 ch" in decode.formula
+
+
+def test_vae_conv_workspace_of_a_video_decode_counts_one_pass() -> None:
+    # Decision 0578: the share of the fitted working set beyond a resnet block's live tensors, over one pass's frames.
+    inp = _video()
+    spec = get_preset("cogvideox-2b").diffusion
+    assert spec is not None
+    height, width = pixels(inp, spec)
+    assert vae_workspace_bytes(inp) == pass_frames(inp, spec) * height * width * spec.vae_channels[1] * (3 * 2 + 4)
+    tiled = _video(diffusion=DiffusionOptions(vae_tiling=True))
+    tile_w = spec.vae_tile_width_px or spec.vae_tile_px
+    assert vae_workspace_bytes(tiled) == pass_frames(tiled, spec) * min(height, spec.vae_tile_px) * min(
+        width, tile_w
+    ) * spec.vae_channels[1] * (3 * 2 + 4)

@@ -88,6 +88,11 @@ CAVEATS: dict[str, Any] = {
         "Under autocast the group and layer norms return fp32 outputs, which the denoiser's working set counts in "
         "the compute dtype: the peak may be higher by up to that much."
     ),
+    "vae_conv_workspace": _(
+        "The VAE's working set counts the convolutions' cuDNN workspace; PyTorch passes over a convolution plan "
+        "whose workspace cannot be allocated for one that needs less, so on a card with little free memory the "
+        "decode's peak may be lower by up to that much."
+    ),
 }
 
 
@@ -103,6 +108,7 @@ SHORT: dict[str, Any] = {
     "kv_cache_growth_blocks": _("blocks kept from the KV cache's growth (generate)"),
     "vision_mask_flash_attention": _("the vision encoder's attention mask (none with FlashAttention-2)"),
     "autocast_norms": _("fp32 norm outputs under autocast"),
+    "vae_conv_workspace": _("the VAE convolutions' cuDNN workspace"),
 }
 
 
