@@ -192,6 +192,8 @@ FRESH29_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh29.json"
 FRESH30_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh30.json"
 # And the round after that (decision 0579), the same way: engine 0.3.29 was made in a worktree that never held it.
 FRESH31_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh31.json"
+# And the round after that (decision 0581), the same way: engine 0.3.30 was made in a worktree that never held it.
+FRESH32_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh32.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -230,6 +232,7 @@ PARTS = (
     "fresh-29",
     "fresh-30",
     "fresh-31",
+    "fresh-32",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -269,6 +272,7 @@ PART_TITLES = {
     "fresh-29": "(issue 31's 28th fresh part: measured at engine 0.3.26 and after 0.3.27; tuned on since 0.3.28)",
     "fresh-30": "(issue 31's 29th fresh part: measured at engine 0.3.27 and after 0.3.28; tuned on since 0.3.29)",
     "fresh-31": "(issue 31's 30th fresh part: measured at engine 0.3.28 and after 0.3.29; tuned on since 0.3.30)",
+    "fresh-32": "(issue 31's 31st fresh part, collected blind: measured at engine 0.3.29, then after the next change)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -541,6 +545,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH29_CASES, "fresh-29"),
         (FRESH30_CASES, "fresh-30"),
         (FRESH31_CASES, "fresh-31"),
+        (FRESH32_CASES, "fresh-32"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
