@@ -179,13 +179,15 @@ class Band:
 # left out in turn) against the servers (-5/+5 on 11, 10 of 11) (decision 0578).
 # Engine 0.3.30 (thirty-two parts, fresh-31 added; fresh-31's QLoRA rows re-mapped as peft's
 # prepare_model_for_kbit_training and fitcheck's loop leave them: fp32 unquantized weights, fp32 logits held through
-# backward) sets every band by the rule again: serving -30/+10 (24 peaks: F31-05, llama.cpp 38 % over, needs -27.6 % as
-# F30-03 does, and with n = 24 the rule still leaves out two, F21-19's +26.9 % and one of the pair, so the other sets
-# the low end; each part left out in turn, 15 of 24 held: few parts, most peaks from two), generation with
-# transformers -20/+45 (333: fresh-31's nine rows, within 1 %, change which of the 33 places left out go to which end),
-# one-card training checkpointed or in fp32 -20/+40 (155: fresh-31's fourteen rows, from -13 % to F31-62's +39 %,
-# make 15 places left out, and the rule gives the extra ones to the low end: F17-20's -22 % and F28-71's -21 % join
-# them, F28-70's -17.6 % is the lowest kept), several cards -25/+40 (221); the others' ends unchanged on more
+# backward; llama.cpp's compute buffer as it reserves it, for n_ubatch tokens against the whole cache, and an untied
+# model's token embedding on the host) sets every band by the rule again: serving -30/+10 (24 peaks: with the
+# compute buffer counted every llama.cpp row but F31-05 and F22's moves up, fresh-30's laptop rows F30-01..04 need
+# -20 to -26 %, F30-03 -37.9 %; with n = 24 the rule leaves out F30-03 and F21-19's +26.9 %, so F30-01's -26.1 % sets
+# the low end; each part left out in turn, 16 of 24 held: few parts, most peaks from two), generation with
+# transformers -20/+45 (333: fresh-31's nine rows, within 1 %, change which of the 33 places left out go to which
+# end), one-card training checkpointed or in fp32 -20/+40 (155: fresh-31's fourteen rows, from -13 % to F31-62's
+# +39 %, make 15 places left out, and the rule gives the extra ones to the low end: F17-20's -22 % and F28-71's -21 %
+# join them, F28-70's -17.6 % is the lowest kept), several cards -25/+40 (221); the others' ends unchanged on more
 # peaks (one-card training 132, quantized base 90, offloading 63). No split was re-tried (decision 0580).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -30, 10, 24),
