@@ -9,6 +9,7 @@ from .components.activations import autocast_upcasts, compute_bytes, sequence_to
 from .components.kv import KVCache, kv_cache, kv_component
 from .components.weights import (
     dense_bytes,
+    gguf_token_embedding,
     model_weight_bytes,
     per_card_weights,
     vision_encoder_component,
@@ -23,9 +24,11 @@ from .text import text
 from .units import MIB
 
 __all__ = [
+    "LLAMA_CPP_UBATCH",
     "SERVING",
     "autocast_copies_component",
     "eager_score_bytes",
+    "host_token_embedding",
     "inference_components",
     "prefill_workspace",
     "vision_mask_bytes",
@@ -34,6 +37,11 @@ __all__ = [
 
 SERVING = "serving"
 PHASES = (SERVING,)
+# llama.cpp's default micro-batch (``llama_context_default_params``: ``n_ubatch`` 512; llama-cpp-python's
+# ``Llama(n_ubatch=512)``): the tokens of the worst-case graph its compute buffer is reserved for (decision 0580).
+LLAMA_CPP_UBATCH = 512
+# llama.cpp pads the context to a multiple of 256 cells (``cparams.n_ctx = GGML_PAD(cparams.n_ctx, 256)``).
+LLAMA_CPP_CTX_PAD = 256
 
 
 def decodes_with_transformers(inp: EstimateInput) -> bool:
@@ -52,7 +60,10 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     """Weights, KV cache, prefill working set and logits on the busiest card."""
     weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     card, _how = per_card_weights(inp, weights)
-    comps = [weights_component(inp, weights, card, PHASES)]
+    host = host_token_embedding(inp) if card == weights.total else 0
+    comps = [weights_component(inp, weights, card - host, PHASES)]
+    if host:
+        comps[0] = dataclasses.replace(comps[0], formula=comps[0].formula + " (token embedding on the host)")
     vision = vision_encoder_component(inp, PHASES)
     if vision is not None:
         comps.append(vision)
@@ -258,6 +269,58 @@ def eager_score_bytes(b_act: int, softmax_in_compute_dtype: bool = False) -> int
     return b_act + 4 + (b_act if b_act < 4 else 0)
 
 
+def host_token_embedding(inp: EstimateInput) -> int:
+    """The bytes of an untied GGUF model's token embedding, which llama.cpp keeps on the host (0 otherwise).
+
+    llama.cpp places the input layer on the CPU whatever ``n_gpu_layers`` says (``llama-model.cpp``: "there is very
+    little benefit to offloading the input layer, so always keep it on the CPU", ``dev_input = { cpu_dev, ... }``):
+    the token embedding is a row lookup. The LM head is the output layer's, on the card; a tied model has no
+    ``output.weight`` and loads the embedding a second time for it (``TENSOR_DUPLICATED``), so the card holds one
+    vocabulary matrix either way, and only an untied model's embedding leaves it (decision 0580).
+    """
+    untied_gguf = inp.quantization.method is QuantMethod.GGUF and not inp.model.tie_word_embeddings
+    if inp.runtime.engine is not Engine.LLAMA_CPP or not untied_gguf or not inp.model.has_vocab_logits:
+        return 0
+    return gguf_token_embedding(inp.model, inp.quantization)
+
+
+def llama_cpp_compute_buffer(inp: EstimateInput) -> Component:
+    """llama.cpp's compute buffer, reserved when the context is created for its worst-case prompt graph.
+
+    ``llama_context::sched_reserve`` builds that graph for ``n_tokens = min(n_ctx, n_ubatch)`` tokens against the
+    full cache (``memory->init_full()``) with an output for every token (``n_outputs_pp = min(n_tokens,
+    n_outputs_max)``, ``n_outputs_max`` defaulting to ``n_batch``), and ggml's graph allocator sizes the buffer by the
+    largest set of intermediates alive at once (decision 0580). ggml's intermediates are fp32. In a layer: the
+    prefill working set of those tokens and, without flash attention, the scores ``kq = ggml_mul_mat(k, q)`` of every
+    head over the cache's cells in fp32 (``ggml_mul_mat_set_prec(kq, GGML_PREC_F32)``), whose softmax the allocator
+    runs in place (``ggml_op_can_inplace``: ``GGML_OP_SOFT_MAX``); at the output: the last hidden state and the
+    logits of every token. The buffer is the larger of the two and is held whatever the prompt's length.
+    """
+    model = inp.model
+    h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head
+    mlp, mlp_expr = _mlp_working(model, False)
+    cells = -(-inp.context_tokens // LLAMA_CPP_CTX_PAD) * LLAMA_CPP_CTX_PAD
+    tokens = min(cells, LLAMA_CPP_UBATCH)
+    layer = tokens * (2 * h + max(2 * a * d + 2 * k * d, mlp)) * 4
+    expr = f"{num(tokens)} tokens x (2h + max(2ad + 2kd, {mlp_expr})) x 4 B"
+    if not inp.flash_attention:
+        layer += a * tokens * cells * 4
+        expr += f" + {a} heads x {num(tokens)} x {num(cells)} scores x 4 B"
+    vocab = model.vocab_size if model.has_vocab_logits else 0
+    output = tokens * (h + vocab) * 4
+    size = max(layer, output)
+    expr = f"max({expr}, {num(tokens)} tokens x (h + {num(vocab)} vocab) x 4 B)"
+    return Component(
+        "workspace",
+        "Prefill activations / workspace",
+        size,
+        show(expr, size),
+        text("infer.llama_cpp_compute_buffer", ubatch=LLAMA_CPP_UBATCH),
+        PHASES,
+        dynamic=True,
+    )
+
+
 def prefill_workspace(inp: EstimateInput) -> Component:
     """Working set of one layer during a prefill step of ``batch_size`` sequences (``seq_len`` tokens,
     or image patches for vision models).
@@ -265,8 +328,10 @@ def prefill_workspace(inp: EstimateInput) -> Component:
     Activations are not kept across layers in inference: per token ``2h`` (residual and norm output)
     plus the larger of the attention projections ``(2ad + 2kd)/t`` and the MLP ``3f/t`` (gated: gate,
     up, product); without fused attention one layer's ``a·s²`` scores and softmax are added
-    (:func:`eager_score_bytes` a score).
+    (:func:`eager_score_bytes` a score). llama.cpp's compute buffer: :func:`llama_cpp_compute_buffer`.
     """
+    if inp.runtime.engine is Engine.LLAMA_CPP:
+        return llama_cpp_compute_buffer(inp)
     model = inp.model
     t = inp.parallel.tensor_parallel
     h, a, k, d = model.hidden_size, model.num_attention_heads, model.kv_heads, model.dim_per_head

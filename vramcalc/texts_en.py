@@ -46,6 +46,10 @@ TEMPLATES: dict[str, str] = {
     "infer.sampler": "The engine's dummy sampler run over max_num_seqs sequences before it sizes the KV cache.",
     "infer.workspace": "One layer's intermediates are live at a time during prefill; engines may reserve more "
     "(CUDA graphs, llama.cpp compute buffers).",
+    "infer.llama_cpp_compute_buffer": "llama.cpp reserves its compute buffer when the context is created, for "
+    "a micro-batch of n_ubatch ({ubatch}) tokens against the whole cache: the larger of one layer's fp32 "
+    "intermediates (with the attention scores over every cached token, without flash attention) and the logits of "
+    "every token of the micro-batch. It is held whatever the prompt's length.",
     # Quantized storage (quant.py)
     "quant.gptq": "GPTQ {bits}-bit, group {group}: int32-packed weights, fp16 scales, packed zeros, int32 g_idx",
     "quant.awq": "AWQ {bits}-bit, group {group}: packed weights, fp16 scales, packed zeros",

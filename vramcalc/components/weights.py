@@ -14,7 +14,14 @@ from ..quant import GGUF_BLOCKS, linear_bytes, quantized_role_bytes, storage_not
 from ..result import Component
 from ..text import text
 
-__all__ = ["WeightBytes", "dense_bytes", "model_weight_bytes", "per_card_weights", "weights_component"]
+__all__ = [
+    "WeightBytes",
+    "dense_bytes",
+    "gguf_token_embedding",
+    "model_weight_bytes",
+    "per_card_weights",
+    "weights_component",
+]
 
 
 @dataclass(frozen=True)
@@ -39,14 +46,19 @@ class WeightBytes:
         return self.linear + self.embedding + self.other
 
 
-def _gguf_embedding(model: ModelSpec, quant: Quantization) -> int:
+def gguf_token_embedding(model: ModelSpec, quant: Quantization) -> int:
+    """The GGUF token embedding's bytes, stored in the mix's base type."""
     base = quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
-    one = model.vocab_size * model.hidden_size
-    token = bytes_for(one, *GGUF_BLOCKS[base])
+    return bytes_for(model.vocab_size * model.hidden_size, *GGUF_BLOCKS[base])
+
+
+def _gguf_embedding(model: ModelSpec, quant: Quantization) -> int:
+    token = gguf_token_embedding(model, quant)
     if model.tie_word_embeddings:
         return token
+    base = quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
     head_type = "q6_k" if quant.gguf_type.endswith("_m") else base
-    return token + bytes_for(one, *GGUF_BLOCKS[head_type])
+    return token + bytes_for(model.vocab_size * model.hidden_size, *GGUF_BLOCKS[head_type])
 
 
 def model_weight_bytes(model: ModelSpec, dense: int, quant: Quantization) -> WeightBytes:

@@ -43,7 +43,7 @@ def test_a_serving_range_is_the_serving_band_around_the_expected_peak() -> None:
     assert (result.range_kind, result.range_coverage_pct) == ("serving", COVERAGE_PCT)
     assert (result.range_low_pct, result.range_high_pct) == (band.low_pct, band.high_pct)
     assert result.range_meaning.startswith(
-        "The measured peak falls in this range in about 9 runs out of 10: −20\u00a0%"
+        "The measured peak falls in this range in about 9 runs out of 10: −30\u00a0%"
     )
     assert result.to_dict()["range"]["meaning_text"]["key"] == "range.meaning"
 
@@ -77,7 +77,8 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -30/+40 on thirty-one tuning parts (engine 0.3.29, 324 peaks, fresh-30
+    # the band chosen with the cache counted: -20/+45 on thirty-two tuning parts (engine 0.3.30, 333 peaks, fresh-31
+    # added; decision 0580); -30/+40 on thirty-one (engine 0.3.29, 324 peaks, fresh-30
     # added; decision 0578); -25/+45 on thirty (engine 0.3.28, 315 peaks, fresh-29
     # added; decision 0576); -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
     # fresh-28 added, the prompt's logits counted where the run computes them; decision 0573); -35/+45 on
@@ -91,7 +92,7 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-30, 40)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 45)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -243,9 +244,10 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
     # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
     # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
-    # -30/+40) both high ends are +40 %.
+    # -30/+40) both high ends are +40 %; since engine 0.3.30 (decision 0580: the band -20/+45) the band's high end is
+    # above the widening's again.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct == WIDER["vision_language"].high_pct
+    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct > WIDER["vision_language"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
@@ -325,7 +327,9 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
-    """Engine 0.3.19: on twenty-one tuning parts (fresh-20 added) the rule gives -25/+45 on 166 peaks: fresh-20's
+    """Engine 0.3.30 (decision 0580): on thirty-two tuning parts the rule gives -25/+40 on 221 peaks; the 8B ZeRO-3
+    run below has a high end of 41.72 GiB, and still fits 90 % of a 48 GiB card. Engine 0.3.19: on twenty-one tuning
+    parts (fresh-20 added) the rule gives -25/+45 on 166 peaks: fresh-20's
     Llama-3-8B ZeRO-3 rows, above the expected value even with DeepSpeed's named buffers added, need +33 to +41 %, so
     the band leaves out the six lowest peaks (-30 to -40 %) instead (-25/+45 at 0.3.9 too, decision 0526). The 8B ZeRO-3
     run on 8 cards below: its high end is 42.84 GiB and still fits 90 % of a 48 GiB card; its low end is 16.86 GiB.
@@ -342,8 +346,8 @@ def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
-    assert round(result.peak_high_bytes / GIB, 2) == 42.84
+    assert (result.range_low_pct, result.range_high_pct) == (-25, 40)
+    assert round(result.peak_high_bytes / GIB, 2) == 41.72
     assert round(result.peak_low_bytes / GIB, 2) == 16.86
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
@@ -379,9 +383,11 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     the narrower kind's low end is -20 (78 peaks, 70 of 78 left out in turn); on twenty-three (engine 0.3.21, with
     fresh-22's aMUSEd and nanoVLM rows) -25/+30 (89 peaks, 78 of 89) and -20/+50 (117, 105 of 117); on twenty-five
     (engine 0.3.23, fresh-24 added) -25/+40 (107 peaks, 93 of 107) and -20/+50 (125, 112 of 125); on twenty-six
-    (engine 0.3.24, fresh-25 added) the same ends, -25/+40 (117 peaks, 104 of 117) and -20/+50 (125, 112 of 125)."""
+    (engine 0.3.24, fresh-25 added) the same ends, -25/+40 (117 peaks, 104 of 117) and -20/+50 (125, 112 of 125); on
+    thirty-two (engine 0.3.30, fresh-31 added, its QLoRA rows as peft and the loop leave them) -20/+40 (155 peaks, 138
+    of 155) and -20/+50 (132, 118 of 132): the kinds' low ends meet; they stay two kinds by decision 0548's split."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 40, -20, 50)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-20, 40, -20, 50)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(

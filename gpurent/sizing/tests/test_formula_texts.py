@@ -33,7 +33,8 @@ NOTATION |= {"adamw", "adam", "lion", "sgd", "adafactor"}  # optimizer names, as
 LOANWORDS = {"token", "embedding", "embeddings", "forward", "backward", "tensor"}
 LOANWORDS |= {"micro-batch"}  # docs/terms.toml: "batch" is the word in Spanish, Vietnamese and Turkish
 SAME: dict[str, set[str]] = {
-    "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser"},
+    # "host": the shop's Spanish says "memoria del host" (the training caveat on host memory).
+    "es": LOANWORDS | {"tokens", "bits", "byte", "bytes", "routers", "denoiser", "host"},
     # docs/terms.toml: "card", "cache"; "gradient" is how Vietnamese ML writing (and the shop's other Vietnamese texts)
     # says it.
     "vi": LOANWORDS | {"byte", "attention", "cross-attention", "scale", "video", "card", "cache", "gradient"},

@@ -78,6 +78,12 @@ TRANSLATED: dict[str, Any] = {
         "One layer's intermediates are live at a time during prefill; engines may reserve more (CUDA "
         "graphs, llama.cpp compute buffers)."
     ),
+    "infer.llama_cpp_compute_buffer": _(
+        "llama.cpp reserves its compute buffer when the context is created, for a micro-batch of n_ubatch "
+        "(%(ubatch)s) tokens against the whole cache: the larger of one layer's fp32 intermediates (with the attention "
+        "scores over every cached token, without flash attention) and the logits of every token of the micro-batch. "
+        "It is held whatever the prompt's length."
+    ),
     "quant.gptq": _("GPTQ %(bits)s-bit, group %(group)s: int32-packed weights, fp16 scales, packed zeros, int32 g_idx"),
     "quant.awq": _("AWQ %(bits)s-bit, group %(group)s: packed weights, fp16 scales, packed zeros"),
     "quant.per_column": _("per-column"),

@@ -121,6 +121,8 @@ PHRASES: dict[str, Any] = {
     "fp32 grads": pgettext_lazy("estimator formula", "fp32 grads"),
     # Engine 0.3.27: the logits of every prompt position, beyond what the prefill's logits outlive.
     "prompt tokens": pgettext_lazy("estimator formula", "prompt tokens"),
+    # Engine 0.3.30: llama.cpp keeps an untied model's token embedding on the host.
+    "token embedding on the host": pgettext_lazy("estimator formula", "token embedding on the host"),
     "B prefill working set": pgettext_lazy("estimator formula", "B prefill working set"),
     "B cache grown after the prefill": pgettext_lazy("estimator formula", "B cache grown after the prefill"),
     # Engine 0.3.14: Unsloth's in-place loss, LitGPT's fp32 norm inputs and expanded keys and values, BEiT's bias.

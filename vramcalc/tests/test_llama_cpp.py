@@ -1,0 +1,82 @@
+"""llama.cpp: the compute buffer it reserves for a micro-batch of n_ubatch tokens, the token embedding on the host
+(engine 0.3.30, decision 0580)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vramcalc import estimate
+from vramcalc.components.weights import gguf_token_embedding
+from vramcalc.infer import LLAMA_CPP_UBATCH, host_token_embedding
+from vramcalc.serialize import inputs_from_dict
+from vramcalc.units import MIB
+
+
+def _llama_cpp(model: str = "qwen3-8b", **over: Any) -> dict[str, Any]:
+    return {
+        "model": model,
+        "workload": "inference",
+        "quantization": {"method": "gguf", "gguf_type": "q4_k_m"},
+        "seq_len": 2750,
+        "context_len": 8192,
+        "flash_attention": False,
+        "runtime": {"engine": "llama_cpp"},
+        **over,
+    }
+
+
+def test_without_flash_attention_the_scores_of_a_micro_batch_over_the_whole_cache_set_the_buffer() -> None:
+    inp = inputs_from_dict(_llama_cpp())
+    work = estimate(inp).component("workspace")
+    assert work is not None
+    m = inp.model
+    layer = LLAMA_CPP_UBATCH * (2 * m.hidden_size + 3 * m.intermediate_size) * 4
+    scores = m.num_attention_heads * LLAMA_CPP_UBATCH * 8192 * 4
+    assert work.bytes == layer + scores
+    assert work.bytes == 600 * MIB  # Qwen3-8B: 88 MiB of intermediates and 512 MiB of fp32 scores
+    assert "32 heads x 512 x 8,192 scores x 4 B" in work.formula
+    assert work.assumption.startswith("llama.cpp reserves its compute buffer when the context is created")
+    # the prompt's length does not move it: the buffer is reserved for n_ubatch tokens when the context is created
+    short = estimate(inputs_from_dict(_llama_cpp(seq_len=20))).component("workspace")
+    assert short is not None
+    assert short.bytes == work.bytes
+
+
+def test_with_flash_attention_or_a_short_context_the_logits_of_the_micro_batch_set_it() -> None:
+    flash = estimate(inputs_from_dict(_llama_cpp(flash_attention=True))).component("workspace")
+    assert flash is not None
+    assert flash.bytes == LLAMA_CPP_UBATCH * (4096 + 151_936) * 4
+    # a context shorter than n_ubatch: as many tokens as the context, padded to 256 cells
+    small = inputs_from_dict(_llama_cpp(model="llama-3.2-3b", seq_len=12, context_len=300))
+    work = estimate(small).component("workspace")
+    assert work is not None
+    assert work.bytes == 512 * (small.model.hidden_size + small.model.vocab_size) * 4
+    assert "512 tokens x (h + 128,256 vocab) x 4 B" in work.formula
+
+
+def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
+    inp = inputs_from_dict(_llama_cpp())
+    host = host_token_embedding(inp)
+    assert host == gguf_token_embedding(inp.model, inp.quantization) > 300 * MIB
+    served = estimate(inp)
+    weights = served.component("weights")
+    assert weights is not None
+    assert "(token embedding on the host)" in weights.formula
+    same = estimate(inputs_from_dict(_llama_cpp(runtime={"engine": "transformers"})))
+    assert same.bytes_of("weights") == served.bytes_of("weights") + host
+    # a tied model loads the embedding again for its output layer: one vocabulary matrix on the card either way
+    tied = inputs_from_dict(_llama_cpp(model="llama-3.2-3b"))
+    assert host_token_embedding(tied) == 0
+    assert "on the host" not in (estimate(tied).component("weights") or weights).formula
+    # not llama.cpp, not GGUF: nothing moves
+    assert host_token_embedding(inputs_from_dict(_llama_cpp(runtime={"engine": "vllm"}))) == 0
+    plain = _llama_cpp(quantization={"method": "none"})
+    assert host_token_embedding(inputs_from_dict(plain)) == 0
+
+
+def test_an_encoder_under_llama_cpp_has_no_vocabulary_logits_to_reserve() -> None:
+    inp = inputs_from_dict(_llama_cpp(model="bert-base-cased", seq_len=128, context_len=512, quantization={}))
+    assert host_token_embedding(inp) == 0
+    work = estimate(inp).component("workspace")
+    assert work is not None
+    assert "(h + 0 vocab)" in work.formula
