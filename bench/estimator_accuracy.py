@@ -90,9 +90,12 @@ too (decision 0576). ``bench/estimator_cases_fresh30.json`` (decision 0577), col
 forms *fresh-30*: measured whole before that change and once after. Fresh-30 has been seen since; from engine 0.3.29 on
 it informs choices too (decision 0578). ``bench/estimator_cases_fresh31.json`` (decision 0579), collected blind while
 0.3.29 was made, forms *fresh-31*: measured whole before that change and once after. Fresh-31 has been seen since; from
-engine 0.3.30 on it informs choices too (decision 0580). The report prints every part with its range coverage and width,
-the targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that
-one can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+engine 0.3.30 on it informs choices too (decision 0580). ``bench/estimator_cases_fresh32.json`` (decision 0581),
+collected blind while 0.3.30 was made, forms *fresh-32*: measured whole before that change and once after. Fresh-32 has
+been seen since; from engine 0.3.31 on it informs choices too (decision 0582). The report prints every part with its
+range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named parts
+(rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -272,7 +275,7 @@ PART_TITLES = {
     "fresh-29": "(issue 31's 28th fresh part: measured at engine 0.3.26 and after 0.3.27; tuned on since 0.3.28)",
     "fresh-30": "(issue 31's 29th fresh part: measured at engine 0.3.27 and after 0.3.28; tuned on since 0.3.29)",
     "fresh-31": "(issue 31's 30th fresh part: measured at engine 0.3.28 and after 0.3.29; tuned on since 0.3.30)",
-    "fresh-32": "(issue 31's 31st fresh part, collected blind: measured at engine 0.3.29, then after the next change)",
+    "fresh-32": "(issue 31's 31st fresh part: measured at engine 0.3.29 and after 0.3.30; tuned on since 0.3.31)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -301,7 +304,8 @@ PART_TITLES = {
 # since its measurements at engines 0.3.25 and 0.3.26, for engine 0.3.27 (decision 0573); fresh-29, seen since its
 # measurements at engines 0.3.26 and 0.3.27, for engine 0.3.28 (decision 0576); fresh-30, seen since its measurements at
 # engines 0.3.27 and 0.3.28, for engine 0.3.29 (decision 0578); fresh-31, seen since its measurements at engines 0.3.28
-# and 0.3.29, for engine 0.3.30 (decision 0580).
+# and 0.3.29, for engine 0.3.30 (decision 0580); fresh-32, seen since its measurements at engines 0.3.29 and 0.3.30, for
+# engine 0.3.31 (decision 0582).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -335,6 +339,7 @@ INFORMED_CHOICES = (
     "fresh-29",
     "fresh-30",
     "fresh-31",
+    "fresh-32",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
