@@ -89,7 +89,7 @@ def estimate(inp: EstimateInput) -> Estimate:
     if inp.runtime.engine is Engine.LLAMA_CPP and not inp.workload.is_training:
         notes.append(text("note.llama_cpp"))
     decode = next((p.bytes for p in totals if p.phase == DECODE), None)
-    left_out = _left_out(inp, frag_by_phase[peak.phase].bytes)
+    left_out = _left_out(inp, frag_by_phase[peak.phase].bytes, _decode_excess(totals, peak))
     low, high = bounds(inp, peak.bytes, warnings, left_out)
     band = band_for(inp)
     return Estimate(
@@ -117,10 +117,19 @@ def estimate(inp: EstimateInput) -> Estimate:
     )
 
 
-def _left_out(inp: EstimateInput, fragmentation: int) -> tuple[Note, ...]:
+def _decode_excess(totals: list[PhaseTotal], peak: PhaseTotal) -> int:
+    """How far the VAE decode's phase total exceeds every other phase's: 0 unless the decode is the peak phase. An
+    effect that lowers only the decode can lower the peak by no more than this (decision 0582)."""
+    if peak.phase != DECODE:
+        return 0
+    return peak.bytes - max((p.bytes for p in totals if p.phase != DECODE), default=0)
+
+
+def _left_out(inp: EstimateInput, fragmentation: int, decode_excess: int) -> tuple[Note, ...]:
     """What the estimate leaves out: the effects with a likely size first, then the workload's general ones."""
     total = 0 if inp.model.kind is ModelKind.DIFFUSION else param_counts(inp.model).total
-    sized = [Note(u.key, u.text, u.low_bytes, u.high_bytes, u.direction) for u in unmodelled(inp, total, fragmentation)]
+    found = unmodelled(inp, total, fragmentation, decode_excess)
+    sized = [Note(u.key, u.text, u.low_bytes, u.high_bytes, u.direction) for u in found]
     # A server's profiling pass is where its vision encoder's activations show: named once, with its size.
     named = {n.key for n in sized} | ({"vision_encoder_activations"} if inp.runtime.engine.is_server else set())
     return (*sized, *(Note(c.key, c.text) for c in not_modelled(inp) if c.key not in named))

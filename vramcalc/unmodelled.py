@@ -195,13 +195,17 @@ def _tuple_cache(inp: EstimateInput) -> Unmodelled:
     )
 
 
-def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) -> tuple[Unmodelled, ...]:
+def unmodelled(
+    inp: EstimateInput, total_params: int, fragmentation_bytes: int, decode_excess: int
+) -> tuple[Unmodelled, ...]:
     """The effects not modelled for ``inp``, with their likely sizes on one card.
 
     Args:
         inp: the inputs.
         total_params: the model's parameter count (for DeepSpeed's live-parameter limit).
         fragmentation_bytes: the allocator slack counted at the peak (what ``expandable_segments`` would return).
+        decode_excess: how far the VAE decode's phase total exceeds every other phase's (0 unless the decode is the
+            peak phase): a smaller decode lowers the peak by no more than this.
     """
     found: list[Unmodelled] = []
     serving = not inp.workload.is_training and inp.model.diffusion is None
@@ -260,7 +264,9 @@ def unmodelled(inp: EstimateInput, total_params: int, fragmentation_bytes: int) 
                 1,
             )
         )
-    workspace = vae_workspace_bytes(inp)
+    # The workspace lowers only the decode: where another phase is the peak it moves nothing, and where the decode is
+    # the peak it lowers it no further than the next phase's total (decision 0582).
+    workspace = min(vae_workspace_bytes(inp), decode_excess)
     if workspace:
         found.append(
             Unmodelled(

@@ -240,3 +240,32 @@ def test_vae_conv_workspace_moves_the_low_end_by_the_fitted_share_beyond_the_liv
         for n in estimate(EstimateInput(model=get_preset("llama-3.2-3b"))).not_modelled
         if n.key == "vae_conv_workspace"
     ]
+
+
+def test_vae_conv_workspace_moves_nothing_where_the_denoise_is_the_peak() -> None:
+    # Decision 0582: a smaller decode cannot lower a peak another phase sets. Wan 2.1 14B at its defaults peaks in the
+    # denoise, a little above its decode, as it does at 2048 px: the low end stays at the band's own.
+    for size in ({}, {"image_height": 2048, "image_width": 2048}):
+        inp = _gen("wan2.1-t2v-14b", **size)
+        result = estimate(inp)
+        assert result.peak_phase == DENOISE
+        assert vae_workspace_bytes(inp) > 0
+        assert not [n for n in result.not_modelled if n.key == "vae_conv_workspace"]
+        assert result.peak_low_bytes == bounds(inp, result.peak_bytes, (), result.not_modelled)[0]
+        assert result.peak_low_bytes == bounds(inp, result.peak_bytes, (), ())[0]
+
+
+def test_vae_conv_workspace_lowers_a_decode_peak_no_further_than_the_next_phase() -> None:
+    # FLUX.1-dev, four images with a sliced decode: the decode is the peak, 2.17 GiB above the denoise, less than its
+    # 2.5 GiB workspace share; the low end reaches down by that difference only.
+    inp = _gen("flux.1-dev", batch_size=4, diffusion=DiffusionOptions(vae_slicing=True))
+    result = estimate(inp)
+    assert result.peak_phase == DECODE
+    phases = {p.phase: p.bytes for p in result.phases}
+    excess = phases[DECODE] - max(b for phase, b in phases.items() if phase != DECODE)
+    assert excess == phases[DECODE] - phases[DENOISE]
+    note = next(n for n in result.not_modelled if n.key == "vae_conv_workspace")
+    assert note.high_bytes == excess < vae_workspace_bytes(inp)
+    assert result.peak_bytes - note.high_bytes == phases[DENOISE]
+    plain = bounds(inp, result.peak_bytes, (), ())
+    assert result.peak_low_bytes == plain[0] - excess
