@@ -101,7 +101,10 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     copies = autocast_copies_component(inp)
     if copies is not None:
         comps.append(copies)
-    if inp.model.has_vocab_logits:
+    # llama.cpp computes the logits inside its compute buffer (the graph's output, counted there) and copies them to
+    # its output buffer, which it allocates in host memory (``output_reserve``: the CPU buffer type, or the output
+    # device's host buffer type for faster transfer to system memory): nothing of them is a card's own line.
+    if inp.model.has_vocab_logits and inp.runtime.engine is not Engine.LLAMA_CPP:
         comps.append(_logits_component(inp, kv, workspace.bytes))
     if inp.runtime.engine.is_server:
         comps += _server_runtime(inp)
@@ -317,7 +320,10 @@ def llama_cpp_compute_buffer(inp: EstimateInput) -> Component:
         show(expr, size),
         text("infer.llama_cpp_compute_buffer", ubatch=LLAMA_CPP_UBATCH),
         PHASES,
-        dynamic=True,
+        # Not PyTorch's caching allocator: ggml-backend allocates the buffer whole, once, when the context is created
+        # (``sched_reserve``, decision 0580's source), and the graph allocator places every intermediate inside it,
+        # so no fragmentation allowance applies (decision 0582).
+        dynamic=False,
     )
 
 

@@ -54,6 +54,23 @@ def test_with_flash_attention_or_a_short_context_the_logits_of_the_micro_batch_s
     assert "512 tokens x (h + 128,256 vocab) x 4 B" in work.formula
 
 
+def test_ggml_allocates_its_buffers_whole_so_no_allocator_slack_and_no_logits_line_on_the_card() -> None:
+    # Decision 0582: the compute buffer is reserved once by ggml-backend, not churned through PyTorch's caching
+    # allocator; the logits are the graph's output inside it, copied to a host buffer (output_reserve).
+    served = estimate(inputs_from_dict(_llama_cpp()))
+    work = served.component("workspace")
+    assert work is not None
+    assert not work.dynamic
+    assert served.component("logits") is None
+    assert served.component("fragmentation") is None
+    assert served.peak_reserved_bytes == served.peak_allocated_bytes
+    assert "expandable_segments" not in {n.key for n in served.not_modelled}
+    # the same model under transformers keeps its logits line and the allocator's slack
+    same = estimate(inputs_from_dict(_llama_cpp(runtime={"engine": "transformers"}, quantization={})))
+    assert same.component("logits") is not None
+    assert same.bytes_of("fragmentation") > 0
+
+
 def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     inp = inputs_from_dict(_llama_cpp())
     host = host_token_embedding(inp)
