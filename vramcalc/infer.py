@@ -18,7 +18,7 @@ from .components.weights import (
 from .fmt import num, show
 from .inputs import EstimateInput
 from .model import ModelSpec
-from .options import Engine, QuantMethod
+from .options import Engine, QuantMethod, Strategy
 from .result import Component
 from .text import text
 from .units import MIB
@@ -60,10 +60,7 @@ def inference_components(inp: EstimateInput) -> tuple[list[Component], KVCache |
     """Weights, KV cache, prefill working set and logits on the busiest card."""
     weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     card, _how = per_card_weights(inp, weights)
-    host = host_token_embedding(inp) if card == weights.total else 0
-    comps = [weights_component(inp, weights, card - host, PHASES)]
-    if host:
-        comps[0] = dataclasses.replace(comps[0], formula=comps[0].formula + " (token embedding on the host)")
+    comps = [weights_component(inp, weights, card, PHASES, _host_share(inp, host_token_embedding(inp)))]
     vision = vision_encoder_component(inp, PHASES)
     if vision is not None:
         comps.append(vision)
@@ -275,16 +272,31 @@ def eager_score_bytes(b_act: int, softmax_in_compute_dtype: bool = False) -> int
 def host_token_embedding(inp: EstimateInput) -> int:
     """The bytes of an untied GGUF model's token embedding, which llama.cpp keeps on the host (0 otherwise).
 
-    llama.cpp places the input layer on the CPU whatever ``n_gpu_layers`` says (``llama-model.cpp``: "there is very
-    little benefit to offloading the input layer, so always keep it on the CPU", ``dev_input = { cpu_dev, ... }``):
-    the token embedding is a row lookup. The LM head is the output layer's, on the card; a tied model has no
-    ``output.weight`` and loads the embedding a second time for it (``TENSOR_DUPLICATED``), so the card holds one
-    vocabulary matrix either way, and only an untied model's embedding leaves it (decision 0580).
+    llama.cpp places the input layer on the CPU whatever ``n_gpu_layers`` and the split mode say (``llama-model.cpp``:
+    "there is very little benefit to offloading the input layer, so always keep it on the CPU", ``dev_input = {
+    cpu_dev, ... }``, set before and apart from the layers' assignment by ``splits``): the token embedding is a row
+    lookup. It leaves every card, one card or several (:func:`_host_share`, decision 0582). The LM head is the output
+    layer's, on the card; a tied model has no ``output.weight`` and loads the embedding a second time for it
+    (``TENSOR_DUPLICATED``), so the card holds one vocabulary matrix either way, and only an untied model's embedding
+    leaves it (decision 0580).
     """
     untied_gguf = inp.quantization.method is QuantMethod.GGUF and not inp.model.tie_word_embeddings
     if inp.runtime.engine is not Engine.LLAMA_CPP or not untied_gguf or not inp.model.has_vocab_logits:
         return 0
     return gguf_token_embedding(inp.model, inp.quantization)
+
+
+def _host_share(inp: EstimateInput, host: int) -> int:
+    """What of the busiest card's weights, as :func:`vramcalc.components.weights.per_card_weights` counts them, is
+    the token embedding llama.cpp keeps on the host (``host`` bytes in all). The input layer goes to the CPU apart
+    from the split of the layers (``dev_input`` is set before and regardless of ``splits`` and the split mode), so it
+    leaves every card: under tensor parallelism the count spreads the embedding and LM head over the ``t`` cards, and
+    its ``1/t`` share leaves each; a pipeline stage's count holds one vocabulary matrix, which under llama.cpp's layer
+    split is the LM head on the last layer's card (``dev_output = get_layer_buft_list(n_layer)``), so nothing leaves."""
+    plan = inp.parallel
+    if plan.strategy is Strategy.PIPELINE or plan.pipeline_parallel > 1:
+        return 0
+    return host // plan.tensor_parallel
 
 
 def llama_cpp_compute_buffer(inp: EstimateInput) -> Component:

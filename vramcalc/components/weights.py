@@ -108,17 +108,24 @@ def per_card_weights(inp: EstimateInput, weights: WeightBytes) -> tuple[int, str
     return split, f"(linear + embedding)/{t} + replicated norms/biases"
 
 
-def weights_component(inp: EstimateInput, weights: WeightBytes, card_bytes: int, phases: tuple[str, ...]) -> Component:
-    """The ``weights`` line for ``card_bytes`` bytes already divided for this card."""
+def weights_component(
+    inp: EstimateInput, weights: WeightBytes, card_bytes: int, phases: tuple[str, ...], host_bytes: int = 0
+) -> Component:
+    """The ``weights`` line for ``card_bytes`` bytes already divided for this card, ``host_bytes`` of the card's
+    share kept in host memory instead (llama.cpp's token embedding, :func:`vramcalc.infer.host_token_embedding`)."""
     counts = param_counts(inp.model)
     frozen = " (frozen base)" if inp.workload.is_adapter else ""
     formula = show(f"{num(counts.total)} params: {weights.note}", weights.total)
-    if card_bytes != weights.total:
+    on_card = card_bytes - host_bytes
+    where = "per card" if inp.parallel.cards > 1 else "on the card"
+    if host_bytes:
+        formula += f"; {where} {on_card:,} B (token embedding on the host)"
+    elif card_bytes != weights.total:
         formula += f"; per card {card_bytes:,} B"
     return Component(
         key="weights",
         label="Weights" + frozen,
-        bytes=card_bytes,
+        bytes=on_card,
         formula=formula,
         assumption=text("weights.resident"),
         phases=phases,

@@ -78,7 +78,8 @@ def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     served = estimate(inp)
     weights = served.component("weights")
     assert weights is not None
-    assert "(token embedding on the host)" in weights.formula
+    assert f"; on the card {weights.bytes:,} B (token embedding on the host)" in weights.formula
+    assert "per card" not in weights.formula
     same = estimate(inputs_from_dict(_llama_cpp(runtime={"engine": "transformers"})))
     assert same.bytes_of("weights") == served.bytes_of("weights") + host
     # a tied model loads the embedding again for its output layer: one vocabulary matrix on the card either way
@@ -97,3 +98,23 @@ def test_an_encoder_under_llama_cpp_has_no_vocabulary_logits_to_reserve() -> Non
     work = estimate(inp).component("workspace")
     assert work is not None
     assert "(h + 0 vocab)" in work.formula
+
+
+def test_the_token_embedding_leaves_every_card_of_a_split() -> None:
+    # Decision 0582: llama.cpp assigns the input layer to the CPU apart from the layers' split (dev_input), so under
+    # tensor parallelism each card's share of it leaves; a pipeline stage's vocabulary matrix is the LM head, kept.
+    host = host_token_embedding(inputs_from_dict(_llama_cpp()))
+    split = _llama_cpp(parallel={"cards": 2, "tensor_parallel": 2})
+    weights = estimate(inputs_from_dict(split)).component("weights")
+    assert weights is not None
+    plain = estimate(inputs_from_dict({**split, "runtime": {"engine": "transformers"}})).component("weights")
+    assert plain is not None
+    assert weights.bytes == plain.bytes - host // 2
+    assert f"; per card {weights.bytes:,} B (token embedding on the host)" in weights.formula
+    staged = _llama_cpp(parallel={"cards": 2, "strategy": "pipeline"})
+    stage = estimate(inputs_from_dict(staged)).component("weights")
+    kept = estimate(inputs_from_dict({**staged, "runtime": {"engine": "transformers"}})).component("weights")
+    assert stage is not None
+    assert kept is not None
+    assert stage.bytes == kept.bytes
+    assert "on the host" not in stage.formula

@@ -123,6 +123,8 @@ PHRASES: dict[str, Any] = {
     "prompt tokens": pgettext_lazy("estimator formula", "prompt tokens"),
     # Engine 0.3.30: llama.cpp keeps an untied model's token embedding on the host.
     "token embedding on the host": pgettext_lazy("estimator formula", "token embedding on the host"),
+    # Engine 0.3.31: what one card holds of the weights where the token embedding stays on the host.
+    "on the card": pgettext_lazy("estimator formula", "on the card"),
     "B prefill working set": pgettext_lazy("estimator formula", "B prefill working set"),
     "B cache grown after the prefill": pgettext_lazy("estimator formula", "B cache grown after the prefill"),
     # Engine 0.3.14: Unsloth's in-place loss, LitGPT's fp32 norm inputs and expanded keys and values, BEiT's bias.
