@@ -20,7 +20,7 @@ from .quant import linear_bytes, storage_note
 from .result import Component
 from .text import Text, joined, text
 from .unet_levels import has_layout, widest_self_attention
-from .video import frames, latent_frames, pass_frames, pixels, video_decode
+from .video import frames, latent_frames, pass_frames, pixels, vae_pass_px, video_decode
 
 __all__ = [
     "DECODE",
@@ -293,10 +293,7 @@ def vae_workspace_bytes(inp: EstimateInput) -> int:
     spec = inp.model.diffusion
     if spec is None or inp.workload is not Workload.DIFFUSION:
         return 0
-    height, width = pixels(inp, spec)
-    if inp.diffusion.vae_tiling:
-        height = min(height, spec.vae_tile_px)
-        width = min(width, (spec.vae_tile_width_px or spec.vae_tile_px) if spec.is_video else spec.vae_tile_px)
+    height, width = vae_pass_px(inp, spec)
     b_vae = dense_bytes(inp) if spec.is_video else vae_bytes(inp, spec)
     share = (VAE_HALF_TENSORS - VAE_BATCH_TENSORS) * b_vae + VAE_FP32_TENSORS * 4
     return pass_frames(inp, spec) * height * width * spec.vae_channels[1] * share
@@ -305,10 +302,8 @@ def vae_workspace_bytes(inp: EstimateInput) -> int:
 def _vae_decode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     if spec.is_video:
         return video_decode(inp, spec, VAE_HALF_TENSORS, VAE_FP32_TENSORS)
-    height, width = pixels(inp, spec)
+    height, width = vae_pass_px(inp, spec)
     tiled = inp.diffusion.vae_tiling
-    if tiled:
-        height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
     size, expr = _vae_pass(inp, spec, height, width, spec.vae_channels[1])
     return Component(
         "vae_decode",
@@ -348,9 +343,7 @@ def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     """The VAE encoder over the input image: its first level runs at full resolution with the VAE's first width
     (the same tensor count per pixel as the decoder's last level, decision 0465); tiling, slicing, further images
     and the upcast count as in the decode (decision 0533)."""
-    height, width = pixels(inp, spec)
-    if inp.diffusion.vae_tiling:
-        height, width = min(height, spec.vae_tile_px), min(width, spec.vae_tile_px)
+    height, width = vae_pass_px(inp, spec)
     size, expr = _vae_pass(inp, spec, height, width, spec.vae_channels[0])
     return Component(
         "vae_encode",

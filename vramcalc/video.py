@@ -16,7 +16,7 @@ from .model import DiffusionSpec
 from .result import Component
 from .text import joined, text
 
-__all__ = ["frames", "latent_frames", "pass_frames", "pixels", "video_decode"]
+__all__ = ["frames", "latent_frames", "pass_frames", "pixels", "vae_pass_px", "video_decode"]
 
 RGB = 3
 # The passes' outputs and their concatenation (torch.cat) are live together at the end of the decode.
@@ -28,6 +28,16 @@ def pixels(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int]:
     height = inp.image_height or spec.default_height_px or 1024
     width = inp.image_width or spec.default_width_px or 1024
     return height, width
+
+
+def vae_pass_px(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int]:
+    """Height and width one VAE pass covers: the output's or, with ``vae_tiling``, at most one tile's (a video
+    model's tile may be wider than high, ``vae_tile_width_px``)."""
+    height, width = pixels(inp, spec)
+    if not inp.diffusion.vae_tiling:
+        return height, width
+    tile_w = (spec.vae_tile_width_px or spec.vae_tile_px) if spec.is_video else spec.vae_tile_px
+    return min(height, spec.vae_tile_px), min(width, tile_w)
 
 
 def frames(inp: EstimateInput, spec: DiffusionSpec) -> int:
@@ -54,12 +64,9 @@ def pass_frames(inp: EstimateInput, spec: DiffusionSpec) -> int:
 
 def video_decode(inp: EstimateInput, spec: DiffusionSpec, half_tensors: int, fp32_tensors: int) -> Component:
     """The 3D VAE decode: one pass's full-resolution tensors (or one tile's) plus the decoded clip."""
-    height, width = pixels(inp, spec)
+    height, width = vae_pass_px(inp, spec)
     clip = frames(inp, spec)
     tiled = inp.diffusion.vae_tiling
-    if tiled:
-        height = min(height, spec.vae_tile_px)
-        width = min(width, spec.vae_tile_width_px or spec.vae_tile_px)
     videos = 1 if inp.diffusion.vae_slicing else inp.batch_size
     per_pass = pass_frames(inp, spec)
     b_vae = dense_bytes(inp)

@@ -46,19 +46,27 @@ class WeightBytes:
         return self.linear + self.embedding + self.other
 
 
+def _gguf_base_type(quant: Quantization) -> str:
+    """A GGUF mix's base type (``q4_k_m`` -> ``q4_k``); a plain type is its own."""
+    return quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
+
+
+def _gguf_vocab_matrix(model: ModelSpec, gguf_type: str) -> int:
+    """The bytes of one vocabulary x hidden matrix (token embedding or LM head) stored as ``gguf_type``."""
+    return bytes_for(model.vocab_size * model.hidden_size, *GGUF_BLOCKS[gguf_type])
+
+
 def gguf_token_embedding(model: ModelSpec, quant: Quantization) -> int:
     """The GGUF token embedding's bytes, stored in the mix's base type."""
-    base = quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
-    return bytes_for(model.vocab_size * model.hidden_size, *GGUF_BLOCKS[base])
+    return _gguf_vocab_matrix(model, _gguf_base_type(quant))
 
 
 def _gguf_embedding(model: ModelSpec, quant: Quantization) -> int:
     token = gguf_token_embedding(model, quant)
     if model.tie_word_embeddings:
         return token
-    base = quant.gguf_type.split("_m")[0] if quant.gguf_type.endswith("_m") else quant.gguf_type
-    head_type = "q6_k" if quant.gguf_type.endswith("_m") else base
-    return token + bytes_for(model.vocab_size * model.hidden_size, *GGUF_BLOCKS[head_type])
+    head_type = "q6_k" if quant.gguf_type.endswith("_m") else _gguf_base_type(quant)
+    return token + _gguf_vocab_matrix(model, head_type)
 
 
 def model_weight_bytes(model: ModelSpec, dense: int, quant: Quantization) -> WeightBytes:
