@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
@@ -25,8 +26,10 @@ from gpurent.accounts.services import api_token_create
 from gpurent.core.money import Usd
 from gpurent.ledger.services import EXTERNAL_CRYPTO, customer_account, system_account, transfer_post
 from gpurent.orders.models import Order
+from gpurent.orders.rental import orders_end_terms
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.models import ExchangeRate, ReceivingAddress
+from gpurent.payments.services import order_pay_from_balance
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "long enough passphrase"
@@ -172,3 +175,23 @@ def orders_placed(customer: Any, gpu_slug: str, count: int) -> list[Order]:
         order_place(owner=customer, gpu_slug=gpu_slug, term_days=7, lots=1, environment="ubuntu", contact=contact)
         for _ in range(count)
     ]
+
+
+def order_paid(customer: Any, gpu_slug: str, *, lots: int = 1, environment: str = "ubuntu") -> Order:
+    """An order for 7 days, placed and paid from the customer's balance (fund it first)."""
+    order = order_place(
+        owner=customer,
+        gpu_slug=gpu_slug,
+        term_days=7,
+        lots=lots,
+        environment=environment,
+        contact=Contact("C", "U", "c@x.io"),
+    )
+    return order_pay_from_balance(order=order, owner=customer)
+
+
+def term_swept(order: Order) -> None:
+    """The term sweep just after `order`'s term end."""
+    ends = Order.objects.get(pk=order.pk).term_ends_at
+    assert ends is not None
+    orders_end_terms(now=ends + timedelta(seconds=1))

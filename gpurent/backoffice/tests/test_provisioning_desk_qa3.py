@@ -5,7 +5,6 @@ fingerprinted (24), and a page that fits the rental's state (28)."""
 
 import io
 import re
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
@@ -18,10 +17,7 @@ from gpurent.core.money import Usd
 from gpurent.ledger.selectors import balance_for
 from gpurent.orders.models import Order, OrderAccess
 from gpurent.orders.provisioning import provision_start
-from gpurent.orders.rental import orders_end_terms
-from gpurent.orders.services import Contact, order_place
-from gpurent.payments.services import order_pay_from_balance
-from tests.conftest import fund
+from tests.conftest import fund, order_paid, term_swept
 
 pytestmark = pytest.mark.django_db
 
@@ -45,25 +41,6 @@ def operator(client, django_user_model):
     return user
 
 
-def end_term(order: Order) -> None:
-    """The sweep just after `order`'s term end."""
-    ends = Order.objects.get(pk=order.pk).term_ends_at
-    assert ends is not None
-    orders_end_terms(now=ends + timedelta(seconds=1))
-
-
-def paid(customer, gpu, *, environment: str = "ubuntu") -> Order:
-    order = order_place(
-        owner=customer,
-        gpu_slug=gpu.slug,
-        term_days=7,
-        lots=1,
-        environment=environment,
-        contact=Contact("C", "U", "c@x.io"),
-    )
-    return order_pay_from_balance(order=order, owner=customer)
-
-
 def page(client, order: Order) -> str:
     return client.get(f"{DESK}{order.pk}/change/").content.decode()
 
@@ -82,7 +59,7 @@ def steps(html: str) -> list[str]:
 
 
 def test_a_paid_order_not_started_is_failed_at_the_desk_and_refunded(client, customer, gpu, operator):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug)
     assert steps(page(client, order)) == ["preparing", "ready", "failed"]
     post(client, order, "k1", action="failed", reason="")
     order.refresh_from_db()
@@ -94,7 +71,7 @@ def test_a_paid_order_not_started_is_failed_at_the_desk_and_refunded(client, cus
 
 
 def test_the_step_select_offers_only_the_steps_of_the_orders_state(client, customer, gpu, operator):
-    preparing = provision_start(order=paid(customer, gpu), actor=None)
+    preparing = provision_start(order=order_paid(customer, gpu.slug), actor=None)
     assert steps(page(client, preparing)) == ["ready", "failed"]
     ready = make_running_rental(customer, gpu)
     html = page(client, ready)
@@ -120,7 +97,7 @@ def test_a_step_that_no_longer_applies_is_refused_naming_the_state_and_what_appl
 
 
 def test_the_command_follows_the_desks_rules(customer, gpu):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug)
     out = io.StringIO()
     call_command("provision", order.ref.lower(), "--failed", stdout=out)  # no --reason: the standard note, as the desk
     assert f"order {order.ref}: failed" in out.getvalue()
@@ -138,7 +115,7 @@ def test_the_command_follows_the_desks_rules(customer, gpu):
 
 
 def test_hello_world_is_refused_as_an_installed_key_on_the_form(client, customer, gpu, operator):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug)
     html = post(client, order, "k4", action="ready", host="gpu1.example.net", username="dan", public_key="hello world")
     assert "Other public key installed: This is not a valid SSH public key." in html
     assert ">\nhello world</textarea>" in html  # what was typed is kept
@@ -149,7 +126,7 @@ def test_hello_world_is_refused_as_an_installed_key_on_the_form(client, customer
 
 
 def test_a_ready_rental_shows_the_access_given_with_fingerprints_never_the_secret(client, customer, gpu, operator):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug)
     post(client, order, "k5", action="ready", host="gpu1.example.net", port="2201", username="ana", public_key=KEY)
     html = page(client, order)
     given = html.split('data-testid="desk-access-given">', 1)[1].split("</fieldset>", 1)[0]
@@ -162,7 +139,7 @@ def test_a_ready_rental_shows_the_access_given_with_fingerprints_never_the_secre
 
 
 def test_the_access_removal_page_shows_which_machine_and_account(client, customer, gpu, operator):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug)
     post(
         client,
         order,
@@ -173,7 +150,7 @@ def test_the_access_removal_page_shows_which_machine_and_account(client, custome
         username="ana",
         one_time_secret="pw-9",
     )
-    end_term(order)
+    term_swept(order)
     html = page(client, order)
     assert 'data-testid="desk-access-to-remove"' in html
     given = html.split('data-testid="desk-access-given">', 1)[1].split("</fieldset>", 1)[0]
@@ -211,16 +188,16 @@ def test_a_ready_rentals_access_is_corrected_at_the_desk(
 def test_an_ended_rentals_page_is_titled_as_such_without_keys_to_install(client, customer, gpu, operator):
     order = make_running_rental(customer, gpu)
     assert f"<h1>Running rental {order.ref}</h1>" in page(client, order)
-    end_term(order)
+    term_swept(order)
     html = page(client, order)
     assert f"<h1>Ended rental {order.ref}</h1>" in html
     assert "Provision order" not in html
     assert "SSH keys to install" not in html
     assert "Ended · term ended " in html  # not "term ends", in the past
-    assert f"<h1>Provision order {paid(customer, gpu).ref}</h1>" in page(client, Order.objects.latest("pk"))
+    assert f"<h1>Provision order {order_paid(customer, gpu.slug).ref}</h1>" in page(client, Order.objects.latest("pk"))
 
 
 @pytest.mark.parametrize(("environment", "shown"), [("ubuntu", False), ("blender", False), ("pytorch", True)])
 def test_the_jupyter_url_is_asked_only_for_an_image_with_jupyter(client, customer, gpu, operator, environment, shown):
-    html = page(client, paid(customer, gpu, environment=environment))
+    html = page(client, order_paid(customer, gpu.slug, environment=environment))
     assert ('name="jupyter_url"' in html) is shown

@@ -4,7 +4,6 @@ failed from "not started" (11), a Ready rental's access is corrected (9), and th
 machine and account (8, 30)."""
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
@@ -23,10 +22,10 @@ from gpurent.orders.errors import TransitionNotAllowed
 from gpurent.orders.models import Order, OrderAccess
 from gpurent.orders.provisioning import AccessDetails, CommandProvisioner, provision_fail, provision_start
 from gpurent.orders.provisioning_steps import provision_step
-from gpurent.orders.rental import access_reveal_secret, machine_request_create, orders_end_terms
+from gpurent.orders.rental import access_reveal_secret, machine_request_create
 from gpurent.orders.services import Contact, order_place
 from gpurent.payments.services import order_pay_from_balance
-from tests.conftest import fund
+from tests.conftest import fund, order_paid, term_swept
 
 pytestmark = pytest.mark.django_db
 
@@ -54,25 +53,6 @@ def operators(django_user_model):
         user.groups.set(Group.objects.filter(name=group))
         made.append(user)
     return made
-
-
-def end_term(order: Order) -> None:
-    """The sweep just after `order`'s term end."""
-    ends = Order.objects.get(pk=order.pk).term_ends_at
-    assert ends is not None
-    orders_end_terms(now=ends + timedelta(seconds=1))
-
-
-def paid(customer, gpu, *, environment: str = "ubuntu") -> Order:
-    order = order_place(
-        owner=customer,
-        gpu_slug=gpu.slug,
-        term_days=7,
-        lots=2,
-        environment=environment,
-        contact=Contact("C", "U", "c@x.io"),
-    )
-    return order_pay_from_balance(order=order, owner=customer)
 
 
 def to_operators():
@@ -117,7 +97,7 @@ def test_a_paid_desk_rental_emails_each_provisioning_operator_once(
 def test_a_command_provisioner_that_gives_no_access_leaves_the_rental_to_the_operators(
     customer, gpu, operators, tmp_path, django_capture_on_commit_callbacks
 ):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug, lots=2)
     mail.outbox.clear()
     script = tmp_path / "broken.sh"
     script.write_text("#!/bin/sh\necho 'no machine free' >&2\nexit 3\n")
@@ -142,7 +122,7 @@ def test_a_command_provisioner_that_gives_no_access_leaves_the_rental_to_the_ope
     ],
 )
 def test_an_installed_key_that_is_not_a_public_key_is_refused(customer, gpu, text, error):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug, lots=2)
     with pytest.raises(InvalidRequest) as refused:
         provision_step(order=order, step="ready", actor=None, access=AccessDetails("h.example", 22, "u", text))
     assert refused.value.message.startswith(error)
@@ -154,7 +134,7 @@ def test_an_installed_key_that_is_not_a_public_key_is_refused(customer, gpu, tex
 def test_installed_keys_are_stored_normalised_and_audited_by_fingerprint(customer, gpu):
     other = public_key("other")
     order = provision_step(
-        order=paid(customer, gpu),
+        order=order_paid(customer, gpu.slug, lots=2),
         step="ready",
         actor=None,
         access=AccessDetails("h.example", 22, "u", f"  {KEY}  \n\n{other}\n"),
@@ -171,7 +151,7 @@ def test_installed_keys_are_stored_normalised_and_audited_by_fingerprint(custome
 def test_a_paid_order_not_started_is_failed_refunded_and_its_lots_released(
     customer, gpu, django_capture_on_commit_callbacks
 ):
-    order = paid(customer, gpu)
+    order = order_paid(customer, gpu.slug, lots=2)
     stock = type(gpu).objects.get(pk=gpu.pk).stock_lots
     with django_capture_on_commit_callbacks(execute=True):
         failed = provision_fail(order=order, actor=None, reason="no capacity")
@@ -276,7 +256,7 @@ def test_a_correction_that_changes_nothing_or_of_a_rental_not_ready_is_refused(c
         access_correct(order=order, actor=None, access=AccessDetails("h.example", 22, "ubuntu"))
     with pytest.raises(InvalidRequest, match="Other public key installed"):
         access_correct(order=order, actor=None, access=AccessDetails("h.example", 22, "ubuntu", "hello world"))
-    end_term(order)
+    term_swept(order)
     with pytest.raises(TransitionNotAllowed):
         access_correct(order=order, actor=None, access=AccessDetails("x.example", 22, "ubuntu"))
     with pytest.raises(TransitionNotAllowed, match="is Ended: no provisioning step applies to it any more"):
@@ -285,11 +265,13 @@ def test_a_correction_that_changes_nothing_or_of_a_rental_not_ready_is_refused(c
 
 
 def test_a_jupyter_url_only_for_an_image_with_jupyter(customer, gpu):
-    ubuntu = paid(customer, gpu)
+    ubuntu = order_paid(customer, gpu.slug, lots=2)
     details = AccessDetails("h.example", 22, "u", KEY, jupyter_url="https://h.example/?token=t")
     with pytest.raises(InvalidRequest, match="The Ubuntu image has no Jupyter"):
         provision_step(order=ubuntu, step="ready", actor=None, access=details)
-    pytorch = provision_step(order=paid(customer, gpu, environment="pytorch"), step="ready", actor=None, access=details)
+    pytorch = provision_step(
+        order=order_paid(customer, gpu.slug, lots=2, environment="pytorch"), step="ready", actor=None, access=details
+    )
     assert OrderAccess.objects.get(order=pytorch).jupyter_url == "https://h.example/?token=t"
 
 
@@ -300,7 +282,7 @@ def test_the_access_removal_and_machine_request_emails_name_the_machine_and_acco
     customer, gpu, operators, django_capture_on_commit_callbacks
 ):
     order = provision_step(
-        order=paid(customer, gpu),
+        order=order_paid(customer, gpu.slug, lots=2),
         step="ready",
         actor=operators[0],
         access=AccessDetails("gpu1.example.net", 2201, "ana", KEY),
@@ -316,14 +298,14 @@ def test_the_access_removal_and_machine_request_emails_name_the_machine_and_acco
     assert "Given by p1@shop.example, " in request.body
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        end_term(order)
+        term_swept(order)
     [removal] = [m for m in to_operators() if m.to == ["p2@shop.example"]]
     assert machine in removal.body
     assert f"Keys installed: other key {KEY_FINGERPRINT}" in removal.body
 
 
 def test_the_operators_emails_never_carry_the_password(customer, gpu, operators, django_capture_on_commit_callbacks):
-    order = provision_start(order=paid(customer, gpu), actor=None)
+    order = provision_start(order=order_paid(customer, gpu.slug, lots=2), actor=None)
     order = provision_step(
         order=order, step="ready", actor=None, access=AccessDetails("h.example", 22, "u", one_time_secret="s3cret-77")
     )
@@ -331,7 +313,7 @@ def test_the_operators_emails_never_carry_the_password(customer, gpu, operators,
     with django_capture_on_commit_callbacks(execute=True):
         machine_request_create(order=order, kind="stop")
     with django_capture_on_commit_callbacks(execute=True):
-        end_term(order)
+        term_swept(order)
     bodies = [message.body for message in to_operators() if message.to == ["p1@shop.example"]]
     assert "Login: one-time password (not revealed)" in bodies[0]  # the machine request, while the term runs
     assert "Login: one-time password (never revealed, erased at the term's end)" in bodies[1]
@@ -344,10 +326,12 @@ def test_the_removal_email_names_a_password_the_shop_erased_at_the_terms_end(
     """A key and a password were given: at the term's end the shop erases the password it kept, and the operator is
     still told that one was set on the machine (and a Jupyter URL), to remove them too."""
     access = AccessDetails("h.example", 22, "u", KEY, one_time_secret="pw-3", jupyter_url="https://h.example/?t=1")
-    order = provision_step(order=paid(customer, gpu, environment="pytorch"), step="ready", actor=None, access=access)
+    order = provision_step(
+        order=order_paid(customer, gpu.slug, lots=2, environment="pytorch"), step="ready", actor=None, access=access
+    )
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        end_term(order)
+        term_swept(order)
     [removal] = [m for m in to_operators() if m.to == ["p1@shop.example"]]
     assert "Login: SSH key and one-time password (never revealed, erased at the term's end)" in removal.body
     assert "Jupyter: a URL with its token was given (not shown here)" in removal.body
@@ -357,7 +341,7 @@ def test_the_removal_email_names_a_password_the_shop_erased_at_the_terms_end(
 
 
 def test_each_step_through_provision_step_as_the_desk_takes_it(customer, gpu):
-    order = provision_step(order=paid(customer, gpu), step="preparing", actor=None)
+    order = provision_step(order=order_paid(customer, gpu.slug, lots=2), step="preparing", actor=None)
     assert order.provisioning_status == "preparing"
     order = provision_step(order=order, step="failed", actor=None, reason="  ")
     assert order.status_changes.get(to_status="failed").reason == "could not be provided"  # the standard note
@@ -392,4 +376,4 @@ def test_the_access_given_says_when_the_customer_revealed_the_password(customer,
     assert given is not None
     assert given.login == f"one-time password (revealed by the customer {revealed:%d %b %Y, %H:%M} UTC)"
     assert given.keys == ()
-    assert access_given(paid(customer, gpu)) is None
+    assert access_given(order_paid(customer, gpu.slug, lots=2)) is None
