@@ -19,6 +19,9 @@ TEMPLATES: dict[str, str] = {
     # Weights (components/weights.py)
     "weights.resident": "All weights resident on the card (MoE: every expert). Quantized formats store "
     "metadata (scales/zeros/constants), counted here.",
+    "weights.resident_but_embedding": "All weights resident on the card but the token embedding, which llama.cpp "
+    "keeps in host memory (MoE: every expert). Quantized formats store metadata (scales/zeros/constants), counted "
+    "here.",
     "weights.vision": "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds "
     "{tokens} tokens to the sequence (KV cache and activations).",
     "weights.vision_quantized": "Quantized by bitsandbytes with the language model (it converts every linear layer "

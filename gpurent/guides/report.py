@@ -17,7 +17,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.core.caching.fragments import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
-from gpurent.sizing.fit.table import USABLE_PCT, GpuFit, card_bytes, fits_on_card, plan_with_cards
+from gpurent.sizing.fit.table import GpuFit, card_bytes, fits_on_card, plan_with_cards
 from vramcalc import EstimateInput, InvalidInput, estimate
 from vramcalc.capacity import fixed_card_count, kv_token_capacity
 
@@ -96,7 +96,7 @@ class GuideReport:
 
     @property
     def usable_pct(self) -> int:
-        return USABLE_PCT
+        return self.sizing.usable_pct
 
     @property
     def fixed_cards(self) -> int | None:

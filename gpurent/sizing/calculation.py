@@ -17,7 +17,7 @@ from vramcalc.serialize import inputs_from_dict, inputs_to_dict
 
 from .errors import EstimateInputInvalid, EstimateTooLarge
 from .fit.rows_shown import fit_rank, rows_shown
-from .fit.table import USABLE_PCT, GpuFit, catalog_fit
+from .fit.table import GpuFit, catalog_fit, usable_pct
 
 __all__ = ["MAX_PEAK_BYTES", "Sizing", "inputs_from_payload", "size_workload"]
 
@@ -33,13 +33,13 @@ class Sizing:
         inputs: the engine inputs.
         result: the engine's estimate for the plan as chosen.
         fit: one row per catalog GPU on sale, in catalog order (the whole table; a page shows `fit_shown`).
-        usable_pct: the share of each card counted as usable.
+        usable_pct: the share of each card counted as usable (`fit.table.usable_pct`).
     """
 
     inputs: EstimateInput
     result: Estimate
     fit: list[GpuFit]
-    usable_pct: int = USABLE_PCT
+    usable_pct: int
 
     @property
     def peak_components(self) -> list[dict[str, Any]]:
@@ -116,4 +116,4 @@ def size_workload(inp: EstimateInput, gpus: Iterable[GpuModel] | None = None) ->
         rows = catalog_fit(inp, result, gpu_list() if gpus is None else gpus)
     except InvalidInput as error:
         raise EstimateInputInvalid.from_engine(error) from None
-    return Sizing(inputs=inp, result=result, fit=rows)
+    return Sizing(inputs=inp, result=result, fit=rows, usable_pct=usable_pct(inp))

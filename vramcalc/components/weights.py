@@ -135,7 +135,7 @@ def weights_component(
         label="Weights" + frozen,
         bytes=on_card,
         formula=formula,
-        assumption=text("weights.resident"),
+        assumption=text("weights.resident_but_embedding" if host_bytes else "weights.resident"),
         phases=phases,
     )
 

@@ -80,6 +80,7 @@ def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     assert weights is not None
     assert f"; on the card {weights.bytes:,} B (token embedding on the host)" in weights.formula
     assert "per card" not in weights.formula
+    assert weights.assumption.key == "weights.resident_but_embedding"  # says what the formula does
     same = estimate(inputs_from_dict(_llama_cpp(runtime={"engine": "transformers"})))
     assert same.bytes_of("weights") == served.bytes_of("weights") + host
     # a tied model loads the embedding again for its output layer: one vocabulary matrix on the card either way
@@ -88,6 +89,7 @@ def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     tied_weights = estimate(tied).component("weights")
     assert tied_weights is not None
     assert "on the host" not in tied_weights.formula
+    assert tied_weights.assumption.key == "weights.resident"
     # not llama.cpp, not GGUF: nothing moves
     assert host_token_embedding(inputs_from_dict(_llama_cpp(runtime={"engine": "vllm"}))) == 0
     plain = _llama_cpp(quantization={"method": "none"})

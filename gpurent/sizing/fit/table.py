@@ -6,8 +6,9 @@ grow their degree; card counts the plan rejects are skipped), except for DDP: re
 memory per card, so a DDP plan keeps the card count the customer chose. Cards become lots with the GPU's
 `cards_per_lot` (a B200 lot is two cards), and an order holds at most 10 lots.
 
-A configuration **fits** when the *high end* of the per-card peak's range is within `USABLE_PCT` of the memory
-the driver reports; it is **tight** when only the expected peak is; otherwise it does **not fit**. The table
+A configuration **fits** when the *high end* of the per-card peak's range is within the usable share of the memory
+the driver reports (`usable_pct`: `USABLE_PCT`, or the share vLLM or SGLang is told to take); it is **tight** when
+only the expected peak is; otherwise it does **not fit**. The table
 offers the smallest configuration that fits, else the smallest tight one. A recipe that cannot use more cards
 is not offered more: DDP replicas and single-device fine-tunes or image generation keep the card count chosen
 (a single-device fine-tune is not split by tensor parallelism on its own).
@@ -24,7 +25,7 @@ from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.core.money import Usd
-from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, estimate
+from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, Workload, estimate
 from vramcalc.capacity import fits, fixed_card_count
 from vramcalc.units import MIB
 
@@ -38,6 +39,7 @@ __all__ = [
     "catalog_fit",
     "fits_on_card",
     "plan_with_cards",
+    "usable_pct",
 ]
 
 FITS, TIGHT, NO_FIT = "fits", "tight", "does_not_fit"
@@ -51,10 +53,19 @@ def card_bytes(gpu: GpuModel) -> int:
     return gpu.memory_mib_per_card * MIB
 
 
-def fits_on_card(result: Estimate, size: int) -> bool:
-    """The table's rule for "fits": the high end of the per-card peak is within `USABLE_PCT` of `size` bytes.
+def usable_pct(inp: EstimateInput) -> int:
+    """The share of a card an estimate of `inp` may fill. A vLLM or SGLang server takes the share it is told to
+    (`runtime.gpu_memory_utilization_pct`: vLLM's `--gpu-memory-utilization`, SGLang's `--mem-fraction-static`) and
+    fails to start when what it needs does not fit in it; anything else keeps `USABLE_PCT` as its margin."""
+    if inp.workload is Workload.INFERENCE and inp.runtime.engine.is_server:
+        return inp.runtime.gpu_memory_utilization_pct
+    return USABLE_PCT
+
+
+def fits_on_card(result: Estimate, size: int, usable: int = USABLE_PCT) -> bool:
+    """The table's rule for "fits": the high end of the per-card peak is within `usable` % of `size` bytes.
     Anything else that says whether a configuration fits (a guide's largest batch) uses it too."""
-    return fits(result.peak_high_bytes, size, USABLE_PCT).fits
+    return fits(result.peak_high_bytes, size, usable).fits
 
 
 def plan_with_cards(inp: EstimateInput, cards: int) -> EstimateInput | None:
@@ -83,7 +94,7 @@ class GpuFit:
         peak_bytes: expected per-card peak of that configuration, else of the plan as chosen.
         peak_high_bytes: high end of that peak's range.
         headroom_bytes: usable bytes − high end of the peak (negative when it does not fit).
-        usable_bytes: `USABLE_PCT` of one card.
+        usable_bytes: the usable share of one card (`usable_pct`).
         prices: price of `lots` lots per term (lot price × lots), None when it does not fit.
     """
 
@@ -156,7 +167,7 @@ class _Peaks:
         return self._cache[cards]
 
 
-def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks) -> GpuFit:
+def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks, usable: int) -> GpuFit:
     per_lot = gpu.cards_per_lot
     size = card_bytes(gpu)
     fixed = fixed_card_count(inp)
@@ -166,22 +177,22 @@ def _row(gpu: GpuModel, inp: EstimateInput, chosen: Estimate, peaks: _Peaks) -> 
         result = peaks.at(cards)
         if result is None or -(-cards // per_lot) > MAX_LOTS_PER_ORDER:
             continue
-        if fits_on_card(result, size):
-            return _offer(gpu, FITS, cards, result)
-        if tight is None and fits(result.peak_bytes, size, USABLE_PCT).fits:
+        if fits_on_card(result, size, usable):
+            return _offer(gpu, FITS, cards, result, usable)
+        if tight is None and fits(result.peak_bytes, size, usable).fits:
             tight = (cards, result)
     if tight is not None:
-        return _offer(gpu, TIGHT, *tight)
+        return _offer(gpu, TIGHT, *tight, usable)
     # Nothing fits: the headroom shown is the shortfall of the plan as chosen, as in the bar chart.
-    fit = fits(chosen.peak_high_bytes, size, USABLE_PCT)
+    fit = fits(chosen.peak_high_bytes, size, usable)
     return GpuFit(
         gpu, NO_FIT, None, None, chosen.peak_bytes, chosen.peak_high_bytes, fit.headroom_bytes, fit.usable_bytes, None
     )
 
 
-def _offer(gpu: GpuModel, status: str, cards: int, result: Estimate) -> GpuFit:
+def _offer(gpu: GpuModel, status: str, cards: int, result: Estimate, usable: int) -> GpuFit:
     lots = -(-cards // gpu.cards_per_lot)
-    fit = fits(result.peak_high_bytes, card_bytes(gpu), USABLE_PCT)
+    fit = fits(result.peak_high_bytes, card_bytes(gpu), usable)
     prices = {term.value: quote_for(gpu, term_days=term.value, lots=lots).total for term in Term}
     high = result.peak_high_bytes
     return GpuFit(gpu, status, cards, lots, result.peak_bytes, high, fit.headroom_bytes, fit.usable_bytes, prices)
@@ -189,5 +200,5 @@ def _offer(gpu: GpuModel, status: str, cards: int, result: Estimate) -> GpuFit:
 
 def catalog_fit(inp: EstimateInput, chosen: Estimate, gpus: Iterable[GpuModel]) -> list[GpuFit]:
     """One `GpuFit` per GPU of `gpus`, in catalog order. `chosen` is `estimate(inp)`, reused."""
-    peaks = _Peaks(inp, chosen)
-    return [_row(gpu, inp, chosen, peaks) for gpu in gpus]
+    peaks, usable = _Peaks(inp, chosen), usable_pct(inp)
+    return [_row(gpu, inp, chosen, peaks, usable) for gpu in gpus]

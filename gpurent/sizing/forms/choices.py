@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from vramcalc import ModelKind
+from vramcalc import Engine, ModelKind
 from vramcalc.presets import list_presets
 
 from .recipes import RECIPE_ENGINE_FIELDS, RECIPE_FIELDSET, RECIPE_OPTIONS, RECIPE_SWITCHES, RECIPE_TRAINING
@@ -394,6 +394,20 @@ SERVING_ONLY = (
     "softmax_in_compute_dtype",
     "prompt_logits",
 )
+# Serving fields only some engines read: hidden while another engine is chosen (their values travel and the engine
+# ignores them). vLLM and SGLang take a share of the card and profile a scheduler step with CUDA graphs; the switches
+# about transformers' generate, and the eager softmax that neither llama.cpp's graph nor CTranslate2 runs.
+_SERVERS = tuple(engine.value for engine in Engine if engine.is_server)
+FIELD_ENGINES: dict[str, tuple[str, ...]] = {
+    "gpu_memory_utilization": _SERVERS,
+    "max_num_batched_tokens": _SERVERS,
+    "max_num_seqs": _SERVERS,
+    "cuda_graph_mib": _SERVERS,
+    "tuple_kv_cache": (Engine.TRANSFORMERS.value,),
+    "kept_generate_output": (Engine.TRANSFORMERS.value,),
+    "prompt_logits": (Engine.TRANSFORMERS.value,),
+    "softmax_in_compute_dtype": (Engine.TRANSFORMERS.value, *_SERVERS),
+}
 TRAINING_ONLY = (
     "optimizer",
     "activation_checkpointing",

@@ -6,6 +6,7 @@ to the field it names (`ENGINE_FIELDS`), so a customer sees what to change, neve
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -31,6 +32,7 @@ from .choices import (
     DTYPES,
     ENGINE_FIELDS,
     ENGINES,
+    FIELD_ENGINES,
     FIELD_TERMS,
     FIELDSETS,
     GUIDANCE,
@@ -285,7 +287,13 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         help_text=_("--train_text_encoder: the CLIP text encoders train with the same recipe; T5 stays frozen."),
     )
     gpu_memory_utilization = engine_number(
-        _("vLLM GPU memory utilization (%)"), "runtime.gpu_memory_utilization_pct", required=False
+        _("Share of the card vLLM or SGLang takes (%)"),
+        "runtime.gpu_memory_utilization_pct",
+        required=False,
+        help_text=_(
+            "vLLM's --gpu-memory-utilization, SGLang's --mem-fraction-static; 90 if left empty. A card fits when the "
+            "range's high end stays within this share."
+        ),
     )
     cuda_context_mib = engine_number(
         _("CUDA context per process (MiB)"),
@@ -356,8 +364,9 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         data = {**DEFAULTS, **{key: value for key, value in query.items() if key in cls.base_fields}}
         return cls(data)
 
-    def hidden_fields_for_workload(self) -> set[str]:
-        """Fields that do not apply to the chosen workload (rendered hidden, so their values still travel)."""
+    def hidden_field_names(self) -> set[str]:
+        """Fields that do not apply to the chosen workload, engine or preset (rendered hidden, so their values still
+        travel)."""
         kind = workload_kind(str(self.data.get("workload") or DEFAULTS["workload"]))
         serving, training, adapter, generation = (
             (kind.serving, kind.is_training, kind.is_adapter, kind.generation) if kind else (False, False, False, False)
@@ -378,11 +387,19 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             hidden.update(DIFFUSION_TRAINING_ONLY)
         if not generation or not is_video_preset(str(self.data.get("preset") or "")):
             hidden.update(VIDEO_ONLY)
+        engine = str(self.data.get("engine") or DEFAULTS["engine"])
+        hidden.update(name for name, engines in FIELD_ENGINES.items() if engine not in engines)
         return hidden
+
+    def layout_key(self) -> str:
+        """Which fields the inputs show, in a few characters: the page re-renders its inputs when a change (of
+        workload, engine or preset) makes it differ from the key they were rendered with."""
+        names = ",".join(sorted(self.hidden_field_names()))
+        return hashlib.blake2s(names.encode(), digest_size=6).hexdigest()
 
     def fieldsets(self) -> list[dict[str, Any]]:
         """The fields in groups (only those that apply to the workload), with their glossary entries."""
-        hidden = self.hidden_fields_for_workload()
+        hidden = self.hidden_field_names()
         sets = []
         for legend, key, names in FIELDSETS:
             shown = [(self[name], FIELD_TERMS.get(name, ())) for name in names if name not in hidden]
@@ -392,7 +409,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
 
     def hidden_bound_fields(self) -> list[forms.BoundField]:
         """The fields of other workloads, kept as hidden inputs so switching back keeps their values."""
-        hidden = self.hidden_fields_for_workload()
+        hidden = self.hidden_field_names()
         return [self[name] for name in self.fields if name in hidden]
 
     def clean(self) -> dict[str, Any]:

@@ -150,3 +150,20 @@ def test_an_amd_answer_says_it_runs_rocm_and_names_the_cheapest_cuda_card(demo_c
     GpuModel.objects.filter(stack="ROCm").update(price_7d_cents=10_000_000)
     assert size_workload(inputs_from_payload(SERVING_70B)).cheapest_cuda is None
     assert 'data-testid="answer-stack"' not in client.get(reverse("sizing:estimate"), EXAMPLES[1][1]).content.decode()
+
+
+def test_a_vllm_or_sglang_server_fits_within_the_share_of_the_card_it_is_told_to_take(demo_catalog):
+    def h100(engine, share=None):
+        runtime = {"engine": engine} | ({} if share is None else {"gpu_memory_utilization_pct": share})
+        sizing = size_workload(inputs_from_payload({**SERVING_70B, "runtime": runtime}))
+        return sizing.usable_pct, rows_by_slug(sizing)["h100-80gb"]
+
+    for engine in ("vllm", "sglang"):
+        assert h100(engine)[0] == USABLE_PCT  # the server's own default, 0.9
+        share, row = h100(engine, 60)
+        assert (share, row.usable_bytes) == (60, 81_559 * MIB * 60 // 100)
+        assert row.headroom_bytes == row.usable_bytes - row.peak_high_bytes
+        assert row.cards > h100(engine)[1].cards  # less of each card: more cards to hold the same job
+    # Only a server takes a share: transformers keeps the table's margin whatever the share says.
+    share, row = h100("transformers", 60)
+    assert (share, row.usable_bytes) == (USABLE_PCT, 81_559 * MIB * USABLE_PCT // 100)

@@ -26,7 +26,7 @@ def shown(rows: list[GpuFit]) -> list[str]:
 
 
 def sizing_of(rows: list[GpuFit]) -> Sizing:
-    return Sizing(inputs=cast(Any, None), result=cast(Any, None), fit=rows)
+    return Sizing(inputs=cast(Any, None), result=cast(Any, None), fit=rows, usable_pct=90)
 
 
 def test_twelve_rows_or_fewer_are_all_shown_in_catalog_order():

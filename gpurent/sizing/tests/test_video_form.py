@@ -10,10 +10,10 @@ def _form(**fields: str) -> EstimateForm:
 
 
 def test_video_fields_are_shown_only_for_a_video_model_that_generates():
-    assert not {"num_frames", "frame_width"} & _form().hidden_fields_for_workload()
+    assert not {"num_frames", "frame_width"} & _form().hidden_field_names()
     image = EstimateForm({**DEFAULTS, "preset": "sdxl-base-1.0", "workload": "diffusion"})
-    assert {"num_frames", "frame_width"} <= image.hidden_fields_for_workload()
-    assert {"num_frames", "frame_width"} <= EstimateForm(DEFAULTS).hidden_fields_for_workload()
+    assert {"num_frames", "frame_width"} <= image.hidden_field_names()
+    assert {"num_frames", "frame_width"} <= EstimateForm(DEFAULTS).hidden_field_names()
 
 
 def test_video_fields_are_ignored_for_an_image_model():

@@ -340,12 +340,41 @@ def test_only_the_fields_of_the_workload_are_shown_and_the_share_link_reopens_it
     assert "workload=full_finetune" in link.group(1)
 
 
-def test_a_new_workload_re_renders_the_inputs_out_of_band(client, demo_catalog):
-    data = {**SERVING_FORM, "workload": "lora", "rendered_for": "inference"}
+def _rendered_for(html: str) -> str:
+    found = re.search(r'name="rendered_for" value="([0-9a-f]+)"', html)
+    assert found
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("change", "value"), [("workload", "lora"), ("engine", "llama_cpp")])
+def test_a_change_that_shows_other_fields_re_renders_the_inputs_out_of_band(client, demo_catalog, change, value):
+    page = client.get(reverse("sizing:estimate"), SERVING_FORM).content.decode()
+    shown_for = _rendered_for(page)
+    same = client.post(reverse("sizing:result"), {**SERVING_FORM, "rendered_for": shown_for}, **HTMX)
+    assert 'hx-swap-oob="true"' not in same.content.decode()
+    data = {**SERVING_FORM, change: value, "rendered_for": shown_for}
     html = client.post(reverse("sizing:result"), data, **HTMX).content.decode()
     assert 'hx-swap-oob="true"' in html
-    same = client.post(reverse("sizing:result"), {**data, "rendered_for": "lora"}, **HTMX).content.decode()
-    assert 'hx-swap-oob="true"' not in same
+    assert _rendered_for(html) != shown_for
+    # A change that shows the same fields (another vLLM-like server) keeps the inputs as they are.
+    sglang = {**SERVING_FORM, "engine": "sglang", "rendered_for": shown_for}
+    assert 'hx-swap-oob="true"' not in client.post(reverse("sizing:result"), sglang, **HTMX).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("engine", "shown", "hidden"),
+    [
+        ("vllm", {"gpu_memory_utilization", "max_num_seqs", "cuda_graph_mib"}, {"tuple_kv_cache", "prompt_logits"}),
+        ("transformers", {"tuple_kv_cache", "prompt_logits"}, {"gpu_memory_utilization", "max_num_seqs"}),
+        ("llama_cpp", set(), {"gpu_memory_utilization", "max_num_seqs", "tuple_kv_cache", "softmax_in_compute_dtype"}),
+    ],
+)
+def test_the_serving_fields_are_those_the_chosen_engine_reads(client, demo_catalog, engine, shown, hidden):
+    html = client.get(reverse("sizing:estimate"), {**SERVING_FORM, "engine": engine}).content.decode()
+    for name in shown:
+        assert re.search(rf'<(input|select)(?![^>]*type="hidden")[^>]*name="{name}"', html), name
+    for name in hidden:
+        assert re.search(rf'<input type="hidden" name="{name}"', html), name
 
 
 def test_vlm_fine_tune_through_the_web_form_gives_a_range_with_the_vision_encoder(client, demo_catalog):

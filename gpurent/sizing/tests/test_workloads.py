@@ -4,7 +4,14 @@ import pytest
 from django.utils import translation
 
 from gpurent.sizing.api import EstimateIn
-from gpurent.sizing.forms.choices import ADAPTER_ONLY, DEFAULTS, DIFFUSION_ONLY, SERVING_ONLY, TRAINING_ONLY
+from gpurent.sizing.forms.choices import (
+    ADAPTER_ONLY,
+    DEFAULTS,
+    DIFFUSION_ONLY,
+    FIELD_ENGINES,
+    SERVING_ONLY,
+    TRAINING_ONLY,
+)
 from gpurent.sizing.forms.estimate import EstimateForm
 from gpurent.sizing.workloads import FIELDSET_HELP, WORKLOAD_CHOICES, WORKLOAD_KINDS, workload_kind
 from vramcalc import Workload
@@ -58,9 +65,9 @@ def test_workload_labels_are_distinct_in_every_language():
 def test_workload_form_shows_the_field_groups_of_its_table_entry(workload):
     kind = WORKLOAD_KINDS[workload]
     form = EstimateForm({**DEFAULTS, "preset": PRESET_FOR[workload], "workload": workload.value})
-    hidden = form.hidden_fields_for_workload()
+    hidden = form.hidden_field_names()
     for fields, shown in (
-        (SERVING_ONLY, kind.serving),
+        (set(SERVING_ONLY) - set(FIELD_ENGINES), kind.serving),  # the fields of one engine: test_views.py
         (TRAINING_ONLY, kind.is_training),
         (ADAPTER_ONLY, kind.is_adapter),
         (DIFFUSION_ONLY, kind.generation),
@@ -70,7 +77,7 @@ def test_workload_form_shows_the_field_groups_of_its_table_entry(workload):
 
 def test_workload_form_of_an_unknown_kind_shows_no_kinds_fields_and_is_refused():
     form = EstimateForm({**DEFAULTS, "workload": "bogus"})
-    assert {*SERVING_ONLY, *TRAINING_ONLY, *ADAPTER_ONLY, *DIFFUSION_ONLY} <= form.hidden_fields_for_workload()
+    assert {*SERVING_ONLY, *TRAINING_ONLY, *ADAPTER_ONLY, *DIFFUSION_ONLY} <= form.hidden_field_names()
     assert not form.is_valid()
     assert "workload" in form.errors
 

@@ -36,6 +36,10 @@ TRANSLATED: dict[str, Any] = {
         "All weights resident on the card (MoE: every expert). Quantized formats store metadata "
         "(scales/zeros/constants), counted here."
     ),
+    "weights.resident_but_embedding": _(
+        "All weights resident on the card but the token embedding, which llama.cpp keeps in host memory (MoE: every "
+        "expert). Quantized formats store metadata (scales/zeros/constants), counted here."
+    ),
     "weights.vision": _(
         "Kept in the weights dtype on every card, frozen in fine-tuning; each image adds %(tokens)s "
         "tokens to the sequence (KV cache and activations)."
