@@ -13,12 +13,12 @@ from typing import Any
 from vramcalc.components.activations import autocast_residual_fp32, layer_activation, sequence_tokens
 from vramcalc.serialize import inputs_from_dict
 
-AMP = {"weights": "fp32", "compute": "fp16", "optimizer_states": "fp32"}
-HALF = {"weights": "fp16", "compute": "fp16", "optimizer_states": "fp32", "master_weights": True}
+AMP: dict[str, Any] = {"weights": "fp32", "compute": "fp16", "optimizer_states": "fp32"}
+HALF: dict[str, Any] = {"weights": "fp16", "compute": "fp16", "optimizer_states": "fp32", "master_weights": True}
 H, HEADS, BATCH = 192, 3, 128
 
 
-def _deit(precision: dict[str, str], dropout: bool = False, **fields: Any) -> Any:
+def _deit(precision: dict[str, Any], dropout: bool = False, **fields: Any) -> Any:
     model = {
         "name": "DeiT-Ti-like ViT",
         "kind": "vision",
@@ -89,4 +89,3 @@ def test_norms_under_autocast_save_the_fp32_residual_stream() -> None:
         }
     )
     assert not autocast_residual_fp32(qlora)
-
