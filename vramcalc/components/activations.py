@@ -5,6 +5,13 @@ per layer and token, elements saved are ``4h`` (two norm inputs, the attention a
 replicated under TP) plus ``2ad + 2kd`` (q, k, v, attention output) and ``4f`` (gated MLP) or ``2f``
 (GeLU MLP), divided by ``t``; dropout adds 1-byte masks; without fused attention the score matrices
 ``a·s²`` are stored. For a GPT block at 16 bits this is exactly ``s·b·h·(34 + 5as/h)``.
+
+Under AMP autocast (fp32 weights, 16-bit compute; engine 0.3.32, decision 0585) PyTorch's autocast op reference
+lists ``matmul`` and ``linear`` as ops that autocast to float16 and ``softmax`` and ``layer_norm`` as ops that
+autocast to float32. So an eager attention (timm's ``attn = (q @ k.transpose(-2, -1)) * self.scale``, ``attn =
+attn.softmax(dim=-1)``, ``x = (attn @ v)``) saves the softmax's fp32 output and the matmul's 16-bit cast of it
+(4 + b bytes a score), and the two norms of a layer save the fp32 residual stream they read (the embedding's output
+is fp32 and a residual add of fp32 and 16-bit tensors promotes to fp32): 4 B where 16-bit training saves b.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from ..options import LoRATargets, QuantMethod
 
 __all__ = [
     "LayerActivation",
+    "autocast_residual_fp32",
     "autocast_upcasts",
     "compute_bytes",
     "layer_activation",
@@ -56,6 +64,13 @@ def compute_bytes(inp: EstimateInput) -> int:
 def autocast_upcasts(inp: EstimateInput) -> bool:
     """AMP autocast (fp32 weights, 16-bit compute): softmax and norms run in fp32."""
     return inp.precision.weights is DType.FP32 and inp.precision.compute is not DType.FP32
+
+
+def autocast_residual_fp32(inp: EstimateInput) -> bool:
+    """AMP autocast with activations saved below 4 B: the residual stream stays fp32 (the embedding's output is
+    fp32 and each residual add of an fp32 and a 16-bit tensor promotes to fp32), and the norms (``layer_norm`` on
+    autocast's fp32 list) save that fp32 input, where the 16-bit linears save their cast copies."""
+    return autocast_upcasts(inp) and saved_bytes(inp) < 4
 
 
 def saved_bytes(inp: EstimateInput) -> int:
@@ -159,6 +174,9 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
         extra = 4 - b_act + (0 if inp.workload.is_adapter else b_act)
         per_token += 2 * extra * h // t_sp
         expression += f" + 2h x {extra} B fp32 norms"
+    elif autocast_residual_fp32(inp) and not compiled:  # the norms read the fp32 residual stream (0.3.32)
+        per_token += 2 * (4 - b_act) * h // t_sp
+        expression += f" + 2h x {4 - b_act} B fp32 norms"
     heads = max(1, a // t)
     bias = _relative_position_bias(inp, heads, tokens_per_seq, b_act)
     if bias:
@@ -167,8 +185,12 @@ def layer_activation(inp: EstimateInput, tokens_per_seq: int, batch: int) -> Lay
         scores = 4 * heads * tokens + bias  # fp32 logsumexp per head and token
         expression += " + fp32 logsumexp"
     else:
-        softmax = 4 if autocast_upcasts(inp) else b_act
-        per_score = softmax + (1 + b_act if model.dropout else 0)
+        # The softmax saves its output (fp32 under autocast); the probabilities @ v matmul saves what it reads: with
+        # dropout the dropped tensor (b B, after a 1-byte mask), without it under autocast the softmax's output
+        # cast to the compute dtype (b B, 0.3.32), else the softmax's own output (nothing more).
+        upcast = autocast_upcasts(inp)
+        softmax = 4 if upcast else b_act
+        per_score = softmax + (1 + b_act if model.dropout else b_act if upcast else 0)
         scores = heads * tokens_per_seq * tokens_per_seq * batch * per_score + bias
         expression += f" + a·s² x {per_score} B scores"
     return LayerActivation(tokens * per_token, scores, expression)

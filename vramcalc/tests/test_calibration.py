@@ -389,9 +389,11 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     (engine 0.3.24, fresh-25 added) the same ends, -25/+40 (117 peaks, 104 of 117) and -20/+50 (125, 112 of 125); on
     thirty-two (engine 0.3.30, fresh-31 added, its QLoRA rows as peft and the loop leave them) -20/+40 (155 peaks, 138
     of 155) and -20/+50 (132, 118 of 132): the kinds' low ends meet; they stay two kinds by decision 0548's split. On
-    thirty-three (engine 0.3.31, fresh-32 added) -25/+35 (160 peaks, 142 of 160) and -15/+50 (140, 126 of 140)."""
+    thirty-three (engine 0.3.31, fresh-32 added) -25/+35 (160 peaks, 142 of 160) and -15/+50 (140, 126 of 140); on
+    thirty-four (engine 0.3.32, fresh-33 added, autocast's fp32 softmax copy and residual stream counted) -25/+35 (162
+    peaks, 144 of 162) and -20/+45 (143, 128 of 143)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 35, -15, 50)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 35, -20, 45)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(
