@@ -17,7 +17,7 @@ from gpurent.catalog.pricing import quote_for
 from gpurent.core.caching.fragments import cached, fragment_key, rows_version
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import Sizing, size_workload
-from gpurent.sizing.fit.table import GpuFit, card_bytes, fits_on_card, plan_with_cards
+from gpurent.sizing.fit.table import GpuFit, card_bytes, fits_on_card, plan_with_cards, usable_pct
 from vramcalc import EstimateInput, InvalidInput, estimate
 from vramcalc.capacity import fixed_card_count, kv_token_capacity
 
@@ -146,7 +146,7 @@ def _concurrency(inp: EstimateInput, gpu: GpuModel, row: GpuFit, job_kind: str) 
             result = estimate(dataclasses.replace(fitted, batch_size=batch))
         except InvalidInput:
             break
-        if not fits_on_card(result, size):
+        if not fits_on_card(result, size, usable_pct(fitted)):
             break
         best, batch = batch, batch * 2
     if best == 0:  # a tight configuration: even one sample fits only at the expected peak

@@ -263,7 +263,7 @@ def create_estimate(
 ) -> Status | HttpResponse:
     """Estimate the per-card memory of a workload, fit it against every GPU on sale (smallest number of lots
     under the plan, within 90 % of each card's memory, or the share `runtime.gpu_memory_utilization_pct` gives a vLLM
-    or SGLang server, with the price for 3, 7 and 30 days), and save it. The answer's
+    server (at most 95 %), with the price for 3, 7 and 30 days), and save it. The answer's
     `catalog_fit` holds the GPUs that fit best (all of them up to 12 on sale), `catalog_fit_total` the size of the
     whole table, which `GET /api/v1/estimates/{id}/catalog-fit` pages through.
     Requires an `Idempotency-Key` header: a retry with the same key and body returns the same estimate; while

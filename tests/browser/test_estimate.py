@@ -248,7 +248,7 @@ def test_changing_the_preset_then_the_workload_quickly_logs_no_console_error(
 def test_the_serving_engine_shows_its_own_fields_and_a_servers_share_decides_the_fit(
     live_server, page, demo_catalog, screenshot, console_errors
 ):
-    """vLLM's and SGLang's share of the card is theirs alone: llama.cpp hides it (and the fit counts 90 %), choosing
+    """vLLM's share of the card is its alone: llama.cpp hides it (and the fit counts 90 %), choosing
     vLLM again brings back what was typed, and the share is the line a card must stay within (decision 0583)."""
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/estimate/")
@@ -256,7 +256,7 @@ def test_the_serving_engine_shows_its_own_fields_and_a_servers_share_decides_the
     page.on("load", lambda _: loads.append(1))
     note = page.locator(".assumption-note").first
     expect(note).to_contain_text("within 90 % of the memory")
-    share = page.get_by_label("Share of the card vLLM or SGLang takes (%)")
+    share = page.get_by_label("Share of the card vLLM takes (%)")
     share.fill("60")
     expect(note).to_contain_text("within 60 % of the memory")
     page.get_by_label("Serving engine").select_option("llama_cpp")

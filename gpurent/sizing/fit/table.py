@@ -7,7 +7,7 @@ memory per card, so a DDP plan keeps the card count the customer chose. Cards be
 `cards_per_lot` (a B200 lot is two cards), and an order holds at most 10 lots.
 
 A configuration **fits** when the *high end* of the per-card peak's range is within the usable share of the memory
-the driver reports (`usable_pct`: `USABLE_PCT`, or the share vLLM or SGLang is told to take); it is **tight** when
+the driver reports (`usable_pct`: `USABLE_PCT`, or the share a vLLM server is told to take); it is **tight** when
 only the expected peak is; otherwise it does **not fit**. The table
 offers the smallest configuration that fits, else the smallest tight one. A recipe that cannot use more cards
 is not offered more: DDP replicas and single-device fine-tunes or image generation keep the card count chosen
@@ -25,7 +25,7 @@ from gpurent.catalog.enums import MAX_LOTS_PER_ORDER, Term
 from gpurent.catalog.models import GpuModel
 from gpurent.catalog.pricing import quote_for
 from gpurent.core.money import Usd
-from vramcalc import Estimate, EstimateInput, InvalidInput, Strategy, Workload, estimate
+from vramcalc import Engine, Estimate, EstimateInput, InvalidInput, Strategy, Workload, estimate
 from vramcalc.capacity import fits, fixed_card_count
 from vramcalc.units import MIB
 
@@ -34,6 +34,7 @@ __all__ = [
     "NO_FIT",
     "TIGHT",
     "USABLE_PCT",
+    "VLLM_SHARE_MAX_PCT",
     "GpuFit",
     "card_bytes",
     "catalog_fit",
@@ -46,6 +47,10 @@ FITS, TIGHT, NO_FIT = "fits", "tight", "does_not_fit"
 
 # The share of a card's driver-reported memory an estimate may use; vLLM's default utilisation is the same.
 USABLE_PCT = 90
+# The most of a card a vLLM share counts for. vLLM refuses to start when the share is more than its process finds free
+# after its own CUDA context (with the default 1 GiB: about 95.8 % of a 24 GB card, 98.7 % of an 80 GB one), so a share
+# above this is not trusted further (decision 0583).
+VLLM_SHARE_MAX_PCT = 95
 
 
 def card_bytes(gpu: GpuModel) -> int:
@@ -54,15 +59,17 @@ def card_bytes(gpu: GpuModel) -> int:
 
 
 def usable_pct(inp: EstimateInput) -> int:
-    """The share of a card an estimate of `inp` may fill. A vLLM or SGLang server takes the share it is told to
-    (`runtime.gpu_memory_utilization_pct`: vLLM's `--gpu-memory-utilization`, SGLang's `--mem-fraction-static`) and
-    fails to start when what it needs does not fit in it; anything else keeps `USABLE_PCT` as its margin."""
-    if inp.workload is Workload.INFERENCE and inp.runtime.engine.is_server:
-        return inp.runtime.gpu_memory_utilization_pct
+    """The share of a card an estimate of `inp` may fill. A vLLM server takes the share it is told to
+    (`runtime.gpu_memory_utilization_pct`, its `--gpu-memory-utilization`; at most `VLLM_SHARE_MAX_PCT`) and fails to
+    start when what it needs does not fit in it; anything else keeps `USABLE_PCT` as its margin. SGLang's
+    `--mem-fraction-static` is another rule (weights and KV pool inside it, activations and graphs outside), which
+    the table does not model: SGLang keeps `USABLE_PCT` too."""
+    if inp.workload is Workload.INFERENCE and inp.runtime.engine is Engine.VLLM:
+        return min(inp.runtime.gpu_memory_utilization_pct, VLLM_SHARE_MAX_PCT)
     return USABLE_PCT
 
 
-def fits_on_card(result: Estimate, size: int, usable: int = USABLE_PCT) -> bool:
+def fits_on_card(result: Estimate, size: int, usable: int) -> bool:
     """The table's rule for "fits": the high end of the per-card peak is within `usable` % of `size` bytes.
     Anything else that says whether a configuration fits (a guide's largest batch) uses it too."""
     return fits(result.peak_high_bytes, size, usable).fits

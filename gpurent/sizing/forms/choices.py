@@ -395,11 +395,12 @@ SERVING_ONLY = (
     "prompt_logits",
 )
 # Serving fields only some engines read: hidden while another engine is chosen (their values travel and the engine
-# ignores them). vLLM and SGLang take a share of the card and profile a scheduler step with CUDA graphs; the switches
-# about transformers' generate, and the eager softmax that neither llama.cpp's graph nor CTranslate2 runs.
+# ignores them). vLLM takes a share of the card; vLLM and SGLang profile a scheduler step with CUDA graphs; the
+# switches about transformers' generate; the eager softmax's precision, which llama.cpp's graph does not run and
+# CTranslate2 always takes in the compute precision (shown with eager attention only: `hidden_field_names`).
 _SERVERS = tuple(engine.value for engine in Engine if engine.is_server)
 FIELD_ENGINES: dict[str, tuple[str, ...]] = {
-    "gpu_memory_utilization": _SERVERS,
+    "gpu_memory_utilization": (Engine.VLLM.value,),
     "max_num_batched_tokens": _SERVERS,
     "max_num_seqs": _SERVERS,
     "cuda_graph_mib": _SERVERS,

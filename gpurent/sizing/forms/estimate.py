@@ -287,12 +287,12 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         help_text=_("--train_text_encoder: the CLIP text encoders train with the same recipe; T5 stays frozen."),
     )
     gpu_memory_utilization = engine_number(
-        _("Share of the card vLLM or SGLang takes (%)"),
+        _("Share of the card vLLM takes (%)"),
         "runtime.gpu_memory_utilization_pct",
         required=False,
         help_text=_(
-            "vLLM's --gpu-memory-utilization, SGLang's --mem-fraction-static; 90 if left empty. A card fits when the "
-            "range's high end stays within this share."
+            "vLLM's --gpu-memory-utilization; 90 if left empty, 95 at most. A card fits when the range's high end "
+            "stays within this share."
         ),
     )
     cuda_context_mib = engine_number(
@@ -389,6 +389,8 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
             hidden.update(VIDEO_ONLY)
         engine = str(self.data.get("engine") or DEFAULTS["engine"])
         hidden.update(name for name, engines in FIELD_ENGINES.items() if engine not in engines)
+        if str(self.data.get("attention") or DEFAULTS["attention"]) != "eager":
+            hidden.add("softmax_in_compute_dtype")  # read only where no fused kernel runs the attention
         return hidden
 
     def layout_key(self) -> str:

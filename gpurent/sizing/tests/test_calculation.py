@@ -7,7 +7,7 @@ from gpurent.catalog.models import GpuModel
 from gpurent.core.money import Usd
 from gpurent.sizing.calculation import MAX_PEAK_BYTES, inputs_from_payload, size_workload
 from gpurent.sizing.errors import EstimateInputInvalid, EstimateTooLarge
-from gpurent.sizing.fit.table import USABLE_PCT, plan_with_cards
+from gpurent.sizing.fit.table import USABLE_PCT, VLLM_SHARE_MAX_PCT, plan_with_cards
 from gpurent.sizing.forms.choices import EXAMPLES
 from vramcalc import estimate
 from vramcalc.capacity import min_cards
@@ -152,18 +152,21 @@ def test_an_amd_answer_says_it_runs_rocm_and_names_the_cheapest_cuda_card(demo_c
     assert 'data-testid="answer-stack"' not in client.get(reverse("sizing:estimate"), EXAMPLES[1][1]).content.decode()
 
 
-def test_a_vllm_or_sglang_server_fits_within_the_share_of_the_card_it_is_told_to_take(demo_catalog):
+def test_a_vllm_server_fits_within_the_share_of_the_card_it_is_told_to_take(demo_catalog):
     def h100(engine, share=None):
         runtime = {"engine": engine} | ({} if share is None else {"gpu_memory_utilization_pct": share})
         sizing = size_workload(inputs_from_payload({**SERVING_70B, "runtime": runtime}))
         return sizing.usable_pct, rows_by_slug(sizing)["h100-80gb"]
 
-    for engine in ("vllm", "sglang"):
-        assert h100(engine)[0] == USABLE_PCT  # the server's own default, 0.9
+    assert h100("vllm")[0] == USABLE_PCT  # vLLM's own default, 0.9
+    share, row = h100("vllm", 60)
+    assert (share, row.usable_bytes) == (60, 81_559 * MIB * 60 // 100)
+    assert row.headroom_bytes == row.usable_bytes - row.peak_high_bytes
+    assert row.cards > h100("vllm")[1].cards  # less of each card: more cards to hold the same job
+    # vLLM will not start on more than its process finds free after its CUDA context: a share counts up to 95 %.
+    assert h100("vllm", 100)[0] == VLLM_SHARE_MAX_PCT == 95
+    # Only vLLM's share is this rule: SGLang's --mem-fraction-static leaves activations outside it, and transformers
+    # takes no share; both keep the table's margin whatever the share says.
+    for engine in ("sglang", "transformers"):
         share, row = h100(engine, 60)
-        assert (share, row.usable_bytes) == (60, 81_559 * MIB * 60 // 100)
-        assert row.headroom_bytes == row.usable_bytes - row.peak_high_bytes
-        assert row.cards > h100(engine)[1].cards  # less of each card: more cards to hold the same job
-    # Only a server takes a share: transformers keeps the table's margin whatever the share says.
-    share, row = h100("transformers", 60)
-    assert (share, row.usable_bytes) == (USABLE_PCT, 81_559 * MIB * USABLE_PCT // 100)
+        assert (share, row.usable_bytes) == (USABLE_PCT, 81_559 * MIB * USABLE_PCT // 100)

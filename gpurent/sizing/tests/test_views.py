@@ -346,25 +346,45 @@ def _rendered_for(html: str) -> str:
     return found.group(1)
 
 
-@pytest.mark.parametrize(("change", "value"), [("workload", "lora"), ("engine", "llama_cpp")])
-def test_a_change_that_shows_other_fields_re_renders_the_inputs_out_of_band(client, demo_catalog, change, value):
-    page = client.get(reverse("sizing:estimate"), SERVING_FORM).content.decode()
+VIDEO_FORM = {**DEFAULTS, "workload": "diffusion", "preset": "wan2.1-t2v-1.3b"}
+
+
+@pytest.mark.parametrize(
+    ("form", "change", "value", "shown"),
+    [
+        (SERVING_FORM, "workload", "lora", "lora_rank"),
+        (SERVING_FORM, "engine", "transformers", "tuple_kv_cache"),
+        (SERVING_FORM, "attention", "eager", "softmax_in_compute_dtype"),
+        ({**VIDEO_FORM, "preset": "sd-1.5"}, "preset", VIDEO_FORM["preset"], "num_frames"),
+    ],
+)
+def test_a_change_that_shows_other_fields_re_renders_the_inputs_out_of_band(
+    client, demo_catalog, form, change, value, shown
+):
+    page = client.get(reverse("sizing:estimate"), form).content.decode()
     shown_for = _rendered_for(page)
-    same = client.post(reverse("sizing:result"), {**SERVING_FORM, "rendered_for": shown_for}, **HTMX)
+    assert f'<input type="hidden" name="{shown}"' in page
+    same = client.post(reverse("sizing:result"), {**form, "rendered_for": shown_for}, **HTMX)
     assert 'hx-swap-oob="true"' not in same.content.decode()
-    data = {**SERVING_FORM, change: value, "rendered_for": shown_for}
-    html = client.post(reverse("sizing:result"), data, **HTMX).content.decode()
-    assert 'hx-swap-oob="true"' in html
-    assert _rendered_for(html) != shown_for
-    # A change that shows the same fields (another vLLM-like server) keeps the inputs as they are.
-    sglang = {**SERVING_FORM, "engine": "sglang", "rendered_for": shown_for}
-    assert 'hx-swap-oob="true"' not in client.post(reverse("sizing:result"), sglang, **HTMX).content.decode()
+    html = client.post(reverse("sizing:result"), {**form, change: value, "rendered_for": shown_for}, **HTMX).content
+    assert 'hx-swap-oob="true"' in html.decode()
+    assert _rendered_for(html.decode()) != shown_for
+    assert f'<input type="hidden" name="{shown}"' not in html.decode()  # the field the change brings is shown
+
+
+def test_a_change_that_shows_the_same_fields_keeps_the_inputs_as_they_are(client, demo_catalog):
+    llama_cpp = {**SERVING_FORM, "engine": "llama_cpp"}
+    shown_for = _rendered_for(client.get(reverse("sizing:estimate"), llama_cpp).content.decode())
+    # CTranslate2 reads none of the engine-specific fields either.
+    data = {**llama_cpp, "engine": "ctranslate2", "rendered_for": shown_for}
+    assert 'hx-swap-oob="true"' not in client.post(reverse("sizing:result"), data, **HTMX).content.decode()
 
 
 @pytest.mark.parametrize(
     ("engine", "shown", "hidden"),
     [
         ("vllm", {"gpu_memory_utilization", "max_num_seqs", "cuda_graph_mib"}, {"tuple_kv_cache", "prompt_logits"}),
+        ("sglang", {"max_num_seqs", "cuda_graph_mib"}, {"gpu_memory_utilization", "tuple_kv_cache"}),
         ("transformers", {"tuple_kv_cache", "prompt_logits"}, {"gpu_memory_utilization", "max_num_seqs"}),
         ("llama_cpp", set(), {"gpu_memory_utilization", "max_num_seqs", "tuple_kv_cache", "softmax_in_compute_dtype"}),
     ],
