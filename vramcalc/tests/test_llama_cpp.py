@@ -9,6 +9,7 @@ from vramcalc import estimate
 from vramcalc.components.weights import gguf_token_embedding
 from vramcalc.infer import LLAMA_CPP_UBATCH, host_token_embedding
 from vramcalc.serialize import inputs_from_dict
+from vramcalc.text import Text
 from vramcalc.units import MIB
 
 
@@ -80,6 +81,7 @@ def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     assert weights is not None
     assert f"; on the card {weights.bytes:,} B (token embedding on the host)" in weights.formula
     assert "per card" not in weights.formula
+    assert isinstance(weights.assumption, Text)
     assert weights.assumption.key == "weights.resident_but_embedding"  # says what the formula does
     same = estimate(inputs_from_dict(_llama_cpp(runtime={"engine": "transformers"})))
     assert same.bytes_of("weights") == served.bytes_of("weights") + host
@@ -89,6 +91,7 @@ def test_an_untied_models_token_embedding_stays_on_the_host() -> None:
     tied_weights = estimate(tied).component("weights")
     assert tied_weights is not None
     assert "on the host" not in tied_weights.formula
+    assert isinstance(tied_weights.assumption, Text)
     assert tied_weights.assumption.key == "weights.resident"
     # not llama.cpp, not GGUF: nothing moves
     assert host_token_embedding(inputs_from_dict(_llama_cpp(runtime={"engine": "vllm"}))) == 0
