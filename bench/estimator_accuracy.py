@@ -96,11 +96,12 @@ been seen since; from engine 0.3.31 on it informs choices too (decision 0582). `
 (decision 0584), collected blind while no engine was being made, forms *fresh-33*: measured whole once, at engine
 0.3.31, the first blind measurement of that engine. Fresh-33 has been seen since; from engine 0.3.32 on it informs
 choices too (decision 0585). ``bench/estimator_cases_fresh34.json`` (decision 0586), collected blind while 0.3.32 was
-made, forms *fresh-34*: measured whole before that change and once after. ``bench/estimator_cases_fresh35.json``
-(decision 0588), collected blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once
-after. The report prints every part with its range coverage and width, the targets, and which parts informed any choice;
-``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
-measurements are recorded in docs/estimator.md.
+made, forms *fresh-34*: measured whole before that change and once after. Fresh-34 has been seen since; from engine
+0.3.33 on it informs choices too (decision 0587). ``bench/estimator_cases_fresh35.json`` (decision 0588), collected
+blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after. The report prints every
+part with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the
+named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -291,7 +292,7 @@ PART_TITLES = {
     "fresh-31": "(issue 31's 30th fresh part: measured at engine 0.3.28 and after 0.3.29; tuned on since 0.3.30)",
     "fresh-32": "(issue 31's 31st fresh part: measured at engine 0.3.29 and after 0.3.30; tuned on since 0.3.31)",
     "fresh-33": "(issue 31's 32nd fresh part: measured once, at engine 0.3.31; tuned on since 0.3.32)",
-    "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32)",
+    "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32; tuned on since 0.3.33)",
     "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
@@ -323,7 +324,7 @@ PART_TITLES = {
 # engines 0.3.27 and 0.3.28, for engine 0.3.29 (decision 0578); fresh-31, seen since its measurements at engines 0.3.28
 # and 0.3.29, for engine 0.3.30 (decision 0580); fresh-32, seen since its measurements at engines 0.3.29 and 0.3.30, for
 # engine 0.3.31 (decision 0582); fresh-33, seen since its one measurement at engine 0.3.31, for engine 0.3.32 (decision
-# 0585).
+# 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -359,6 +360,7 @@ INFORMED_CHOICES = (
     "fresh-31",
     "fresh-32",
     "fresh-33",
+    "fresh-34",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

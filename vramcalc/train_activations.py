@@ -16,7 +16,7 @@ from .components.activations import (
     compute_bytes,
     layer_activation,
     op_checkpoint_activation,
-    saved_bytes,
+    residual_bytes,
     sequence_tokens,
 )
 from .components.weights import dense_bytes
@@ -55,9 +55,10 @@ def _saved(inp: EstimateInput, tokens: int) -> tuple[int, int, str, Text]:
     b, h = inp.batch_size, inp.model.hidden_size
     layers = stage_layers(inp)
     layer = layer_activation(inp, tokens, b)
-    b_act = saved_bytes(inp)
+    # A checkpointed layer's input and the embedding output are the residual stream: fp32 under autocast (0.3.33).
+    residual = residual_bytes(inp)
     t_sp = inp.parallel.tensor_parallel if inp.parallel.tp_sequence_parallel else 1
-    inputs = tokens * b * h * b_act // t_sp
+    inputs = tokens * b * h * residual // t_sp
     training = inp.training
     # Offloaded: the layer being computed and the one in transfer stay on the card, the rest is in host memory.
     kept = min(2, layers) if training.activation_offloading else layers
@@ -73,7 +74,7 @@ def _saved(inp: EstimateInput, tokens: int) -> tuple[int, int, str, Text]:
         saved = checkpointed * inputs + (kept - checkpointed) * layer.total
         return saved, layer.total, formula + " + one layer recomputed", text("train.layer_checkpointing", n=every)
     if training.activation_checkpointing:
-        formula = f"{kept} layer inputs x {shown} x h x {b_act} B + one layer recomputed"
+        formula = f"{kept} layer inputs x {shown} x h x {residual} B + one layer recomputed"
         return kept * inputs, layer.total, formula, text("train.checkpointing")
     formula = f"{kept} layers x {shown} x [{layer.expression}] + embedding output"
     return kept * layer.total + inputs, 0, formula, text("train.saved")

@@ -77,8 +77,9 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     assert tuples.component("previous_kv_cache").formula == plain.component("kv_cache").formula  # type: ignore[union-attr]
     assert "tuple_kv_cache" not in {n.key for n in tuples.not_modelled}
     assert tuples.peak_bytes > plain.peak_bytes + kv  # the cache and the allocator slack of building it
-    # the band chosen with the cache counted: -20/+45 on thirty-two tuning parts (engine 0.3.30, 333 peaks, fresh-31
-    # added; decision 0580); -30/+40 on thirty-one (engine 0.3.29, 324 peaks, fresh-30
+    # the band chosen with the cache counted: -25/+40 on thirty-five tuning parts (engine 0.3.33, 346 peaks, fresh-34
+    # added; decision 0587); -20/+45 on thirty-two to thirty-four (engine 0.3.30 to 0.3.32, 333 and 334 peaks,
+    # fresh-31 added; decisions 0580 to 0585); -30/+40 on thirty-one (engine 0.3.29, 324 peaks, fresh-30
     # added; decision 0578); -25/+45 on thirty (engine 0.3.28, 315 peaks, fresh-29
     # added; decision 0576); -20/+45 on twenty-nine tuning parts (engine 0.3.27, 302 peaks,
     # fresh-28 added, the prompt's logits counted where the run computes them; decision 0573); -35/+45 on
@@ -92,7 +93,7 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 45)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-25, 40)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -247,10 +248,10 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
     # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
     # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
-    # -30/+40) both high ends are +40 %; since engine 0.3.30 (decision 0580: the band -20/+45) the band's high end is
-    # above the widening's again.
+    # -30/+40) both high ends are +40 %; from engine 0.3.30 to 0.3.32 (decision 0580: the band -20/+45) the band's high
+    # end is above the widening's; since engine 0.3.33 (decision 0587: the band -25/+40) both are +40 % again.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct > WIDER["vision_language"].high_pct
+    assert estimate(vlm).range_high_pct == BANDS["transformers_generate"].high_pct == WIDER["vision_language"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
