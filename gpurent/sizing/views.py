@@ -67,8 +67,8 @@ def estimate_result(request: HtmxHttpRequest) -> HttpResponse:
     form = EstimateForm(request.POST)
     template = PARTIAL if request.htmx else TEMPLATE
     context = _context(form, _sizing(form))
-    # A new workload, engine or preset may show other fields: the inputs are re-rendered out of band (server-side,
-    # one source).
+    # A new workload, engine, attention kernel or preset may show other fields: the inputs are re-rendered out of
+    # band (server-side, one source).
     context["oob"] = bool(request.htmx) and request.POST.get("rendered_for") != form.layout_key()
     return render(request, template, context)
 

@@ -395,7 +395,7 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
 
     def layout_key(self) -> str:
         """Which fields the inputs show, in a few characters: the page re-renders its inputs when a change (of
-        workload, engine or preset) makes it differ from the key they were rendered with."""
+        workload, engine, attention or preset) makes it differ from the key they were rendered with."""
         names = ",".join(sorted(self.hidden_field_names()))
         return hashlib.blake2s(names.encode(), digest_size=6).hexdigest()
 
