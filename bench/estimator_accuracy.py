@@ -98,10 +98,11 @@ been seen since; from engine 0.3.31 on it informs choices too (decision 0582). `
 choices too (decision 0585). ``bench/estimator_cases_fresh34.json`` (decision 0586), collected blind while 0.3.32 was
 made, forms *fresh-34*: measured whole before that change and once after. Fresh-34 has been seen since; from engine
 0.3.33 on it informs choices too (decision 0587). ``bench/estimator_cases_fresh35.json`` (decision 0588), collected
-blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after. The report prints every
-part with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the
-named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after.
+``bench/estimator_cases_fresh36.json`` (decision 0590), collected blind while 0.3.34 was made, forms *fresh-36*:
+measured whole before that change and once after. The report prints every part with its range coverage and width, the
+targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
+can work without seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -209,6 +210,8 @@ FRESH33_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh33.json"
 FRESH34_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh34.json"
 # And the round after that (decision 0588): engine 0.3.33 was made in a worktree that never held it.
 FRESH35_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh35.json"
+# And the round after that (decision 0590): engine 0.3.34 was made in a worktree that never held it.
+FRESH36_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh36.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -251,6 +254,7 @@ PARTS = (
     "fresh-33",
     "fresh-34",
     "fresh-35",
+    "fresh-36",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -294,6 +298,7 @@ PART_TITLES = {
     "fresh-33": "(issue 31's 32nd fresh part: measured once, at engine 0.3.31; tuned on since 0.3.32)",
     "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32; tuned on since 0.3.33)",
     "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33)",
+    "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33 and after 0.3.34)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -586,6 +591,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH33_CASES, "fresh-33"),
         (FRESH34_CASES, "fresh-34"),
         (FRESH35_CASES, "fresh-35"),
+        (FRESH36_CASES, "fresh-36"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
