@@ -98,11 +98,12 @@ been seen since; from engine 0.3.31 on it informs choices too (decision 0582). `
 choices too (decision 0585). ``bench/estimator_cases_fresh34.json`` (decision 0586), collected blind while 0.3.32 was
 made, forms *fresh-34*: measured whole before that change and once after. Fresh-34 has been seen since; from engine
 0.3.33 on it informs choices too (decision 0587). ``bench/estimator_cases_fresh35.json`` (decision 0588), collected
-blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after.
-``bench/estimator_cases_fresh36.json`` (decision 0590), collected blind while 0.3.34 was made, forms *fresh-36*:
-measured whole before that change and once after. The report prints every part with its range coverage and width, the
-targets, and which parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one
-can work without seeing a held part. First measurements are recorded in docs/estimator.md.
+blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after. Fresh-35 has been seen
+since; from engine 0.3.34 on it informs choices too (decision 0589). ``bench/estimator_cases_fresh36.json`` (decision
+0590), collected blind while 0.3.34 was made, forms *fresh-36*: measured whole before that change and once after. The
+report prints every part with its range coverage and width, the targets, and which parts informed any choice;
+``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
+measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -297,7 +298,7 @@ PART_TITLES = {
     "fresh-32": "(issue 31's 31st fresh part: measured at engine 0.3.29 and after 0.3.30; tuned on since 0.3.31)",
     "fresh-33": "(issue 31's 32nd fresh part: measured once, at engine 0.3.31; tuned on since 0.3.32)",
     "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32; tuned on since 0.3.33)",
-    "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33)",
+    "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33; tuned on since 0.3.34)",
     "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33 and after 0.3.34)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
@@ -329,7 +330,8 @@ PART_TITLES = {
 # engines 0.3.27 and 0.3.28, for engine 0.3.29 (decision 0578); fresh-31, seen since its measurements at engines 0.3.28
 # and 0.3.29, for engine 0.3.30 (decision 0580); fresh-32, seen since its measurements at engines 0.3.29 and 0.3.30, for
 # engine 0.3.31 (decision 0582); fresh-33, seen since its one measurement at engine 0.3.31, for engine 0.3.32 (decision
-# 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587).
+# 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587);
+# fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -366,6 +368,7 @@ INFORMED_CHOICES = (
     "fresh-32",
     "fresh-33",
     "fresh-34",
+    "fresh-35",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

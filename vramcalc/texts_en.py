@@ -145,6 +145,8 @@ TEMPLATES: dict[str, str] = {
     "keeps it unsharded until the last micro-batch; frozen weights wrapped with adapters need one too.",
     "train.stage_gradients": "With pipeline stages gradients accumulate unsharded until the last micro-batch "
     "reduces them.",
+    "train.unit_gradient": "FSDP computes each unit's whole gradient before it reduce-scatters it: one unit's "
+    "unsharded gradient is held beside the gathered parameters in backward.",
     "train.sequence_parallel": "Sequence parallel over {cards} cards: each holds {tokens} of the {total} tokens "
     "(Ulysses all-to-all / ring attention buffers are in the communication allowance).",
     "train.no_fused_attention": "Attention scores are materialised (no fused attention).",

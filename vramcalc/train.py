@@ -256,6 +256,8 @@ def _transients(inp: EstimateInput, div: ShardDivisors) -> list[Component]:
         comps.append(_gathered(inp, counts.largest_layer, counts.total))
     if plan.fsdp_no_sync:
         comps.append(_no_sync_gradients(inp))
+    elif plan.strategy is Strategy.FSDP and plan.pipeline_parallel == 1:
+        comps.append(_unit_gradient(inp, counts.largest_block, counts.total))
     buckets = ddp_buckets(inp, params // t, BOTH)
     if buckets is not None:
         comps.append(buckets)
@@ -377,6 +379,31 @@ def _stage_gathered(inp: EstimateInput, stage: int) -> list[Component]:
             (FB,),
         ),
     ]
+
+
+def _unit_gradient(inp: EstimateInput, unit: int, total: int) -> Component:
+    """FSDP's unsharded gradient of the unit in backward (decision 0589).
+
+    Autograd fills a unit's whole gradient before FSDP reduce-scatters it: FSDP1's ``_post_backward_hook`` takes
+    ``unsharded_grad = flat_param.grad.data`` and keeps it (``_no_dispatch_record_stream``) until the
+    reduce-scatter on the post-backward stream has run; FSDP2's ``foreach_reduce`` copies the unit's gradients into
+    a reduce-scatter input of the same size. So one unit's gradient, in the dtype the unit is gathered in, is live
+    beside the gathered unit and the prefetch. Only the trainable share of the unit has one. Not with ``no_sync``
+    (every unit's unsharded gradient is already counted) nor with pipeline stages (the stage's are).
+    """
+    trainable, _expr = trainable_params(inp)
+    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
+    params = unit * min(trainable, total) // total
+    size = params * _gathered_bytes(inp, weights.total, total) // total // inp.parallel.tensor_parallel
+    return Component(
+        "unit_gradient",
+        "Unsharded gradient of one unit (FSDP)",
+        size,
+        show(f"{num(params)} trainable params x {_gathered_how(inp)}", size),
+        text("train.unit_gradient"),
+        (FB,),
+        dynamic=True,
+    )
 
 
 def _no_sync_gradients(inp: EstimateInput) -> Component:

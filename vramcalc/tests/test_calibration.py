@@ -331,7 +331,10 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
-    """Engine 0.3.30 (decision 0580): on thirty-two tuning parts the rule gives -25/+40 on 221 peaks; the 8B ZeRO-3
+    """Engine 0.3.34 (decision 0589): on thirty-six tuning parts (fresh-35 added, FSDP's unsharded unit gradient
+    counted) the rule gives -25/+45 on 228 peaks again; the 8B ZeRO-3 run below has a high end of 42.84 GiB and still
+    fits 90 % of a 48 GiB card. Engine 0.3.30 (decision 0580): on thirty-two tuning parts the rule gives -25/+40 on 221
+    peaks; the 8B ZeRO-3
     run below has a high end of 41.72 GiB, and still fits 90 % of a 48 GiB card. Engine 0.3.19: on twenty-one tuning
     parts (fresh-20 added) the rule gives -25/+45 on 166 peaks: fresh-20's
     Llama-3-8B ZeRO-3 rows, above the expected value even with DeepSpeed's named buffers added, need +33 to +41 %, so
@@ -350,8 +353,8 @@ def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-25, 40)
-    assert round(result.peak_high_bytes / GIB, 2) == 41.72
+    assert (result.range_low_pct, result.range_high_pct) == (-25, 45)
+    assert round(result.peak_high_bytes / GIB, 2) == 42.84
     assert round(result.peak_low_bytes / GIB, 2) == 16.86
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits

@@ -517,3 +517,28 @@ def test_a_masked_lm_head_adds_the_logits_of_every_position() -> None:
     assert mlm.peak_bytes > plain.peak_bytes
     with pytest.raises(InvalidInput, match=r"training\.masked_lm_head"):
         _train(training={"masked_lm_head": True})  # a decoder has its LM head already
+
+
+def test_fsdp_holds_one_units_unsharded_gradient_in_backward() -> None:
+    """Decision 0589: autograd fills a unit's whole gradient before FSDP reduce-scatters it (FSDP1's
+    _post_backward_hook keeps ``flat_param.grad`` until the reduce-scatter has run; FSDP2's foreach_reduce copies the
+    unit's gradients into a reduce-scatter input of the same size): one block's gradient, in the dtype it is gathered
+    in, beside the gathered block and the prefetch; only its trainable share with adapters; none with no_sync (whole
+    gradients already counted), pipeline stages (the stage's are) or DeepSpeed's ZeRO-3 (its reduce bucket)."""
+    counts = param_counts(_train().model)
+    fsdp = estimate(_train(parallel={"strategy": "fsdp", "cards": 8}))
+    assert fsdp.bytes_of("unit_gradient") == counts.largest_block * 2
+    assert "reduce-scatters" in str(fsdp.component("unit_gradient").assumption)  # type: ignore[union-attr]
+    plain = estimate(
+        _train(parallel={"strategy": "fsdp", "cards": 8}, precision={"weights": "fp32", "compute": "bf16"})
+    )
+    assert plain.bytes_of("unit_gradient") == counts.largest_block * 2  # gathered (and differentiated) in bf16
+    tp = estimate(_train(parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2}))
+    assert tp.bytes_of("unit_gradient") == counts.largest_block * 2 // 2
+    lora = estimate(
+        _train(workload="lora", lora={"rank": 8, "targets": "qv"}, parallel={"strategy": "fsdp", "cards": 2})
+    )
+    assert 0 < lora.bytes_of("unit_gradient") < counts.largest_block * 2 // 100
+    for plan in ({"fsdp_no_sync": True}, {"pipeline_parallel": 2}):
+        assert estimate(_train(parallel={"strategy": "fsdp", "cards": 8, **plan})).component("unit_gradient") is None
+    assert estimate(_train(parallel={"strategy": "zero3", "cards": 8})).component("unit_gradient") is None

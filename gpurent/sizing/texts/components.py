@@ -65,6 +65,7 @@ LABELS: dict[tuple[str, str], Any] = {
     ("fsdp_root", "FSDP root unit kept gathered"): _("FSDP root unit kept gathered"),
     ("unsharded_gradients", "Unsharded gradients of the stage"): _("Unsharded gradients of the stage"),
     ("no_sync_gradients", "Unsharded gradients (FSDP no_sync)"): _("Unsharded gradients (FSDP no_sync)"),
+    ("unit_gradient", "Unsharded gradient of one unit (FSDP)"): _("Unsharded gradient of one unit (FSDP)"),
     ("context_parallel_buffers", "Ring-attention key/value buffers"): _("Ring-attention key/value buffers"),
     ("ddp_buckets", "DDP gradient buckets"): _("DDP gradient buckets"),
     ("autocast_copies", "Autocast weight copies"): _("Autocast weight copies"),

@@ -266,6 +266,10 @@ TRANSLATED: dict[str, Any] = {
     "train.stage_gradients": _(
         "With pipeline stages gradients accumulate unsharded until the last micro-batch reduces them."
     ),
+    "train.unit_gradient": _(
+        "FSDP computes each unit's whole gradient before it reduce-scatters it: one unit's unsharded gradient is "
+        "held beside the gathered parameters in backward."
+    ),
     # The spaces before each %% are no-break spaces (U+00A0): a figure never parts from its sign at a line's end.
     "range.meaning": _(
         "The measured peak falls in this range in about 9 runs out of 10: %(low)s %% to %(high)s %% around "
