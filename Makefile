@@ -40,9 +40,9 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 # form's: the rest of the suite runs without the tracer, which doubled its time (decision 0550).
 MONEY_APPS := ledger payments orders chains
 COVERED_TESTS := vramcalc gpurent/sizing $(addprefix gpurent/,$(MONEY_APPS))
-# The runs without the browser use two pytest-xdist processes, each test file whole on one of them, in its
-# order (decision 0591): a 2-core machine ran them on one core while the other waited.
-WORKERS := -n 2 --dist loadfile
+# The runs without the browser use two pytest-xdist processes (decision 0591): a 2-core machine ran them on one core
+# while the other waited. Tests go out one by one in pytest-django's order; a module marked `xdist_group` runs whole.
+WORKERS := -n 2 --dist loadgroup
 
 test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests
 	bash scripts/ensure-chain-nodes.sh
