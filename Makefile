@@ -40,27 +40,24 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 # form's: the rest of the suite runs without the tracer, which doubled its time (decision 0550).
 MONEY_APPS := ledger payments orders chains
 COVERED_TESTS := vramcalc gpurent/sizing $(addprefix gpurent/,$(MONEY_APPS))
-# The runs without the browser use two pytest-xdist processes (decision 0591): a 2-core machine ran them on one core
-# while the other waited. Tests go out one by one in pytest-django's order; a module marked `xdist_group` runs whole.
-WORKERS := -n 2 --dist loadgroup
 
 test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests
 	bash scripts/ensure-chain-nodes.sh
-	$(PY) -m pytest -m "not browser" $(WORKERS) --cov --cov-report= $(COVERED_TESTS)
+	$(PY) -m pytest -m "not browser" --cov --cov-report= $(COVERED_TESTS)
 	$(PY) -m coverage report --include='vramcalc/*' --fail-under=100  # the estimator engine: every line and branch
 	status=0; for app in $(MONEY_APPS); do \
 	  $(PY) -m coverage report --include="gpurent/$$app/*" --fail-under=95 || status=1; \
 	done; exit $$status  # each money app: 95 % of its lines and branches
-	$(PY) -m pytest -m "not browser" $(WORKERS) $(addprefix --ignore=,$(COVERED_TESTS))
+	$(PY) -m pytest -m "not browser" $(addprefix --ignore=,$(COVERED_TESTS))
 	bash scripts/ensure-chromium.sh
 	$(PY) -m pytest -m browser
 
 test-fast: setup compilemessages ## The suite without the browser tests
-	$(PY) -m pytest -m "not browser" $(WORKERS)
+	$(PY) -m pytest -m "not browser"
 
 test-postgres: setup compilemessages ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
 	bash scripts/ensure-chain-nodes.sh
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" $(WORKERS)
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"
 
 test-browser: setup compilemessages ## Only the browser tests (headless Debian Chromium)
 	bash scripts/ensure-chromium.sh

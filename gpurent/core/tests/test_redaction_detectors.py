@@ -29,9 +29,6 @@ from tests.data.redaction_corpus import base58check
 from tests.data.redaction_corpus.fakes import Fakes
 
 _RNG = random.Random(15)  # noqa: S311 (fake secrets, the same in every run)
-# The draws follow the order the tests run in: the module runs whole, in its order, on one pytest-xdist
-# process (decision 0591), so that every run draws the same secrets.
-pytestmark = pytest.mark.xdist_group("test_redaction_detectors")
 _FAKES = Fakes(seed=15)
 _ALNUM = string.ascii_letters + string.digits
 _LOWER = string.ascii_lowercase + string.digits

@@ -23,9 +23,6 @@ from gpurent.core.redaction.seed_phrases import (
 )
 
 _RNG = random.Random(310)  # noqa: S311 (fake secrets, the same in every run)
-# The draws follow the order the tests run in: the module runs whole, in its order, on one pytest-xdist
-# process (decision 0591), so that every run draws the same secrets.
-pytestmark = pytest.mark.xdist_group("test_redaction_round10")
 _ALNUM = string.ascii_letters + string.digits
 _B64 = _ALNUM + "+/"
 

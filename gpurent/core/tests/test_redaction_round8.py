@@ -20,9 +20,6 @@ from bip_utils import Bip39Languages, Bip39MnemonicEncoder
 from gpurent.core.redaction import Kind, marker, redact_text
 
 _RNG = random.Random(32)  # noqa: S311 (fake secrets, the same in every run)
-# The draws follow the order the tests run in: the module runs whole, in its order, on one pytest-xdist
-# process (decision 0591), so that every run draws the same secrets.
-pytestmark = pytest.mark.xdist_group("test_redaction_round8")
 _ALNUM = string.ascii_letters + string.digits
 _UPPER = string.ascii_uppercase + string.digits
 _LOWER = string.ascii_lowercase + string.digits
