@@ -9,6 +9,7 @@ import itertools
 import re
 
 __all__ = [
+    "BASE64_PADDED",
     "GPU_UUID",
     "NAMES_A_SECRET_OBJECT",
     "code_variable",
@@ -184,6 +185,9 @@ _ARMOR_LINE = re.compile(r"[ \t]*-{4,5} ?(?:BEGIN|END) [^\n]*?-{4,5}[ \t]*$", re
 # A configuration line below a line that ends with a name: `AWS_SECRET_ACCESS_KEY=your-secret-access-key` and then
 # `AWS_DEFAULT_REGION=eu-west-1` is the next setting (the named rule judges it by its own name), not the value.
 _SETTING = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*=")
+# A key in base64 with its padding (a WireGuard key, 44 characters): it looks like an empty setting, `NAME=`, and may
+# hold no digit at all (0592).
+BASE64_PADDED = re.compile(r"(?:[A-Za-z0-9+/]{4}){3,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)")
 # pass, the Unix password manager, names its entries by paths: `pass: ml/wandb is not in the password store.`,
 # `pass show ml/wandb` (a chosen password has capitals or symbols besides a slash).
 _PASS_ENTRY = re.compile(r"[a-z0-9._-]+(?:/[a-z0-9._-]+)+")
@@ -200,7 +204,7 @@ def not_a_value_there(text: str, key_start: int, key_end: int, start: int, end: 
     if key_end > key_start and _ARMOR_LINE.match(text, line_start):
         return True
     if key_end > key_start and "\n" in text[key_end:start] and _SETTING.match(text, start):
-        return True
+        return not BASE64_PADDED.fullmatch(text, start, end)
     if _PASS_ENTRY.fullmatch(text, start, end):
         return _PASS_PROGRAM.search(text[max(line_start, start - 40) : start]) is not None
     return False

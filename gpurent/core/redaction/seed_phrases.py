@@ -172,15 +172,14 @@ def find_seed_phrases(text: str) -> Iterator[tuple[int, int]]:
 
     Runs of different lists are found in the same pass and may overlap (the two Chinese lists share characters).
     """
-    named: bool | None = None
     for start, end, language in _runs(text):
         # the whole field (its numbering and spacing aside): a phrase pasted alone
         alone = _GAP.fullmatch(text, 0, start) is not None and _GAP.fullmatch(text, end) is not None
         if language is None or alone or _has_valid_stretch(text, start, end, language):
             yield start, end
             continue
-        if named is None:
-            named = _NAMES_A_PHRASE.search(text) is not None
+        # named outside the run: "semilla" is a word of the Spanish list, and one of a list of words names nothing
+        named = _NAMES_A_PHRASE.search(text, 0, start) or _NAMES_A_PHRASE.search(text, end)
         if named or _SEED_JUST_BEFORE.search(text, max(0, start - 40), start):
             yield start, end
 

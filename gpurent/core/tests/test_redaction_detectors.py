@@ -220,7 +220,7 @@ SAMPLES: list[tuple[Kind, str, str]] = [
     (Kind.PRIVATE_KEY, "Özel anahtar {s} ile", pick(_HEX, 64)),
     (Kind.PRIVATE_KEY, "mi clave privada de MetaMask: {s}", pick(_HEX, 64)),
     (Kind.SECRET, 'kaggle.json: {{"username": "ada", "key": "{s}"}}', pick(_HEX, 32)),
-    (Kind.PASSWORD, '{{"auths": {{"ghcr.io": {{"auth": "{s}"}}}}}}', pick(_B64, 40) + "="),
+    (Kind.PASSWORD, '{{"auths": {{"ghcr.io": {{"auth": "{s}"}}}}}}', pick(_B64, 39) + "="),  # 29 bytes in base64
     (Kind.SECRET, "Cookie: csrftoken=abc; sessionid={s}", pick(_LOWER, 32)),
     (Kind.PASSWORD, "RABBITMQ_DEFAULT_PASS: {s}", pick(_ALNUM, 12) + "!"),
     (Kind.PASSWORD, "DSN=ml;UID=reporter;PWD={s};Trusted_Connection=no", pick(_ALNUM, 12) + "!"),

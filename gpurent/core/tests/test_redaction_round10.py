@@ -158,7 +158,7 @@ def test_a_seed_phrase_with_a_valid_checksum_and_no_name_is_still_removed():
 def test_a_seed_phrase_with_a_typo_in_a_text_that_names_it_is_still_removed():
     words = _no_phrase("italian", 12)
     text = "la mia frase di recupero, forse con un errore: " + " ".join(words)
-    assert words[5] not in redacted(text)
+    assert words[5] not in redacted(text).split(": ", 1)[1]  # the word may be "recupero" too
 
 
 def test_a_card_printed_in_two_columns_is_read_in_its_numbers_order():
