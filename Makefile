@@ -40,28 +40,31 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 # form's: the rest of the suite runs without the tracer, which doubled its time (decision 0550).
 MONEY_APPS := ledger payments orders chains
 COVERED_TESTS := vramcalc gpurent/sizing $(addprefix gpurent/,$(MONEY_APPS))
+# Every run uses two pytest-xdist processes, which take tests one batch at a time in pytest-django's order (decision
+# 0592): on one process a 2-core machine ran the suite on one core while the other waited.
+WORKERS := -n 2
 
 test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, chain nodes, then browser tests
 	bash scripts/ensure-chain-nodes.sh
-	$(PY) -m pytest -m "not browser" --cov --cov-report= $(COVERED_TESTS)
+	$(PY) -m pytest -m "not browser" $(WORKERS) --cov --cov-report= $(COVERED_TESTS)
 	$(PY) -m coverage report --include='vramcalc/*' --fail-under=100  # the estimator engine: every line and branch
 	status=0; for app in $(MONEY_APPS); do \
 	  $(PY) -m coverage report --include="gpurent/$$app/*" --fail-under=95 || status=1; \
 	done; exit $$status  # each money app: 95 % of its lines and branches
-	$(PY) -m pytest -m "not browser" $(addprefix --ignore=,$(COVERED_TESTS))
+	$(PY) -m pytest -m "not browser" $(WORKERS) $(addprefix --ignore=,$(COVERED_TESTS))
 	bash scripts/ensure-chromium.sh
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest -m browser $(WORKERS)
 
 test-fast: setup compilemessages ## The suite without the browser tests
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -m "not browser" $(WORKERS)
 
 test-postgres: setup compilemessages ## The suite (without browser tests) on PostgreSQL: PG_URL=postgres://...
 	bash scripts/ensure-chain-nodes.sh
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" $(WORKERS)
 
 test-browser: setup compilemessages ## Only the browser tests (headless Debian Chromium)
 	bash scripts/ensure-chromium.sh
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest -m browser $(WORKERS)
 
 test-chains: setup ## Only the chain watcher tests against local nodes (litecoind regtest, ganache)
 	bash scripts/ensure-chain-nodes.sh
