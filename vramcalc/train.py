@@ -390,16 +390,20 @@ def _unit_gradient(inp: EstimateInput, unit: int, total: int) -> Component:
     a reduce-scatter input of the same size. So one unit's gradient, in the dtype the unit is gathered in, is live
     beside the gathered unit and the prefetch. Only the trainable share of the unit has one. Not with ``no_sync``
     (every unit's unsharded gradient is already counted) nor with pipeline stages (the stage's are).
+
+    A gradient takes its parameter's dtype, the compute dtype under a mixed-precision policy and the stored one
+    otherwise: a Float8 linear's weight gradient is in its high-precision dtype though the gather is fp8, and a
+    quantized base's adapters are dense (decision 0593).
     """
     trainable, _expr = trainable_params(inp)
-    weights = model_weight_bytes(inp.model, dense_bytes(inp), inp.quantization)
     params = unit * min(trainable, total) // total
-    size = params * _gathered_bytes(inp, weights.total, total) // total // inp.parallel.tensor_parallel
+    per_param = compute_bytes(inp) if autocast_upcasts(inp) else dense_bytes(inp)
+    size = params * per_param // inp.parallel.tensor_parallel
     return Component(
         "unit_gradient",
         "Unsharded gradient of one unit (FSDP)",
         size,
-        show(f"{num(params)} trainable params x {_gathered_how(inp)}", size),
+        show(f"{num(params)} trainable params x {per_param} B", size),
         text("train.unit_gradient"),
         (FB,),
         dynamic=True,

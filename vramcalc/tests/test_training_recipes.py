@@ -539,6 +539,19 @@ def test_fsdp_holds_one_units_unsharded_gradient_in_backward() -> None:
         _train(workload="lora", lora={"rank": 8, "targets": "qv"}, parallel={"strategy": "fsdp", "cards": 2})
     )
     assert 0 < lora.bytes_of("unit_gradient") < counts.largest_block * 2 // 100
+    # the gradient in its parameter's dtype (decision 0593): bf16 under Float8's fp8 gather, and a quantized base's
+    # adapters dense, not the average stored bytes of a 4-bit model
+    fp8 = estimate(_train(parallel={"strategy": "fsdp", "cards": 8}, training={"float8": True}))
+    assert fp8.bytes_of("unit_gradient") == counts.largest_block * 2
+    qlora = estimate(
+        _train(
+            workload="qlora",
+            lora={"rank": 8, "targets": "qv"},
+            quantization={"method": "bnb_nf4"},
+            parallel={"strategy": "fsdp", "cards": 2},
+        )
+    )
+    assert qlora.bytes_of("unit_gradient") == lora.bytes_of("unit_gradient")
     for plan in ({"fsdp_no_sync": True}, {"pipeline_parallel": 2}):
         assert estimate(_train(parallel={"strategy": "fsdp", "cards": 8, **plan})).component("unit_gradient") is None
     assert estimate(_train(parallel={"strategy": "zero3", "cards": 8})).component("unit_gradient") is None
