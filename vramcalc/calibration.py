@@ -226,13 +226,17 @@ class Band:
 # on more peaks (generation with transformers 355, one-card training 144, checkpointed or fp32 169). The decoder split
 # of generation with transformers is still -15/+20 (283; 257 of 283) against -50/+120 for the rest (72; 60 of 72), and
 # no split of several-card training by strategy, checkpointing or adapters holds both sides (decision 0589).
+# Engine 0.3.35 (the same thirty-six parts; FSDP's unit gradient in its parameter's dtype, 35 rows 0.01-2.2 % higher)
+# moves one band by the rule: several-card training -30/+40 on the same 228 peaks (22 left out, five at the low end
+# from -31 % down and seventeen at the high end from +41 % up; 202 of 228 left out in turn); every other band, widening
+# and factor keeps its ends (decision 0593).
 BANDS: dict[str, Band] = {
     "serving": Band("serving", -30, 10, 29),
     "transformers_generate": Band("transformers_generate", -25, 40, 355),
     "generation": Band("generation", -10, 35, 169),
     "training_one_card": Band("training_one_card", -20, 45, 144),
     "training_one_card_ckpt_or_fp32": Band("training_one_card_ckpt_or_fp32", -25, 35, 169),
-    "training_several_cards": Band("training_several_cards", -25, 45, 228),
+    "training_several_cards": Band("training_several_cards", -30, 40, 228),
 }
 # What the engine is less sure of widens the band to at least these ends (same parts, same rule, over the cases
 # that have the feature).
