@@ -100,7 +100,9 @@ made, forms *fresh-34*: measured whole before that change and once after. Fresh-
 0.3.33 on it informs choices too (decision 0587). ``bench/estimator_cases_fresh35.json`` (decision 0588), collected
 blind while 0.3.33 was made, forms *fresh-35*: measured whole before that change and once after. Fresh-35 has been seen
 since; from engine 0.3.34 on it informs choices too (decision 0589). ``bench/estimator_cases_fresh36.json`` (decision
-0590), collected blind while 0.3.34 was made, forms *fresh-36*: measured whole before that change and once after. The
+0590), collected blind while 0.3.34 was made, forms *fresh-36*: measured whole before that change and once after
+each of 0.3.34 and 0.3.35. ``bench/estimator_cases_fresh37.json`` (decision 0594), collected blind once 0.3.35 was
+made, forms *fresh-37*: measured whole at that engine. The
 report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
@@ -213,6 +215,8 @@ FRESH34_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh34.json"
 FRESH35_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh35.json"
 # And the round after that (decision 0590): engine 0.3.34 was made in a worktree that never held it.
 FRESH36_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh36.json"
+# And the round after that (decision 0594): collected blind while engine 0.3.35 was made, measured at it.
+FRESH37_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh37.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -256,6 +260,7 @@ PARTS = (
     "fresh-34",
     "fresh-35",
     "fresh-36",
+    "fresh-37",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -299,7 +304,8 @@ PART_TITLES = {
     "fresh-33": "(issue 31's 32nd fresh part: measured once, at engine 0.3.31; tuned on since 0.3.32)",
     "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32; tuned on since 0.3.33)",
     "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33; tuned on since 0.3.34)",
-    "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33 and after 0.3.34)",
+    "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33 and after 0.3.34 and 0.3.35)",
+    "fresh-37": "(issue 31's 36th fresh part: measured at engine 0.3.35)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -595,6 +601,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH34_CASES, "fresh-34"),
         (FRESH35_CASES, "fresh-35"),
         (FRESH36_CASES, "fresh-36"),
+        (FRESH37_CASES, "fresh-37"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
