@@ -215,7 +215,7 @@ FRESH34_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh34.json"
 FRESH35_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh35.json"
 # And the round after that (decision 0590): engine 0.3.34 was made in a worktree that never held it.
 FRESH36_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh36.json"
-# And the round after that (decision 0594): collected blind while engine 0.3.35 was made, measured at it.
+# And the round after that (decision 0594): collected blind once engine 0.3.35 was committed, measured at it.
 FRESH37_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh37.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
