@@ -403,7 +403,7 @@ def _unit_gradient(inp: EstimateInput, unit: int, total: int) -> Component:
         "unit_gradient",
         "Unsharded gradient of one unit (FSDP)",
         size,
-        show(f"{num(params)} trainable params x {per_param} B", size),
+        show(f"{num(params)} trainable x {per_param} B", size),
         text("train.unit_gradient"),
         (FB,),
         dynamic=True,
