@@ -304,8 +304,8 @@ PART_TITLES = {
     "fresh-33": "(issue 31's 32nd fresh part: measured once, at engine 0.3.31; tuned on since 0.3.32)",
     "fresh-34": "(issue 31's 33rd fresh part: measured at engine 0.3.31 and after 0.3.32; tuned on since 0.3.33)",
     "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33; tuned on since 0.3.34)",
-    "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33 and after 0.3.34 and 0.3.35)",
-    "fresh-37": "(issue 31's 36th fresh part: measured at engine 0.3.35)",
+    "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33, after 0.3.34, 0.3.35; tuned on since 0.3.36)",
+    "fresh-37": "(issue 31's 36th fresh part: measured once, at engine 0.3.35; tuned on since 0.3.36)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -337,7 +337,9 @@ PART_TITLES = {
 # and 0.3.29, for engine 0.3.30 (decision 0580); fresh-32, seen since its measurements at engines 0.3.29 and 0.3.30, for
 # engine 0.3.31 (decision 0582); fresh-33, seen since its one measurement at engine 0.3.31, for engine 0.3.32 (decision
 # 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587);
-# fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589).
+# fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589); fresh-36, seen
+# since its measurements at engines 0.3.33 to 0.3.35, and fresh-37, seen since its one at 0.3.35, for engine 0.3.36
+# (decision 0595).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -375,6 +377,8 @@ INFORMED_CHOICES = (
     "fresh-33",
     "fresh-34",
     "fresh-35",
+    "fresh-36",
+    "fresh-37",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

@@ -34,7 +34,7 @@ from .text import Text, joined, text
 from .train import FB, STEP, ddp_buckets
 from .unet_levels import has_layout, unet_training_elements
 
-__all__ = ["ENCODE", "PHASES", "diffusion_training_components"]
+__all__ = ["diffusion_training_components", "phases_of"]
 
 ENCODE = "vae_encode"
 PHASES = (ENCODE, FB, STEP)
@@ -112,8 +112,11 @@ def trainable(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, Text]:
 
 def _frozen(inp: EstimateInput, spec: DiffusionSpec) -> list[Component]:
     dense = dense_bytes(inp)
-    denoiser, vae = spec.denoiser_params * dense, spec.vae_params * dense
+    denoiser = spec.denoiser_params * dense
+    vae = 0 if inp.diffusion.cached_latents else spec.vae_params * dense
     encoders, text_note = text_encoder_bytes(inp, spec, quantize_text=False)
+    if inp.diffusion.cached_text_embeddings:
+        encoders = 0
     return [
         Component(
             "weights",
@@ -278,7 +281,7 @@ def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
     b_vae = dense_bytes(inp)
     channels = spec.vae_channels[0]  # the encoder's first level, at full resolution (decision 0222)
     per_pixel = channels * (VAE_HALF_TENSORS * b_vae + VAE_FP32_TENSORS * 4)
-    size = inp.batch_size * height * width * per_pixel
+    size = 0 if inp.diffusion.cached_latents else inp.batch_size * height * width * per_pixel
     return Component(
         "vae_encode",
         "VAE encode activations",
@@ -288,6 +291,11 @@ def _vae_encode(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         (ENCODE,),
         dynamic=True,
     )
+
+
+def phases_of(inp: EstimateInput) -> tuple[str, ...]:
+    """The phases of a diffusion training step: no VAE encode when the latents come from a cache."""
+    return PHASES[1:] if inp.diffusion.cached_latents else PHASES
 
 
 def diffusion_training_components(inp: EstimateInput) -> list[Component]:

@@ -9,8 +9,8 @@ from .calibration import COVERAGE_PCT, band_for, bounds, limits, meaning
 from .components.runtime import comm_component, context_component, fragmentation_component
 from .diffusion import DECODE, diffusion_components
 from .diffusion import phases_of as diffusion_phases
-from .diffusion_train import PHASES as DIFFUSION_TRAINING_PHASES
 from .diffusion_train import diffusion_training_components
+from .diffusion_train import phases_of as diffusion_training_phases
 from .infer import PHASES as SERVING_PHASES
 from .infer import inference_components
 from .inputs import EstimateInput
@@ -53,7 +53,7 @@ def estimate(inp: EstimateInput) -> Estimate:
     notes: list[Text] = []
     phases: tuple[str, ...]
     if inp.model.kind is ModelKind.DIFFUSION and inp.workload.is_training:
-        phases = DIFFUSION_TRAINING_PHASES
+        phases = diffusion_training_phases(inp)
         components = diffusion_training_components(inp)
     elif inp.workload is Workload.DIFFUSION:
         phases = diffusion_phases(inp)

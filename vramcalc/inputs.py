@@ -132,6 +132,11 @@ def _check_workload(inp: EstimateInput) -> None:
             "training.vision_encoder_trained",
             "needs full fine-tuning of a vision-language model (one with a vision encoder)",
         )
+    for cached in ("cached_latents", "cached_text_embeddings"):
+        if getattr(inp.diffusion, cached) and (kind is not ModelKind.DIFFUSION or workload not in diffusion_training):
+            raise InvalidInput(f"diffusion.{cached}", "needs a diffusion model that trains (LoRA or full fine-tuning)")
+    if inp.diffusion.cached_text_embeddings and inp.diffusion.train_text_encoder:
+        raise InvalidInput("diffusion.cached_text_embeddings", "the text encoders train, so they run at every step")
     if inp.diffusion.text_encoders_fp32 and (kind is not ModelKind.DIFFUSION or inp.diffusion.quantize_text_encoders):
         raise InvalidInput(
             "diffusion.text_encoders_fp32", "needs a diffusion model whose text encoders are not quantized"

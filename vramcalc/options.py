@@ -193,7 +193,8 @@ class TrainingOptions:
         compiled_loss: the loss function runs under ``torch.compile`` (torchtitan compiles it with the model,
             ``build_cross_entropy_loss``): the fp32 upcast of the logits and its gradient are fused into the loss's
             kernels, so only the logits and their gradient in the compute precision exist (decision 0515). With
-            ``chunked_loss`` the chunked figure stands.
+            ``chunked_loss`` (torchtune's ``compile=True`` compiles its chunked loss), each chunk's logits turn into
+            their gradient one chunk at a time: the logits' bytes and one chunk (1/8) more (decision 0595).
         gradients_freed: each step's gradients are freed after it and no micro-batches accumulate (one
             micro-batch a step, ``zero_grad(set_to_none=True)``, PyTorch's default since 2.0): no gradient exists
             during the forward pass, and backward fills them while it frees the saved activations, so the
@@ -410,6 +411,12 @@ class DiffusionOptions:
             denoiser and the VAE hold the weights' dtype, as Open-Sora 1.2's app builds T5 with ``T5Encoder``'s
             default ``dtype=torch.float`` ("T5 must be fp32") and casts only the VAE and STDiT3 to bfloat16
             (engine 0.3.22). Diffusion models only; not with ``quantize_text_encoders``.
+        cached_latents: diffusion training reads latents the VAE encoded before training (kohya's
+            ``--cache_latents``, SimpleTuner's latent cache, diffusers' examples with precomputed latents) and the
+            VAE is not on the card while it trains: no VAE weights, no VAE encode phase (engine 0.3.36).
+        cached_text_embeddings: diffusion training reads prompt embeddings computed before training (kohya's
+            ``--cache_text_encoder_outputs``, SimpleTuner's text embed cache) and the text encoders are not on the
+            card while it trains (engine 0.3.36); not with ``train_text_encoder``.
     """
 
     guidance: bool = True
@@ -423,6 +430,8 @@ class DiffusionOptions:
     autocast: bool = False
     safety_checker: bool = False
     text_encoders_fp32: bool = False
+    cached_latents: bool = False
+    cached_text_embeddings: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, "diffusion.")

@@ -165,7 +165,13 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
     if chunk:  # only one chunk of tokens goes through the LM head and the loss at a time
         tokens = min(tokens, chunk)
         said = text("train.logits_token_chunks", chunk=chunk)
-    if inp.training.chunked_loss:
+    eighths = 0  # bytes per logit beyond per_entry, in eighths (one of torchtune's eight chunks)
+    if inp.training.chunked_loss and inp.training.compiled_loss:
+        # compiled, each chunk's loss keeps its 16-bit logits (no fp32 upcast), and backward turns them into their
+        # gradient one chunk at a time, freeing each chunk's logits as its gradient appears (decision 0595)
+        per_entry, eighths = b_act, b_act
+        how = f"{b_act} B logits + {b_act} B grad of one chunk (1/8)"
+    elif inp.training.chunked_loss:
         per_entry, how = 2 * b_act + 1, f"{b_act} B logits + {b_act} B grad + fp32 chunk (1/8 of the vocab rows)"
     elif inp.training.loss_grad_in_place:  # one fused kernel, the gradient written into the logits (0.3.14)
         per_entry, how = b_act, f"{b_act} B logits, their gradient in place"
@@ -184,7 +190,7 @@ def _logits(inp: EstimateInput, tokens: int, head_gradient: bool = False) -> Com
         per_entry = b_act + (4 if b_act < 4 else 0) + 4
         how = f"{b_act} B logits" + (" + 4 B fp32 upcast" if b_act < 4 else "") + " + 4 B fp32 grad"
     head, head_how = _head_gradient(inp) if head_gradient else (0, "")
-    size = tokens * model.vocab_size * per_entry // t + head
+    size = tokens * model.vocab_size * (8 * per_entry + eighths) // (8 * t) + head
     return Component(
         "logits",
         "Logits / loss spike",

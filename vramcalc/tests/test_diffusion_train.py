@@ -306,3 +306,47 @@ def test_only_foreach_optimizers_step_with_a_parameter_sized_temporary(optimizer
     assert (step is not None) is temporaries
     if step is not None:
         assert step.bytes >= result.bytes_of("gradients") > 0
+
+
+def test_cached_latents_and_prompt_embeddings_leave_the_vae_and_the_text_encoders_off_the_card() -> None:
+    """Engine 0.3.36 (decision 0595): training from cached latents has no VAE on the card and no VAE encode phase;
+    from cached prompt embeddings, no text encoder. The denoiser's own step is unchanged."""
+    plain = _run("sdxl-base-1.0", "lora", image_height=1024, image_width=1024)
+    latents = _run("sdxl-base-1.0", "lora", image_height=1024, image_width=1024, diffusion={"cached_latents": True})
+    assert [p.phase for p in latents.phases] == ["forward_backward", "optimizer_step"]
+    assert latents.component("vae_weights") is None
+    assert latents.component("vae_encode") is None
+    assert latents.bytes_of("text_encoder_weights") == plain.bytes_of("text_encoder_weights") > 0
+    assert latents.bytes_of("activations") == plain.bytes_of("activations")
+    step = {p.phase: p.bytes for p in plain.phases}["forward_backward"]
+    assert {p.phase: p.bytes for p in latents.phases}["forward_backward"] == step - plain.bytes_of("vae_weights")
+    both = _run(
+        "sdxl-base-1.0",
+        "lora",
+        image_height=1024,
+        image_width=1024,
+        diffusion={"cached_latents": True, "cached_text_embeddings": True},
+    )
+    assert both.component("text_encoder_weights") is None
+    assert both.peak_bytes < latents.peak_bytes < plain.peak_bytes
+
+
+@pytest.mark.parametrize(
+    ("model", "workload", "diffusion", "field"),
+    [
+        ("sdxl-base-1.0", "diffusion", {"cached_latents": True}, "diffusion.cached_latents"),
+        ("llama-3.1-8b", "lora", {"cached_text_embeddings": True}, "diffusion.cached_text_embeddings"),
+        (
+            "sd-1.5",
+            "lora",
+            {"cached_text_embeddings": True, "train_text_encoder": True},
+            "diffusion.cached_text_embeddings",
+        ),
+    ],
+)
+def test_caches_are_for_diffusion_training_with_frozen_text_encoders(
+    model: str, workload: str, diffusion: dict[str, bool], field: str
+) -> None:
+    with pytest.raises(InvalidInput) as raised:
+        _run(model, workload, diffusion=diffusion)
+    assert raised.value.field == field

@@ -286,9 +286,12 @@ def test_a_compiled_loss_keeps_the_logits_and_their_gradient_in_the_compute_prec
     # one chunk of tokens at a time, each chunk's loss compiled
     chunks = estimate(_train(training={"compiled_loss": True, "loss_chunk_tokens": 1024}))
     assert chunks.bytes_of("logits") == 1024 * vocab * (2 + 2)
-    # torchtune's chunked upcast keeps its own figure
+    # torchtune's chunked loss, compiled: the 16-bit logits become their gradient one chunk (1/8) at a time
+    # (decision 0595); uncompiled, its fp32 chunk and the gradient beside the logits
     torchtune = estimate(_train(training={"compiled_loss": True, "chunked_loss": True}))
-    assert torchtune.bytes_of("logits") == estimate(_train(training={"chunked_loss": True})).bytes_of("logits")
+    assert torchtune.bytes_of("logits") == B * S * vocab * (8 * 2 + 2) // 8
+    assert "2 B grad of one chunk (1/8)" in torchtune.component("logits").formula  # type: ignore[union-attr]
+    assert estimate(_train(training={"chunked_loss": True})).bytes_of("logits") == B * S * vocab * (2 + 2 + 1)
     # fp32 compute has no upcast: logits and gradient in fp32 either way
     fp32 = {"weights": "fp32", "compute": "fp32"}
     plain32 = estimate(_train(precision=fp32)).bytes_of("logits")

@@ -129,6 +129,8 @@ ADVANCED_SWITCHES = {
     "safety_checker": "diffusion.safety_checker",
     "text_encoders_fp32": "diffusion.text_encoders_fp32",
     "train_text_encoder": "diffusion.train_text_encoder",
+    "cached_latents": "diffusion.cached_latents",
+    "cached_text_embeddings": "diffusion.cached_text_embeddings",
 } | RECIPE_SWITCHES
 
 # What the page shows before a customer changes anything; also the base of the "Try" links.
@@ -320,6 +322,8 @@ FIELDSETS: list[tuple[Any, str, tuple[str, ...]]] = [
             "safety_checker",
             "text_encoders_fp32",
             "train_text_encoder",
+            "cached_latents",
+            "cached_text_embeddings",
             "gpu_memory_utilization",
             "cuda_context_mib",
             "comm_buffer_mib",
@@ -457,7 +461,7 @@ DIFFUSION_ONLY = (
     "diffusion_task",
 )
 # Shown only when a diffusion model trains (decision 0220).
-DIFFUSION_TRAINING_ONLY = ("train_text_encoder",)
+DIFFUSION_TRAINING_ONLY = ("train_text_encoder", "cached_latents", "cached_text_embeddings")
 # Fields that do not apply to image models (no token sequence, no KV cache).
 DIFFUSION_HIDES = (
     "seq_len",

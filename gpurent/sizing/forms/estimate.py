@@ -286,6 +286,21 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         required=False,
         help_text=_("--train_text_encoder: the CLIP text encoders train with the same recipe; T5 stays frozen."),
     )
+    cached_latents = forms.BooleanField(
+        label=_("Latents cached before training"),
+        required=False,
+        help_text=_(
+            "The images were encoded to latents beforehand (--cache_latents): no VAE on the card while it trains."
+        ),
+    )
+    cached_text_embeddings = forms.BooleanField(
+        label=_("Prompt embeddings cached before training"),
+        required=False,
+        help_text=_(
+            "The prompts were encoded beforehand (--cache_text_encoder_outputs): no text encoder on the card while it "
+            "trains."
+        ),
+    )
     gpu_memory_utilization = engine_number(
         _("Share of the card vLLM takes (%)"),
         "runtime.gpu_memory_utilization_pct",

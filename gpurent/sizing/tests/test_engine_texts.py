@@ -295,6 +295,16 @@ VARIANTS: list[dict[str, str]] = [
         "image_size": "512",
     },
     {"preset": "sdxl-base-1.0", "workload": "lora", "image_size": "1024", "lora_rank": "16"},
+    # Engine 0.3.36: trained from cached latents and prompt embeddings.
+    {
+        "preset": "sdxl-base-1.0",
+        "workload": "lora",
+        "image_size": "1024",
+        "cached_latents": "on",
+        "cached_text_embeddings": "on",
+    },
+    # Engine 0.3.36: torchtune's chunked loss, compiled.
+    {"preset": "llama-3.2-3b", "workload": "lora", "chunked_loss": "on", "compiled_loss": "on"},
     # Decision 0220: the CLIP text encoder trains too, eager attention keeps the probabilities.
     {"preset": "sd-1.5", "workload": "lora", "image_size": "512", "attention": "eager", "train_text_encoder": "on"},
     {"preset": "flux.1-dev", "workload": "lora", "image_size": "512"},

@@ -447,6 +447,35 @@ CASES = [
         },
         cli="--preset sd3-medium --workload diffusion --weights bf16 --diffusion-text-encoders-fp32",
     ),
+    # Engine 0.3.36: SDXL LoRA trained from cached latents and prompt embeddings: no VAE, no text encoder on the card.
+    Case(
+        "cached_latents_and_text_embeddings",
+        library={
+            "model": "sdxl-base-1.0",
+            "workload": "lora",
+            "precision": {"weights": "bf16", "compute": "bf16"},
+            "seq_len": 4096,
+            "image_height": 1024,
+            "image_width": 1024,
+            "training": {"activation_checkpointing": True},
+            "lora": {"rank": 16},
+            "diffusion": {"cached_latents": True, "cached_text_embeddings": True},
+        },
+        form={
+            "preset": "sdxl-base-1.0",
+            "workload": "lora",
+            "weights": "bf16",
+            "image_size": "1024",
+            "activation_checkpointing": "on",
+            "lora_rank": "16",
+            "cached_latents": "on",
+            "cached_text_embeddings": "on",
+        },
+        cli=(
+            "--preset sdxl-base-1.0 --workload lora --weights bf16 --image 1024 --checkpointing --lora-rank 16 "
+            "--diffusion-cached-latents --diffusion-cached-text-embeddings"
+        ),
+    ),
     # Engine 0.3.19: BERT pre-training's masked-LM head computes vocabulary logits for every position.
     Case(
         "masked_lm_head",

@@ -144,6 +144,10 @@ MESSAGES: dict[str, Any] = {
     "needs a diffusion model whose text encoders are not quantized": _(
         "needs a diffusion model whose text encoders are not quantized"
     ),
+    "needs a diffusion model that trains (LoRA or full fine-tuning)": _(
+        "needs a diffusion model that trains (LoRA or full fine-tuning)"
+    ),
+    "the text encoders train, so they run at every step": _("the text encoders train, so they run at every step"),
     "needs one micro-batch a step: no accumulation under no_sync or pipeline stages": _(
         "needs one micro-batch a step: no accumulation under no_sync or pipeline stages"
     ),

@@ -115,6 +115,8 @@ PHRASES: dict[str, Any] = {
     "fp32 grad": pgettext_lazy("estimator formula", "fp32 grad"),
     "B grad": pgettext_lazy("estimator formula", "B grad"),
     "fp32 chunk (1/8 of the vocab rows)": pgettext_lazy("estimator formula", "fp32 chunk (1/8 of the vocab rows)"),
+    # Engine 0.3.36: torchtune's chunked loss, compiled.
+    "B grad of one chunk (1/8)": pgettext_lazy("estimator formula", "B grad of one chunk (1/8)"),
     # Engine 0.3.28: fp32 logits returned by the model and held by the loop through backward (prime-rl).
     "fp32 logits held through backward": pgettext_lazy("estimator formula", "fp32 logits held through backward"),
     "fp32 log-softmax": pgettext_lazy("estimator formula", "fp32 log-softmax"),
