@@ -2,7 +2,9 @@
 
 Phases: ``vae_encode`` (images to latents through the VAE encoder), ``forward_backward`` and
 ``optimizer_step`` (as for transformers, :mod:`vramcalc.train`). Text encoders and the VAE are frozen and
-resident; only the denoiser (or its adapters) trains.
+resident; only the denoiser (or its adapters) trains. Trained from cached latents (``diffusion.cached_latents``) the
+step has no VAE and no ``vae_encode`` phase; from cached prompt embeddings (``diffusion.cached_text_embeddings``), no
+text encoder (decision 0595).
 
 A UNet whose levels are described (``DiffusionSpec.unet_channels``) has its saved activations counted level by
 level at each level's resolution (:mod:`vramcalc.unet_levels`, decision 0220). Otherwise the saved activations
