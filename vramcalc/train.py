@@ -323,7 +323,7 @@ def _fsdp_root(inp: EstimateInput, embedding: int) -> Component:
     ``post_forward_mesh_info = None``). Wrapping each block, as the auto-wrap policies do, leaves the token embedding,
     the LM head and the final norm to the root, in the precision the units are gathered in (16-bit for a quantized
     base, whose embeddings stay unquantized)."""
-    per = compute_bytes(inp) if autocast_upcasts(inp) else dense_bytes(inp)
+    per = _dense_param_bytes(inp)
     size = embedding * per // inp.parallel.tensor_parallel
     return Component(
         "fsdp_root",
@@ -333,6 +333,12 @@ def _fsdp_root(inp: EstimateInput, embedding: int) -> Component:
         text("train.fsdp_root"),
         (FB,),
     )
+
+
+def _dense_param_bytes(inp: EstimateInput) -> int:
+    """Bytes of an unquantized parameter, or of its gradient, as FSDP holds it unsharded: the compute dtype under a
+    mixed-precision policy, the stored dtype otherwise."""
+    return compute_bytes(inp) if autocast_upcasts(inp) else dense_bytes(inp)
 
 
 def _gathered_bytes(inp: EstimateInput, stored: int, total: int) -> int:
@@ -387,8 +393,8 @@ def _unit_gradient(inp: EstimateInput, unit: int, total: int) -> Component:
     Autograd fills a unit's whole gradient before FSDP reduce-scatters it: FSDP1's ``_post_backward_hook`` takes
     ``unsharded_grad = flat_param.grad.data`` and keeps it (``_no_dispatch_record_stream``) until the
     reduce-scatter on the post-backward stream has run; FSDP2's ``foreach_reduce`` copies the unit's gradients into
-    a reduce-scatter input of the same size. So one unit's gradient, in the dtype the unit is gathered in, is live
-    beside the gathered unit and the prefetch. Only the trainable share of the unit has one. Not with ``no_sync``
+    a reduce-scatter input of the same size. So one unit's gradient is live beside the gathered unit and the
+    prefetch. Only the trainable share of the unit has one. Not with ``no_sync``
     (every unit's unsharded gradient is already counted) nor with pipeline stages (the stage's are).
 
     A gradient takes its parameter's dtype, the compute dtype under a mixed-precision policy and the stored one
@@ -397,7 +403,7 @@ def _unit_gradient(inp: EstimateInput, unit: int, total: int) -> Component:
     """
     trainable, _expr = trainable_params(inp)
     params = unit * min(trainable, total) // total
-    per_param = compute_bytes(inp) if autocast_upcasts(inp) else dense_bytes(inp)
+    per_param = _dense_param_bytes(inp)
     size = params * per_param // inp.parallel.tensor_parallel
     return Component(
         "unit_gradient",
