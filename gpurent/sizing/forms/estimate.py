@@ -290,14 +290,14 @@ class EstimateForm(TrainingPlanFields, RecipeFields, VideoFields):
         label=_("Latents cached before training"),
         required=False,
         help_text=_(
-            "The images were encoded to latents beforehand (--cache_latents): no VAE on the card while it trains."
+            "--cache_latents: the images were encoded to latents beforehand; no VAE on the card while it trains."
         ),
     )
     cached_text_embeddings = forms.BooleanField(
         label=_("Prompt embeddings cached before training"),
         required=False,
         help_text=_(
-            "The prompts were encoded beforehand (--cache_text_encoder_outputs): no text encoder on the card while it "
+            "--cache_text_encoder_outputs: the prompts were encoded beforehand; no text encoder on the card while it "
             "trains."
         ),
     )
