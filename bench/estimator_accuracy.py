@@ -104,7 +104,7 @@ since; from engine 0.3.34 on it informs choices too (decision 0589). ``bench/est
 each of 0.3.34 and 0.3.35. ``bench/estimator_cases_fresh37.json`` (decision 0594), collected blind once 0.3.35 was
 made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fresh-36 and fresh-37 inform choices too
 (decision 0595). ``bench/estimator_cases_fresh38.json`` (decision 0596), collected blind while 0.3.36 was made, forms
-*fresh-38*: measured whole at 0.3.36. The
+*fresh-38*: measured whole at 0.3.36; from engine 0.3.37 on it informs choices too (decision 0597). The
 report prints every part with its range coverage and width, the targets, and which parts informed any choice;
 ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a held part. First
 measurements are recorded in docs/estimator.md.
@@ -311,7 +311,7 @@ PART_TITLES = {
     "fresh-35": "(issue 31's 34th fresh part: measured at engine 0.3.32 and after 0.3.33; tuned on since 0.3.34)",
     "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33, after 0.3.34, 0.3.35; tuned on since 0.3.36)",
     "fresh-37": "(issue 31's 36th fresh part: measured once, at engine 0.3.35; tuned on since 0.3.36)",
-    "fresh-38": "(issue 31's 37th fresh part: measured at engine 0.3.36)",
+    "fresh-38": "(issue 31's 37th fresh part: measured once, at engine 0.3.36; tuned on since 0.3.37)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -345,7 +345,7 @@ PART_TITLES = {
 # 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587);
 # fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589); fresh-36, seen
 # since its measurements at engines 0.3.33 to 0.3.35, and fresh-37, seen since its one at 0.3.35, for engine 0.3.36
-# (decision 0595).
+# (decision 0595); fresh-38, seen since its one measurement at engine 0.3.36, for engine 0.3.37 (decision 0597).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -385,6 +385,7 @@ INFORMED_CHOICES = (
     "fresh-35",
     "fresh-36",
     "fresh-37",
+    "fresh-38",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

@@ -11,8 +11,10 @@ level at each level's resolution (:mod:`vramcalc.unet_levels`, decision 0220). O
 use Korthikanti et al.'s ``34·h`` bytes per token per transformer block (16-bit, fused attention) over an
 *equivalent depth* ``denoiser_params / (12·h_eff²)``: a DiT runs every block at its width ``h`` over all
 latent tokens (+ text tokens, joint attention); an undescribed UNet counts at its deepest level (``4h``
-channels over 1/16 of the latent tokens). That is an allowance, not a tensor-by-tensor count, and the range
-says so (caveat ``diffusion_training``).
+channels over 1/16 of the latent tokens). A DiT that states its blocks (``DiffusionSpec.denoiser_blocks``) is counted
+over those instead: the equivalent depth counts a joint block's adaLN modulation and its text stream as blocks of
+their own (79 for SD3.5 Medium's 37, 105 for Flux's 57; decision 0597). That is an allowance, not a tensor-by-tensor
+count, and the range says so (caveat ``diffusion_training``).
 
 With ``diffusion.train_text_encoder`` the CLIP text encoders (not T5) train with the denoiser's recipe: their
 trainable parameters join the gradients, master weights and optimizer states, and their activations
@@ -64,7 +66,7 @@ def _geometry(inp: EstimateInput, spec: DiffusionSpec) -> tuple[int, int, int, s
     else:
         tokens, h_eff = max(1, latent // 16), 4 * spec.denoiser_hidden
         how = f"{num(latent)} latent tokens / 16 at the deepest level, h={h_eff}"
-    blocks = max(1, spec.denoiser_params // (12 * h_eff * h_eff))
+    blocks = spec.denoiser_blocks or max(1, spec.denoiser_params // (12 * h_eff * h_eff))
     return tokens, h_eff, blocks, how
 
 
@@ -251,7 +253,8 @@ def _activations(inp: EstimateInput, spec: DiffusionSpec) -> Component:
         formula = f"{b} x {blocks} block inputs x ({how}) x {b_act} B + one block recomputed"
     else:
         size = b * tokens * 17 * h_eff * b_act * blocks
-        formula = f"{b} x {blocks} equivalent blocks x 34h/2 x {b_act} B per token ({how})"
+        counted = "DiT blocks" if spec.denoiser_blocks else "equivalent blocks"
+        formula = f"{b} x {blocks} {counted} x 34h/2 x {b_act} B per token ({how})"
     return Component(
         "activations",
         "Denoiser activations (saved for backward)",

@@ -139,6 +139,12 @@ class DiffusionSpec:
         vae_force_upcast: the pipeline casts an fp16 VAE to fp32 to encode and decode (diffusers' SDXL pipelines:
             ``needs_upcasting = self.vae.dtype == torch.float16 and self.vae.config.force_upcast``, then
             ``upcast_vae()``); the Flux, SD3 and SD 1.5 pipelines do not, whatever the VAE's config says.
+        denoiser_blocks: a DiT's transformer blocks, as its config counts them (SD3's ``num_layers`` joint blocks;
+            Flux's ``num_layers`` double-stream plus ``num_single_layers`` single-stream blocks), each an attention
+            and an MLP over the latent (and text) tokens; a block with a second self-attention over the image tokens
+            (SD3.5 Medium's ``dual_attention_layers``) counts twice. Diffusion training keeps its saved activations
+            per block; 0: the *equivalent depth* ``denoiser_params / (12·h²)``, which counts the adaLN modulation
+            and a joint block's second stream as blocks of their own (decision 0597).
     """
 
     denoiser_params: int = field(metadata=within(1, MAX_PARAMS))
@@ -169,6 +175,7 @@ class DiffusionSpec:
     vae_decode_extra_tensors: int = field(default=0, metadata=within(0, MAX_FACTOR))
     vae_tile_width_px: int = field(default=0, metadata=within(0, MAX_PIXELS))
     vae_force_upcast: bool = False
+    denoiser_blocks: int = field(default=0, metadata=within(0, MAX_LAYERS))
 
     @property
     def is_video(self) -> bool:
@@ -189,6 +196,8 @@ class DiffusionSpec:
             raise InvalidInput("model.diffusion.vae_channels", "needs at least two VAE levels")
         if self.is_video and (self.unet_channels or self.default_frames < 1):
             raise InvalidInput("model.diffusion.temporal_compression", "a video model is a DiT with default frames")
+        if self.denoiser_blocks and self.denoiser_kind != "dit":
+            raise InvalidInput("model.diffusion.denoiser_blocks", "only a DiT counts its blocks")
         self._check_unet()
 
     def _check_unet(self) -> None:

@@ -8,7 +8,8 @@ import pytest
 
 from vramcalc import Estimate, InvalidInput, estimate
 from vramcalc.model import DiffusionSpec
-from vramcalc.serialize import inputs_from_dict
+from vramcalc.presets import get_preset
+from vramcalc.serialize import inputs_from_dict, inputs_to_dict
 from vramcalc.unet_levels import unet_training_elements
 from vramcalc.units import GIB
 
@@ -277,6 +278,35 @@ def test_a_dit_checkpointed_keeps_block_inputs_and_rebuilds_one_block() -> None:
     plain = _run("flux.1-dev", "lora").bytes_of("activations")
     checkpointed = _run("flux.1-dev", "lora", training={"activation_checkpointing": True}).bytes_of("activations")
     assert 0 < checkpointed < plain
+
+
+def test_a_dit_that_states_its_blocks_keeps_activations_per_block() -> None:
+    """Engine 0.3.37 (decision 0597): Flux's 19 double-stream and 38 single-stream blocks, not the 105 blocks of its
+    parameters' equivalent depth; the formula names what it counted."""
+    spec = get_preset("flux.1-dev").diffusion
+    assert spec is not None
+    assert spec.denoiser_blocks == 57
+    latent = 512 // (spec.vae_scale_factor * spec.patch_size)
+    tokens = latent * latent + spec.text_tokens
+    fields: dict[str, Any] = {"image_height": 512, "image_width": 512}
+    stated = _run("flux.1-dev", "lora", **fields).component("activations")
+    assert stated is not None
+    assert stated.bytes == tokens * 17 * spec.denoiser_hidden * 2 * 57
+    assert "57 DiT blocks" in stated.formula
+    unstated = inputs_to_dict(inputs_from_dict({"model": "flux.1-dev", "workload": "lora", **fields}))
+    unstated["model"]["diffusion"]["denoiser_blocks"] = 0
+    derived = estimate(inputs_from_dict(unstated)).component("activations")
+    assert derived is not None
+    blocks = spec.denoiser_params // (12 * spec.denoiser_hidden**2)
+    assert blocks == 105
+    assert derived.bytes == tokens * 17 * spec.denoiser_hidden * 2 * blocks
+    assert "105 equivalent blocks" in derived.formula
+
+
+def test_only_a_dit_states_its_blocks() -> None:
+    with pytest.raises(InvalidInput) as error:
+        DiffusionSpec(1000, "unet", 4, 1, 10, denoiser_blocks=2)
+    assert error.value.field == "model.diffusion.denoiser_blocks"
 
 
 def test_ddp_keeps_its_gradient_buckets_in_diffusion_training_too() -> None:

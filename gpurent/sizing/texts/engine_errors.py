@@ -93,6 +93,7 @@ MESSAGES: dict[str, Any] = {
     "needs at least two VAE levels": _("needs at least two VAE levels"),
     "needs one width per text encoder": _("needs one width per text encoder"),
     "only a UNet has levels": _("only a UNet has levels"),
+    "only a DiT counts its blocks": _("only a DiT counts its blocks"),
     "must be > 0": _("must be > 0"),
     "must be >= 1 and divide parallel.cards": _("must be >= 1 and divide parallel.cards"),
     "must be a JSON object": _("must be a JSON object"),

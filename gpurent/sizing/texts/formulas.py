@@ -101,6 +101,7 @@ PHRASES: dict[str, Any] = {
     "block inputs": pgettext_lazy("estimator formula", "block inputs"),
     "one block recomputed": pgettext_lazy("estimator formula", "one block recomputed"),
     "equivalent blocks": pgettext_lazy("estimator formula", "equivalent blocks"),
+    "DiT blocks": pgettext_lazy("estimator formula", "DiT blocks"),
     "per token": pgettext_lazy("estimator formula", "per token"),
     "latent tokens / 16 at the deepest level": pgettext_lazy(
         "estimator formula", "latent tokens / 16 at the deepest level"
