@@ -40,6 +40,10 @@ run: db ## Set up everything and serve the shop on http://127.0.0.1:8000
 # form's: the rest of the suite runs without the tracer, which doubled its time (decision 0550).
 MONEY_APPS := ledger payments orders chains
 COVERED_TESTS := vramcalc gpurent/sizing $(addprefix gpurent/,$(MONEY_APPS))
+# Python writes its bytecode caches (git-ignored __pycache__/) during the tests even where the environment says not to:
+# without them every pytest process compiles and rewrites each test module again (18 s of a 2-core machine's CPU per
+# collection instead of 9) and every server or command a test starts compiles the project again (decision 0599).
+unexport PYTHONDONTWRITEBYTECODE
 # Every run uses two pytest-xdist processes, which take tests one batch at a time in pytest-django's order (decision
 # 0592): on one process a 2-core machine ran the suite on one core while the other waited.
 WORKERS := -n 2
@@ -53,7 +57,7 @@ test: setup compilemessages ## Run the whole suite on SQLite: unit, API fuzz, ch
 	done; exit $$status  # each money app: 95 % of its lines and branches
 	$(PY) -m pytest -m "not browser" $(WORKERS) $(addprefix --ignore=,$(COVERED_TESTS))
 	bash scripts/ensure-chromium.sh
-	$(PY) -m pytest -m browser $(WORKERS)
+	$(PY) -m pytest -m browser $(WORKERS) tests/browser
 
 test-fast: setup compilemessages ## The suite without the browser tests
 	$(PY) -m pytest -m "not browser" $(WORKERS)
@@ -64,7 +68,7 @@ test-postgres: setup compilemessages ## The suite (without browser tests) on Pos
 
 test-browser: setup compilemessages ## Only the browser tests (headless Debian Chromium)
 	bash scripts/ensure-chromium.sh
-	$(PY) -m pytest -m browser $(WORKERS)
+	$(PY) -m pytest -m browser $(WORKERS) tests/browser
 
 test-chains: setup ## Only the chain watcher tests against local nodes (litecoind regtest, ganache)
 	bash scripts/ensure-chain-nodes.sh

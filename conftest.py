@@ -48,6 +48,18 @@ def pytest_configure(config: pytest.Config) -> None:
             subprocess.run([msgfmt, "--check-format", "-o", str(mo), str(po)], check=True, timeout=120)  # noqa: S603
 
 
+BROWSER_TESTS = Path(__file__).resolve().parent / "tests" / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make test` runs the browser tests from tests/browser/ only, where it collects them in a few seconds instead
+    of the whole suite's twenty: a browser test anywhere else would run in no step, so it stops the run here."""
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    strays = [item.nodeid for item in browser if BROWSER_TESTS not in item.path.parents]
+    if strays:
+        raise pytest.UsageError(f"browser tests live in tests/browser/ (make test runs them from there): {strays}")
+
+
 @pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Every test starts in the default language: a request with Accept-Language leaves its language active in

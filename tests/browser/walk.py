@@ -138,12 +138,15 @@ FIT_JS = """([tables, reference, minGap]) => {
 
 # For each option of each select shown: the width the select needs to show that option whole once chosen (a copy of
 # the select holding only that option, sized to its content, so text, padding and arrow all count) against the
-# select's own width. The copy is styled through the CSSOM, which the CSP allows.
+# select's own width. The copy is styled through the CSSOM, which the CSP allows. Every select's width is read first,
+# then one copy per option is placed (hidden, out of the flow) and all are read in one layout, not one per option: a
+# model select of a hundred presets cost a hundred layouts of the whole page.
 CHOSEN_OPTIONS_THAT_DO_NOT_FIT = """(selector) => {
-  const found = [];
-  for (const select of document.querySelectorAll(selector)) {
-    const have = select.getBoundingClientRect().width;
-    if (!have) continue;
+  const shown = [...document.querySelectorAll(selector)]
+    .map((select) => ({select, have: select.getBoundingClientRect().width}))
+    .filter(({have}) => have);
+  const copies = [];
+  for (const {select, have} of shown) {
     for (const option of select.options) {
       const copy = select.cloneNode(false);
       copy.removeAttribute("id");
@@ -152,12 +155,15 @@ CHOSEN_OPTIONS_THAT_DO_NOT_FIT = """(selector) => {
       Object.assign(copy.style, {position: "absolute", visibility: "hidden"});
       copy.append(option.cloneNode(true));
       select.parentElement.append(copy);
-      const need = copy.getBoundingClientRect().width;
-      copy.remove();
-      const what = `${select.name}: "${option.text}" needs ${Math.round(need)} px of ${Math.round(have)}`;
-      if (need > have) found.push(what);
+      copies.push({copy, select, have, text: option.text});
     }
   }
+  const found = [];
+  for (const {copy, select, have, text} of copies) {
+    const need = copy.getBoundingClientRect().width;
+    if (need > have) found.push(`${select.name}: "${text}" needs ${Math.round(need)} px of ${Math.round(have)}`);
+  }
+  copies.forEach(({copy}) => copy.remove());
   return found;
 }"""
 
