@@ -103,8 +103,8 @@ TEMPLATES: dict[str, str] = {
     "dtrain.master_16bit": "16-bit copy (DeepSpeed's 16-bit master weights).",
     "dtrain.optimizer": "States of the trainable part.",
     "dtrain.step": "Chosen by the fused-optimizer switch.",
-    "dtrain.activations": "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; "
-    "see the module notes.",
+    "dtrain.activations": "Korthikanti's 34·h bytes per token per block, over the DiT blocks the model states or else "
+    "the denoiser's equivalent depth; see the module notes.",
     "dtrain.text_encoders_trained": "Resident and trained with the denoiser; T5 encoders stay frozen.",
     "dtrain.plus_text_encoders": "plus {params} text-encoder parameters",
     "dtrain.unet_levels": "Counted level by level at each level's resolution: what autograd keeps for every resnet, "

@@ -139,7 +139,8 @@ TRANSLATED: dict[str, Any] = {
     "dtrain.optimizer": _("States of the trainable part."),
     "dtrain.step": _("Chosen by the fused-optimizer switch."),
     "dtrain.activations": _(
-        "Korthikanti's 34·h bytes per token per block over the denoiser's equivalent depth; see the module notes."
+        "Korthikanti's 34·h bytes per token per block, over the DiT blocks the model states or else the denoiser's "
+        "equivalent depth; see the module notes."
     ),
     "dtrain.text_encoders_trained": _("Resident and trained with the denoiser; T5 encoders stay frozen."),
     "dtrain.plus_text_encoders": _("plus %(params)s text-encoder parameters"),
