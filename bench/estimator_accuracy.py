@@ -222,6 +222,7 @@ FRESH36_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh36.json"
 FRESH37_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh37.json"
 # And the round after that (decision 0596): collected blind while engine 0.3.36 was made, measured once it was in.
 FRESH38_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh38.json"
+# And the round after that (decision 0598): collected blind while engine 0.3.37 was made, measured once it was in.
 FRESH39_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh39.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
