@@ -106,9 +106,10 @@ made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fre
 (decision 0595). ``bench/estimator_cases_fresh38.json`` (decision 0596), collected blind while 0.3.36 was made, forms
 *fresh-38*: measured whole at 0.3.36; from engine 0.3.37 on it informs choices too (decision 0597).
 ``bench/estimator_cases_fresh39.json`` (decision 0598), collected blind while 0.3.37 was made, forms *fresh-39*:
-measured whole at 0.3.37. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -316,7 +317,7 @@ PART_TITLES = {
     "fresh-36": "(issue 31's 35th fresh part: measured at engine 0.3.33, after 0.3.34, 0.3.35; tuned on since 0.3.36)",
     "fresh-37": "(issue 31's 36th fresh part: measured once, at engine 0.3.35; tuned on since 0.3.36)",
     "fresh-38": "(issue 31's 37th fresh part: measured once, at engine 0.3.36; tuned on since 0.3.37)",
-    "fresh-39": "(issue 31's 38th fresh part: measured at engine 0.3.37)",
+    "fresh-39": "(issue 31's 38th fresh part: measured once, at engine 0.3.37; tuned on since 0.3.38)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -350,7 +351,8 @@ PART_TITLES = {
 # 0585); fresh-34, seen since its measurements at engines 0.3.31 and 0.3.32, for engine 0.3.33 (decision 0587);
 # fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589); fresh-36, seen
 # since its measurements at engines 0.3.33 to 0.3.35, and fresh-37, seen since its one at 0.3.35, for engine 0.3.36
-# (decision 0595); fresh-38, seen since its one measurement at engine 0.3.36, for engine 0.3.37 (decision 0597).
+# (decision 0595); fresh-38, seen since its one measurement at engine 0.3.36, for engine 0.3.37 (decision 0597);
+# fresh-39, seen since its one measurement at engine 0.3.37, for engine 0.3.38 (decision 0600).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -391,13 +393,15 @@ INFORMED_CHOICES = (
     "fresh-36",
     "fresh-37",
     "fresh-38",
+    "fresh-39",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
 # 9.29 GB, is the loading phase's and not the step's, decision 0513; ms-swift's FSDP QLoRA of Qwen2.5-72B with its
 # parameters offloaded to the host, whose "80GiB * 2" is an 80 GB card's whole memory, more than the whole 4-bit model
-# would take on one card with nothing sharded nor offloaded, decision 0530).
-NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33"})
+# would take on one card with nothing sharded nor offloaded, decision 0530; vLLM's Yi-1.5-34B under TP 4 on RTX 4090s,
+# whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600).
+NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35

@@ -76,7 +76,10 @@ def estimate(inp: EstimateInput) -> Estimate:
     frag_by_phase: dict[str, Component] = {}
     for phase in phases:
         dynamic = sum(c.bytes for c in components if phase in c.phases and c.dynamic)
-        frag = _ranged(fragmentation_component(dynamic, phase), warnings)
+        held = (
+            sum(c.bytes for c in components if phase in c.phases and c.in_allocator) if inp.workload.is_training else 0
+        )
+        frag = _ranged(fragmentation_component(dynamic, phase, held), warnings)
         frag_by_phase[phase] = frag
         totals.append(_phase_total(components, phase, frag))
     peak = max(totals, key=lambda p: p.bytes)

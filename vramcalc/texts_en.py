@@ -16,6 +16,9 @@ TEMPLATES: dict[str, str] = {
     "growing from TP=1 to TP=2).",
     "runtime.fragmentation": "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
     "expandable_segments reduces it.",
+    "runtime.fragmentation_training": "PyTorch's caching allocator keeps freed blocks reserved and rounds requests "
+    "up; in a training step it also keeps about {pct}% of what it holds cached, in blocks cut for the gradients, the "
+    "optimizer step's temporaries and the communication buckets. expandable_segments reduces it.",
     # Weights (components/weights.py)
     "weights.resident": "All weights resident on the card (MoE: every expert). Quantized formats store "
     "metadata (scales/zeros/constants), counted here.",

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from vramcalc import Estimate, InvalidInput, estimate
+from vramcalc.components.runtime import TRAINING_RESERVE_PCT
 from vramcalc.model import DiffusionSpec
 from vramcalc.presets import get_preset
 from vramcalc.serialize import inputs_from_dict, inputs_to_dict
@@ -349,7 +350,10 @@ def test_cached_latents_and_prompt_embeddings_leave_the_vae_and_the_text_encoder
     assert latents.bytes_of("text_encoder_weights") == plain.bytes_of("text_encoder_weights") > 0
     assert latents.bytes_of("activations") == plain.bytes_of("activations")
     step = {p.phase: p.bytes for p in plain.phases}["forward_backward"]
-    assert {p.phase: p.bytes for p in latents.phases}["forward_backward"] == step - plain.bytes_of("vae_weights")
+    # The VAE leaves the step with the allocator's reserve on it (engine 0.3.38), to a byte of rounding.
+    vae = plain.bytes_of("vae_weights")
+    left = step - vae - vae * TRAINING_RESERVE_PCT // 100
+    assert abs({p.phase: p.bytes for p in latents.phases}["forward_backward"] - left) <= 1
     both = _run(
         "sdxl-base-1.0",
         "lora",

@@ -28,6 +28,7 @@ from vramcalc import (
     Workload,
     estimate,
 )
+from vramcalc.components.runtime import FRAGMENTATION_PCT, TRAINING_RESERVE_PCT
 from vramcalc.infer import eager_score_bytes
 from vramcalc.model import DiffusionSpec
 from vramcalc.presets import get_preset
@@ -328,3 +329,31 @@ def test_vision_inference_prefill_uses_patches() -> None:
     big = estimate(EstimateInput(model=model, image_height=448, image_width=448)).bytes_of("workspace")
     assert small == (16 * 16 + 1) * (2 * 1280 + 2 * 5120) * 2
     assert big > 3.9 * small
+
+
+def test_a_training_step_keeps_a_share_of_what_the_allocator_holds_reserved() -> None:
+    """Engine 0.3.38 (decision 0600): in training the allocator's slack is 15 % of what the step churns plus 8 % of
+    everything it holds in that phase, so max_memory_reserved rises and max_memory_allocated does not; serving keeps
+    the churn's share alone."""
+    inp = EstimateInput(
+        model=get_preset("llama-3.1-8b"),
+        workload=Workload.FULL_FINETUNE,
+        seq_len=4096,
+        training=TrainingOptions(activation_checkpointing=True),
+    )
+    result = estimate(inp)
+    frag = result.component("fragmentation")
+    assert frag is not None
+    live = [c for c in result.components if result.peak_phase in c.phases and c.key != "fragmentation"]
+    churn = sum(c.bytes for c in live if c.dynamic) * FRAGMENTATION_PCT // 100
+    held = sum(c.bytes for c in live if c.in_allocator)
+    assert frag.bytes == churn + held * TRAINING_RESERVE_PCT // 100
+    assert result.peak_reserved_bytes - result.peak_allocated_bytes == frag.bytes
+    assert result.peak_allocated_bytes == held
+    assert f"+ {TRAINING_RESERVE_PCT}% x {held:,} B held by the allocator in {result.peak_phase}" in frag.formula
+    serving = estimate(EstimateInput(model=get_preset("llama-3.1-8b"), context_len=8192))
+    served = serving.component("fragmentation")
+    assert served is not None
+    assert "held by the allocator" not in served.formula
+    dynamic = sum(c.bytes for c in serving.components if serving.peak_phase in c.phases and c.dynamic)
+    assert served.bytes == dynamic * FRAGMENTATION_PCT // 100

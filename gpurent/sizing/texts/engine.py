@@ -32,6 +32,11 @@ TRANSLATED: dict[str, Any] = {
         "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; "
         "expandable_segments reduces it."
     ),
+    "runtime.fragmentation_training": _(
+        "PyTorch's caching allocator keeps freed blocks reserved and rounds requests up; in a training step it also "
+        "keeps about %(pct)s%% of what it holds cached, in blocks cut for the gradients, the optimizer step's "
+        "temporaries and the communication buckets. expandable_segments reduces it."
+    ),
     "weights.resident": _(
         "All weights resident on the card (MoE: every expert). Quantized formats store metadata "
         "(scales/zeros/constants), counted here."

@@ -55,6 +55,8 @@ PHRASES: dict[str, Any] = {
     "B allocated and freed during {phase}": pgettext_lazy(
         "estimator formula", "B allocated and freed during %(phase)s"
     ),
+    # Engine 0.3.38: a training step's share of what the allocator holds.
+    "B held by the allocator in {phase}": pgettext_lazy("estimator formula", "B held by the allocator in %(phase)s"),
     # Weights.
     "embeddings/LM head, norms and routers {b}-byte": pgettext_lazy(
         "estimator formula", "embeddings/LM head, norms and routers %(b)s-byte"
