@@ -106,8 +106,10 @@ made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fre
 (decision 0595). ``bench/estimator_cases_fresh38.json`` (decision 0596), collected blind while 0.3.36 was made, forms
 *fresh-38*: measured whole at 0.3.36; from engine 0.3.37 on it informs choices too (decision 0597).
 ``bench/estimator_cases_fresh39.json`` (decision 0598), collected blind while 0.3.37 was made, forms *fresh-39*:
-measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600). The report prints every part
-with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600).
+``bench/estimator_cases_fresh40.json`` (decision 0601), collected blind while 0.3.38 was made, forms *fresh-40*:
+measured whole at 0.3.38. The report prints every part with its range coverage and width, the targets, and which parts
+informed any choice; ``--parts`` prints only the named
 parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
 docs/estimator.md.
 
@@ -225,6 +227,8 @@ FRESH37_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh37.json"
 FRESH38_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh38.json"
 # And the round after that (decision 0598): collected blind while engine 0.3.37 was made, measured once it was in.
 FRESH39_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh39.json"
+# And the round after that (decision 0601): collected blind while engine 0.3.38 was made, measured once it was in.
+FRESH40_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh40.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -271,6 +275,7 @@ PARTS = (
     "fresh-37",
     "fresh-38",
     "fresh-39",
+    "fresh-40",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -318,6 +323,7 @@ PART_TITLES = {
     "fresh-37": "(issue 31's 36th fresh part: measured once, at engine 0.3.35; tuned on since 0.3.36)",
     "fresh-38": "(issue 31's 37th fresh part: measured once, at engine 0.3.36; tuned on since 0.3.37)",
     "fresh-39": "(issue 31's 38th fresh part: measured once, at engine 0.3.37; tuned on since 0.3.38)",
+    "fresh-40": "(issue 31's 39th fresh part: measured at engine 0.3.38)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -624,6 +630,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH37_CASES, "fresh-37"),
         (FRESH38_CASES, "fresh-38"),
         (FRESH39_CASES, "fresh-39"),
+        (FRESH40_CASES, "fresh-40"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
