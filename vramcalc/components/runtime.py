@@ -23,9 +23,9 @@ __all__ = [
 FRAGMENTATION_PCT = 15
 # A training step's allocator also keeps reserved a share of everything it holds, not only of what the step
 # churns: the blocks the gradients, the optimizer step's temporaries and the communication buckets are cut from
-# are split and cached for sizes that do not come back in the same order. Fitted on the tuning parts'
-# max_memory_reserved and whole-card figures of training runs, whose reserved share the churn alone left 9 % short
-# at the median (decision 0600); max_memory_allocated figures do not move.
+# are split and cached for sizes that do not come back in the same order. Fitted on the tuning parts' training
+# rows compared as max_memory_reserved, which the churn's share alone left 8.5 % under at the median, and on the whole
+# card (decision 0600); max_memory_allocated figures do not move.
 TRAINING_RESERVE_PCT = 8
 
 
@@ -62,25 +62,20 @@ def comm_component(inp: EstimateInput, phases: tuple[str, ...]) -> Component | N
 
 
 def fragmentation_component(dynamic_bytes: int, phase: str, held_bytes: int = 0) -> Component:
-    """Allocator slack for ``dynamic_bytes`` churned during ``phase``, and for a training step the share
-    :data:`TRAINING_RESERVE_PCT` of ``held_bytes``, everything the allocator holds in that phase (0: not training)."""
-    churn = dynamic_bytes * FRAGMENTATION_PCT // 100
+    """Allocator slack for ``dynamic_bytes`` churned during ``phase``, plus, in a training step, the share
+    :data:`TRAINING_RESERVE_PCT` of ``held_bytes``, all the allocator holds in that phase (0 outside training)."""
+    size = dynamic_bytes * FRAGMENTATION_PCT // 100
     expr = f"{FRAGMENTATION_PCT}% x {dynamic_bytes:,} B allocated and freed during {phase}"
-    if not held_bytes:
-        return Component(
-            key="fragmentation",
-            label="Allocator fragmentation",
-            bytes=churn,
-            formula=show(expr, churn),
-            assumption=text("runtime.fragmentation"),
-            phases=(phase,),
-        )
-    size = churn + held_bytes * TRAINING_RESERVE_PCT // 100
+    assumption = text("runtime.fragmentation")
+    if held_bytes:
+        size += held_bytes * TRAINING_RESERVE_PCT // 100
+        expr += f" + {TRAINING_RESERVE_PCT}% x {held_bytes:,} B held by the allocator in {phase}"
+        assumption = text("runtime.fragmentation_training", pct=TRAINING_RESERVE_PCT)
     return Component(
         key="fragmentation",
         label="Allocator fragmentation",
         bytes=size,
-        formula=show(f"{expr} + {TRAINING_RESERVE_PCT}% x {held_bytes:,} B held by the allocator in {phase}", size),
-        assumption=text("runtime.fragmentation_training", pct=TRAINING_RESERVE_PCT),
+        formula=show(expr, size),
+        assumption=assumption,
         phases=(phase,),
     )
