@@ -64,8 +64,8 @@ def test_a_decision_cell_names_its_condition_for_a_phone_in_the_readers_language
 @pytest.mark.parametrize(
     ("language", "figures"),
     [
-        ("en", ["Run: 300,000,000 training tokens in total.", "4,096 tokens per sample", "≈ 7.4 h for the run"]),
-        ("es", ["Ejecución: 300.000.000 tokens de entrenamiento en total.", "≈ 7,4 h para la ejecución"]),
+        ("en", ["Run: 300,000,000 training tokens in total.", "4,096 tokens per sample", "≈ 5.9 h for the run"]),
+        ("es", ["Ejecución: 300.000.000 tokens de entrenamiento en total.", "≈ 5,9 h para la ejecución"]),
         ("vi", ["300.000.000 token huấn luyện", "4.096 token mỗi mẫu"]),
     ],
 )
