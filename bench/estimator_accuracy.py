@@ -109,9 +109,8 @@ made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fre
 measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600).
 ``bench/estimator_cases_fresh40.json`` (decision 0601), collected blind while 0.3.38 was made, forms *fresh-40*:
 measured whole at 0.3.38. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named
-parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing
+a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
