@@ -108,7 +108,7 @@ made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fre
 ``bench/estimator_cases_fresh39.json`` (decision 0598), collected blind while 0.3.37 was made, forms *fresh-39*:
 measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600).
 ``bench/estimator_cases_fresh40.json`` (decision 0601), collected blind while 0.3.38 was made, forms *fresh-40*:
-measured whole at 0.3.38. The report prints every part with its range coverage and width, the targets, and which parts
+measured whole at 0.3.38; from engine 0.3.39 on it informs choices too (decision 0602). The report prints every part with its range coverage and width, the targets, and which parts
 informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing
 a held part. First measurements are recorded in docs/estimator.md.
 
@@ -322,7 +322,7 @@ PART_TITLES = {
     "fresh-37": "(issue 31's 36th fresh part: measured once, at engine 0.3.35; tuned on since 0.3.36)",
     "fresh-38": "(issue 31's 37th fresh part: measured once, at engine 0.3.36; tuned on since 0.3.37)",
     "fresh-39": "(issue 31's 38th fresh part: measured once, at engine 0.3.37; tuned on since 0.3.38)",
-    "fresh-40": "(issue 31's 39th fresh part: measured at engine 0.3.38)",
+    "fresh-40": "(issue 31's 39th fresh part: measured once, at engine 0.3.38; tuned on since 0.3.39)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -357,7 +357,8 @@ PART_TITLES = {
 # fresh-35, seen since its measurements at engines 0.3.32 and 0.3.33, for engine 0.3.34 (decision 0589); fresh-36, seen
 # since its measurements at engines 0.3.33 to 0.3.35, and fresh-37, seen since its one at 0.3.35, for engine 0.3.36
 # (decision 0595); fresh-38, seen since its one measurement at engine 0.3.36, for engine 0.3.37 (decision 0597);
-# fresh-39, seen since its one measurement at engine 0.3.37, for engine 0.3.38 (decision 0600).
+# fresh-39, seen since its one measurement at engine 0.3.37, for engine 0.3.38 (decision 0600); fresh-40, seen since
+# its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -399,14 +400,16 @@ INFORMED_CHOICES = (
     "fresh-37",
     "fresh-38",
     "fresh-39",
+    "fresh-40",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
 # 9.29 GB, is the loading phase's and not the step's, decision 0513; ms-swift's FSDP QLoRA of Qwen2.5-72B with its
 # parameters offloaded to the host, whose "80GiB * 2" is an 80 GB card's whole memory, more than the whole 4-bit model
 # would take on one card with nothing sharded nor offloaded, decision 0530; vLLM's Yi-1.5-34B under TP 4 on RTX 4090s,
-# whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600).
-NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44"})
+# whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600; vLLM's Llama-2-13B on
+# 40 GB A100s, "up to 38GB" at its default 0.9 of the card, decision 0602).
+NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44", "F40-41", "F40-42"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35

@@ -400,7 +400,8 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     thirty-three (engine 0.3.31, fresh-32 added) -25/+35 (160 peaks, 142 of 160) and -15/+50 (140, 126 of 140); on
     thirty-four (engine 0.3.32, fresh-33 added, autocast's fp32 softmax copy and residual stream counted) -25/+35 (162
     peaks, 144 of 162) and -20/+45 (143, 128 of 143); on forty (engine 0.3.38, fresh-39 added, a training step's
-    allocator reserve counted) -25/+30 (187 peaks, 167 of 187) and -25/+45 (164, 142 of 164)."""
+    allocator reserve counted) -25/+30 (187 peaks, 167 of 187) and -25/+45 (164, 142 of 164); on forty-one (engine
+    0.3.39, fresh-40 added) the same ends, -25/+30 (196 peaks, 175 of 196) and -25/+45 (164, 142 of 164)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
     assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -25, 45)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
