@@ -108,9 +108,10 @@ made, forms *fresh-37*: measured whole at that engine; from engine 0.3.36 on fre
 ``bench/estimator_cases_fresh39.json`` (decision 0598), collected blind while 0.3.37 was made, forms *fresh-39*:
 measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision 0600).
 ``bench/estimator_cases_fresh40.json`` (decision 0601), collected blind while 0.3.38 was made, forms *fresh-40*:
-measured whole at 0.3.38; from engine 0.3.39 on it informs choices too (decision 0602). The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing
-a held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.38; from engine 0.3.39 on it informs choices too (decision 0602). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -407,8 +408,8 @@ INFORMED_CHOICES = (
 # 9.29 GB, is the loading phase's and not the step's, decision 0513; ms-swift's FSDP QLoRA of Qwen2.5-72B with its
 # parameters offloaded to the host, whose "80GiB * 2" is an 80 GB card's whole memory, more than the whole 4-bit model
 # would take on one card with nothing sharded nor offloaded, decision 0530; vLLM's Yi-1.5-34B under TP 4 on RTX 4090s,
-# whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600; vLLM's Llama-2-13B on
-# 40 GB A100s, "up to 38GB" at its default 0.9 of the card, decision 0602).
+# whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600; vLLM's Llama-2-13B
+# on 40 GB A100s, "up to 38GB" at its default 0.9 of the card, decision 0602).
 NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44", "F40-41", "F40-42"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
