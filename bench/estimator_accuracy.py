@@ -110,9 +110,10 @@ measured whole at 0.3.37; from engine 0.3.38 on it informs choices too (decision
 ``bench/estimator_cases_fresh40.json`` (decision 0601), collected blind while 0.3.38 was made, forms *fresh-40*:
 measured whole at 0.3.38; from engine 0.3.39 on it informs choices too (decision 0602).
 ``bench/estimator_cases_fresh41.json`` (decision 0603), collected blind while 0.3.39 was made, forms *fresh-41*:
-measured whole at 0.3.39. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.39; from engine 0.3.40 on it informs choices too (decision 0604). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -328,7 +329,7 @@ PART_TITLES = {
     "fresh-38": "(issue 31's 37th fresh part: measured once, at engine 0.3.36; tuned on since 0.3.37)",
     "fresh-39": "(issue 31's 38th fresh part: measured once, at engine 0.3.37; tuned on since 0.3.38)",
     "fresh-40": "(issue 31's 39th fresh part: measured once, at engine 0.3.38; tuned on since 0.3.39)",
-    "fresh-41": "(issue 31's 40th fresh part: measured at engine 0.3.39)",
+    "fresh-41": "(issue 31's 40th fresh part: measured once, at engine 0.3.39; tuned on since 0.3.40)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -364,7 +365,8 @@ PART_TITLES = {
 # since its measurements at engines 0.3.33 to 0.3.35, and fresh-37, seen since its one at 0.3.35, for engine 0.3.36
 # (decision 0595); fresh-38, seen since its one measurement at engine 0.3.36, for engine 0.3.37 (decision 0597);
 # fresh-39, seen since its one measurement at engine 0.3.37, for engine 0.3.38 (decision 0600); fresh-40, seen since
-# its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602).
+# its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602); fresh-41, seen since its one measurement at
+# engine 0.3.39, for engine 0.3.40 (decision 0604).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -407,6 +409,7 @@ INFORMED_CHOICES = (
     "fresh-38",
     "fresh-39",
     "fresh-40",
+    "fresh-41",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
