@@ -112,10 +112,11 @@ measured whole at 0.3.38; from engine 0.3.39 on it informs choices too (decision
 ``bench/estimator_cases_fresh41.json`` (decision 0603), collected blind while 0.3.39 was made, forms *fresh-41*:
 measured whole at 0.3.39; from engine 0.3.40 on it informs choices too (decision 0604).
 ``bench/estimator_cases_fresh42.json`` (decision 0605), collected blind while 0.3.40 was made, forms *fresh-42*:
-measured whole at 0.3.40; from engine 0.3.41 on it informs choices too (decision 0606). The report prints every part
-with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
-parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+measured whole at 0.3.40; from engine 0.3.41 on it informs choices too (decision 0606).
+``bench/estimator_cases_fresh43.json`` (decision 0607), collected blind while 0.3.41 was made, forms *fresh-43*:
+measured whole at 0.3.41. The report prints every part with its range coverage and width, the targets, and which parts
+informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
+held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -237,6 +238,8 @@ FRESH40_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh40.json"
 FRESH41_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh41.json"
 # And the round after that (decision 0605): collected blind while engine 0.3.40 was made, measured once it was in.
 FRESH42_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh42.json"
+# And the round after that (decision 0607): collected blind while engine 0.3.41 was made, measured once it was in.
+FRESH43_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh43.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -286,6 +289,7 @@ PARTS = (
     "fresh-40",
     "fresh-41",
     "fresh-42",
+    "fresh-43",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -336,6 +340,7 @@ PART_TITLES = {
     "fresh-40": "(issue 31's 39th fresh part: measured once, at engine 0.3.38; tuned on since 0.3.39)",
     "fresh-41": "(issue 31's 40th fresh part: measured once, at engine 0.3.39; tuned on since 0.3.40)",
     "fresh-42": "(issue 31's 41st fresh part: measured once, at engine 0.3.40; tuned on since 0.3.41)",
+    "fresh-43": "(issue 31's 42nd fresh part: measured at engine 0.3.41)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -652,6 +657,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH40_CASES, "fresh-40"),
         (FRESH41_CASES, "fresh-41"),
         (FRESH42_CASES, "fresh-42"),
+        (FRESH43_CASES, "fresh-43"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
