@@ -114,9 +114,10 @@ measured whole at 0.3.39; from engine 0.3.40 on it informs choices too (decision
 ``bench/estimator_cases_fresh42.json`` (decision 0605), collected blind while 0.3.40 was made, forms *fresh-42*:
 measured whole at 0.3.40; from engine 0.3.41 on it informs choices too (decision 0606).
 ``bench/estimator_cases_fresh43.json`` (decision 0607), collected blind while 0.3.41 was made, forms *fresh-43*:
-measured whole at 0.3.41. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.41; from engine 0.3.42 on it informs choices too (decision 0608). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -340,7 +341,7 @@ PART_TITLES = {
     "fresh-40": "(issue 31's 39th fresh part: measured once, at engine 0.3.38; tuned on since 0.3.39)",
     "fresh-41": "(issue 31's 40th fresh part: measured once, at engine 0.3.39; tuned on since 0.3.40)",
     "fresh-42": "(issue 31's 41st fresh part: measured once, at engine 0.3.40; tuned on since 0.3.41)",
-    "fresh-43": "(issue 31's 42nd fresh part: measured at engine 0.3.41)",
+    "fresh-43": "(issue 31's 42nd fresh part: measured once, at engine 0.3.41; tuned on since 0.3.42)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -378,7 +379,8 @@ PART_TITLES = {
 # fresh-39, seen since its one measurement at engine 0.3.37, for engine 0.3.38 (decision 0600); fresh-40, seen since
 # its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602); fresh-41, seen since its one measurement at
 # engine 0.3.39, for engine 0.3.40 (decision 0604); fresh-42, seen since its one measurement at engine 0.3.40, for
-# engine 0.3.41 (decision 0606).
+# engine 0.3.41 (decision 0606); fresh-43, seen since its one measurement at engine 0.3.41, for engine 0.3.42
+# (decision 0608).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -423,6 +425,7 @@ INFORMED_CHOICES = (
     "fresh-40",
     "fresh-41",
     "fresh-42",
+    "fresh-43",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

@@ -246,8 +246,9 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
         parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 2},
     )
     assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
-    said = estimate(stages).range_meaning
-    assert "Widened for what the estimate is less sure of: pipeline stages." in said
+    # since engine 0.3.42 (decision 0608) the pipeline widening's ends are the several-card band's: nothing to name
+    assert (WIDER["pipeline"].low_pct, WIDER["pipeline"].high_pct) == (several.low_pct, several.high_pct)
+    assert "Widened" not in estimate(stages).range_meaning
     # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
     # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
     # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
@@ -335,7 +336,9 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
-    """Engine 0.3.38 (decision 0600): with a training step's allocator reserve counted (8 % of what it holds) the rule
+    """Engine 0.3.42 (decision 0608): on forty-four tuning parts (fresh-43 added) the rule gives -35/+35 on 264 peaks;
+    the 8B ZeRO-3 run below keeps its high end of 42.72 GiB and its low end is 15.64 GiB. Engine 0.3.38 (decision
+    0600): with a training step's allocator reserve counted (8 % of what it holds) the rule
     gives -30/+35 on forty tuning parts' 242 peaks; the 8B ZeRO-3 run below has a high end of 42.72 GiB, 24.06 GiB
     expected, and still fits 90 % of a 48 GiB card. Engine 0.3.35 (decision 0593): with FSDP's unit gradient in its
     parameter's dtype the rule gives -30/+40 on the same 228 peaks; the 8B ZeRO-3 run below has a high end of 41.72 GiB
@@ -361,9 +364,9 @@ def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-30, 35)
+    assert (result.range_low_pct, result.range_high_pct) == (-35, 35)
     assert round(result.peak_high_bytes / GIB, 2) == 42.72
-    assert round(result.peak_low_bytes / GIB, 2) == 16.84
+    assert round(result.peak_low_bytes / GIB, 2) == 15.64
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
 
@@ -405,9 +408,10 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     thirty-four (engine 0.3.32, fresh-33 added, autocast's fp32 softmax copy and residual stream counted) -25/+35 (162
     peaks, 144 of 162) and -20/+45 (143, 128 of 143); on forty (engine 0.3.38, fresh-39 added, a training step's
     allocator reserve counted) -25/+30 (187 peaks, 167 of 187) and -25/+45 (164, 142 of 164); on forty-one (engine
-    0.3.39, fresh-40 added) the same ends, -25/+30 (196 peaks, 175 of 196) and -25/+45 (164, 142 of 164)."""
+    0.3.39, fresh-40 added) the same ends, -25/+30 (196 peaks, 175 of 196) and -25/+45 (164, 142 of 164); on
+    forty-four (engine 0.3.42, fresh-43 added) -25/+30 (200 peaks, 177 of 200) and -25/+40 (169, 147 of 169)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -25, 45)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -25, 40)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(
