@@ -256,8 +256,8 @@ class Band:
 # generation -10/+35 (175), serving -30/+10 (32); a quantized base -25/+45 (117), offloading -35/+45 (89), pipeline
 # stages -35/+35 (57), tensor parallelism -45/+30 (59) (decision 0602).
 # Engine 0.3.40 (forty-two parts, fresh-41 added) sets every band by the rule again: a quantized base under training
-# -35/+60 (134 peaks, 13 left out, 118 of 134 left out in turn; fresh-41's QLoRA rows above their ranges need up to
-# +58 % once the thirteen farthest are left out); the others' ends unchanged on more peaks (one-card training 164,
+# -35/+60 (134 peaks, 13 left out, 118 of 134 left out in turn; the highest kept, +58 %, is fresh-41's fsdp_qlora
+# profiling run at 1,024 tokens); the others' ends unchanged on more peaks (one-card training 164,
 # checkpointed or fp32 198, several cards 251, generation with transformers 406, generation 176, offloading 98)
 # (decision 0604).
 # Engine 0.3.41 (forty-three parts, fresh-42 added) sets every band by the rule again: generation with transformers
