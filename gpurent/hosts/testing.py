@@ -111,7 +111,7 @@ class TestHost:
 
     def stop(self) -> None:
         """Kill sshd and every process in the host's namespace, and remove its directory."""
-        stopped = subprocess.run([str(SCRIPT), "stop", str(self.dir)], capture_output=True, text=True, timeout=60)  # noqa: S603
+        stopped = subprocess.run([str(SCRIPT), "stop", str(self.dir)], capture_output=True, text=True, timeout=120)  # noqa: S603
         if stopped.returncode != 0:
             raise RuntimeError(f"test-host stop {self.dir} exited {stopped.returncode}: {stopped.stderr.strip()}")
 
