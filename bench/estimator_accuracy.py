@@ -116,9 +116,10 @@ measured whole at 0.3.40; from engine 0.3.41 on it informs choices too (decision
 ``bench/estimator_cases_fresh43.json`` (decision 0607), collected blind while 0.3.41 was made, forms *fresh-43*:
 measured whole at 0.3.41; from engine 0.3.42 on it informs choices too (decision 0608).
 ``bench/estimator_cases_fresh44.json`` (decision 0609), collected blind while 0.3.42 was made, forms *fresh-44*:
-measured whole at 0.3.42. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.42; from engine 0.3.43 on it informs choices too (decision 0611). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -346,7 +347,7 @@ PART_TITLES = {
     "fresh-41": "(issue 31's 40th fresh part: measured once, at engine 0.3.39; tuned on since 0.3.40)",
     "fresh-42": "(issue 31's 41st fresh part: measured once, at engine 0.3.40; tuned on since 0.3.41)",
     "fresh-43": "(issue 31's 42nd fresh part: measured once, at engine 0.3.41; tuned on since 0.3.42)",
-    "fresh-44": "(issue 31's 43rd fresh part: measured at engine 0.3.42)",
+    "fresh-44": "(issue 31's 43rd fresh part: measured once, at engine 0.3.42; tuned on since 0.3.43)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -385,7 +386,7 @@ PART_TITLES = {
 # its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602); fresh-41, seen since its one measurement at
 # engine 0.3.39, for engine 0.3.40 (decision 0604); fresh-42, seen since its one measurement at engine 0.3.40, for
 # engine 0.3.41 (decision 0606); fresh-43, seen since its one measurement at engine 0.3.41, for engine 0.3.42
-# (decision 0608).
+# (decision 0608); fresh-44, seen since its one measurement at engine 0.3.42, for engine 0.3.43 (decision 0611).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -431,6 +432,7 @@ INFORMED_CHOICES = (
     "fresh-41",
     "fresh-42",
     "fresh-43",
+    "fresh-44",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its
@@ -438,8 +440,9 @@ INFORMED_CHOICES = (
 # parameters offloaded to the host, whose "80GiB * 2" is an 80 GB card's whole memory, more than the whole 4-bit model
 # would take on one card with nothing sharded nor offloaded, decision 0530; vLLM's Yi-1.5-34B under TP 4 on RTX 4090s,
 # whose author reads the eager run's 21,395 MiB as "close to the value 24564 * 0.9", decision 0600; vLLM's Llama-2-13B
-# on 40 GB A100s, "up to 38GB" at its default 0.9 of the card, decision 0602).
-NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44", "F40-41", "F40-42"})
+# on 40 GB A100s, "up to 38GB" at its default 0.9 of the card, decision 0602; vLLM 0.2.7's Llama-2-7B on a 40 GB A100,
+# whose nvidia-smi maximum, 36,777 MiB, sits inside its default 0.9 budget of 36,864 MiB, decision 0611).
+NOT_A_WORKLOAD_PEAK = frozenset({"F2-39", "F5-44", "F11-33", "F39-43", "F39-44", "F40-41", "F40-42", "F44-109"})
 # Range targets (issue 31): share of measured peaks inside the stated range, and the median range width.
 TARGET_COVERAGE = 0.90
 TARGET_WIDTH = 0.35

@@ -93,8 +93,9 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # batch-16 Vicuna readings, far above, are left out, F2-34's -16 % and F12-50's -26 % too; -20/+30 at 0.3.14 and
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6); -20/+40 on thirty-eight (engine 0.3.36, 375 peaks, fresh-36 and fresh-37 added; decision 0595);
-    # -25/+35 on forty-three (engine 0.3.41, 421 peaks, fresh-42 added; decision 0606)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-25, 35)
+    # -25/+35 on forty-three and forty-four (engine 0.3.41 and 0.3.42, 421 and 430 peaks, fresh-42 added; decisions
+    # 0606, 0608); -20/+40 on forty-five (engine 0.3.43, 438 peaks, fresh-44 added; decision 0611)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 40)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -246,17 +247,19 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
         parallel={"strategy": "fsdp", "cards": 8, "tensor_parallel": 2, "pipeline_parallel": 2},
     )
     assert wider_for(staged) == (WIDER["pipeline"],)  # pipeline stages already hold what TP adds
-    # since engine 0.3.42 (decision 0608) the pipeline widening's ends are the several-card band's: nothing to name
-    assert (WIDER["pipeline"].low_pct, WIDER["pipeline"].high_pct) == (several.low_pct, several.high_pct)
-    assert "Widened" not in estimate(stages).range_meaning
+    # engine 0.3.42 (decision 0608) gave the pipeline widening the several-card band's ends, so it named nothing;
+    # since engine 0.3.43 (decision 0611: the band -30/+35) it reaches further below again, and says so
+    assert limits(stages, ())[0] == WIDER["pipeline"].low_pct < several.low_pct
+    assert "Widened" in estimate(stages).range_meaning
     # Images in the sequence take generation with transformers' high end: since engine 0.3.26 (decision 0570:
     # fresh-27's LLaVA rows, within 5 %) the widening's high end falls inside the band's; since engine 0.3.27
     # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
     # -30/+40) both high ends are +40 %; from engine 0.3.30 to 0.3.32 (decision 0580: the band -20/+45) the band's high
     # end is above the widening's; since engine 0.3.33 (decision 0587: the band -25/+40) both are +40 % again; since
-    # engine 0.3.41 (decision 0606: the band -25/+35) the widening reaches further at both ends.
+    # engine 0.3.41 (decision 0606: the band -25/+35) the widening reaches further at both ends; since engine 0.3.43
+    # (decision 0611: the band -20/+40 again) it reaches further below, and both high ends are +40 %.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct > BANDS["transformers_generate"].high_pct
+    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct == BANDS["transformers_generate"].high_pct
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
@@ -336,8 +339,10 @@ def test_the_cli_prints_what_the_range_means_when_it_has_one(meaning: str) -> No
 
 
 def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
-    """Engine 0.3.42 (decision 0608): on forty-four tuning parts (fresh-43 added) the rule gives -35/+35 on 264 peaks;
-    the 8B ZeRO-3 run below keeps its high end of 42.72 GiB and its low end is 15.64 GiB. Engine 0.3.38 (decision
+    """Engine 0.3.43 (decision 0611): on forty-five tuning parts (fresh-44 added) the rule gives -30/+35 on 269 peaks;
+    the 8B ZeRO-3 run below keeps its high end of 42.72 GiB and its low end is 16.84 GiB. Engine 0.3.42 (decision
+    0608): on forty-four tuning parts (fresh-43 added) the rule gives -35/+35 on 264 peaks; the 8B ZeRO-3 run below
+    keeps its high end of 42.72 GiB and its low end is 15.64 GiB. Engine 0.3.38 (decision
     0600): with a training step's allocator reserve counted (8 % of what it holds) the rule
     gives -30/+35 on forty tuning parts' 242 peaks; the 8B ZeRO-3 run below has a high end of 42.72 GiB, 24.06 GiB
     expected, and still fits 90 % of a 48 GiB card. Engine 0.3.35 (decision 0593): with FSDP's unit gradient in its
@@ -364,9 +369,9 @@ def test_training_on_several_cards_has_the_band_of_twenty_one_parts() -> None:
         parallel={"strategy": "zero3", "cards": 8},
     )
     result = estimate(zero3)
-    assert (result.range_low_pct, result.range_high_pct) == (-35, 35)
+    assert (result.range_low_pct, result.range_high_pct) == (-30, 35)
     assert round(result.peak_high_bytes / GIB, 2) == 42.72
-    assert round(result.peak_low_bytes / GIB, 2) == 15.64
+    assert round(result.peak_low_bytes / GIB, 2) == 16.84
     assert fits(result.peak_high_bytes, 48 * GIB, 90).fits
     assert not fits(result.peak_high_bytes, 40 * GIB, 90).fits
 

@@ -363,9 +363,6 @@ VARIANTS: list[dict[str, str]] = [
 # into backward or plain SGD, every state offloaded), the pipeline plan is for inference (no plan text there),
 # an unquantized model's storage shows as bytes per parameter, and the form's GPTQ/AWQ always have a group.
 NOT_SHOWN = {
-    # Since engine 0.3.42 (decision 0608) the pipeline widening's ends are the several-card band's, so no range names
-    # it; the text stays for the next band that differs.
-    "range.kind.pipeline",
     "train.paged",
     "train.step_in_backward",
     "train.step_sgd",
