@@ -118,9 +118,10 @@ measured whole at 0.3.41; from engine 0.3.42 on it informs choices too (decision
 ``bench/estimator_cases_fresh44.json`` (decision 0609), collected blind while 0.3.42 was made, forms *fresh-44*:
 measured whole at 0.3.42; from engine 0.3.43 on it informs choices too (decision 0611).
 ``bench/estimator_cases_fresh45.json`` (decision 0612), collected blind while 0.3.43 was made, forms *fresh-45*:
-measured whole at 0.3.43. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.43; from engine 0.3.44 on it informs choices too (decision 0613). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
+parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
+docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -351,7 +352,7 @@ PART_TITLES = {
     "fresh-42": "(issue 31's 41st fresh part: measured once, at engine 0.3.40; tuned on since 0.3.41)",
     "fresh-43": "(issue 31's 42nd fresh part: measured once, at engine 0.3.41; tuned on since 0.3.42)",
     "fresh-44": "(issue 31's 43rd fresh part: measured once, at engine 0.3.42; tuned on since 0.3.43)",
-    "fresh-45": "(issue 31's 44th fresh part: measured at engine 0.3.43)",
+    "fresh-45": "(issue 31's 44th fresh part: measured once, at engine 0.3.43; tuned on since 0.3.44)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -390,7 +391,8 @@ PART_TITLES = {
 # its one measurement at engine 0.3.38, for engine 0.3.39 (decision 0602); fresh-41, seen since its one measurement at
 # engine 0.3.39, for engine 0.3.40 (decision 0604); fresh-42, seen since its one measurement at engine 0.3.40, for
 # engine 0.3.41 (decision 0606); fresh-43, seen since its one measurement at engine 0.3.41, for engine 0.3.42
-# (decision 0608); fresh-44, seen since its one measurement at engine 0.3.42, for engine 0.3.43 (decision 0611).
+# (decision 0608); fresh-44, seen since its one measurement at engine 0.3.42, for engine 0.3.43 (decision 0611);
+# fresh-45, seen since its one measurement at engine 0.3.43, for engine 0.3.44 (decision 0613).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -437,6 +439,7 @@ INFORMED_CHOICES = (
     "fresh-42",
     "fresh-43",
     "fresh-44",
+    "fresh-45",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

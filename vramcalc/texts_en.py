@@ -209,6 +209,7 @@ TEMPLATES: dict[str, str] = {
     "range.kind.pipeline": "pipeline stages",
     "range.kind.tensor_parallel": "tensor parallelism",
     "range.kind.vision_language": "images in the sequence",
+    "range.kind.vision_language_training": "training on images (the vision encoder's own activations)",
     "range.kind.vae_slicing": "a VAE decode in slices",
     # Notes on the whole estimate (estimate.py)
     "note.per_card": "Per card, busiest card; memory is never pooled across cards.",

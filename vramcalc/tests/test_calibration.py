@@ -94,8 +94,9 @@ def test_a_tuple_cache_counts_the_previous_steps_cache_in_the_expected_peak() ->
     # 0.3.15; -15/+30 from 0.3.11 to 0.3.13, decisions 0533, 0535, 0540; -15/+35 from 0.3.7 to 0.3.10, decision 0521;
     # -15/+30 in 0.3.6); -20/+40 on thirty-eight (engine 0.3.36, 375 peaks, fresh-36 and fresh-37 added; decision 0595);
     # -25/+35 on forty-three and forty-four (engine 0.3.41 and 0.3.42, 421 and 430 peaks, fresh-42 added; decisions
-    # 0606, 0608); -20/+40 on forty-five (engine 0.3.43, 438 peaks, fresh-44 added; decision 0611)
-    assert (tuples.range_low_pct, tuples.range_high_pct) == (-20, 40)
+    # 0606, 0608); -20/+40 on forty-five (engine 0.3.43, 438 peaks, fresh-44 added; decision 0611); -25/+35 on
+    # forty-six (engine 0.3.44, 439 peaks, fresh-45 added; decision 0613)
+    assert (tuples.range_low_pct, tuples.range_high_pct) == (-25, 35)
     # one new token is the prefill's: no decoding step
     one_token = estimate(_inputs(seq_len=512, context_len=513, runtime={"tuple_kv_cache": True}))
     assert one_token.component("previous_kv_cache") is None
@@ -182,14 +183,15 @@ def test_a_sliced_vae_decode_widens_the_generation_bands_low_end_only() -> None:
     CogView4 peaking in its denoise, 11.6 % under, was held by a workspace that cannot lower it) and generation
     -10/+35: the low end widens to -15, the high end stays generation's. Since engine 0.3.41 (decision 0606:
     generation -15/+35) the sliced decodes' -15/+15 lies inside the band again: the range is the band's and its meaning
-    names no widening."""
+    names no widening. Since engine 0.3.44 (decision 0613: generation -10/+35) the low end widens to -15 again, and the
+    meaning names it."""
     sliced = inputs_from_dict({"model": "sdxl-base-1.0", "workload": "diffusion", "diffusion": {"vae_slicing": True}})
     assert wider_for(sliced) == (WIDER["vae_slicing"],)
     generation = BANDS["generation"]
-    assert WIDER["vae_slicing"].low_pct == generation.low_pct
+    assert WIDER["vae_slicing"].low_pct < generation.low_pct
     assert WIDER["vae_slicing"].high_pct < generation.high_pct
-    assert limits(sliced, ()) == (generation.low_pct, generation.high_pct) == (-15, 35)
-    assert "Widened" not in estimate(sliced).range_meaning
+    assert limits(sliced, ()) == (WIDER["vae_slicing"].low_pct, generation.high_pct) == (-15, 35)
+    assert "a VAE decode in slices" in estimate(sliced).range_meaning
 
 
 def test_steps_of_different_lengths_name_the_allocators_reserve_on_the_high_end() -> None:
@@ -256,10 +258,42 @@ def test_what_the_engine_is_less_sure_of_widens_the_band_and_says_so() -> None:
     # (decision 0573: the band's low end -20 %) it widens the low end; since engine 0.3.29 (decision 0578: the band
     # -30/+40) both high ends are +40 %; from engine 0.3.30 to 0.3.32 (decision 0580: the band -20/+45) the band's high
     # end is above the widening's; since engine 0.3.33 (decision 0587: the band -25/+40) both are +40 % again; since
-    # engine 0.3.41 (decision 0606: the band -25/+35) the widening reaches further at both ends; since engine 0.3.43
-    # (decision 0611: the band -20/+40 again) it reaches further below, and both high ends are +40 %.
+    # engine 0.3.41 (decision 0606: the band -25/+35) the widening reaches further at both ends; at engine 0.3.43
+    # (decision 0611: the band -20/+40 again) it reached further below, and both high ends were +40 %; since engine
+    # 0.3.44 (decision 0613: the band -25/+35, the widening -40/+40) it reaches further at both ends again.
     assert estimate(vlm).range_low_pct == WIDER["vision_language"].low_pct < BANDS["transformers_generate"].low_pct
-    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct == BANDS["transformers_generate"].high_pct
+    assert estimate(vlm).range_high_pct == WIDER["vision_language"].high_pct > BANDS["transformers_generate"].high_pct
+
+
+def test_training_on_images_widens_the_high_end_and_says_so() -> None:
+    """Engine 0.3.44 (decision 0613): a vision-language model under training runs its vision encoder over every image
+    of the step, whose own activations the engine does not count (a trained encoder saves them for backward). On
+    forty-six tuning parts its 63 measured peaks needed up to +89 % above the expected value (nanoVLM's rows more so as
+    the batch grows, MiniCPM-V's, the Phi-3 cookbook's, ms-swift's), and the rule gives the widening -25/+60: the range
+    reaches further above than any training band, and its meaning names it. A text-only run keeps its kind's band."""
+    vlm = inputs_from_dict(
+        {
+            "model": "qwen2-vl-7b",
+            "images_per_sequence": 1,
+            "workload": "lora",
+            "training": {"activation_checkpointing": True},
+        }
+    )
+    assert wider_for(vlm) == (WIDER["vision_language_training"],)
+    band = band_for(vlm)
+    assert WIDER["vision_language_training"].high_pct > band.high_pct
+    assert limits(vlm, ()) == (
+        min(band.low_pct, WIDER["vision_language_training"].low_pct),
+        WIDER["vision_language_training"].high_pct,
+    )
+    result = estimate(vlm)
+    assert result.range_high_pct == 60
+    assert "training on images (the vision encoder's own activations)" in result.range_meaning
+    text_only = inputs_from_dict(
+        {"model": "qwen2-vl-7b", "workload": "lora", "training": {"activation_checkpointing": True}}
+    )
+    assert wider_for(text_only) == ()
+    assert "Widened" not in estimate(text_only).range_meaning
 
 
 def test_an_approximation_widens_the_band_by_its_factor() -> None:
@@ -414,9 +448,11 @@ def test_one_card_training_with_checkpointed_or_fp32_activations_has_the_narrowe
     peaks, 144 of 162) and -20/+45 (143, 128 of 143); on forty (engine 0.3.38, fresh-39 added, a training step's
     allocator reserve counted) -25/+30 (187 peaks, 167 of 187) and -25/+45 (164, 142 of 164); on forty-one (engine
     0.3.39, fresh-40 added) the same ends, -25/+30 (196 peaks, 175 of 196) and -25/+45 (164, 142 of 164); on
-    forty-four (engine 0.3.42, fresh-43 added) -25/+30 (200 peaks, 177 of 200) and -25/+40 (169, 147 of 169)."""
+    forty-four (engine 0.3.42, fresh-43 added) -25/+30 (200 peaks, 177 of 200) and -25/+40 (169, 147 of 169); on
+    forty-six (engine 0.3.44, fresh-45 added, training on images a widening of its own) -25/+30 (208 peaks, 187 of
+    208) and -25/+35 (172, 153 of 172)."""
     narrow, wide = BANDS["training_one_card_ckpt_or_fp32"], BANDS["training_one_card"]
-    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -25, 40)
+    assert (narrow.low_pct, narrow.high_pct, wide.low_pct, wide.high_pct) == (-25, 30, -25, 35)
     fp32 = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "fp32"})
     autocast = _inputs(workload="full_finetune", precision={"weights": "fp32", "compute": "bf16"})
     several = _inputs(

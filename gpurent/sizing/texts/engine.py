@@ -297,6 +297,7 @@ TRANSLATED: dict[str, Any] = {
     "range.kind.pipeline": _("pipeline stages"),
     "range.kind.tensor_parallel": _("tensor parallelism"),
     "range.kind.vision_language": _("images in the sequence"),
+    "range.kind.vision_language_training": _("training on images (the vision encoder's own activations)"),
     "range.kind.vae_slicing": _("a VAE decode in slices"),
     "note.per_card": _("Per card, busiest card; memory is never pooled across cards."),
     "note.server": _(
