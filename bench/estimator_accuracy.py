@@ -118,10 +118,11 @@ measured whole at 0.3.41; from engine 0.3.42 on it informs choices too (decision
 ``bench/estimator_cases_fresh44.json`` (decision 0609), collected blind while 0.3.42 was made, forms *fresh-44*:
 measured whole at 0.3.42; from engine 0.3.43 on it informs choices too (decision 0611).
 ``bench/estimator_cases_fresh45.json`` (decision 0612), collected blind while 0.3.43 was made, forms *fresh-45*:
-measured whole at 0.3.43; from engine 0.3.44 on it informs choices too (decision 0613). The report prints every part
-with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the named
-parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded in
-docs/estimator.md.
+measured whole at 0.3.43; from engine 0.3.44 on it informs choices too (decision 0613).
+``bench/estimator_cases_fresh46.json`` (decision 0614), collected blind while 0.3.44 was made, forms *fresh-46*:
+measured whole at 0.3.44. The report prints every part with its range coverage and width, the targets, and which parts
+informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
+held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -248,6 +249,7 @@ FRESH43_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh43.json"
 # And the round after that (decision 0609): collected blind while engine 0.3.42 was made, measured once it was in.
 FRESH44_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh44.json"
 FRESH45_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh45.json"
+FRESH46_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh46.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -300,6 +302,7 @@ PARTS = (
     "fresh-43",
     "fresh-44",
     "fresh-45",
+    "fresh-46",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -353,6 +356,7 @@ PART_TITLES = {
     "fresh-43": "(issue 31's 42nd fresh part: measured once, at engine 0.3.41; tuned on since 0.3.42)",
     "fresh-44": "(issue 31's 43rd fresh part: measured once, at engine 0.3.42; tuned on since 0.3.43)",
     "fresh-45": "(issue 31's 44th fresh part: measured once, at engine 0.3.43; tuned on since 0.3.44)",
+    "fresh-46": "(issue 31's 45th fresh part: measured at engine 0.3.44)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -678,6 +682,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH43_CASES, "fresh-43"),
         (FRESH44_CASES, "fresh-44"),
         (FRESH45_CASES, "fresh-45"),
+        (FRESH46_CASES, "fresh-46"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
