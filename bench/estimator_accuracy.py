@@ -248,6 +248,8 @@ FRESH42_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh42.json"
 FRESH43_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh43.json"
 # And the round after that (decision 0609): collected blind while engine 0.3.42 was made, measured once it was in.
 FRESH44_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh44.json"
+# The two rounds after that (decisions 0612, 0614): collected blind around engines 0.3.43 and 0.3.44, each measured once
+# that engine was in.
 FRESH45_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh45.json"
 FRESH46_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh46.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
