@@ -120,9 +120,10 @@ measured whole at 0.3.42; from engine 0.3.43 on it informs choices too (decision
 ``bench/estimator_cases_fresh45.json`` (decision 0612), collected blind while 0.3.43 was made, forms *fresh-45*:
 measured whole at 0.3.43; from engine 0.3.44 on it informs choices too (decision 0613).
 ``bench/estimator_cases_fresh46.json`` (decision 0614), collected blind while 0.3.44 was made, forms *fresh-46*:
-measured whole at 0.3.44. The report prints every part with its range coverage and width, the targets, and which parts
-informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without seeing a
-held part. First measurements are recorded in docs/estimator.md.
+measured whole at 0.3.44; from engine 0.3.45 on it informs choices too (decision 0616). The report prints every part
+with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the
+named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded
+in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -398,7 +399,8 @@ PART_TITLES = {
 # engine 0.3.39, for engine 0.3.40 (decision 0604); fresh-42, seen since its one measurement at engine 0.3.40, for
 # engine 0.3.41 (decision 0606); fresh-43, seen since its one measurement at engine 0.3.41, for engine 0.3.42
 # (decision 0608); fresh-44, seen since its one measurement at engine 0.3.42, for engine 0.3.43 (decision 0611);
-# fresh-45, seen since its one measurement at engine 0.3.43, for engine 0.3.44 (decision 0613).
+# fresh-45, seen since its one measurement at engine 0.3.43, for engine 0.3.44 (decision 0613); fresh-46, seen since
+# its one measurement at engine 0.3.44, for engine 0.3.45 (decision 0616).
 INFORMED_CHOICES = (
     "fit",
     "fresh-2-fit",
@@ -446,6 +448,7 @@ INFORMED_CHOICES = (
     "fresh-43",
     "fresh-44",
     "fresh-45",
+    "fresh-46",
 )
 # Measured figures that are not a workload's peak: left out of the bands (a vLLM process filling its
 # gpu_memory_utilization budget, decision 0462; torchtune's QLoRA row, whose reserve at model init, 9.13 GB of its

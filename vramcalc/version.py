@@ -4,5 +4,5 @@ from __future__ import annotations
 
 __all__ = ["ENGINE_VERSION", "__version__"]
 
-__version__ = "0.3.44"
+__version__ = "0.3.45"
 ENGINE_VERSION = f"vramcalc {__version__} (formulas 2027-01q, ranges)"

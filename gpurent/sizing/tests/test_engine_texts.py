@@ -379,8 +379,9 @@ NOT_SHOWN = {
     "plan.contiguous_grad_buffer",
     # Replaced by dtrain.vae_encode_width in engine 0.2.2 (decision 0222); kept for estimates saved before it.
     "dtrain.vae_encode",
-    # A VAE decode in slices widens nothing since engine 0.3.11 (its -15/+15 sits inside generation's band, decision
-    # 0533); kept for estimates saved before it and for a later round whose rule widens it again.
+    # A VAE decode in slices widens nothing at engine 0.3.45 (its -15/+15 sits inside generation's band, decision
+    # 0616; it widened the low end at 0.3.44, decision 0613); kept for estimates saved before it and for a later round
+    # whose rule widens it again.
     "range.kind.vae_slicing",
 }
 
