@@ -864,6 +864,48 @@ def band_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def best_window(needs: list[float], width: float) -> int:
+    """How many of ``needs`` one window ``width`` wide can hold at most, placed after seeing them."""
+    ordered, held, end = sorted(needs), 0, 0
+    for start, need in enumerate(ordered):
+        while end < len(ordered) and round(ordered[end] - need, 9) <= width:
+            end += 1
+        held = max(held, end - start)
+    return held
+
+
+def hindsight_windows(rows: list[dict[str, Any]]) -> tuple[float, int]:
+    """Over ``rows``, each kind taking its own window placed after seeing its peaks' needs (:func:`_need`): the share
+    that windows ``TARGET_WIDTH`` wide hold at most, and the narrowest common width, in whole points, at which they
+    hold ``TARGET_COVERAGE`` (decision 0618). No band chosen before seeing the peaks does better."""
+    kinds = [[_need(r) for r in rows if r["kind"] == kind] for kind in {r["kind"] for r in rows}]
+    held = sum(best_window(needs, TARGET_WIDTH) for needs in kinds)
+    wanted = math.ceil(TARGET_COVERAGE * len(rows))
+    width = next(w for w in range(0, 100_000) if sum(best_window(needs, w / 100) for needs in kinds) >= wanted)
+    return held / len(rows), width
+
+
+def width_bound_report(report: dict[str, Any]) -> str:
+    """What the two range targets ask of the expected values: for each kind of the tuning parts' measured peaks, for
+    all of them and for each part's own, :func:`hindsight_windows` (each kind its own window)."""
+    rows = [
+        r for r in report["rows"] if r["measured"] and r["compare"] in RANGED and r["id"] not in NOT_A_WORKLOAD_PEAK
+    ]
+    tuning = [r for r in rows if r["part"] in INFORMED_CHOICES]
+    groups = {f"kind {kind}": [r for r in tuning if r["kind"] == kind] for kind in sorted({r["kind"] for r in tuning})}
+    groups["the tuning parts"] = tuning
+    groups |= {f"part {part}": [r for r in rows if r["part"] == part] for part in PARTS if part not in UNIONS}
+    lines = [
+        f"Hindsight windows, each kind its own, placed after seeing the peaks (points of the expected value): what a"
+        f" window {TARGET_WIDTH:.0%} wide holds at most, and how wide one must be to hold {TARGET_COVERAGE:.0%}"
+    ]
+    for name, group in groups.items():
+        if len(group) >= 10:
+            held, width = hindsight_windows(group)
+            lines.append(f"{name:36} n={len(group):4}  {TARGET_WIDTH:.0%} holds {held:6.1%}  needs {width:4d}")
+    return "\n".join(lines)
+
+
 def _gib(value: int) -> str:
     return f"{value / GIB:9.2f}"
 
@@ -955,6 +997,11 @@ def main(argv: list[str] | None = None) -> int:
         help=f"print what the bands need, from the parts {', '.join(INFORMED_CHOICES)} only (INFORMED_CHOICES)",
     )
     parser.add_argument(
+        "--width-bound",
+        action="store_true",
+        help="print what the range targets ask of the expected values: hindsight windows per kind and per part",
+    )
+    parser.add_argument(
         "--parts",
         type=lambda text: [p for p in text.split(",") if p],
         default=list(PARTS),
@@ -972,6 +1019,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.bands:
         print(band_report(report))
+        return 0
+    if args.width_bound:
+        print(width_bound_report(report))
         return 0
     print(json.dumps(report, indent=1) if args.json else render(report))
     return 0
