@@ -120,10 +120,11 @@ measured whole at 0.3.42; from engine 0.3.43 on it informs choices too (decision
 ``bench/estimator_cases_fresh45.json`` (decision 0612), collected blind while 0.3.43 was made, forms *fresh-45*:
 measured whole at 0.3.43; from engine 0.3.44 on it informs choices too (decision 0613).
 ``bench/estimator_cases_fresh46.json`` (decision 0614), collected blind while 0.3.44 was made, forms *fresh-46*:
-measured whole at 0.3.44; from engine 0.3.45 on it informs choices too (decision 0616). The report prints every part
-with its range coverage and width, the targets, and which parts informed any choice; ``--parts`` prints only the
-named parts (rows and summaries), so that one can work without seeing a held part. First measurements are recorded
-in docs/estimator.md.
+measured whole at 0.3.44; from engine 0.3.45 on it informs choices too (decision 0616).
+``bench/estimator_cases_fresh47.json`` (decision 0617), collected blind while 0.3.45 was made, forms *fresh-47*:
+measured whole at 0.3.45. The report prints every part with its range coverage and width, the targets, and which
+parts informed any choice; ``--parts`` prints only the named parts (rows and summaries), so that one can work without
+seeing a held part. First measurements are recorded in docs/estimator.md.
 
 Each case is compared like with like: the quantity named by the mapping's ``compare`` field (weights,
 KV, model states, activations, the allocator peak, the whole-process peak …); a baseline that has no
@@ -253,6 +254,7 @@ FRESH44_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh44.json"
 # that engine was in.
 FRESH45_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh45.json"
 FRESH46_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh46.json"
+FRESH47_CASES = Path(__file__).resolve().parent / "estimator_cases_fresh47.json"
 CATEGORIES = ("weights", "kv", "training", "inference", "diffusion")
 BASELINES = ("weights_only", "weights_kv", "rule_of_thumb")
 PARTS = (
@@ -306,6 +308,7 @@ PARTS = (
     "fresh-44",
     "fresh-45",
     "fresh-46",
+    "fresh-47",
 )
 # fresh-2 is the union of its two halves: its first measurement (before any change) was taken whole.
 UNIONS = {"fresh-2": ("fresh-2-fit", "fresh-2-held")}
@@ -359,7 +362,8 @@ PART_TITLES = {
     "fresh-43": "(issue 31's 42nd fresh part: measured once, at engine 0.3.41; tuned on since 0.3.42)",
     "fresh-44": "(issue 31's 43rd fresh part: measured once, at engine 0.3.42; tuned on since 0.3.43)",
     "fresh-45": "(issue 31's 44th fresh part: measured once, at engine 0.3.43; tuned on since 0.3.44)",
-    "fresh-46": "(issue 31's 45th fresh part: measured at engine 0.3.44)",
+    "fresh-46": "(issue 31's 45th fresh part: measured once, at engine 0.3.44; tuned on since 0.3.45)",
+    "fresh-47": "(issue 31's 46th fresh part: measured at engine 0.3.45)",
 }
 # Which parts informed any choice of a constant or a range (the report prints it, so a reader knows which figures owe
 # nothing to choices made after seeing their errors). fresh-2-held joined them after its first measurement (engine
@@ -688,6 +692,7 @@ def _load(cases_path: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
         (FRESH44_CASES, "fresh-44"),
         (FRESH45_CASES, "fresh-45"),
         (FRESH46_CASES, "fresh-46"),
+        (FRESH47_CASES, "fresh-47"),
     ):
         for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
             cases[case["id"]] = case
